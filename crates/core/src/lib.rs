@@ -1,0 +1,8 @@
+//! podlab's core: YAML manifests with positions, lint rules, the simulator and
+//! kubectl-style renderers. Pure Rust: no IO, no clock, no global state.
+
+pub mod diagnostic;
+pub mod i18n;
+pub mod lint;
+pub mod manifest;
+pub mod span;

@@ -1,0 +1,3 @@
+//! Manifests: YAML text → spanned documents → typed objects and the Scenario.
+
+pub mod yaml;
