@@ -1,1 +1,5 @@
-fn main() {}
+//! The binary Trunk builds: mounts the playground on the page.
+
+fn main() {
+    podlab_web::run();
+}

@@ -1,0 +1,203 @@
+//! Installs what the build and the tests need, each only if it is missing,
+//! saying what it does. Versions are pinned as ../shared/TOOLCHAIN.md found
+//! them to work on Rust 1.95 without network access beyond the registries.
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+
+use crate::shell::{step, Shell};
+
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// Trunk 0.22 needs a newer rustc than 1.95; 0.21.14 is the last that fits.
+const TRUNK_VERSION: &str = "0.21.14";
+/// wasm-opt from npm's binaryen; Debian's 108 rejects Rust 1.95's wasm.
+const BINARYEN_VERSION: &str = "132";
+
+/// The wasm target, wasm-bindgen CLI, wasm-opt and Trunk.
+pub fn web_tools(shell: &Shell) -> Result<()> {
+    step("tools: wasm32 target, wasm-bindgen, wasm-opt, trunk");
+    wasm_target(shell)?;
+    wasm_bindgen(shell)?;
+    wasm_opt(shell)?;
+    trunk(shell)
+}
+
+fn wasm_target(shell: &Shell) -> Result<()> {
+    let installed = shell
+        .capture("rustup", &["target", "list", "--installed"])
+        .context("rustup is needed to add the wasm32-unknown-unknown target; install Rust with rustup and run this again")?;
+    if installed
+        .lines()
+        .any(|line| line.trim() == "wasm32-unknown-unknown")
+    {
+        println!("ok: rust target wasm32-unknown-unknown");
+        return Ok(());
+    }
+    println!("installing: rust target wasm32-unknown-unknown");
+    shell
+        .command("rustup", &["target", "add", "wasm32-unknown-unknown"])
+        .run()
+}
+
+/// The CLI must equal the `wasm-bindgen` crate in Cargo.lock exactly, and
+/// Trunk.toml must name the same version so Trunk never tries to download.
+fn wasm_bindgen(shell: &Shell) -> Result<()> {
+    let version = locked_version(&shell.root, "wasm-bindgen")?;
+    let trunk_toml =
+        std::fs::read_to_string(shell.root.join("Trunk.toml")).context("cannot read Trunk.toml")?;
+    if !trunk_toml.contains(&format!("wasm_bindgen = \"{version}\"")) {
+        bail!("Trunk.toml must pin wasm_bindgen = \"{version}\", the wasm-bindgen version in Cargo.lock");
+    }
+    let wanted = format!("wasm-bindgen {version}");
+    let has = |shell: &Shell| shell.capture("wasm-bindgen", &["--version"]);
+    if has(shell).as_deref() == Some(wanted.as_str()) {
+        println!("ok: {wanted}");
+        return Ok(());
+    }
+    wait_for_other_install("wasm-bindgen-cli");
+    if has(shell).as_deref() == Some(wanted.as_str()) {
+        println!("ok: {wanted}");
+        return Ok(());
+    }
+    println!("installing: wasm-bindgen-cli {version} (2-4 minutes on 2 cores)");
+    // Not --locked: the CLI's lock file names a webpki-roots release that the
+    // registry no longer serves (TOOLCHAIN.md).
+    shell
+        .cargo(&["install", "wasm-bindgen-cli", "--version", &version])
+        .run()
+}
+
+fn wasm_opt(shell: &Shell) -> Result<()> {
+    let wanted = format!("version {BINARYEN_VERSION}");
+    let has = |shell: &Shell| {
+        shell
+            .capture("wasm-opt", &["--version"])
+            .is_some_and(|version| version.contains(&wanted))
+    };
+    if has(shell) {
+        println!("ok: wasm-opt {wanted}");
+        return Ok(());
+    }
+    if shell.capture("npm", &["--version"]).is_none() {
+        bail!("npm is needed to install wasm-opt {BINARYEN_VERSION} (Debian's binaryen is too old): install Debian's `npm` package and run this again");
+    }
+    println!("installing: wasm-opt {BINARYEN_VERSION} from npm (binaryen@{BINARYEN_VERSION})");
+    shell
+        .command(
+            "npm",
+            &[
+                "install",
+                "--global",
+                &format!("binaryen@{BINARYEN_VERSION}"),
+            ],
+        )
+        .run()?;
+    // npm's binaryen directory goes first on our PATH, but only if it existed
+    // when the PATH was built: build a fresh one to check the new install.
+    if !has(&Shell::new()?) {
+        bail!("wasm-opt {BINARYEN_VERSION} was installed by npm but `wasm-opt --version` still reports another version; remove the other wasm-opt (Debian's `binaryen` package) and run this again");
+    }
+    Ok(())
+}
+
+fn trunk(shell: &Shell) -> Result<()> {
+    let wanted = format!("trunk {TRUNK_VERSION}");
+    let has = |shell: &Shell| shell.capture("trunk", &["--version"]);
+    if has(shell).as_deref() == Some(wanted.as_str()) {
+        println!("ok: {wanted}");
+        return Ok(());
+    }
+    wait_for_other_install("trunk");
+    if has(shell).as_deref() == Some(wanted.as_str()) {
+        println!("ok: {wanted}");
+        return Ok(());
+    }
+    println!("installing: trunk {TRUNK_VERSION} (about 6 minutes on 2 cores)");
+    shell
+        .cargo(&["install", "--locked", "trunk", "--version", TRUNK_VERSION])
+        .run()
+}
+
+/// Debian's chromium and chromium-driver, for the wasm and end-to-end tests.
+pub fn browser(shell: &Shell) -> Result<()> {
+    step("tools: chromium, chromedriver");
+    if Path::new(CHROMIUM).is_file() && Path::new(CHROMEDRIVER).is_file() {
+        println!("ok: {CHROMIUM}, {CHROMEDRIVER}");
+        return Ok(());
+    }
+    let cannot = "the tests need Debian's `chromium` and `chromium-driver` packages and they could not be installed here";
+    if shell.capture("id", &["-u"]).as_deref() != Some("0") {
+        bail!("{cannot}: run `apt-get update && apt-get install -y chromium chromium-driver` as root, then run this again");
+    }
+    println!("installing: chromium and chromium-driver with apt-get");
+    shell
+        .command("apt-get", &["update"])
+        .env("DEBIAN_FRONTEND", "noninteractive")
+        .run()
+        .and_then(|()| {
+            shell
+                .command("apt-get", &["install", "-y", "chromium", "chromium-driver"])
+                .env("DEBIAN_FRONTEND", "noninteractive")
+                .run()
+        })
+        .with_context(|| format!("{cannot} (see apt-get's output above)"))?;
+    if !(Path::new(CHROMIUM).is_file() && Path::new(CHROMEDRIVER).is_file()) {
+        bail!("{cannot}: apt-get finished but {CHROMIUM} or {CHROMEDRIVER} is still missing");
+    }
+    Ok(())
+}
+
+/// The version of a package in Cargo.lock.
+fn locked_version(root: &Path, package: &str) -> Result<String> {
+    let lock =
+        std::fs::read_to_string(root.join("Cargo.lock")).context("cannot read Cargo.lock")?;
+    let name_line = format!("name = \"{package}\"");
+    let mut lines = lock.lines();
+    while let Some(line) = lines.next() {
+        if line == name_line {
+            if let Some(version) = lines
+                .next()
+                .and_then(|line| line.strip_prefix("version = \""))
+                .and_then(|rest| rest.strip_suffix('"'))
+            {
+                return Ok(version.to_owned());
+            }
+        }
+    }
+    bail!("Cargo.lock has no `{package}` package; run `cargo generate-lockfile`")
+}
+
+/// Waits while another `cargo install <krate>` runs on this machine (a second
+/// one would build the same thing again, on the same two cores).
+fn wait_for_other_install(krate: &str) {
+    let mut announced = false;
+    while other_install_running(krate) {
+        if !announced {
+            println!("waiting: another `cargo install {krate}` is running on this machine");
+            announced = true;
+        }
+        std::thread::sleep(Duration::from_secs(5));
+    }
+}
+
+fn other_install_running(krate: &str) -> bool {
+    let Ok(processes) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    processes.flatten().any(|process| {
+        let Ok(cmdline) = std::fs::read(process.path().join("cmdline")) else {
+            return false;
+        };
+        let args: Vec<&[u8]> = cmdline.split(|byte| *byte == 0).collect();
+        let is_cargo = args
+            .first()
+            .is_some_and(|program| program.ends_with(b"cargo"));
+        is_cargo
+            && args.contains(&b"install".as_slice())
+            && args.contains(&krate.as_bytes())
+    })
+}

@@ -1,0 +1,126 @@
+//! The page: header with the language toggle, the editor, the diagnostics.
+//!
+//! Lint runs ~150 ms after the last keystroke (debounced), and at once after a
+//! fix; the language only changes how results are worded, never re-lints.
+
+use std::rc::Rc;
+
+use podlab_core::i18n::Lang;
+use yew::prelude::*;
+
+use crate::components::{Diagnostics, Editor, LangToggle};
+use crate::hooks::use_debounced_effect;
+use crate::state::{Action, AppState, Linted};
+use crate::{i18n, view_model, DEFAULT_TEXT};
+
+/// How long typing must pause before the text is linted.
+pub const LINT_DEBOUNCE_MS: u32 = 150;
+
+#[derive(Properties, PartialEq, Default)]
+pub struct AppProps {
+    /// The language to start in; `None` reads `?lang=` and the browser's.
+    #[prop_or_default]
+    pub lang: Option<Lang>,
+    /// The text to start with; `None` is the reference Deployment + Scenario.
+    #[prop_or_default]
+    pub text: Option<AttrValue>,
+}
+
+/// Compares an `Rc` by address: a new lint is a new `Rc`.
+struct SameRc<T>(Rc<T>);
+
+impl<T> PartialEq for SameRc<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+#[component]
+pub fn App(props: &AppProps) -> Html {
+    let state = {
+        let lang = props.lang;
+        let text = props.text.clone();
+        use_reducer(move || {
+            let text: Rc<str> = text.as_deref().unwrap_or(DEFAULT_TEXT).into();
+            AppState::new(text, lang.unwrap_or_else(browser_lang))
+        })
+    };
+    let lang = state.lang;
+
+    {
+        let dispatcher = state.dispatcher();
+        use_debounced_effect(state.text.clone(), LINT_DEBOUNCE_MS, move || {
+            dispatcher.dispatch(Action::Lint)
+        });
+    }
+    use_effect_with(lang, |lang| set_document_language(*lang));
+
+    let rows = use_memo(
+        (SameRc(state.linted.clone()), lang),
+        |(linted, lang): &(SameRc<Linted>, Lang)| {
+            view_model::diagnostic_rows(&linted.0.text, &linted.0.report, *lang)
+        },
+    );
+    let summary = view_model::summary(&state.linted.report, lang);
+
+    let on_input = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |text: Rc<str>| dispatcher.dispatch(Action::Edit(text)))
+    };
+    let on_fix = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |index: usize| dispatcher.dispatch(Action::ApplyFix(index)))
+    };
+    let on_lang = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |lang: Lang| dispatcher.dispatch(Action::SetLang(lang)))
+    };
+
+    html! {
+        <div class="app" lang={lang.code()}>
+            <header>
+                <div class="titles">
+                    <h1 data-testid="title">{ i18n::title().get(lang).to_owned() }</h1>
+                    <p class="tagline">{ i18n::tagline().get(lang).to_owned() }</p>
+                </div>
+                <LangToggle {lang} on_change={on_lang} />
+            </header>
+            <main>
+                <Editor
+                    text={state.text.clone()}
+                    label={AttrValue::from(i18n::editor_label().get(lang).to_owned())}
+                    {on_input}
+                />
+                <Diagnostics
+                    heading={AttrValue::from(i18n::diagnostics_heading().get(lang).to_owned())}
+                    summary={AttrValue::from(summary)}
+                    pending={state.is_stale().then(|| AttrValue::from(i18n::checking().get(lang).to_owned()))}
+                    rows={rows.clone()}
+                    {on_fix}
+                />
+            </main>
+        </div>
+    }
+}
+
+/// The language from `?lang=`, else the browser's, else English.
+fn browser_lang() -> Lang {
+    let Some(window) = web_sys::window() else {
+        return Lang::default();
+    };
+    let query = window.location().search().unwrap_or_default();
+    let navigator_language = window.navigator().language();
+    view_model::initial_lang(&query, navigator_language.as_deref())
+}
+
+/// Keeps `<html lang>` and the window title in the chosen language, so
+/// screen readers and fonts pick the right script.
+fn set_document_language(lang: Lang) {
+    let Some(document) = web_sys::window().and_then(|window| window.document()) else {
+        return;
+    };
+    if let Some(root) = document.document_element() {
+        let _ = root.set_attribute("lang", lang.code());
+    }
+    document.set_title(i18n::title().get(lang));
+}
