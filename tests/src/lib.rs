@@ -1,1 +1,56 @@
-//! End-to-end tests live in tests/.
+//! Support for the end-to-end tests in `tests/`: a static server for the
+//! built `dist/`, and a small WebDriver client driving Debian's headless
+//! Chromium through `/usr/bin/chromedriver`.
+//!
+//! `cargo xtask test` builds `dist/` with `trunk build --release` and then runs
+//! these tests with `PODLAB_DIST` pointing at it. Without a built site the
+//! tests fail and say so; they never pass vacuously.
+
+pub mod server;
+pub mod webdriver;
+
+use std::path::PathBuf;
+
+/// The workspace root (this crate lives in `tests/`).
+pub fn workspace_root() -> PathBuf {
+    let manifest_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest_dir
+        .parent()
+        .map(PathBuf::from)
+        .unwrap_or(manifest_dir)
+}
+
+/// The built site: `$PODLAB_DIST`, else `dist/` at the workspace root.
+///
+/// Panics with instructions when there is none, so a missing build fails.
+pub fn dist_dir() -> PathBuf {
+    let dist = std::env::var_os("PODLAB_DIST")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("dist"));
+    if !dist.join("index.html").is_file() {
+        panic!(
+            "no built site at {}: run `cargo xtask test`, which builds it with `trunk build --release` before the end-to-end tests",
+            dist.display()
+        );
+    }
+    dist
+}
+
+/// Where tests leave screenshots and logs: `target/e2e/`.
+pub fn output_dir() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target"));
+    let dir = target.join("e2e");
+    std::fs::create_dir_all(&dir)
+        .unwrap_or_else(|error| panic!("cannot create {}: {error}", dir.display()));
+    dir
+}
+
+/// A port on 127.0.0.1 that was free a moment ago.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind(("127.0.0.1", 0))
+        .and_then(|listener| listener.local_addr())
+        .map(|address| address.port())
+        .unwrap_or_else(|error| panic!("no free port on 127.0.0.1: {error}"))
+}

@@ -196,8 +196,6 @@ fn other_install_running(krate: &str) -> bool {
         let is_cargo = args
             .first()
             .is_some_and(|program| program.ends_with(b"cargo"));
-        is_cargo
-            && args.contains(&b"install".as_slice())
-            && args.contains(&krate.as_bytes())
+        is_cargo && args.contains(&b"install".as_slice()) && args.contains(&krate.as_bytes())
     })
 }

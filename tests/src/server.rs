@@ -1,0 +1,133 @@
+//! A static file server for `dist/` on 127.0.0.1, one thread per connection,
+//! one request per connection. Enough for a browser loading a Trunk build;
+//! it serves only files under its directory.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+
+pub struct StaticServer {
+    pub port: u16,
+}
+
+impl StaticServer {
+    /// Serves `dir` on a free port for the rest of the test process.
+    pub fn start(dir: PathBuf) -> StaticServer {
+        let listener = TcpListener::bind(("127.0.0.1", 0))
+            .unwrap_or_else(|error| panic!("cannot listen on 127.0.0.1: {error}"));
+        let port = listener
+            .local_addr()
+            .expect("invariant: a bound listener has an address")
+            .port();
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let dir = dir.clone();
+                std::thread::spawn(move || {
+                    let _ = handle(stream, &dir);
+                });
+            }
+        });
+        StaticServer { port }
+    }
+
+    pub fn url(&self, path_and_query: &str) -> String {
+        format!("http://127.0.0.1:{}{path_and_query}", self.port)
+    }
+}
+
+fn handle(stream: TcpStream, dir: &Path) -> std::io::Result<()> {
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut request_line = String::new();
+    reader.read_line(&mut request_line)?;
+    // Skip the headers; only GET without a body is served.
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header)? == 0 || header == "\r\n" || header == "\n" {
+            break;
+        }
+    }
+    let mut parts = request_line.split_whitespace();
+    let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or("/"));
+    let path = target.split(['?', '#']).next().unwrap_or("/");
+    let file = match path {
+        "/" => Some(dir.join("index.html")),
+        _ if path.contains("..") || path.contains('\\') => None,
+        _ => Some(dir.join(path.trim_start_matches('/'))),
+    };
+    let body = match (method, file) {
+        ("GET" | "HEAD", Some(file)) => std::fs::read(&file).ok().map(|bytes| (file, bytes)),
+        _ => None,
+    };
+    let mut stream = stream;
+    match body {
+        Some((file, bytes)) => {
+            write!(
+                stream,
+                "HTTP/1.1 200 OK\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+                content_type(&file),
+                bytes.len()
+            )?;
+            if method == "GET" {
+                stream.write_all(&bytes)?;
+            }
+        }
+        None => {
+            let message = b"not found\n";
+            write!(
+                stream,
+                "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                message.len()
+            )?;
+            stream.write_all(message)?;
+        }
+    }
+    stream.flush()
+}
+
+/// Browsers refuse to compile wasm streamed with another type, and refuse
+/// module scripts served as anything but JavaScript.
+pub fn content_type(path: &Path) -> &'static str {
+    match path.extension().and_then(|extension| extension.to_str()) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js") => "text/javascript; charset=utf-8",
+        Some("wasm") => "application/wasm",
+        Some("css") => "text/css; charset=utf-8",
+        Some("json") => "application/json",
+        Some("svg") => "image/svg+xml",
+        Some("png") => "image/png",
+        Some("ico") => "image/x-icon",
+        _ => "application/octet-stream",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    fn get(port: u16, path: &str) -> String {
+        let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        write!(stream, "GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        response
+    }
+
+    #[test]
+    fn serves_files_with_their_types_and_nothing_outside_the_directory() {
+        let dir = std::env::temp_dir().join(format!("podlab-e2e-server-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("index.html"), "<p>hi</p>").unwrap();
+        std::fs::write(dir.join("app.wasm"), "\0asm").unwrap();
+        let server = StaticServer::start(dir.clone());
+
+        let index = get(server.port, "/?lang=zh-TW");
+        assert!(index.starts_with("HTTP/1.1 200 OK"), "{index}");
+        assert!(index.contains("Content-Type: text/html; charset=utf-8"));
+        assert!(index.ends_with("<p>hi</p>"));
+        assert!(get(server.port, "/app.wasm").contains("Content-Type: application/wasm"));
+        assert!(get(server.port, "/../Cargo.toml").starts_with("HTTP/1.1 404"));
+        assert!(get(server.port, "/missing.js").starts_with("HTTP/1.1 404"));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

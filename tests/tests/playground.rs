@@ -1,0 +1,132 @@
+//! The release build of the playground in headless Chromium: the page loads,
+//! the default text lints, broken YAML shows PL001 with its line, and the
+//! language toggle switches the page. Screenshots go to target/e2e/.
+
+use std::time::Duration;
+
+use podlab_e2e::server::StaticServer;
+use podlab_e2e::webdriver::{ChromeDriver, Session};
+use podlab_e2e::{dist_dir, output_dir};
+use serde_json::json;
+
+/// Loading wasm in a cold headless browser on a busy 2-core machine.
+const PAGE_LOAD: Duration = Duration::from_secs(30);
+/// The lint debounce is 150 ms; leave room for a slow machine.
+const RELINT: Duration = Duration::from_secs(5);
+
+fn open(session: &Session, server: &StaticServer, query: &str) {
+    session.goto(&server.url(&format!("/{query}")));
+    session.wait_for_element("[data-testid=summary]", PAGE_LOAD);
+}
+
+fn text_of(session: &Session, selector: &str) -> String {
+    let element = session
+        .find(selector)
+        .unwrap_or_else(|| panic!("nothing matches {selector}"));
+    session.text(&element)
+}
+
+fn replace_editor_text(session: &Session, text: &str) {
+    let editor = session
+        .find("[data-testid=editor]")
+        .expect("the page has an editor");
+    session.clear(&editor);
+    session.send_keys(&editor, text);
+    assert_eq!(session.property(&editor, "value"), json!(text));
+}
+
+#[test]
+fn default_text_lints_clean_and_broken_yaml_shows_pl001_with_its_line() {
+    let server = StaticServer::start(dist_dir());
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    open(&session, &server, "?lang=en");
+
+    let editor = session
+        .find("[data-testid=editor]")
+        .expect("the page has an editor");
+    let default_text = session.property(&editor, "value");
+    let default_text = default_text.as_str().unwrap_or_default();
+    assert!(default_text.contains("kind: Deployment"), "{default_text}");
+    assert!(default_text.contains("kind: Scenario"), "{default_text}");
+    assert!(
+        session
+            .find("[data-testid=diagnostics] .sev-error")
+            .is_none(),
+        "the reference Deployment should lint without errors: {}",
+        text_of(&session, "[data-testid=diagnostics]")
+    );
+    assert_eq!(
+        text_of(&session, "[data-testid=title]"),
+        "podlab playground"
+    );
+    session.screenshot(&out.join("playground-default.png"));
+
+    replace_editor_text(&session, "a: [");
+    let item = session.wait_for_element("[data-testid=diagnostics] [data-rule=PL001]", RELINT);
+    let item_text = session.text(&item);
+    assert!(item_text.contains("PL001"), "{item_text}");
+    assert!(item_text.contains("error"), "{item_text}");
+    assert!(item_text.contains("line 1, column"), "{item_text}");
+    assert!(text_of(&session, "[data-testid=summary]").starts_with("1 error"));
+    session.screenshot(&out.join("playground-pl001.png"));
+
+    // Mending the text clears the diagnostic again.
+    replace_editor_text(&session, "a: []\n");
+    session.wait_for("PL001 to disappear", RELINT, |session| {
+        session.find("[data-rule=PL001]").is_none().then_some(())
+    });
+}
+
+#[test]
+fn chinese_from_the_query_string_and_the_toggle_back_to_english_at_360_px() {
+    let server = StaticServer::start(dist_dir());
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    session.set_window_size(360, 780);
+    open(&session, &server, "?lang=zh-TW");
+
+    assert_eq!(text_of(&session, "[data-testid=title]"), "podlab 練習場");
+    assert_eq!(
+        session.execute("return document.documentElement.lang;", json!([])),
+        json!("zh-TW")
+    );
+    replace_editor_text(&session, "a: [");
+    let item = session.wait_for_element("[data-rule=PL001]", RELINT);
+    let item_text = session.text(&item);
+    assert!(item_text.contains("錯誤"), "{item_text}");
+    assert!(item_text.contains("第 1 行"), "{item_text}");
+
+    // At 360 px nothing may stick out sideways.
+    let fits = session.execute(
+        "return [window.innerWidth, document.documentElement.scrollWidth];",
+        json!([]),
+    );
+    let (inner, scroll) = (
+        fits[0].as_u64().unwrap_or(0),
+        fits[1].as_u64().unwrap_or(u64::MAX),
+    );
+    assert!(
+        inner <= 400,
+        "the window did not shrink to phone width: {fits}"
+    );
+    assert!(scroll <= inner, "the page is wider than the window: {fits}");
+    session.screenshot(&out.join("playground-zh-TW-360px.png"));
+
+    let toggle = session
+        .find("[data-testid=lang]")
+        .expect("a language toggle");
+    assert_eq!(session.text(&toggle), "English");
+    session.click(&toggle);
+    session.wait_for("the page to switch to English", RELINT, |session| {
+        let text = text_of(session, "[data-rule=PL001]");
+        text.contains("line 1").then_some(text)
+    });
+    assert_eq!(
+        text_of(&session, "[data-testid=title]"),
+        "podlab playground"
+    );
+    assert_eq!(text_of(&session, "[data-testid=lang]"), "中文");
+}
