@@ -22,7 +22,8 @@ usage: cargo xtask <command>
 
 commands:
   serve [TRUNK ARGS]  install what is missing, build the web app and serve it on
-                      http://127.0.0.1:8080 (extra arguments go to `trunk serve`)
+                      http://127.0.0.1:8080, rebuilding on change (extra arguments
+                      go to `trunk serve`, e.g. --release)
   test                install what is missing, then: rustfmt, clippy (host and
                       wasm32), native tests, wasm tests in headless Chromium, the
                       release build with its size budget, end-to-end tests";
@@ -133,7 +134,17 @@ fn serve(trunk_args: &[String]) -> Result<()> {
     }
     step("trunk serve");
     println!("Serving podlab on http://127.0.0.1:8080/ (Ctrl-C stops it)");
-    let mut args = vec!["serve", "--address", "127.0.0.1", "--port", "8080"];
+    // Its own output directory, so a debug build being served never replaces
+    // the release build in dist/ that `cargo xtask test` checks.
+    let mut args = vec![
+        "serve",
+        "--address",
+        "127.0.0.1",
+        "--port",
+        "8080",
+        "--dist",
+        "target/trunk-serve",
+    ];
     args.extend(trunk_args.iter().map(String::as_str));
     shell.trunk(&args).run()
 }
