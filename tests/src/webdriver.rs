@@ -32,10 +32,12 @@ pub const CHROMIUM_FLAGS: &[&str] = &[
 /// The element reference key of the W3C protocol.
 const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 
-/// A running chromedriver, stopped when dropped.
+/// A running chromedriver, stopped when dropped; its log is kept only when
+/// the test failed.
 pub struct ChromeDriver {
     port: u16,
     process: Child,
+    log: PathBuf,
 }
 
 impl ChromeDriver {
@@ -55,7 +57,11 @@ impl ChromeDriver {
             .stderr(Stdio::null())
             .spawn()
             .unwrap_or_else(|error| panic!("cannot start {CHROMEDRIVER}: {error}"));
-        let driver = ChromeDriver { port, process };
+        let driver = ChromeDriver {
+            port,
+            process,
+            log: log.clone(),
+        };
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             let ready = request(port, "GET", "/status", None)
@@ -121,6 +127,9 @@ impl Drop for ChromeDriver {
     fn drop(&mut self) {
         let _ = self.process.kill();
         let _ = self.process.wait();
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_file(&self.log);
+        }
     }
 }
 

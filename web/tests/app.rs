@@ -112,10 +112,10 @@ async fn language_toggle_switches_the_page_to_chinese_and_back() {
     assert!(item.contains("第 1 行"), "{item}");
     assert!(!item.contains("line 1"), "{item}");
     assert_eq!(text_of(&root, "[data-testid=lang]"), "English");
+    // The app's own root, not <html lang>: the tests of this file share one
+    // page and run interleaved (the end-to-end test checks <html lang>).
     assert_eq!(
-        gloo::utils::document_element()
-            .get_attribute("lang")
-            .as_deref(),
+        find(&root, ".app").get_attribute("lang").as_deref(),
         Some("zh-TW")
     );
 
