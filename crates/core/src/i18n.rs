@@ -102,7 +102,10 @@ pub mod ui {
     }
 
     pub fn line_column(line: usize, column: usize) -> Text {
-        text!("line {line}, column {column}", "第 {line} 行，第 {column} 欄")
+        text!(
+            "line {line}, column {column}",
+            "第 {line} 行，第 {column} 欄"
+        )
     }
 
     pub fn summary(errors: usize, warnings: usize, infos: usize) -> Text {

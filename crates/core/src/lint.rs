@@ -1,8 +1,16 @@
 //! The linter's entry point: text in, diagnostics out. Never fails.
+//!
+//! Today it runs the YAML reader (PL001, PL005), the flattened-indentation
+//! hint (PL001), the structural checks against the API's field tables
+//! (PL002 unknown-field, PL003 invalid-value) and marks objects that are
+//! not simulated (PL004, info). The rule registry comes next.
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::manifest::model::WorkloadKind;
+use crate::manifest::validate;
 use crate::manifest::yaml::{self, Limits};
-use crate::span::LineIndex;
+use crate::span::{LineIndex, Span};
+use crate::text;
 
 /// The result of linting one file.
 #[derive(Clone, Debug)]
@@ -16,15 +24,133 @@ impl LintReport {
     pub fn has_errors(&self) -> bool {
         self.diagnostics
             .iter()
-            .any(|diagnostic| diagnostic.severity == crate::diagnostic::Severity::Error)
+            .any(|diagnostic| diagnostic.severity == Severity::Error)
     }
 }
+
+pub const NOT_SIMULATED: (&str, &str) = ("PL004", "not-simulated");
 
 /// Lints one YAML text (one or more documents, manifests and at most one Scenario).
 pub fn lint(text: &str) -> LintReport {
     let index = LineIndex::new(text);
     let stream = yaml::parse(text, &index, &Limits::default());
     let mut diagnostics = stream.diagnostics;
+    for document in &stream.documents {
+        let chunk = text
+            .get(document.span.start..document.span.end)
+            .unwrap_or("");
+        if yaml::indentation_flattened(chunk) {
+            diagnostics.retain(|d| {
+                !(d.rule == yaml::RULE_SYNTAX.0
+                    && d.span.start >= document.span.start
+                    && d.span.start < document.span.end.max(document.span.start + 1))
+            });
+            diagnostics.push(Diagnostic {
+                rule: yaml::RULE_SYNTAX.0,
+                name: yaml::RULE_SYNTAX.1,
+                severity: Severity::Error,
+                span: index.line_span(text, index.line_of(document.span.start)),
+                message: text!(
+                    "every line of this document starts at column 1: the indentation was probably lost when copying from a web page",
+                    "這份文件的每一行都從第 1 欄開始：縮排可能在從網頁複製時遺失了"
+                ),
+                help: Some(text!(
+                    "copy the YAML again from a code block (or the page's copy button), keeping the leading spaces",
+                    "請從程式碼區塊（或頁面的複製按鈕）重新複製 YAML，保留行首的空白"
+                )),
+                fix: None,
+            });
+            continue;
+        }
+        let Some(root) = &document.root else { continue };
+        let Some(kind_node) = root.get("kind") else {
+            if root.entries().is_some() {
+                diagnostics.push(validate::invalid_value(
+                    Span::new(root.span.start, root.span.start),
+                    text!("kind not set", "沒有設定 kind"),
+                ));
+            }
+            continue;
+        };
+        let kind = kind_node.as_str().unwrap_or("");
+        if WorkloadKind::parse(kind).is_some() || kind == "Scenario" {
+            validate::check_document(root, kind, &mut diagnostics);
+        } else {
+            diagnostics.push(Diagnostic {
+                rule: NOT_SIMULATED.0,
+                name: NOT_SIMULATED.1,
+                severity: Severity::Info,
+                span: kind_node.span,
+                message: text!(
+                    "`{kind}` is not simulated; podlab reads Pods, Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs and CronJobs",
+                    "podlab 不模擬 `{kind}`；可模擬的是 Pod、Deployment、ReplicaSet、StatefulSet、DaemonSet、Job 和 CronJob"
+                ),
+                help: None,
+                fix: None,
+            });
+        }
+    }
     diagnostics.sort_by(|a, b| (a.span.start, a.rule).cmp(&(b.span.start, b.rule)));
     LintReport { diagnostics, index }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules_and_lines(text: &str) -> Vec<(&'static str, usize)> {
+        let report = lint(text);
+        report
+            .diagnostics
+            .iter()
+            .map(|d| (d.rule, report.index.line_col(text, d.span.start).line))
+            .collect()
+    }
+
+    #[test]
+    fn misspelt_probe_field_is_reported_with_the_field_meant() {
+        let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec:\n  containers:\n    - name: api\n      image: model:1\n      livenesProbe:\n        httpGet: {path: /health, port: 8000}\n";
+        assert_eq!(rules_and_lines(text), vec![("PL002", 8)]);
+        let report = lint(text);
+        assert!(report.diagnostics[0].message.en.contains("livenessProbe"));
+        let fixed = crate::diagnostic::apply_edits(
+            text,
+            &report.diagnostics[0].fix.as_ref().unwrap().edits,
+        );
+        assert!(lint(&fixed).diagnostics.is_empty());
+    }
+
+    #[test]
+    fn field_one_level_too_deep_says_where_it_belongs() {
+        let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec:\n  containers:\n    - name: api\n      image: model:1\n      terminationGracePeriodSeconds: 60\n";
+        let report = lint(text);
+        assert_eq!(rules_and_lines(text), vec![("PL002", 8)]);
+        assert!(report.diagnostics[0]
+            .help
+            .as_ref()
+            .unwrap()
+            .en
+            .contains("pod spec, one level up"));
+    }
+
+    #[test]
+    fn bad_quantities_and_unquoted_env_values_are_invalid() {
+        let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec:\n  containers:\n    - name: api\n      image: model:1\n      env: [{name: DEBUG, value: true}]\n      resources:\n        limits: {memory: 8GB}\n";
+        assert_eq!(rules_and_lines(text), vec![("PL003", 8), ("PL003", 10)]);
+    }
+
+    #[test]
+    fn flattened_paste_gets_one_sentence() {
+        let text = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\nname: model-api\nspec:\nreplicas: 2\ntemplate:\nspec:\ncontainers:\n- name: api\nimage: x\n";
+        let report = lint(text);
+        assert_eq!(report.diagnostics.len(), 1);
+        assert!(report.diagnostics[0].message.en.contains("column 1"));
+    }
+
+    #[test]
+    fn other_kinds_are_kept_as_not_simulated() {
+        let text =
+            "apiVersion: v1\nkind: Service\nmetadata: {name: x}\nspec: {ports: [{port: 80}]}\n";
+        assert_eq!(rules_and_lines(text), vec![("PL004", 2)]);
+    }
 }

@@ -1,3 +1,8 @@
 //! Manifests: YAML text → spanned documents → typed objects and the Scenario.
 
+pub mod duration;
+pub mod model;
+pub mod quantity;
+pub mod schema;
+pub mod validate;
 pub mod yaml;

@@ -157,8 +157,8 @@ impl Node {
             } => match value.as_str() {
                 "true" | "True" | "TRUE" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" | "y"
                 | "Y" => Some(true),
-                "false" | "False" | "FALSE" | "no" | "No" | "NO" | "off" | "Off" | "OFF"
-                | "n" | "N" => Some(false),
+                "false" | "False" | "FALSE" | "no" | "No" | "NO" | "off" | "Off" | "OFF" | "n"
+                | "N" => Some(false),
                 _ => None,
             },
             _ => None,
@@ -171,12 +171,8 @@ impl Node {
             NodeKind::Map(_) => Text::new("a mapping", "mapping（物件）"),
             NodeKind::Seq(_) => Text::new("a list", "list（清單）"),
             NodeKind::Scalar { .. } if self.is_null() => Text::new("null", "null（空值）"),
-            NodeKind::Scalar { .. } if self.as_bool().is_some() => {
-                Text::new("a boolean", "布林值")
-            }
-            NodeKind::Scalar { .. } if self.as_int().is_some() => {
-                Text::new("an integer", "整數")
-            }
+            NodeKind::Scalar { .. } if self.as_bool().is_some() => Text::new("a boolean", "布林值"),
+            NodeKind::Scalar { .. } if self.as_int().is_some() => Text::new("an integer", "整數"),
             NodeKind::Scalar { style, .. } if !style.is_quoted() && self.as_float().is_some() => {
                 Text::new("a number", "數字")
             }
@@ -189,7 +185,10 @@ impl Node {
             NodeKind::Scalar {
                 value,
                 style: ScalarStyle::Plain,
-            } => value.parse::<f64>().ok().filter(|number| number.is_finite()),
+            } => value
+                .parse::<f64>()
+                .ok()
+                .filter(|number| number.is_finite()),
             _ => None,
         }
     }
@@ -366,7 +365,13 @@ enum Frame {
     },
 }
 
-fn parse_chunk(text: &str, chunk: Span, index: &LineIndex, budget: &mut Budget, stream: &mut Stream) {
+fn parse_chunk(
+    text: &str,
+    chunk: Span,
+    index: &LineIndex,
+    budget: &mut Budget,
+    stream: &mut Stream,
+) {
     let Some(chunk_text) = text.get(chunk.start..chunk.end) else {
         return;
     };
@@ -510,7 +515,8 @@ fn parse_chunk(text: &str, chunk: Span, index: &LineIndex, budget: &mut Budget, 
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 let Some(frame) = stack.pop() else { continue };
-                let (node, anchor) = finish_frame(text, frame, span, &mut stream.diagnostics, index);
+                let (node, anchor) =
+                    finish_frame(text, frame, span, &mut stream.diagnostics, index);
                 if anchor > 0 {
                     anchors.insert(anchor, node.clone());
                 }
@@ -535,7 +541,14 @@ fn parse_chunk(text: &str, chunk: Span, index: &LineIndex, budget: &mut Budget, 
             stream.documents.extend(documents_in_chunk);
             return;
         }
-        push_value(&mut stack, &mut root, node, &mut stream.diagnostics, index, text);
+        push_value(
+            &mut stack,
+            &mut root,
+            node,
+            &mut stream.diagnostics,
+            index,
+            text,
+        );
     }
     stream.documents.extend(documents_in_chunk);
 }
@@ -630,7 +643,9 @@ fn finish_frame(
                 entries.push(Entry { key, value });
             }
             let _ = (diagnostics, index);
-            let last = entries.last().map(|entry| entry.value.span.cover(entry.key.span));
+            let last = entries
+                .last()
+                .map(|entry| entry.value.span.cover(entry.key.span));
             let span = container_span(text, start, end, last);
             (
                 Node {
@@ -702,12 +717,19 @@ fn scan_error_diagnostic(
     // Underline to the end of the line, so the caret shows where reading stopped.
     let line = index.line_of(at);
     let line_span = index.line_span(text, line);
-    let end = if line_span.end > at { line_span.end } else { at };
+    let end = if line_span.end > at {
+        line_span.end
+    } else {
+        at
+    };
     let info = error.info().to_string();
     let zh = translate_scan_error(&info);
     syntax_error(
         Span::new(at, end),
-        Text::new(format!("YAML syntax error: {info}"), format!("YAML 語法錯誤：{zh}")),
+        Text::new(
+            format!("YAML syntax error: {info}"),
+            format!("YAML 語法錯誤：{zh}"),
+        ),
     )
 }
 
@@ -807,7 +829,10 @@ mod tests {
         let text = "a: 1\nb: 2\na: 3\n";
         let stream = parse_text(text);
         assert_eq!(stream.diagnostics.len(), 1);
-        assert!(stream.diagnostics[0].message.en.contains("already defined at line 1"));
+        assert!(stream.diagnostics[0]
+            .message
+            .en
+            .contains("already defined at line 1"));
         assert_eq!(stream.diagnostics[0].span.start, text.rfind('a').unwrap());
     }
 
@@ -826,7 +851,8 @@ mod tests {
 
     #[test]
     fn flattened_indentation_is_recognised() {
-        let flat = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\nname: x\nspec:\nreplicas: 1\n";
+        let flat =
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\nname: x\nspec:\nreplicas: 1\n";
         assert!(indentation_flattened(flat));
         let fine = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\nspec:\n  containers: []\n";
         assert!(!indentation_flattened(fine));

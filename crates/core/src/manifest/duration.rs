@@ -1,0 +1,157 @@
+//! Durations in the Scenario: `500ms`, `40s`, `15m`, `1h`, `1h30m`, `1.5s`.
+//!
+//! Integer milliseconds, as every time in podlab (`SimDuration`).
+
+use crate::i18n::Text;
+use crate::text;
+
+/// Milliseconds.
+pub type Millis = u64;
+
+/// The longest duration podlab accepts anywhere (a week).
+pub const MAX_MS: Millis = 7 * 24 * 3600 * 1000;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DurationError {
+    NoUnit,
+    UnknownUnit(String),
+    NotANumber,
+    TooLong,
+}
+
+impl DurationError {
+    pub fn message(&self, written: &str) -> Text {
+        match self {
+            DurationError::NoUnit => text!(
+                "`{written}` needs a unit: write `{written}s` for seconds (durations look like `500ms`, `40s`, `15m`, `1h30m`)",
+                "`{written}` 需要單位：秒請寫成 `{written}s`（時間長度的格式如 `500ms`、`40s`、`15m`、`1h30m`）"
+            ),
+            DurationError::UnknownUnit(unit) => text!(
+                "`{written}`: `{unit}` is not a duration unit (use ms, s, m, h)",
+                "`{written}`：`{unit}` 不是時間單位（請用 ms、s、m、h）"
+            ),
+            DurationError::NotANumber => text!(
+                "`{written}` is not a duration (like `500ms`, `40s`, `15m`, `1h30m`)",
+                "`{written}` 不是時間長度（格式如 `500ms`、`40s`、`15m`、`1h30m`）"
+            ),
+            DurationError::TooLong => text!(
+                "`{written}` is longer than podlab simulates (at most 7 days)",
+                "`{written}` 超過 podlab 能模擬的長度（最多 7 天）"
+            ),
+        }
+    }
+}
+
+pub fn parse(text: &str) -> Result<Millis, DurationError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(DurationError::NotANumber);
+    }
+    if text == "0" {
+        return Ok(0);
+    }
+    let mut total: u128 = 0;
+    let mut rest = text;
+    while !rest.is_empty() {
+        let number_len = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
+        if number_len == 0 {
+            return Err(DurationError::NotANumber);
+        }
+        let number = &rest[..number_len];
+        rest = &rest[number_len..];
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
+        let unit = &rest[..unit_len];
+        rest = &rest[unit_len..];
+        let unit_ms: u128 = match unit {
+            "" => return Err(DurationError::NoUnit),
+            "ms" => 1,
+            "s" => 1000,
+            "m" => 60_000,
+            "h" => 3_600_000,
+            other => return Err(DurationError::UnknownUnit(other.to_string())),
+        };
+        let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
+        if fraction.contains('.') || (whole.is_empty() && fraction.is_empty()) {
+            return Err(DurationError::NotANumber);
+        }
+        let whole: u128 = if whole.is_empty() {
+            0
+        } else {
+            whole.parse().map_err(|_| DurationError::TooLong)?
+        };
+        let mut value = whole.saturating_mul(unit_ms);
+        let mut scale = unit_ms;
+        for digit in fraction.bytes().take(9) {
+            scale /= 10;
+            value += u128::from(digit - b'0') * scale;
+        }
+        total = total.saturating_add(value);
+    }
+    if total > u128::from(MAX_MS) {
+        return Err(DurationError::TooLong);
+    }
+    Ok(total as Millis)
+}
+
+/// Writes milliseconds as the Scenario would: `40s`, `1m30s`, `500ms`.
+pub fn format(ms: Millis) -> String {
+    if ms == 0 {
+        return "0s".into();
+    }
+    if !ms.is_multiple_of(1000) {
+        if ms < 1000 {
+            return format!("{ms}ms");
+        }
+        let seconds = ms as f64 / 1000.0;
+        return format!("{seconds}s");
+    }
+    let mut seconds = ms / 1000;
+    let hours = seconds / 3600;
+    seconds %= 3600;
+    let minutes = seconds / 60;
+    seconds %= 60;
+    let mut out = String::new();
+    if hours > 0 {
+        out.push_str(&format!("{hours}h"));
+    }
+    if minutes > 0 {
+        out.push_str(&format!("{minutes}m"));
+    }
+    if seconds > 0 {
+        out.push_str(&format!("{seconds}s"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_and_compound_durations() {
+        assert_eq!(parse("500ms"), Ok(500));
+        assert_eq!(parse("40s"), Ok(40_000));
+        assert_eq!(parse("15m"), Ok(900_000));
+        assert_eq!(parse("1h30m"), Ok(5_400_000));
+        assert_eq!(parse("1.5s"), Ok(1500));
+        assert_eq!(parse("0"), Ok(0));
+        assert_eq!(parse("40"), Err(DurationError::NoUnit));
+        assert_eq!(
+            parse("40sec"),
+            Err(DurationError::UnknownUnit("sec".into()))
+        );
+        assert_eq!(parse("8d"), Err(DurationError::UnknownUnit("d".into())));
+        assert_eq!(parse("999h"), Err(DurationError::TooLong));
+    }
+
+    #[test]
+    fn formatting_round_trips() {
+        for text in ["40s", "1m30s", "500ms", "1h", "15m", "1.5s"] {
+            assert_eq!(format(parse(text).unwrap()), text);
+        }
+    }
+}
