@@ -64,7 +64,10 @@ pub fn lint(text: &str) -> LintReport {
         }
         let Some(root) = &document.root else { continue };
         let Some(kind_node) = root.get("kind") else {
-            if root.entries().is_some() {
+            let looks_like_an_object = ["apiVersion", "metadata", "spec"]
+                .iter()
+                .any(|key| root.get(key).is_some());
+            if looks_like_an_object {
                 diagnostics.push(validate::invalid_value(
                     Span::new(root.span.start, root.span.start),
                     text!("kind not set", "沒有設定 kind"),
