@@ -52,6 +52,24 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// A diagnostic of rule `(id, name)` without help or fix.
+    pub fn new(
+        rule: (&'static str, &'static str),
+        severity: Severity,
+        span: Span,
+        message: Text,
+    ) -> Diagnostic {
+        Diagnostic {
+            rule: rule.0,
+            name: rule.1,
+            severity,
+            span,
+            message,
+            help: None,
+            fix: None,
+        }
+    }
+
     pub fn with_help(mut self, help: Text) -> Diagnostic {
         self.help = Some(help);
         self

@@ -79,18 +79,15 @@ pub fn lint(text: &str) -> LintReport {
         if WorkloadKind::parse(kind).is_some() || kind == "Scenario" {
             validate::check_document(root, kind, &mut diagnostics);
         } else {
-            diagnostics.push(Diagnostic {
-                rule: NOT_SIMULATED.0,
-                name: NOT_SIMULATED.1,
-                severity: Severity::Info,
-                span: kind_node.span,
-                message: text!(
+            diagnostics.push(Diagnostic::new(
+                NOT_SIMULATED,
+                Severity::Info,
+                kind_node.span,
+                text!(
                     "`{kind}` is not simulated; podlab reads Pods, Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs and CronJobs",
                     "podlab 不模擬 `{kind}`；可模擬的是 Pod、Deployment、ReplicaSet、StatefulSet、DaemonSet、Job 和 CronJob"
                 ),
-                help: None,
-                fix: None,
-            });
+            ));
         }
     }
     diagnostics.sort_by(|a, b| (a.span.start, a.rule).cmp(&(b.span.start, b.rule)));

@@ -19,27 +19,11 @@ pub const UNKNOWN_FIELD: (&str, &str) = ("PL002", "unknown-field");
 pub const INVALID_VALUE: (&str, &str) = ("PL003", "invalid-value");
 
 pub fn unknown_field(span: crate::span::Span, message: Text) -> Diagnostic {
-    Diagnostic {
-        rule: UNKNOWN_FIELD.0,
-        name: UNKNOWN_FIELD.1,
-        severity: Severity::Error,
-        span,
-        message,
-        help: None,
-        fix: None,
-    }
+    Diagnostic::new(UNKNOWN_FIELD, Severity::Error, span, message)
 }
 
 pub fn invalid_value(span: crate::span::Span, message: Text) -> Diagnostic {
-    Diagnostic {
-        rule: INVALID_VALUE.0,
-        name: INVALID_VALUE.1,
-        severity: Severity::Error,
-        span,
-        message,
-        help: None,
-        fix: None,
-    }
+    Diagnostic::new(INVALID_VALUE, Severity::Error, span, message)
 }
 
 /// Checks a whole document of a known kind (manifest or Scenario).

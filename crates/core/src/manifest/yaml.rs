@@ -233,27 +233,11 @@ pub const RULE_SYNTAX: (&str, &str) = ("PL001", "yaml-syntax");
 pub const RULE_LIMIT: (&str, &str) = ("PL005", "input-limit");
 
 fn syntax_error(span: Span, message: Text) -> Diagnostic {
-    Diagnostic {
-        rule: RULE_SYNTAX.0,
-        name: RULE_SYNTAX.1,
-        severity: Severity::Error,
-        span,
-        message,
-        help: None,
-        fix: None,
-    }
+    Diagnostic::new(RULE_SYNTAX, Severity::Error, span, message)
 }
 
 fn limit_error(span: Span, message: Text) -> Diagnostic {
-    Diagnostic {
-        rule: RULE_LIMIT.0,
-        name: RULE_LIMIT.1,
-        severity: Severity::Error,
-        span,
-        message,
-        help: None,
-        fix: None,
-    }
+    Diagnostic::new(RULE_LIMIT, Severity::Error, span, message)
 }
 
 /// Parses a multi-document YAML text.
@@ -311,16 +295,15 @@ struct Budget {
 }
 
 /// Converts the parser's character positions into byte offsets of the whole text.
-struct Positions<'a> {
+struct Positions {
     chunk_start: usize,
     /// Byte offset (within the chunk) of every character, when the chunk is not ASCII.
     char_bytes: Option<Vec<usize>>,
     chunk_len: usize,
-    _text: &'a str,
 }
 
-impl<'a> Positions<'a> {
-    fn new(chunk_text: &'a str, chunk_start: usize) -> Positions<'a> {
+impl Positions {
+    fn new(chunk_text: &str, chunk_start: usize) -> Positions {
         let char_bytes = if chunk_text.is_ascii() {
             None
         } else {
@@ -330,7 +313,6 @@ impl<'a> Positions<'a> {
             chunk_start,
             char_bytes,
             chunk_len: chunk_text.len(),
-            _text: chunk_text,
         }
     }
 
@@ -515,8 +497,7 @@ fn parse_chunk(
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 let Some(frame) = stack.pop() else { continue };
-                let (node, anchor) =
-                    finish_frame(text, frame, span, &mut stream.diagnostics, index);
+                let (node, anchor) = finish_frame(text, frame, span);
                 if anchor > 0 {
                     anchors.insert(anchor, node.clone());
                 }
@@ -602,13 +583,7 @@ fn fix_empty_value_span(mut value: Node, key: &Node) -> Node {
     value
 }
 
-fn finish_frame(
-    text: &str,
-    frame: Frame,
-    end: Span,
-    diagnostics: &mut Vec<Diagnostic>,
-    index: &LineIndex,
-) -> (Node, usize) {
+fn finish_frame(text: &str, frame: Frame, end: Span) -> (Node, usize) {
     match frame {
         Frame::Seq {
             start,
@@ -642,7 +617,6 @@ fn finish_frame(
                 };
                 entries.push(Entry { key, value });
             }
-            let _ = (diagnostics, index);
             let last = entries
                 .last()
                 .map(|entry| entry.value.span.cover(entry.key.span));
@@ -709,7 +683,7 @@ fn count_nodes(node: &Node) -> usize {
 fn scan_error_diagnostic(
     text: &str,
     index: &LineIndex,
-    positions: &Positions<'_>,
+    positions: &Positions,
     error: &ScanError,
 ) -> Diagnostic {
     let at = positions.byte(error.marker().index());
