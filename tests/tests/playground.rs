@@ -130,3 +130,54 @@ fn chinese_from_the_query_string_and_the_toggle_back_to_english_at_360_px() {
     );
     assert_eq!(text_of(&session, "[data-testid=lang]"), "中文");
 }
+
+#[test]
+fn pl201_in_the_page_jumps_to_its_line_and_its_fix_adds_a_startup_probe() {
+    let server = StaticServer::start(dist_dir());
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    open(&session, &server, "?lang=en");
+
+    // The article's crash loop: 40 s load (the Scenario default), liveness
+    // with the default thresholds, no startupProbe.
+    let text = "apiVersion: v1\nkind: Pod\nmetadata: { name: model }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n      livenessProbe:\n        httpGet: { path: /health, port: 8000 }\n";
+    replace_editor_text(&session, text);
+    let item = session.wait_for_element("[data-testid=diagnostics] [data-rule=PL201]", RELINT);
+    let item_text = session.text(&item);
+    assert!(item_text.contains("line 8, column 7"), "{item_text}");
+    assert!(item_text.contains("40s"), "{item_text}");
+
+    let goto = session
+        .find("[data-rule=PL201] [data-testid=goto]")
+        .expect("a position button");
+    session.click(&goto);
+    let editor = session
+        .find("[data-testid=editor]")
+        .expect("the page has an editor");
+    let expected = text.find("livenessProbe").expect("in the text");
+    assert_eq!(
+        session.property(&editor, "selectionStart"),
+        json!(expected),
+        "the click selects the livenessProbe key"
+    );
+    assert_eq!(
+        session.execute("return document.activeElement.id;", json!([])),
+        json!("editor")
+    );
+
+    let fix = session
+        .find("[data-testid=fix-PL201]")
+        .expect("PL201 has a fix");
+    session.click(&fix);
+    session.wait_for("PL201 to disappear after the fix", RELINT, |session| {
+        session.find("[data-rule=PL201]").is_none().then_some(())
+    });
+    let fixed = session.property(&editor, "value");
+    let fixed = fixed.as_str().unwrap_or_default();
+    assert!(
+        fixed.contains("      startupProbe:\n        httpGet: { path: /health, port: 8000 }\n        periodSeconds: 10\n        failureThreshold: 6\n      livenessProbe:"),
+        "{fixed}"
+    );
+    session.screenshot(&out.join("playground-pl201-fixed.png"));
+}

@@ -71,6 +71,13 @@ pub fn App(props: &AppProps) -> Html {
         let dispatcher = state.dispatcher();
         Callback::from(move |index: usize| dispatcher.dispatch(Action::ApplyFix(index)))
     };
+    let editor_ref = use_node_ref();
+    let on_goto = {
+        let editor_ref = editor_ref.clone();
+        Callback::from(move |selection: view_model::Selection| {
+            select_in_editor(&editor_ref, selection)
+        })
+    };
     let on_lang = {
         let dispatcher = state.dispatcher();
         Callback::from(move |lang: Lang| dispatcher.dispatch(Action::SetLang(lang)))
@@ -90,6 +97,7 @@ pub fn App(props: &AppProps) -> Html {
                     text={state.text.clone()}
                     label={AttrValue::from(i18n::editor_label().get(lang).to_owned())}
                     {on_input}
+                    node_ref={editor_ref.clone()}
                 />
                 <Diagnostics
                     heading={AttrValue::from(i18n::diagnostics_heading().get(lang).to_owned())}
@@ -97,10 +105,25 @@ pub fn App(props: &AppProps) -> Html {
                     pending={state.is_stale().then(|| AttrValue::from(i18n::checking().get(lang).to_owned()))}
                     rows={rows.clone()}
                     {on_fix}
+                    {on_goto}
                 />
             </main>
         </div>
     }
+}
+
+/// Selects a span in the editor and scrolls its line into view, about a
+/// third of the way down.
+fn select_in_editor(editor: &NodeRef, selection: view_model::Selection) {
+    let Some(textarea) = editor.cast::<web_sys::HtmlTextAreaElement>() else {
+        return;
+    };
+    let _ = textarea.focus();
+    let _ = textarea.set_selection_range(selection.start, selection.end);
+    let lines = textarea.value().lines().count().max(1) as i32;
+    let line_height = textarea.scroll_height() / lines;
+    let top = (selection.line as i32 - 1) * line_height - textarea.client_height() / 3;
+    textarea.set_scroll_top(top.max(0));
 }
 
 /// The language from `?lang=`, else the browser's, else English.

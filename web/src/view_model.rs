@@ -27,6 +27,19 @@ pub struct DiagnosticRow {
     /// The help text, with its label ("help") beside it.
     pub help: Option<(String, String)>,
     pub fix: Option<FixButton>,
+    /// The rule's name and one-line summary (the rule ID's tooltip).
+    pub rule_title: String,
+    /// The span as UTF-16 offsets into the text, as a textarea's
+    /// `setSelectionRange` counts, and its 1-based line.
+    pub selection: Selection,
+}
+
+/// Where a diagnostic sits in the editor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selection {
+    pub start: u32,
+    pub end: u32,
+    pub line: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,7 +58,16 @@ pub fn diagnostic_rows(text: &str, report: &LintReport, lang: Lang) -> Vec<Diagn
         .enumerate()
         .map(|(index, diagnostic)| {
             let start = report.index.line_col(text, diagnostic.span.start);
+            let rule_title = podlab_core::rules::find(diagnostic.rule)
+                .map(|rule| format!("{}: {}", rule.name, rule.summary.get(lang)))
+                .unwrap_or_else(|| diagnostic.name.to_owned());
             DiagnosticRow {
+                rule_title,
+                selection: Selection {
+                    start: utf16_offset(text, diagnostic.span.start),
+                    end: utf16_offset(text, diagnostic.span.end.max(diagnostic.span.start)),
+                    line: start.line,
+                },
                 index,
                 key: format!("{}@{}#{index}", diagnostic.rule, diagnostic.span.start),
                 rule: diagnostic.rule,
@@ -70,6 +92,17 @@ pub fn diagnostic_rows(text: &str, report: &LintReport, lang: Lang) -> Vec<Diagn
             }
         })
         .collect()
+}
+
+/// A byte offset as a count of UTF-16 code units (what the DOM counts);
+/// offsets past the end or inside a character are clamped back.
+pub fn utf16_offset(text: &str, byte: usize) -> u32 {
+    let mut byte = byte.min(text.len());
+    while !text.is_char_boundary(byte) {
+        byte -= 1;
+    }
+    let units: usize = text[..byte].chars().map(char::len_utf16).sum();
+    u32::try_from(units).unwrap_or(u32::MAX)
 }
 
 /// "1 error(s), 0 warning(s), 0 info", or "No problems found.".
@@ -211,6 +244,29 @@ mod tests {
         keys.sort_unstable();
         keys.dedup();
         assert_eq!(keys.len(), rows.len());
+    }
+
+    #[test]
+    fn selections_count_utf16_units_like_the_dom() {
+        // "名" is 3 bytes and 1 UTF-16 unit; "😀" is 4 bytes and 2 units.
+        let text = "a: 名😀\nb: [";
+        assert_eq!(utf16_offset(text, 3), 3);
+        assert_eq!(utf16_offset(text, 6), 4);
+        assert_eq!(utf16_offset(text, 10), 6);
+        assert_eq!(utf16_offset(text, 4), 3, "inside a character: clamped back");
+        assert_eq!(utf16_offset(text, 999), 11);
+        let rows = rows(text, Lang::En);
+        assert_eq!(rows[0].selection.line, 2);
+        assert!(rows[0].selection.start >= 7, "{rows:?}");
+    }
+
+    #[test]
+    fn rule_ids_carry_their_name_and_summary() {
+        let rows = rows("a: [", Lang::ZhTw);
+        assert!(
+            rows[0].rule_title.starts_with("yaml-syntax: YAML"),
+            "{rows:?}"
+        );
     }
 
     #[test]

@@ -3,6 +3,9 @@
 //! `podlab lint FILE... [--format text|json|sarif] [--lang en|zh-TW]`: exit 0
 //! when no error-level diagnostic, 1 when there is one, 2 on a usage or I/O
 //! problem; `-` reads standard input. The JSON shape is DESIGN.md's contract.
+//!
+//! `podlab rules [ID|NAME] [--lang en|zh-TW]`: the rule list, or one rule's
+//! documentation.
 
 use std::io::Read;
 use std::process::ExitCode;
@@ -10,9 +13,11 @@ use std::process::ExitCode;
 use podlab_core::diagnostic::{Diagnostic, Severity};
 use podlab_core::i18n::{ui, Lang};
 use podlab_core::lint::{lint, LintReport};
+use podlab_core::rules;
 use serde_json::{json, Value};
 
-const USAGE: &str = "usage: podlab lint FILE... [--format text|json|sarif] [--lang en|zh-TW]";
+const USAGE: &str = "usage: podlab lint FILE... [--format text|json|sarif] [--lang en|zh-TW]
+       podlab rules [ID|NAME] [--lang en|zh-TW]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -29,9 +34,43 @@ fn run(args: &[String]) -> Result<u8, String> {
     let Some((command, rest)) = args.split_first() else {
         return Err(USAGE.into());
     };
-    if command != "lint" {
-        return Err(format!("unknown command `{command}`\n{USAGE}"));
+    match command.as_str() {
+        "lint" => lint_command(rest),
+        "rules" => rules_command(rest),
+        "help" | "--help" | "-h" => {
+            println!("{USAGE}");
+            Ok(0)
+        }
+        _ => Err(format!("unknown command `{command}`\n{USAGE}")),
     }
+}
+
+fn rules_command(args: &[String]) -> Result<u8, String> {
+    let mut lang = Lang::En;
+    let mut wanted = None;
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        match arg.as_str() {
+            "--lang" => {
+                let code = iter.next().ok_or("--lang needs a value")?;
+                lang = Lang::parse(code).ok_or_else(|| format!("unknown language `{code}`"))?;
+            }
+            _ if wanted.is_none() => wanted = Some(arg.clone()),
+            _ => return Err(USAGE.into()),
+        }
+    }
+    match wanted {
+        None => print!("{}", rules::doc::render_list(lang)),
+        Some(id) => {
+            let rule = rules::find(&id)
+                .ok_or_else(|| format!("no rule `{id}` (`podlab rules` lists them)"))?;
+            print!("{}", rules::doc::render(rule, lang));
+        }
+    }
+    Ok(0)
+}
+
+fn lint_command(rest: &[String]) -> Result<u8, String> {
     let mut format = "text".to_string();
     let mut lang = Lang::En;
     let mut files = Vec::new();
@@ -128,8 +167,12 @@ fn sarif_output(results: &[(String, String, LintReport)], lang: Lang) -> Value {
                 Severity::Warning => "warning",
                 Severity::Info => "note",
             };
+            let rule_index = rules::RULES
+                .iter()
+                .position(|rule| rule.id == diagnostic.rule)
+                .unwrap_or(0);
             sarif_results.push(json!({
-                "ruleId": diagnostic.rule, "level": level,
+                "ruleId": diagnostic.rule, "ruleIndex": rule_index, "level": level,
                 "message": {"text": diagnostic.message.get(lang)},
                 "locations": [{"physicalLocation": {
                     "artifactLocation": {"uri": file},
@@ -138,11 +181,28 @@ fn sarif_output(results: &[(String, String, LintReport)], lang: Lang) -> Value {
             }));
         }
     }
+    let sarif_rules: Vec<Value> = rules::RULES
+        .iter()
+        .map(|rule| {
+            let level = match rule.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Info => "note",
+            };
+            json!({
+                "id": rule.id, "name": rule.name,
+                "shortDescription": {"text": rule.summary.get(lang)},
+                "fullDescription": {"text": rule.what.get(lang)},
+                "help": {"text": rules::doc::render(rule, lang)},
+                "defaultConfiguration": {"level": level}
+            })
+        })
+        .collect();
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {"name": "podlab", "informationUri": "https://podlab.dev", "rules": []}},
+            "tool": {"driver": {"name": "podlab", "informationUri": "https://podlab.dev", "rules": sarif_rules}},
             "columnKind": "unicodeCodePoints",
             "results": sarif_results
         }]
@@ -154,7 +214,25 @@ fn sarif_output(results: &[(String, String, LintReport)], lang: Lang) -> Value {
 fn text_output(results: &[(String, String, LintReport)], lang: Lang) -> String {
     let mut out = String::new();
     let (mut errors, mut warnings, mut infos) = (0, 0, 0);
+    let colon = match lang {
+        Lang::En => ": ",
+        Lang::ZhTw => "：",
+    };
     for (file, text, report) in results {
+        let gutter_width = report
+            .diagnostics
+            .iter()
+            .map(|d| {
+                report
+                    .index
+                    .line_col(text, d.span.start)
+                    .line
+                    .to_string()
+                    .len()
+            })
+            .max()
+            .unwrap_or(1);
+        let gutter = " ".repeat(gutter_width);
         for diagnostic in &report.diagnostics {
             match diagnostic.severity {
                 Severity::Error => errors += 1,
@@ -171,27 +249,31 @@ fn text_output(results: &[(String, String, LintReport)], lang: Lang) -> String {
             ));
             let line_span = report.index.line_span(text, line);
             let source = text.get(line_span.start..line_span.end).unwrap_or("");
-            let gutter = " ".repeat(line.to_string().len());
-            let width = if end_line == line && end_column > column {
-                end_column - column
+            let before: String = source.chars().take(column.saturating_sub(1)).collect();
+            let marked: String = if end_line == line && end_column > column {
+                source
+                    .chars()
+                    .skip(column.saturating_sub(1))
+                    .take(end_column - column)
+                    .collect()
             } else {
-                1
+                String::new()
             };
             out.push_str(&format!(
-                "{gutter} |\n{line} | {source}\n{gutter} | {}{}\n",
-                " ".repeat(column.saturating_sub(1)),
-                "^".repeat(width)
+                "{gutter} |\n{line:>gutter_width$} | {source}\n{gutter} | {}{}\n",
+                " ".repeat(display_width(&before)),
+                "^".repeat(display_width(&marked).max(1))
             ));
             if let Some(help) = &diagnostic.help {
                 out.push_str(&format!(
-                    "{gutter} = {}: {}\n",
+                    "{gutter} = {}{colon}{}\n",
                     ui::help().get(lang),
                     help.get(lang)
                 ));
             }
             if let Some(fix) = &diagnostic.fix {
                 out.push_str(&format!(
-                    "{gutter} = {}: {}\n",
+                    "{gutter} = {}{colon}{}\n",
                     ui::fix().get(lang),
                     fix.description.get(lang)
                 ));
@@ -205,4 +287,24 @@ fn text_output(results: &[(String, String, LintReport)], lang: Lang) -> String {
         out.push_str(ui::summary(errors, warnings, infos).get(lang));
     }
     out
+}
+
+/// Terminal columns a string takes: East Asian wide and fullwidth characters
+/// take two (so the caret stays under a Chinese value), tabs count as one.
+fn display_width(text: &str) -> usize {
+    text.chars()
+        .map(|c| {
+            let code = c as u32;
+            let wide = matches!(code,
+                0x1100..=0x115F | 0x2E80..=0x303E | 0x3041..=0x33FF | 0x3400..=0x4DBF
+                | 0x4E00..=0x9FFF | 0xA000..=0xA4CF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF
+                | 0xFE30..=0xFE4F | 0xFF00..=0xFF60 | 0xFFE0..=0xFFE6 | 0x1F300..=0x1F64F
+                | 0x1F900..=0x1F9FF | 0x20000..=0x3FFFD);
+            if wide {
+                2
+            } else {
+                1
+            }
+        })
+        .sum()
 }

@@ -2,7 +2,9 @@
 //! kubectl-style renderers. Pure Rust: no IO, no clock, no global state.
 
 pub mod diagnostic;
+pub mod gpu;
 pub mod i18n;
 pub mod lint;
 pub mod manifest;
+pub mod rules;
 pub mod span;

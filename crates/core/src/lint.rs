@@ -1,14 +1,17 @@
 //! The linter's entry point: text in, diagnostics out. Never fails.
 //!
-//! Today it runs the YAML reader (PL001, PL005), the flattened-indentation
+//! [`read`] runs the YAML reader (PL001, PL005), the flattened-indentation
 //! hint (PL001), the structural checks against the API's field tables
-//! (PL002 unknown-field, PL003 invalid-value) and marks objects that are
-//! not simulated (PL004, info). The rule registry comes next.
+//! (PL002 unknown-field, PL003 invalid-value), marks objects that are not
+//! simulated (PL004, info) and lowers the rest to typed workloads and the
+//! Scenario. [`lint`] then runs the rule registry on them.
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::manifest::model::WorkloadKind;
+use crate::manifest::model::{self, Workload, WorkloadKind};
+use crate::manifest::scenario::{self, Scenario};
 use crate::manifest::validate;
 use crate::manifest::yaml::{self, Limits};
+use crate::rules;
 use crate::span::{LineIndex, Span};
 use crate::text;
 
@@ -30,11 +33,62 @@ impl LintReport {
 
 pub const NOT_SIMULATED: (&str, &str) = ("PL004", "not-simulated");
 
+/// What a file holds once read: its workloads and Scenario, and what reading
+/// it found wrong.
+#[derive(Clone, Debug)]
+pub struct Reading {
+    pub workloads: Vec<Workload>,
+    /// The file's Scenario, or the defaults (`Scenario::is_written` tells).
+    pub scenario: Scenario,
+    /// Not sorted.
+    pub diagnostics: Vec<Diagnostic>,
+    pub index: LineIndex,
+}
+
 /// Lints one YAML text (one or more documents, manifests and at most one Scenario).
 pub fn lint(text: &str) -> LintReport {
+    let Reading {
+        workloads,
+        scenario,
+        mut diagnostics,
+        index,
+    } = read(text);
+    let context = rules::Context {
+        text,
+        workloads: &workloads,
+        scenario: &scenario,
+    };
+    rules::run(&context, &mut diagnostics);
+    diagnostics.sort_by(|a, b| (a.span.start, a.rule).cmp(&(b.span.start, b.rule)));
+    if diagnostics.len() > MAX_DIAGNOSTICS {
+        let omitted = diagnostics.len() - MAX_DIAGNOSTICS;
+        let at = diagnostics[MAX_DIAGNOSTICS].span.start;
+        diagnostics.truncate(MAX_DIAGNOSTICS);
+        diagnostics.push(Diagnostic::new(
+            yaml::RULE_LIMIT,
+            Severity::Info,
+            Span::new(at, at),
+            text!(
+                "{omitted} more diagnostics are not shown; podlab shows the first {MAX_DIAGNOSTICS}",
+                "還有 {omitted} 則診斷沒有列出；podlab 只列出前 {MAX_DIAGNOSTICS} 則"
+            ),
+        ));
+    }
+    LintReport { diagnostics, index }
+}
+
+/// Past this many diagnostics a report says how many more there are instead
+/// of listing them (a page, not a log file).
+pub const MAX_DIAGNOSTICS: usize = 1000;
+
+/// Reads one YAML text into typed objects. Documents with a syntax error
+/// are not lowered: what their tree holds is not what the author meant.
+pub fn read(text: &str) -> Reading {
     let index = LineIndex::new(text);
     let stream = yaml::parse(text, &index, &Limits::default());
     let mut diagnostics = stream.diagnostics;
+    let mut workloads = Vec::new();
+    let mut scenario: Option<Scenario> = None;
     for document in &stream.documents {
         let chunk = text
             .get(document.span.start..document.span.end)
@@ -76,8 +130,30 @@ pub fn lint(text: &str) -> LintReport {
             continue;
         };
         let kind = kind_node.as_str().unwrap_or("");
-        if WorkloadKind::parse(kind).is_some() || kind == "Scenario" {
+        let workload_kind = WorkloadKind::parse(kind);
+        if workload_kind.is_some() || kind == "Scenario" {
             validate::check_document(root, kind, &mut diagnostics);
+            if document.broken {
+                continue;
+            }
+            if let Some(workload_kind) = workload_kind {
+                workloads.push(model::lower_workload(
+                    root,
+                    workload_kind,
+                    kind_node.span,
+                    document.span,
+                ));
+            } else if scenario.is_some() {
+                diagnostics.push(validate::invalid_value(
+                    kind_node.span,
+                    text!(
+                        "a file holds at most one Scenario; this one is ignored",
+                        "一個檔案最多只能有一個 Scenario；這一個會被忽略"
+                    ),
+                ));
+            } else {
+                scenario = Some(scenario::lower_scenario(root, kind_node.span));
+            }
         } else {
             diagnostics.push(Diagnostic::new(
                 NOT_SIMULATED,
@@ -90,8 +166,12 @@ pub fn lint(text: &str) -> LintReport {
             ));
         }
     }
-    diagnostics.sort_by(|a, b| (a.span.start, a.rule).cmp(&(b.span.start, b.rule)));
-    LintReport { diagnostics, index }
+    Reading {
+        workloads,
+        scenario: scenario.unwrap_or_default(),
+        diagnostics,
+        index,
+    }
 }
 
 #[cfg(test)]
@@ -109,7 +189,7 @@ mod tests {
 
     #[test]
     fn misspelt_probe_field_is_reported_with_the_field_meant() {
-        let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec:\n  containers:\n    - name: api\n      image: model:1\n      livenesProbe:\n        httpGet: {path: /health, port: 8000}\n";
+        let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec:\n  containers:\n    - name: api\n      image: nginx:1.27\n      livenesProbe:\n        httpGet: {path: /health, port: 8000}\n";
         assert_eq!(rules_and_lines(text), vec![("PL002", 8)]);
         let report = lint(text);
         assert!(report.diagnostics[0].message.en.contains("livenessProbe"));
@@ -117,12 +197,12 @@ mod tests {
             text,
             &report.diagnostics[0].fix.as_ref().unwrap().edits,
         );
-        assert!(lint(&fixed).diagnostics.is_empty());
+        assert!(!lint(&fixed).diagnostics.iter().any(|d| d.rule == "PL002"));
     }
 
     #[test]
     fn field_one_level_too_deep_says_where_it_belongs() {
-        let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec:\n  containers:\n    - name: api\n      image: model:1\n      terminationGracePeriodSeconds: 60\n";
+        let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec:\n  containers:\n    - name: api\n      image: nginx:1.27\n      terminationGracePeriodSeconds: 60\n";
         let report = lint(text);
         assert_eq!(rules_and_lines(text), vec![("PL002", 8)]);
         assert!(report.diagnostics[0]
@@ -135,7 +215,7 @@ mod tests {
 
     #[test]
     fn bad_quantities_and_unquoted_env_values_are_invalid() {
-        let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec:\n  containers:\n    - name: api\n      image: model:1\n      env: [{name: DEBUG, value: true}]\n      resources:\n        limits: {memory: 8GB}\n";
+        let text = "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec:\n  containers:\n    - name: api\n      image: nginx:1.27\n      env: [{name: DEBUG, value: true}]\n      resources:\n        limits: {memory: 8GB}\n";
         assert_eq!(rules_and_lines(text), vec![("PL003", 8), ("PL003", 10)]);
     }
 
@@ -145,6 +225,20 @@ mod tests {
         let report = lint(text);
         assert_eq!(report.diagnostics.len(), 1);
         assert!(report.diagnostics[0].message.en.contains("column 1"));
+    }
+
+    #[test]
+    fn a_flood_of_diagnostics_is_cut_with_a_count() {
+        let text: String = (0..3000).map(|_| "a: 1\n").collect();
+        let report = lint(&text);
+        assert_eq!(report.diagnostics.len(), MAX_DIAGNOSTICS + 1);
+        let last = report.diagnostics.last().unwrap();
+        assert_eq!(last.rule, "PL005");
+        assert!(
+            last.message.en.starts_with("1999 more diagnostics"),
+            "{}",
+            last.message
+        );
     }
 
     #[test]

@@ -2,12 +2,14 @@
 
 use yew::prelude::*;
 
-use crate::view_model::{severity_class, DiagnosticRow};
+use crate::view_model::{severity_class, DiagnosticRow, Selection};
 
 #[derive(Properties, PartialEq)]
 pub struct DiagnosticItemProps {
     pub row: DiagnosticRow,
     pub on_fix: Callback<usize>,
+    /// Selects the diagnostic's span in the editor.
+    pub on_goto: Callback<Selection>,
 }
 
 #[component]
@@ -28,12 +30,18 @@ pub fn DiagnosticItem(props: &DiagnosticItemProps) -> Html {
             </button>
         }
     });
+    let goto = {
+        let selection = row.selection;
+        props.on_goto.reform(move |_: MouseEvent| selection)
+    };
     html! {
         <li class={classes!("diagnostic", severity_class(row.severity))} data-rule={row.rule}>
             <div class="headline">
                 <span class="severity">{ row.severity_word.clone() }</span>
-                <code class="rule">{ row.rule }</code>
-                <span class="position">{ row.position.clone() }</span>
+                <code class="rule" title={row.rule_title.clone()}>{ row.rule }</code>
+                <button type="button" class="position" data-testid="goto" onclick={goto}>
+                    { row.position.clone() }
+                </button>
                 { for fix }
             </div>
             <p class="message">{ row.message.clone() }</p>

@@ -5,7 +5,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::DiagnosticItem;
-use crate::view_model::DiagnosticRow;
+use crate::view_model::{DiagnosticRow, Selection};
 
 #[derive(Properties, PartialEq)]
 pub struct DiagnosticsProps {
@@ -16,6 +16,8 @@ pub struct DiagnosticsProps {
     pub rows: Rc<Vec<DiagnosticRow>>,
     /// Sends the index of the diagnostic whose fix was clicked.
     pub on_fix: Callback<usize>,
+    /// Selects a diagnostic's span in the editor.
+    pub on_goto: Callback<Selection>,
 }
 
 #[component]
@@ -31,7 +33,7 @@ pub fn Diagnostics(props: &DiagnosticsProps) -> Html {
             </p>
             <ul data-testid="diagnostics">
                 { for props.rows.iter().map(|row| html! {
-                    <DiagnosticItem key={row.key.clone()} row={row.clone()} on_fix={props.on_fix.clone()} />
+                    <DiagnosticItem key={row.key.clone()} row={row.clone()} on_fix={props.on_fix.clone()} on_goto={props.on_goto.clone()} />
                 }) }
             </ul>
         </section>

@@ -10,6 +10,8 @@ pub struct EditorProps {
     pub text: Rc<str>,
     pub label: AttrValue,
     pub on_input: Callback<Rc<str>>,
+    /// The textarea, for selecting a diagnostic's span.
+    pub node_ref: NodeRef,
 }
 
 impl PartialEq for EditorProps {
@@ -18,6 +20,7 @@ impl PartialEq for EditorProps {
         Rc::ptr_eq(&self.text, &other.text)
             && self.label == other.label
             && self.on_input == other.on_input
+            && self.node_ref == other.node_ref
     }
 }
 
@@ -35,6 +38,7 @@ pub fn Editor(props: &EditorProps) -> Html {
             <label for="editor">{ props.label.clone() }</label>
             <textarea
                 id="editor"
+                ref={props.node_ref.clone()}
                 data-testid="editor"
                 spellcheck="false"
                 autocomplete="off"

@@ -110,6 +110,8 @@ pub struct JobSpec {
 
 #[derive(Clone, Debug)]
 pub struct CronSpec {
+    /// The CronJob's `spec` mapping (where a missing field is inserted).
+    pub span: Option<Span>,
     pub schedule: Setting<String>,
     /// Default `Allow` (`SetDefaults_CronJob`).
     pub concurrency_policy: Setting<String>,
@@ -136,6 +138,8 @@ pub struct PodSpec {
     /// Required node affinity: terms are ORed, the requirements of a term ANDed.
     pub node_affinity: Vec<Vec<Requirement>>,
     pub volumes: Vec<Volume>,
+    /// The pod spec's keys in the order written, with their spans.
+    pub keys: Vec<(String, Span)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -189,9 +193,51 @@ pub struct Container {
     pub volume_mounts: Vec<VolumeMount>,
     /// `restartPolicy: Always` on an init container makes it a sidecar.
     pub restart_policy: Option<String>,
+    /// The container's keys in the order written, with their spans (where a
+    /// fix inserts a missing field).
+    pub keys: Vec<(String, Span)>,
+}
+
+/// The span of `name` among `keys`.
+fn key_in(keys: &[(String, Span)], name: &str) -> Option<Span> {
+    keys.iter()
+        .find(|(key, _)| key == name)
+        .map(|(_, span)| *span)
+}
+
+/// Where a fix inserts a new field: before the key that follows `name:` (so
+/// the name stays first), else before the first key.
+fn insertion_point(keys: &[(String, Span)]) -> Option<usize> {
+    match keys {
+        [] => None,
+        // Only `name:`: there is no key to insert before without moving it.
+        [(first, _)] if first == "name" => None,
+        [(first, _), (_, second), ..] if first == "name" => Some(second.start),
+        [(_, span), ..] => Some(span.start),
+    }
+}
+
+impl PodSpec {
+    pub fn key(&self, name: &str) -> Option<Span> {
+        key_in(&self.keys, name)
+    }
+
+    /// Where a fix inserts a new pod-spec field.
+    pub fn insertion_point(&self) -> Option<usize> {
+        insertion_point(&self.keys)
+    }
 }
 
 impl Container {
+    pub fn key(&self, name: &str) -> Option<Span> {
+        key_in(&self.keys, name)
+    }
+
+    /// Where a fix inserts a new container field (after `name`).
+    pub fn insertion_point(&self) -> Option<usize> {
+        insertion_point(&self.keys)
+    }
+
     pub fn probes(&self) -> impl Iterator<Item = &Probe> {
         [&self.startup, &self.liveness, &self.readiness]
             .into_iter()
@@ -358,6 +404,9 @@ pub struct EnvVar {
     pub secret_ref: Option<(String, String, bool)>,
     pub config_map_ref: Option<(String, String, bool)>,
     pub span: Span,
+    /// Where the `name` value is written (PL302 points there rather than at
+    /// the secret itself, so the source line it prints does not show it).
+    pub name_span: Option<Span>,
 }
 
 #[derive(Clone, Debug)]
@@ -412,6 +461,14 @@ fn str_list(node: Option<&Node>) -> Vec<String> {
         .unwrap_or_default()
 }
 
+fn key_spans(node: &Node) -> Vec<(String, Span)> {
+    node.entries()
+        .unwrap_or(&[])
+        .iter()
+        .map(|entry| (entry.key_str().to_string(), entry.key.span))
+        .collect()
+}
+
 fn items(node: Option<&Node>) -> &[Node] {
     node.and_then(Node::items).unwrap_or(&[])
 }
@@ -453,6 +510,7 @@ pub fn lower_workload(root: &Node, kind: WorkloadKind, kind_span: Span, span: Sp
                 .map(|entry| entry.key.span)
                 .unwrap_or(spec_key);
             let cron = spec.map(lower_cron).unwrap_or(CronSpec {
+                span: None,
                 schedule: Setting::default(String::new()),
                 concurrency_policy: Setting::default("Allow".into()),
                 suspend: false,
@@ -516,6 +574,7 @@ fn lower_cron(spec: &Node) -> CronSpec {
         _ => Setting::default("Allow".into()),
     };
     CronSpec {
+        span: Some(spec.span),
         schedule,
         concurrency_policy,
         suspend: spec.get("suspend").and_then(Node::as_bool).unwrap_or(false),
@@ -539,6 +598,7 @@ pub fn lower_pod_spec(spec: Option<&Node>, key_span: Span) -> PodSpec {
     };
     let tolerations_entry = spec.entry("tolerations");
     PodSpec {
+        keys: key_spans(spec),
         span: spec.span,
         key_span,
         containers: items(spec.get("containers"))
@@ -684,6 +744,7 @@ fn lower_container(node: &Node) -> Container {
     let lifecycle = node.get("lifecycle");
     let pre_stop_entry = lifecycle.and_then(|lifecycle| lifecycle.entry("preStop"));
     Container {
+        keys: key_spans(node),
         name: str_of(name_node).unwrap_or_default(),
         name_span: name_node.map(|name| name.span).unwrap_or(node.span),
         span: node.span,
@@ -890,6 +951,28 @@ fn lower_env(node: &Node) -> EnvVar {
         secret_ref: key_ref("secretKeyRef"),
         config_map_ref: key_ref("configMapKeyRef"),
         span: node.span,
+        name_span: node.get("name").map(|name| name.span),
+    }
+}
+
+impl Toleration {
+    /// Whether this toleration tolerates a taint, as
+    /// `k8s.io/api/core/v1.(*Toleration).ToleratesTaint` decides: effects
+    /// match when the toleration's effect is empty or equal; keys match when
+    /// equal, or when the key is empty and the operator `Exists`; `Exists`
+    /// matches any value, `Equal` (the default) needs the same value.
+    pub fn tolerates(&self, key: &str, value: &str, effect: &str) -> bool {
+        if !self.effect.is_empty() && self.effect != effect {
+            return false;
+        }
+        if !self.key.is_empty() && self.key != key {
+            return false;
+        }
+        match self.operator.as_str() {
+            "Exists" => true,
+            "" | "Equal" => self.value == value,
+            _ => false,
+        }
     }
 }
 

@@ -71,9 +71,11 @@ impl QuantityError {
                 suffix,
                 suggestions,
             } => {
+                // Suggest whole values (`8Gi`), not bare units.
+                let number = written.trim().strip_suffix(suffix.as_str()).unwrap_or("");
                 let options = suggestions
                     .iter()
-                    .map(|option| format!("`{option}`"))
+                    .map(|option| format!("`{number}{option}`"))
                     .collect::<Vec<_>>();
                 if options.is_empty() {
                     text!(
@@ -313,8 +315,14 @@ mod tests {
     #[test]
     fn byte_units_from_elsewhere_are_rejected_with_a_suggestion() {
         match parse("8GB") {
-            Err(QuantityError::UnknownSuffix { suggestions, .. }) => {
-                assert_eq!(suggestions, vec!["Gi".to_string(), "G".to_string()]);
+            Err(error @ QuantityError::UnknownSuffix { .. }) => {
+                let QuantityError::UnknownSuffix { suggestions, .. } = &error else {
+                    unreachable!()
+                };
+                assert_eq!(suggestions, &vec!["Gi".to_string(), "G".to_string()]);
+                let message = error.message("8GB");
+                assert!(message.en.contains("write `8Gi` or `8G`"), "{message}");
+                assert!(message.zh_tw.contains("`8Gi` 或 `8G`"), "{message}");
             }
             other => panic!("{other:?}"),
         }

@@ -261,7 +261,30 @@ pub fn parse(text: &str, index: &LineIndex, limits: &Limits) -> Stream {
         limits: *limits,
     };
     for chunk in split_documents(text) {
+        // Every document counts as a node, so a million `---` lines end too.
+        budget.nodes += 1;
+        if budget.nodes > limits.max_nodes {
+            let max = limits.max_nodes;
+            stream.diagnostics.push(limit_error(
+                Span::new(chunk.start, chunk.start),
+                text!(
+                    "more than {max} YAML nodes and documents; podlab stops reading here",
+                    "YAML 節點與文件超過 {max} 個；podlab 在這裡停止讀取"
+                ),
+            ));
+            break;
+        }
+        let before = stream.diagnostics.len();
         parse_chunk(text, chunk, index, &mut budget, &mut stream);
+        // A limit ends the whole text, not just this document: the message
+        // says podlab stops reading, and the next documents would only add
+        // the same message again.
+        if stream.diagnostics[before..]
+            .iter()
+            .any(|diagnostic| diagnostic.rule == RULE_LIMIT.0)
+        {
+            break;
+        }
     }
     stream
 }
@@ -651,7 +674,14 @@ fn container_span(text: &str, start: Span, end: Span, last_child: Option<Span>) 
 /// block scalars are trimmed so the span ends on the scalar's last line.
 fn scalar_span(text: &str, span: Span) -> Span {
     let mut end = span.end;
-    while end > span.start && matches!(text.as_bytes().get(end - 1), Some(b'\n' | b'\r')) {
+    // The reader's end may run past the scalar over line breaks and, after a
+    // closing quote, over blanks (`{ b: "x" }` ends after `"x" `).
+    while end > span.start
+        && matches!(
+            text.as_bytes().get(end - 1),
+            Some(b'\n' | b'\r' | b' ' | b'\t')
+        )
+    {
         end -= 1;
     }
     Span::new(span.start, end)
@@ -784,6 +814,48 @@ mod tests {
         assert_eq!(&text[c.key.span.start..c.key.span.end], "c");
         assert_eq!(&text[c.value.span.start..c.value.span.end], "\"x y\"");
         assert_eq!(c.value.as_str(), Some("x y"));
+    }
+
+    #[test]
+    fn a_limit_stops_the_whole_text_once() {
+        let limits = Limits {
+            max_nodes: 3,
+            ..Limits::default()
+        };
+        let text = "a: 1\n---\nb: 2\n---\nc: 3\n---\nd: 4\n";
+        let stream = parse(text, &LineIndex::new(text), &limits);
+        let limit_errors = stream
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule == RULE_LIMIT.0)
+            .count();
+        assert_eq!(limit_errors, 1, "{:?}", stream.diagnostics);
+
+        let many = "---\n".repeat(20_000);
+        let limits = Limits {
+            max_nodes: 1_000,
+            ..Limits::default()
+        };
+        let stream = parse(&many, &LineIndex::new(&many), &limits);
+        assert!(stream.documents.len() <= 1_000);
+        assert_eq!(
+            stream.diagnostics.len(),
+            1,
+            "{:?}",
+            &stream.diagnostics[..2]
+        );
+    }
+
+    #[test]
+    fn quoted_values_end_at_their_closing_quote() {
+        let text = "a: { b: \"x\" , c: 'y'   }\nd: \"z\"   \n";
+        let stream = parse_text(text);
+        let root = stream.documents[0].root.as_ref().unwrap();
+        let span = |node: &Node| &text[node.span.start..node.span.end];
+        let a = root.get("a").unwrap();
+        assert_eq!(span(a.get("b").unwrap()), "\"x\"");
+        assert_eq!(span(a.get("c").unwrap()), "'y'");
+        assert_eq!(span(root.get("d").unwrap()), "\"z\"");
     }
 
     #[test]

@@ -1,0 +1,408 @@
+//! The rule registry: every rule podlab knows, with its ID, name, severity,
+//! bilingual documentation and check.
+//!
+//! Rules PL001-PL005 are reported while reading the YAML and checking its
+//! structure (`manifest::yaml`, `manifest::validate`); they are listed here
+//! for their documentation. PL003 also has a model-level part (values the
+//! API server rejects). Every other rule lives in its own file and runs on
+//! the typed objects of the file and its Scenario (or the Scenario defaults,
+//! `shared/DESIGN.md`).
+//!
+//! Each rule file holds `pub static RULE: Rule` with the doc block (what it
+//! checks, why it bites ML workloads, a failing and a fixed example, the fix).
+//! The registry test lints every failing example and expects the rule, and
+//! every fixed example and expects it gone.
+
+use crate::diagnostic::{Diagnostic, Severity, TextEdit};
+use crate::i18n::{Lang, Text};
+use crate::manifest::model::{Container, Handler, PortRef, Workload};
+use crate::manifest::scenario::Scenario;
+use crate::span::Span;
+
+pub mod doc;
+pub mod edit;
+
+mod pl001;
+mod pl002;
+mod pl003;
+mod pl004;
+mod pl005;
+mod pl101;
+mod pl102;
+mod pl103;
+mod pl104;
+mod pl105;
+mod pl106;
+mod pl201;
+mod pl202;
+mod pl203;
+mod pl204;
+mod pl205;
+mod pl301;
+mod pl302;
+mod pl401;
+mod pl402;
+mod pl501;
+pub mod pl502;
+mod pl503;
+mod pl504;
+mod pl505;
+mod pl601;
+pub mod pl602;
+
+/// Static text in both languages (for docs, which never need formatting).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Words {
+    pub en: &'static str,
+    pub zh_tw: &'static str,
+}
+
+impl Words {
+    pub fn get(&self, lang: Lang) -> &'static str {
+        match lang {
+            Lang::En => self.en,
+            Lang::ZhTw => self.zh_tw,
+        }
+    }
+
+    pub fn text(&self) -> Text {
+        Text::new(self.en, self.zh_tw)
+    }
+}
+
+/// Builds [`Words`]: `words!("English", "中文")`.
+macro_rules! words {
+    ($en:expr, $zh:expr $(,)?) => {
+        $crate::rules::Words {
+            en: $en,
+            zh_tw: $zh,
+        }
+    };
+}
+pub(crate) use words;
+
+/// Everything a rule may look at.
+pub struct Context<'a> {
+    pub text: &'a str,
+    pub workloads: &'a [Workload],
+    /// The file's Scenario, or the defaults when it has none.
+    pub scenario: &'a Scenario,
+}
+
+/// A rule's check: reads the context, pushes diagnostics.
+pub type Check = fn(&Context<'_>, &mut Vec<Diagnostic>);
+
+/// One rule of the catalogue (`shared/DESIGN.md`, "Rule catalogue").
+pub struct Rule {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub severity: Severity,
+    /// Reads the Scenario (or its defaults).
+    pub scenario_aware: bool,
+    /// One line: what it checks.
+    pub summary: Words,
+    /// What it checks, in full.
+    pub what: Words,
+    /// Why it bites ML workloads.
+    pub why: Words,
+    /// A manifest (and Scenario) on which the rule fires.
+    pub failing: &'static str,
+    /// The same manifest, fixed.
+    pub fixed: &'static str,
+    /// How to fix it.
+    pub fix: Words,
+    /// `None` for rules reported while reading the YAML (PL001, PL002, PL004, PL005).
+    pub check: Option<Check>,
+}
+
+impl Rule {
+    /// `(id, name)`, as [`Diagnostic::new`] takes it.
+    pub fn key(&self) -> (&'static str, &'static str) {
+        (self.id, self.name)
+    }
+
+    /// A diagnostic of this rule at its own severity.
+    pub fn diagnostic(&self, span: Span, message: Text) -> Diagnostic {
+        Diagnostic::new(self.key(), self.severity, span, message)
+    }
+}
+
+/// Every rule, in ID order.
+pub static RULES: &[&Rule] = &[
+    &pl001::RULE,
+    &pl002::RULE,
+    &pl003::RULE,
+    &pl004::RULE,
+    &pl005::RULE,
+    &pl101::RULE,
+    &pl102::RULE,
+    &pl103::RULE,
+    &pl104::RULE,
+    &pl105::RULE,
+    &pl106::RULE,
+    &pl201::RULE,
+    &pl202::RULE,
+    &pl203::RULE,
+    &pl204::RULE,
+    &pl205::RULE,
+    &pl301::RULE,
+    &pl302::RULE,
+    &pl401::RULE,
+    &pl402::RULE,
+    &pl501::RULE,
+    &pl502::RULE,
+    &pl503::RULE,
+    &pl504::RULE,
+    &pl505::RULE,
+    &pl601::RULE,
+    &pl602::RULE,
+];
+
+/// Finds a rule by ID (`PL201`, `pl201`) or name (`liveness-kills-slow-start`).
+pub fn find(id_or_name: &str) -> Option<&'static Rule> {
+    let wanted = id_or_name.trim();
+    RULES
+        .iter()
+        .copied()
+        .find(|rule| rule.id.eq_ignore_ascii_case(wanted) || rule.name == wanted)
+}
+
+/// Runs every rule with a check on the file's objects.
+pub fn run(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for rule in RULES {
+        if let Some(check) = rule.check {
+            check(context, out);
+        }
+    }
+}
+
+// ---- what rules ask about containers -----------------------------------------------
+
+/// Extended resources that are GPUs or GPU slices: `nvidia.com/gpu`,
+/// `nvidia.com/gpu.shared`, `nvidia.com/mig-<profile>`, and other vendors'
+/// `<vendor>/gpu` (`amd.com/gpu`, `gpu.intel.com/i915`).
+pub fn is_gpu_resource(name: &str) -> bool {
+    name.starts_with("nvidia.com/gpu")
+        || name.starts_with("nvidia.com/mig-")
+        || name.ends_with("/gpu")
+        || name.starts_with("gpu.intel.com/")
+}
+
+/// The GPU resources a container asks for: the limit, else the request (an
+/// extended resource's request defaults to its limit, `SetDefaults_Pod`),
+/// rounded down to a whole number; `(name, count)`.
+pub fn gpu_requests(container: &Container) -> Vec<(String, i64)> {
+    let mut out: Vec<(String, i64)> = Vec::new();
+    for amount in container
+        .resources
+        .limits
+        .iter()
+        .chain(&container.resources.requests)
+    {
+        if !is_gpu_resource(&amount.name) || out.iter().any(|(name, _)| *name == amount.name) {
+            continue;
+        }
+        if let Some(quantity) = amount.quantity {
+            let count = i64::try_from(quantity.milli.div_euclid(1000)).unwrap_or(i64::MAX);
+            out.push((amount.name.clone(), count));
+        }
+    }
+    out
+}
+
+/// The GPU resources a pod needs on one node: the sum over its containers,
+/// or the largest init container's if that is more (init containers run one
+/// at a time; `resourcehelper.PodRequests`).
+pub fn pod_gpu_requests(workload: &Workload) -> Vec<(String, i64)> {
+    let mut total: Vec<(String, i64)> = Vec::new();
+    for container in &workload.pod.containers {
+        for (name, count) in gpu_requests(container) {
+            match total.iter_mut().find(|(known, _)| *known == name) {
+                Some((_, sum)) => *sum += count,
+                None => total.push((name, count)),
+            }
+        }
+    }
+    for container in &workload.pod.init_containers {
+        for (name, count) in gpu_requests(container) {
+            match total.iter_mut().find(|(known, _)| *known == name) {
+                Some((_, sum)) => *sum = (*sum).max(count),
+                None => total.push((name, count)),
+            }
+        }
+    }
+    total.retain(|(_, count)| *count > 0);
+    total
+}
+
+/// Whether a container looks like ML work: it asks for a GPU, the Scenario
+/// models it by name, or its image is a well-known ML serving or training image.
+pub fn is_ml_container(container: &Container, scenario: &Scenario) -> bool {
+    const IMAGE_HINTS: &[&str] = &[
+        "pytorch",
+        "torch",
+        "tensorflow",
+        "tensorrt",
+        "triton",
+        "vllm",
+        "text-generation-inference",
+        "tgi",
+        "cuda",
+        "nvcr.io",
+        "huggingface",
+        "jax",
+        "sglang",
+        "ollama",
+        "llama",
+        "kserve",
+        "model",
+        "ray-ml",
+        "jupyter",
+        "inference",
+        "training",
+    ];
+    if !gpu_requests(container).is_empty() {
+        return true;
+    }
+    if scenario
+        .programs
+        .iter()
+        .any(|program| program.container == container.name)
+    {
+        return true;
+    }
+    let image = container
+        .image
+        .as_ref()
+        .map(|image| image.value.to_ascii_lowercase())
+        .unwrap_or_default();
+    IMAGE_HINTS.iter().any(|hint| image.contains(hint))
+}
+
+/// Whether a container of this workload serves traffic: a long-running kind
+/// (not a Job or CronJob) and a declared container port.
+pub fn serves(workload: &Workload, container: &Container) -> bool {
+    !workload.kind.is_batch() && !container.ports.is_empty()
+}
+
+/// The YAML (flow style) of a probe handler, to copy it into a new probe.
+pub fn handler_yaml(handler: &Handler) -> Option<String> {
+    let port = |port: &Option<PortRef>| match port {
+        Some(PortRef::Number(number)) => number.to_string(),
+        Some(PortRef::Name(name)) => name.clone(),
+        None => "8080".into(),
+    };
+    Some(match handler {
+        Handler::HttpGet {
+            path,
+            port: p,
+            scheme,
+            ..
+        } => {
+            let scheme = if scheme == "HTTP" {
+                String::new()
+            } else {
+                format!(", scheme: {scheme}")
+            };
+            format!(
+                "httpGet: {{ path: {}, port: {}{scheme} }}",
+                edit::yaml_scalar(path),
+                port(p)
+            )
+        }
+        Handler::TcpSocket { port: p, .. } => format!("tcpSocket: {{ port: {} }}", port(p)),
+        Handler::Grpc { port, .. } => format!("grpc: {{ port: {} }}", port.unwrap_or(8080)),
+        Handler::Exec { command } => format!(
+            "exec: {{ command: [{}] }}",
+            command
+                .iter()
+                .map(|word| edit::json_string(word))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Handler::Sleep { .. } | Handler::Missing => return None,
+    })
+}
+
+/// A fix with one edit, when the edit could be built.
+pub fn fix(description: Text, edit: Option<TextEdit>) -> Option<crate::diagnostic::Fix> {
+    edit.map(|edit| crate::diagnostic::Fix {
+        description,
+        edits: vec![edit],
+    })
+}
+
+#[cfg(test)]
+mod tests;
+
+/// The API path of a workload's pod spec, as field errors print it:
+/// `spec` (Pod), `spec.template.spec`, `spec.jobTemplate.spec.template.spec`.
+pub fn pod_spec_path(workload: &Workload) -> &'static str {
+    use crate::manifest::model::WorkloadKind;
+    match workload.kind {
+        WorkloadKind::Pod => "spec",
+        WorkloadKind::CronJob => "spec.jobTemplate.spec.template.spec",
+        _ => "spec.template.spec",
+    }
+}
+
+/// Every container of every workload with its API path
+/// (`spec.template.spec.containers[0]`), init containers included.
+pub fn containers<'a>(
+    workloads: &'a [Workload],
+) -> impl Iterator<Item = (&'a Workload, &'a Container, String)> + 'a {
+    workloads.iter().flat_map(|workload| {
+        let base = pod_spec_path(workload);
+        let regular = workload
+            .pod
+            .containers
+            .iter()
+            .enumerate()
+            .map(move |(i, c)| (workload, c, format!("{base}.containers[{i}]")));
+        let init = workload
+            .pod
+            .init_containers
+            .iter()
+            .enumerate()
+            .map(move |(i, c)| (workload, c, format!("{base}.initContainers[{i}]")));
+        regular.chain(init)
+    })
+}
+
+/// Whether a probe that fails until the model has loaded kills the container
+/// first (`shared/reference/kubelet.md` §1): its counted probes fall on a
+/// grid of `periodSeconds` whose phase against the container start is
+/// arbitrary, the first at or after `initialDelaySeconds`, so the
+/// `failureThreshold`-th failure — the kill — comes between
+/// `initialDelay + (failureThreshold − 1) × period` and
+/// `initialDelay + failureThreshold × period` after the start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KillRisk {
+    /// Even the latest possible kill comes before the model has loaded.
+    Certain,
+    /// The earliest possible kill comes no later than the end of loading: it
+    /// depends on the probe's phase (and on the load taking no longer than
+    /// estimated).
+    Possible,
+}
+
+/// The kill risk of a probe for a program that loads for `startup_ms`.
+pub fn kill_risk(probe: &crate::manifest::model::Probe, startup_ms: u64) -> Option<KillRisk> {
+    let seconds = |value: i64| {
+        u64::try_from(value.max(0))
+            .unwrap_or(0)
+            .saturating_mul(1000)
+    };
+    let delay = seconds(probe.initial_delay_seconds.value);
+    let period = seconds(probe.period_seconds.value.max(1));
+    let threshold = u64::try_from(probe.failure_threshold.value.max(1)).unwrap_or(1);
+    let latest = delay.saturating_add(period.saturating_mul(threshold));
+    let earliest = latest - period;
+    if latest <= startup_ms {
+        Some(KillRisk::Certain)
+    } else if earliest <= startup_ms {
+        Some(KillRisk::Possible)
+    } else {
+        None
+    }
+}

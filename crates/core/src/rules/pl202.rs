@@ -1,0 +1,100 @@
+//! PL202 startup-budget-too-short.
+//!
+//! Models `shared/reference/kubelet.md` §1 and §3: while the startupProbe has
+//! not succeeded, liveness and readiness wait; after `failureThreshold`
+//! consecutive startup failures the kubelet kills the container ("Container
+//! api failed startup probe, will be restarted") exactly as a liveness
+//! failure would. The budget is `initialDelaySeconds + failureThreshold ×
+//! periodSeconds` (the kill comes up to one period earlier, depending on the
+//! probe grid).
+
+use super::{containers, edit, words, Context, KillRisk, Rule};
+use crate::diagnostic::{Diagnostic, Fix, Severity};
+use crate::manifest::duration;
+use crate::text;
+
+pub static RULE: Rule = Rule {
+    id: "PL202",
+    name: "startup-budget-too-short",
+    severity: Severity::Error,
+    scenario_aware: true,
+    summary: words!(
+        "the startupProbe gives up before the model has loaded",
+        "startupProbe 在模型載入完成前就判定失敗"
+    ),
+    what: words!(
+        "For each startupProbe, compares `initialDelaySeconds + failureThreshold × periodSeconds` with the program's load time (the Scenario's `startup`, default 40s). When the budget is not longer than the load time, the startup probe fails for good and the kubelet restarts the container.",
+        "對每個 startupProbe，比較 `initialDelaySeconds + failureThreshold × periodSeconds` 與程式的載入時間（Scenario 的 `startup`，預設 40 秒）。預算不比載入時間長時，startup 探針會判定失敗，kubelet 重啟 container。"
+    ),
+    why: words!(
+        "A startupProbe copied from a small web service (`failureThreshold: 3`) protects 30 seconds; a 7B model on a cold node takes minutes. The result is the same crash loop the startupProbe was added to prevent, now with `Startup probe failed` in the events. Models also grow: a budget that fit last quarter's model no longer fits this one's.",
+        "從小型 web 服務抄來的 startupProbe（`failureThreshold: 3`）只保護 30 秒；7B 模型在冷節點上要好幾分鐘。結果就是 startupProbe 原本要避免的那個重啟迴圈，只是 Events 裡換成 `Startup probe failed`。模型也會長大：上一季模型夠用的預算，這一季可能就不夠了。"
+    ),
+    failing: "apiVersion: v1\nkind: Pod\nmetadata: { name: model }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n      ports: [{ containerPort: 8000 }]\n      startupProbe:\n        httpGet: { path: /health, port: 8000 }\n        periodSeconds: 10\n        failureThreshold: 3\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: big-model }\nspec:\n  workload:\n    - container: api\n      startup: 2m\n",
+    fixed: "apiVersion: v1\nkind: Pod\nmetadata: { name: model }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n      ports: [{ containerPort: 8000 }]\n      startupProbe:\n        httpGet: { path: /health, port: 8000 }\n        periodSeconds: 10\n        failureThreshold: 18\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: big-model }\nspec:\n  workload:\n    - container: api\n      startup: 2m\n",
+    fix: words!(
+        "Raise `failureThreshold` until `initialDelaySeconds + failureThreshold × periodSeconds` covers the load time with 50% margin. A generous startup budget costs nothing when the model loads fast: the probe succeeds at the first answer.",
+        "提高 `failureThreshold`，讓 `initialDelaySeconds + failureThreshold × periodSeconds` 涵蓋載入時間並多留 50%。寬裕的啟動預算在模型載入得快時沒有任何代價：探針在第一次回應時就成功了。"
+    ),
+    check: Some(check),
+};
+
+fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    for (_, container, _) in containers(context.workloads) {
+        let Some(probe) = &container.startup else {
+            continue;
+        };
+        let program = context.scenario.program(container);
+        let startup_ms = program.startup.value;
+        let Some(risk) = super::kill_risk(probe, startup_ms) else {
+            continue;
+        };
+        let budget_s = probe.failure_budget_seconds();
+        let period = probe.period_seconds.value.max(1);
+        let delay = probe.initial_delay_seconds.value.max(0);
+        let threshold = probe.failure_threshold.value;
+        let startup = duration::format(startup_ms);
+        let name = &container.name;
+        let delay_ms = u64::try_from(delay).unwrap_or(0) * 1000;
+        let period_ms = u64::try_from(period).unwrap_or(1) * 1000;
+        let needed = super::pl201::covering_threshold(startup_ms, delay_ms, period_ms / 1000);
+        let span = probe.failure_threshold.span.unwrap_or(probe.key_span);
+        let earliest = budget_s - period;
+        let message = match risk {
+            KillRisk::Certain => text!(
+                "container \"{name}\": the startupProbe gives up after at most {budget_s}s ({delay} + {threshold} × {period}s) but the model needs {startup} to load: the kubelet will restart it before it is up",
+                "container「{name}」：startupProbe 最多 {budget_s} 秒（{delay} + {threshold} × {period} 秒）就判定失敗，但模型載入要 {startup}：kubelet 會在它啟動完成前重啟它"
+            ),
+            KillRisk::Possible => text!(
+                "container \"{name}\": the startupProbe can give up as early as {earliest}s after the start (depending on where its {period}s ticks fall) and the model needs {startup} to load: no margin, one slow load and the kubelet restarts it",
+                "container「{name}」：startupProbe 最早可能在啟動後 {earliest} 秒就判定失敗（取決於每 {period} 秒一次的探測落在哪裡），而模型載入要 {startup}：沒有餘裕，載入稍慢 kubelet 就會重啟它"
+            ),
+        };
+        let severity = match risk {
+            KillRisk::Certain => Severity::Error,
+            KillRisk::Possible => Severity::Warning,
+        };
+        let mut diagnostic = Diagnostic::new(RULE.key(), severity, span, message)
+            .with_help(text!(
+                "`kubectl describe pod` would show `Startup probe failed: ...` and `Container {name} failed startup probe, will be restarted`",
+                "`kubectl describe pod` 會看到 `Startup probe failed: ...` 和 `Container {name} failed startup probe, will be restarted`"
+            ));
+        let edit = match probe.failure_threshold.span {
+            Some(value) => Some(edit::replace(value, needed.to_string())),
+            None => edit::first_key(context.text, probe.span).and_then(|at| {
+                edit::insert_entry(context.text, at, &[format!("failureThreshold: {needed}")])
+            }),
+        };
+        if let Some(edit) = edit {
+            let covered = delay_ms / 1000 + needed * period_ms / 1000;
+            diagnostic = diagnostic.with_fix(Fix {
+                description: text!(
+                    "set failureThreshold to {needed}: {covered}s for the {startup} load",
+                    "把 failureThreshold 設為 {needed}：給 {startup} 的載入 {covered} 秒"
+                ),
+                edits: vec![edit],
+            });
+        }
+        out.push(diagnostic);
+    }
+}
