@@ -94,6 +94,23 @@ pub fn diagnostic_rows(text: &str, report: &LintReport, lang: Lang) -> Vec<Diagn
         .collect()
 }
 
+/// Splits text at backticks into plain and code pieces (`(is_code, piece)`),
+/// so `kubectl describe pod` in a message shows as code. An unpaired
+/// backtick is kept as written.
+pub fn code_spans(text: &str) -> Vec<(bool, String)> {
+    let pieces: Vec<&str> = text.split('`').collect();
+    if pieces.len() % 2 == 0 {
+        // Odd number of backticks: nothing is marked.
+        return vec![(false, text.to_owned())];
+    }
+    pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, piece)| !piece.is_empty())
+        .map(|(i, piece)| (i % 2 == 1, (*piece).to_owned()))
+        .collect()
+}
+
 /// A byte offset as a count of UTF-16 code units (what the DOM counts);
 /// offsets past the end or inside a character are clamped back.
 pub fn utf16_offset(text: &str, byte: usize) -> u32 {
@@ -258,6 +275,20 @@ mod tests {
         let rows = rows(text, Lang::En);
         assert_eq!(rows[0].selection.line, 2);
         assert!(rows[0].selection.start >= 7, "{rows:?}");
+    }
+
+    #[test]
+    fn backticks_become_code_pieces() {
+        assert_eq!(
+            code_spans("run `kubectl get pods` now"),
+            vec![
+                (false, "run ".to_owned()),
+                (true, "kubectl get pods".to_owned()),
+                (false, " now".to_owned())
+            ]
+        );
+        assert_eq!(code_spans("a ` b"), vec![(false, "a ` b".to_owned())]);
+        assert_eq!(code_spans("`x`"), vec![(true, "x".to_owned())]);
     }
 
     #[test]

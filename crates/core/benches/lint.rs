@@ -1,7 +1,7 @@
 //! `cargo bench -p podlab-core --bench lint`: how fast `lint` is, with std only.
 //!
-//! (a) throughput over the shared corpus (`../shared/corpus`, next to the
-//! repository), best of several rounds after a warm-up; skipped with a message
+//! (a) throughput over the corpus (`crates/core/tests/corpus/`, a copy of
+//! `../shared/corpus`), best of several rounds after a warm-up; skipped with a message
 //! when the corpus is missing. (b) one typical GPU model-serving Deployment
 //! (`benches/deployment.yaml`), median and minimum over many runs.
 //!
@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use podlab_core::lint::lint;
 
-const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus");
+const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
 const DEPLOYMENT: &str = include_str!("deployment.yaml");
 
 const CORPUS_WARMUP_ROUNDS: usize = 3;

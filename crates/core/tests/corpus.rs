@@ -1,10 +1,10 @@
-//! Lints every real manifest of the shared corpus (`../shared/corpus`, next to
-//! the repository): no panic, every span inside its text and on character
+//! Lints every real manifest of the shared corpus (`crates/core/tests/corpus/`, a copy of
+//! `../shared/corpus` kept in the repository so CI has it): no panic, every span inside its text and on character
 //! boundaries, every line and column inside the file, every message in both
 //! languages, and no YAML syntax error in files that are valid YAML.
 //!
-//! The corpus lives outside the repository. When it is missing the test fails
-//! and says so, unless `PODLAB_SKIP_CORPUS=1` is set.
+//! When the corpus is missing the test fails and says so, unless
+//! `PODLAB_SKIP_CORPUS=1` is set.
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -14,7 +14,7 @@ use podlab_core::diagnostic::Diagnostic;
 use podlab_core::i18n::Text;
 use podlab_core::lint::{lint, LintReport};
 
-const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus");
+const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
 
 /// Fewer files than this means the corpus was not copied completely.
 const MIN_FILES: usize = 20;
@@ -40,7 +40,7 @@ fn corpus_dir() -> Option<PathBuf> {
     }
     panic!(
         "the manifest corpus was not found at {CORPUS_DIR} \
-         (expected `shared/corpus/` next to the repository); \
+         (a copy of `../shared/corpus/` kept in the repository); \
          set PODLAB_SKIP_CORPUS=1 to skip this test on purpose"
     );
 }

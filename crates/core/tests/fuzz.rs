@@ -17,7 +17,7 @@ use proptest::test_runner::TestCaseError;
 /// A realistic GPU model-serving Deployment, the benchmark's input too.
 const REFERENCE_DEPLOYMENT: &str = include_str!("../benches/deployment.yaml");
 
-const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/corpus");
+const CORPUS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
 
 /// Characters that mean something to YAML, inserted by the mutations.
 const YAML_SPECIAL: &[char] = &[

@@ -2,7 +2,21 @@
 
 use yew::prelude::*;
 
-use crate::view_model::{severity_class, DiagnosticRow, Selection};
+use crate::view_model::{code_spans, severity_class, DiagnosticRow, Selection};
+
+/// Text with its backticked pieces as `<code>`.
+fn rich(text: &str) -> Html {
+    code_spans(text)
+        .into_iter()
+        .map(|(code, piece)| {
+            if code {
+                html! { <code>{ piece }</code> }
+            } else {
+                html! { { piece } }
+            }
+        })
+        .collect::<Html>()
+}
 
 #[derive(Properties, PartialEq)]
 pub struct DiagnosticItemProps {
@@ -44,9 +58,9 @@ pub fn DiagnosticItem(props: &DiagnosticItemProps) -> Html {
                 </button>
                 { for fix }
             </div>
-            <p class="message">{ row.message.clone() }</p>
+            <p class="message">{ rich(&row.message) }</p>
             if let Some((label, help)) = row.help.clone() {
-                <p class="help"><span class="help-label">{ label }</span>{ help }</p>
+                <p class="help"><span class="help-label">{ label }</span>{ rich(&help) }</p>
             }
         </li>
     }
