@@ -99,7 +99,7 @@ pub fn diagnostic_rows(text: &str, report: &LintReport, lang: Lang) -> Vec<Diagn
 /// backtick is kept as written.
 pub fn code_spans(text: &str) -> Vec<(bool, String)> {
     let pieces: Vec<&str> = text.split('`').collect();
-    if pieces.len() % 2 == 0 {
+    if pieces.len().is_multiple_of(2) {
         // Odd number of backticks: nothing is marked.
         return vec![(false, text.to_owned())];
     }

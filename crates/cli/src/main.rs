@@ -17,7 +17,8 @@ use podlab_core::rules;
 use serde_json::{json, Value};
 
 const USAGE: &str = "usage: podlab lint FILE... [--format text|json|sarif] [--lang en|zh-TW]
-       podlab rules [ID|NAME] [--lang en|zh-TW]";
+       podlab rules [ID|NAME] [--lang en|zh-TW]
+       podlab simulate FILE... [--at DURATION] [--format text|json] [--lang en|zh-TW]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -37,6 +38,7 @@ fn run(args: &[String]) -> Result<u8, String> {
     match command.as_str() {
         "lint" => lint_command(rest),
         "rules" => rules_command(rest),
+        "simulate" => simulate_command(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(0)
@@ -68,6 +70,127 @@ fn rules_command(args: &[String]) -> Result<u8, String> {
         }
     }
     Ok(0)
+}
+
+/// `podlab simulate`: the state at `--at` (default: the Scenario's duration).
+/// Several files are read as one text, as `kubectl apply -f a -f b` would.
+fn simulate_command(args: &[String]) -> Result<u8, String> {
+    use podlab_core::manifest::duration;
+    use podlab_core::sim::{self, ContainerState};
+    let mut format = "text".to_string();
+    let mut at = None;
+    let mut files = Vec::new();
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        match arg.as_str() {
+            "--format" => format = iter.next().ok_or("--format needs a value")?.clone(),
+            "--lang" => {
+                let code = iter.next().ok_or("--lang needs a value")?;
+                Lang::parse(code).ok_or_else(|| format!("unknown language `{code}`"))?;
+            }
+            "--at" => {
+                let value = iter.next().ok_or("--at needs a duration (`12m`)")?;
+                at = Some(duration::parse(value).map_err(|error| error.message(value).en)?);
+            }
+            _ => files.push(arg.clone()),
+        }
+    }
+    if files.is_empty() {
+        return Err(USAGE.into());
+    }
+    if !matches!(format.as_str(), "text" | "json") {
+        return Err(format!("unknown format `{format}` (text or json)"));
+    }
+    let mut text = String::new();
+    for file in &files {
+        let part = read_input(file)?;
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        if !text.is_empty() {
+            text.push_str("---\n");
+        }
+        text.push_str(&part);
+    }
+    let report = lint(&text);
+    // Reading errors (syntax, unknown fields, invalid values, limits) mean
+    // the objects may not be what the author meant; rule findings such as
+    // PL201 are what the simulation is there to show.
+    let unreadable = report.diagnostics.iter().any(|d| {
+        d.severity == Severity::Error && matches!(d.rule, "PL001" | "PL002" | "PL003" | "PL005")
+    });
+    if unreadable {
+        eprintln!("podlab: some objects could not be read as written (`podlab lint` shows where); simulating what could be read");
+    }
+    let run = sim::simulate(&text, &sim::Options { until: at });
+    let at = run.end;
+    let seconds = |ms: u64| ms as f64 / 1000.0;
+    if format == "json" {
+        let pods: Vec<Value> = run
+            .pods
+            .iter()
+            .map(|pod| {
+                let row = podlab_core::explain::get_pods::row(pod, at);
+                let containers: Vec<Value> = pod
+                    .statuses_at(at)
+                    .iter()
+                    .map(|status| {
+                        let (state, reason) = match &status.state {
+                            ContainerState::Waiting { reason, .. } => ("waiting", Some(reason.clone())),
+                            ContainerState::Running { .. } => ("running", None),
+                            ContainerState::Terminated { reason, .. } => ("terminated", Some(reason.clone())),
+                        };
+                        let mut item = json!({"name": status.name, "state": state, "ready": status.ready, "restartCount": status.restart_count});
+                        if let Some(reason) = reason {
+                            item["reason"] = json!(reason);
+                        }
+                        if let Some(ContainerState::Terminated { reason, code, finished, .. }) = &status.last_state {
+                            item["lastTermination"] = json!({"reason": reason, "exitCode": code, "at": seconds(*finished)});
+                        }
+                        item
+                    })
+                    .collect();
+                json!({
+                    "name": pod.name, "owner": pod.owner,
+                    "node": pod.node.as_ref().filter(|(_, bound)| *bound <= at).map(|(node, _)| node.clone()),
+                    "phase": pod.phase_at(at), "status": row.status, "ready": row.ready,
+                    "restarts": row.restart_count, "containers": containers,
+                })
+            })
+            .collect();
+        let events: Vec<Value> = run
+            .events
+            .iter()
+            .filter(|event| event.at <= at)
+            .map(|event| {
+                json!({
+                    "at": seconds(event.at), "object": event.object,
+                    "type": if event.warning { "Warning" } else { "Normal" },
+                    "reason": event.reason, "message": event.message,
+                })
+            })
+            .collect();
+        let output = json!({"at": seconds(at), "pods": pods, "jobs": [], "events": events});
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&output).unwrap_or_default()
+        );
+    } else {
+        print!("{}", podlab_core::explain::get_pods::render(&run, at));
+    }
+    Ok(0)
+}
+
+fn read_input(file: &str) -> Result<String, String> {
+    if file == "-" {
+        let mut buffer = String::new();
+        std::io::stdin()
+            .read_to_string(&mut buffer)
+            .map_err(|error| format!("cannot read standard input: {error}"))?;
+        Ok(buffer)
+    } else {
+        std::fs::read_to_string(file).map_err(|error| format!("cannot read {file}: {error}"))
+    }
 }
 
 fn lint_command(rest: &[String]) -> Result<u8, String> {

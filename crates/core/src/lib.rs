@@ -2,9 +2,11 @@
 //! kubectl-style renderers. Pure Rust: no IO, no clock, no global state.
 
 pub mod diagnostic;
+pub mod explain;
 pub mod gpu;
 pub mod i18n;
 pub mod lint;
 pub mod manifest;
 pub mod rules;
+pub mod sim;
 pub mod span;

@@ -1,0 +1,75 @@
+//! `podlab simulate` as DESIGN.md's contract describes it.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+fn golden(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/golden")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn podlab(args: &[&str]) -> (Option<i32>, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_podlab"))
+        .args(args)
+        .output()
+        .expect("podlab runs");
+    (
+        output.status.code(),
+        String::from_utf8(output.stdout).expect("UTF-8"),
+    )
+}
+
+#[test]
+fn json_at_12_minutes_shows_the_crash_loop() {
+    let file = golden("crash-loop-liveness-40s.yaml");
+    let (code, out) = podlab(&["simulate", &file, "--at", "12m", "--format", "json"]);
+    assert_eq!(code, Some(0));
+    let json: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(json["at"], 720.0);
+    let pod = &json["pods"][0];
+    assert_eq!(pod["owner"], "Deployment/model-api");
+    assert_eq!(pod["phase"], "Running");
+    assert_eq!(pod["status"], "CrashLoopBackOff");
+    assert_eq!(pod["ready"], "0/1");
+    assert_eq!(pod["restarts"], 7);
+    let api = &pod["containers"][0];
+    assert_eq!(api["state"], "waiting");
+    assert_eq!(api["reason"], "CrashLoopBackOff");
+    assert_eq!(api["lastTermination"]["exitCode"], 143);
+    assert_eq!(api["lastTermination"]["at"], 561.5);
+    let events = json["events"].as_array().expect("events");
+    assert!(events
+        .iter()
+        .all(|e| e["at"].as_f64().unwrap_or(f64::MAX) <= 720.0));
+    let unhealthy = events.iter().filter(|e| e["reason"] == "Unhealthy").count();
+    assert_eq!(unhealthy, 24);
+}
+
+#[test]
+fn text_prints_kubectl_get_pods() {
+    let file = golden("crash-loop-liveness-40s.yaml");
+    let (_, out) = podlab(&["simulate", &file, "--at", "12m"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "NAME                         READY   STATUS             RESTARTS        AGE"
+    );
+    assert!(
+        lines[1].ends_with("   0/1     CrashLoopBackOff   7 (2m38s ago)   12m"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_bad_duration_is_a_usage_error() {
+    let file = golden("crash-loop-liveness-40s.yaml");
+    assert_eq!(
+        podlab(&["simulate", &file, "--at", "12 minutes"]).0,
+        Some(2)
+    );
+}

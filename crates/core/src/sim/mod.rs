@@ -1,0 +1,256 @@
+//! The simulator: one event queue, an explicit clock, no wall clock.
+//!
+//! First step (issue 3): pods from bare Pods and Deployments/ReplicaSets/
+//! StatefulSets, placed on the Scenario's nodes by a first-fit on cpu, memory
+//! and extended resources; the kubelet's container lifecycle — start, the
+//! three probe workers on their period grid, liveness/startup kills with the
+//! grace period and preStop, the program's own exits, OOM at the loading
+//! peak, and the crash-loop back-off exactly as `doBackOff` decides it. Not
+//! yet: the FailedScheduling event, Jobs and CronJobs, DaemonSets, GPU
+//! sharing, image pulls that fail, `describe`/`logs` renderers. What is
+//! modelled, and the constants chosen where Kubernetes leaves timing to
+//! chance, are in `docs/simulator.md`.
+//!
+//! A run is a pure function of (text, options): pod-name suffixes come from
+//! a generator seeded by the text, so native and wasm give the same run.
+
+mod kubelet;
+
+pub use kubelet::{simulate_reading, Timing};
+
+use crate::lint::read;
+use crate::manifest::duration::Millis;
+
+/// What to simulate.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Simulated time; default: the Scenario's `duration` (15m).
+    pub until: Option<Millis>,
+}
+
+/// Simulates a YAML text (manifests and at most one Scenario).
+pub fn simulate(text: &str, options: &Options) -> Run {
+    let reading = read(text);
+    simulate_reading(&reading, seed_of(text), options)
+}
+
+/// FNV-1a over the text: the seed of everything random in a run.
+pub fn seed_of(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// A finished run: every pod with every container instance, and every event.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Run {
+    /// Simulated time covered, from 0.
+    pub end: Millis,
+    /// In creation order.
+    pub pods: Vec<PodRun>,
+    /// Every occurrence, in time order (ties: in the order they happened).
+    pub events: Vec<Event>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PodRun {
+    pub name: String,
+    /// `Deployment/model-api`, `Pod/model`.
+    pub owner: String,
+    pub uid: String,
+    pub created: Millis,
+    /// The node and when the pod was bound to it.
+    pub node: Option<(String, Millis)>,
+    pub ip: String,
+    pub restart_policy: String,
+    pub containers: Vec<ContainerRun>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContainerRun {
+    pub name: String,
+    /// Every instance, oldest first; instance `i` has restartCount `i`.
+    pub instances: Vec<Instance>,
+    /// Times the container sat in CrashLoopBackOff: (from, back-off message).
+    pub back_offs: Vec<(Millis, String)>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Instance {
+    pub started: Millis,
+    /// When the startup probe succeeded (or `started` without one).
+    pub started_ok: Option<Millis>,
+    /// Intervals during which the container was Ready.
+    pub ready: Vec<(Millis, Option<Millis>)>,
+    pub exit: Option<Exit>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Exit {
+    pub at: Millis,
+    pub code: i64,
+    /// `Error`, `Completed` or `OOMKilled`.
+    pub reason: &'static str,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    pub at: Millis,
+    /// `Pod/model-api-7d4b8c9f5-x2p8q`.
+    pub object: String,
+    /// `spec.containers{api}` for container events.
+    pub field_path: Option<String>,
+    pub warning: bool,
+    pub reason: &'static str,
+    pub message: String,
+    /// `kubelet`, `default-scheduler`.
+    pub source: &'static str,
+}
+
+/// The state of one container at a time, as the API would report it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ContainerState {
+    Waiting {
+        reason: String,
+        message: String,
+    },
+    Running {
+        started: Millis,
+    },
+    Terminated {
+        reason: String,
+        code: i64,
+        started: Millis,
+        finished: Millis,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContainerStatus {
+    pub name: String,
+    pub state: ContainerState,
+    pub last_state: Option<ContainerState>,
+    pub ready: bool,
+    pub restart_count: usize,
+}
+
+impl ContainerRun {
+    /// The container's status at `at` (kubelet.md §5: the newest record gives
+    /// State, the one before it Last State; a back-off shows as Waiting
+    /// CrashLoopBackOff with the terminated instance in Last State).
+    pub fn status_at(&self, at: Millis) -> Option<ContainerStatus> {
+        let live: Vec<&Instance> = self.instances.iter().filter(|i| i.started <= at).collect();
+        let newest = live.last()?;
+        let terminated = |instance: &Instance| {
+            instance
+                .exit
+                .as_ref()
+                .map(|exit| ContainerState::Terminated {
+                    reason: exit.reason.to_string(),
+                    code: exit.code,
+                    started: instance.started,
+                    finished: exit.at,
+                })
+        };
+        let exited = newest.exit.as_ref().filter(|exit| exit.at <= at);
+        let (state, last_state, ready) = match exited {
+            None => {
+                let ready = newest
+                    .ready
+                    .iter()
+                    .any(|(from, to)| *from <= at && to.is_none_or(|to| at < to));
+                let previous = live.len().checked_sub(2).and_then(|i| terminated(live[i]));
+                (
+                    ContainerState::Running {
+                        started: newest.started,
+                    },
+                    previous,
+                    ready,
+                )
+            }
+            Some(exit) => {
+                let waiting = self
+                    .back_offs
+                    .iter()
+                    .rev()
+                    .find(|(from, _)| *from >= exit.at && *from <= at);
+                match waiting {
+                    Some((_, message)) => (
+                        ContainerState::Waiting {
+                            reason: "CrashLoopBackOff".into(),
+                            message: message.clone(),
+                        },
+                        terminated(newest),
+                        false,
+                    ),
+                    None => (terminated(newest)?, None, false),
+                }
+            }
+        };
+        Some(ContainerStatus {
+            name: self.name.clone(),
+            state,
+            last_state,
+            ready,
+            restart_count: live.len() - 1,
+        })
+    }
+}
+
+impl PodRun {
+    /// Container statuses at `at`; empty while no container has started.
+    pub fn statuses_at(&self, at: Millis) -> Vec<ContainerStatus> {
+        self.containers
+            .iter()
+            .map(|container| {
+                container.status_at(at).unwrap_or(ContainerStatus {
+                    name: container.name.clone(),
+                    state: ContainerState::Waiting {
+                        reason: "ContainerCreating".into(),
+                        message: String::new(),
+                    },
+                    last_state: None,
+                    ready: false,
+                    restart_count: 0,
+                })
+            })
+            .collect()
+    }
+
+    /// `getPhase` (kubelet.md §5) for regular containers.
+    pub fn phase_at(&self, at: Millis) -> &'static str {
+        if self.node.as_ref().is_none_or(|(_, bound)| *bound > at) {
+            return "Pending";
+        }
+        let statuses = self.statuses_at(at);
+        let mut running = 0;
+        let mut waiting = 0;
+        let mut stopped = 0;
+        let mut succeeded = 0;
+        for status in &statuses {
+            match &status.state {
+                ContainerState::Running { .. } => running += 1,
+                ContainerState::Terminated { code, .. } => {
+                    stopped += 1;
+                    if *code == 0 {
+                        succeeded += 1;
+                    }
+                }
+                ContainerState::Waiting { .. } if status.last_state.is_some() => stopped += 1,
+                ContainerState::Waiting { .. } => waiting += 1,
+            }
+        }
+        if waiting > 0 {
+            "Pending"
+        } else if running > 0 {
+            "Running"
+        } else {
+            match self.restart_policy.as_str() {
+                "Never" if succeeded == stopped => "Succeeded",
+                "Never" => "Failed",
+                "OnFailure" if succeeded == stopped => "Succeeded",
+                _ => "Running",
+            }
+        }
+    }
+}

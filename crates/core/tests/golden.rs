@@ -1,0 +1,217 @@
+//! Golden scenarios (`tests/golden/*.yaml`): facts asserted at given times,
+//! with the arithmetic in comments. Times are milliseconds from pod creation.
+//! Fixed timing (kubelet.md §11's assumptions, `sim::Timing`): first sync
+//! W = 0.5 s, first start S0 = 2.0 s, restart 0.3 s after the deciding sync,
+//! PLEG 1 s, the process exits 1 s after SIGTERM.
+
+use std::path::Path;
+
+use podlab_core::explain::get_pods;
+use podlab_core::sim::{simulate, ContainerState, Options, Run};
+
+fn golden(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/golden")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn run(name: &str, until_s: u64) -> Run {
+    simulate(
+        &golden(name),
+        &Options {
+            until: Some(until_s * 1000),
+        },
+    )
+}
+
+fn event_times(run: &Run, reason: &str) -> Vec<u64> {
+    run.events
+        .iter()
+        .filter(|e| e.reason == reason)
+        .map(|e| e.at)
+        .collect()
+}
+
+/// kubelet.md §11, tick by tick. Liveness ticks on the grid 0.5 + 10k s; the
+/// first counted probe is the first tick with ⌊t − StartedAt⌋ ≥ 10.
+#[test]
+fn the_article_crash_loop_shows_restarts_7_at_12_minutes() {
+    let run = run("crash-loop-liveness-40s.yaml", 720);
+    let pod = &run.pods[0];
+    let api = &pod.containers[0];
+    let starts: Vec<u64> = api.instances.iter().map(|i| i.started).collect();
+    // C0 at S0 = 2.0. Each instance fails at a, a+10, a+20 with a = S + [10, 20),
+    // is killed at the third, exits 1 s later (143, still loading). doBackOff
+    // looks at the previous instance: C0 and C1 restart at once (no entry, then
+    // a new 10 s entry); C2: 121.5 − 81.5 = 40 ≥ 10 → 20 s; C3: 40 ≥ 20 → 40 s;
+    // C4: 40 ≥ 40 (strict <) → 80 s; C5: 241.5 − 201.5 = 40 < 80 → back-off
+    // until 241.5 + 80 = 321.5; C6 killed at 360.5: 361.5 − 241.5 = 120 < 160 →
+    // back-off until 361.5 + 160 = 521.5; C7 killed at 560.5: 200 < 300 →
+    // back-off until 861.5.
+    assert_eq!(
+        starts,
+        vec![2_000, 41_800, 81_800, 121_800, 161_800, 201_800, 321_800, 521_800]
+    );
+    let kills = event_times(&run, "Killing");
+    assert_eq!(
+        kills,
+        vec![40_500, 80_500, 120_500, 160_500, 200_500, 240_500, 360_500, 560_500]
+    );
+    let exits: Vec<(u64, i64, &str)> = api
+        .instances
+        .iter()
+        .filter_map(|i| i.exit.as_ref().map(|e| (e.at, e.code, e.reason)))
+        .collect();
+    assert_eq!(exits[0], (41_500, 143, "Error"));
+    assert_eq!(exits.last(), Some(&(561_500, 143, "Error")));
+    // 8 instances × 3 failed probes; the first of C0 at 20.5 (10.5: ⌊8.5⌋ < 10).
+    let unhealthy = event_times(&run, "Unhealthy");
+    assert_eq!(unhealthy.len(), 24);
+    assert_eq!(&unhealthy[..3], &[20_500, 30_500, 40_500]);
+    let message = &run
+        .events
+        .iter()
+        .find(|e| e.reason == "Unhealthy")
+        .unwrap()
+        .message;
+    assert_eq!(
+        message,
+        &format!(
+            "Liveness probe failed: Get \"http://{ip}:8000/health\": dial tcp {ip}:8000: connect: connection refused",
+            ip = pod.ip
+        )
+    );
+    assert_eq!(
+        run.events
+            .iter()
+            .find(|e| e.reason == "Killing")
+            .unwrap()
+            .message,
+        "Container api failed liveness probe, will be restarted"
+    );
+    // At 12:00: RESTARTS 7 (720 − 561.5 = 158.5 s ago), CrashLoopBackOff, 0/1.
+    let row = get_pods::row(pod, 720_000);
+    assert_eq!(row.ready, "0/1");
+    assert_eq!(row.status, "CrashLoopBackOff");
+    assert_eq!(row.restarts, "7 (2m38s ago)");
+    assert_eq!(row.age, "12m");
+    let status = api.status_at(720_000).unwrap();
+    match &status.state {
+        ContainerState::Waiting { reason, message } => {
+            assert_eq!(reason, "CrashLoopBackOff");
+            assert!(
+                message.starts_with("back-off 5m0s restarting failed container=api pod="),
+                "{message}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        status.last_state,
+        Some(ContainerState::Terminated { code: 143, ref reason, .. }) if reason == "Error"
+    ));
+    assert_eq!(pod.phase_at(720_000), "Running");
+    // Back-off events: at each kill-sync in back-off and every later sync.
+    let back_offs = event_times(&run, "BackOff");
+    assert_eq!(back_offs.first(), Some(&241_500));
+    assert!(back_offs.iter().all(|t| *t < 720_000));
+}
+
+/// With the reference Deployment's startupProbe (10 s × 30) the pod goes
+/// Ready shortly after 40 s and never restarts: startup ticks at 0.5 + 10k;
+/// the program answers from 2.0 + 40 = 42.0, so 10.5 … 40.5 fail (4 < 30) and
+/// 50.5 succeeds; readiness runs at once (manual trigger) and succeeds.
+#[test]
+fn the_reference_deployment_goes_ready_after_its_load_and_never_restarts() {
+    let run = run("reference-two-gpus.yaml", 900);
+    assert_eq!(run.pods.len(), 2);
+    for pod in &run.pods {
+        assert!(pod.name.starts_with("model-api-"), "{}", pod.name);
+        let api = &pod.containers[0];
+        assert_eq!(api.instances.len(), 1, "never restarts");
+        assert_eq!(api.instances[0].started_ok, Some(50_500));
+        assert_eq!(api.instances[0].ready.first().map(|r| r.0), Some(50_500));
+        let row = get_pods::row(pod, 900_000);
+        assert_eq!(
+            (
+                row.ready.as_str(),
+                row.status.as_str(),
+                row.restarts.as_str()
+            ),
+            ("1/1", "Running", "0")
+        );
+        let row = get_pods::row(pod, 45_000);
+        assert_eq!(
+            (row.ready.as_str(), row.status.as_str()),
+            ("0/1", "Running")
+        );
+    }
+    assert_eq!(
+        event_times(&run, "Unhealthy").len(),
+        8,
+        "4 startup failures per pod"
+    );
+    assert!(event_times(&run, "Killing").is_empty());
+}
+
+/// One node with one GPU: the second replica stays Pending with the v1.35
+/// message (scheduler-controllers.md §11 (b)).
+#[test]
+fn a_single_gpu_leaves_the_second_replica_pending_with_the_exact_message() {
+    let run = run("reference-one-gpu.yaml", 900);
+    let pending = &run.pods[1];
+    let row = get_pods::row(pending, 900_000);
+    assert_eq!(
+        (row.ready.as_str(), row.status.as_str()),
+        ("0/1", "Pending")
+    );
+    let event = run
+        .events
+        .iter()
+        .find(|e| e.reason == "FailedScheduling")
+        .expect("a FailedScheduling event");
+    assert_eq!(event.object, format!("Pod/{}", pending.name));
+    assert_eq!(
+        event.message,
+        "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."
+    );
+    assert_eq!(get_pods::row(&run.pods[0], 900_000).status, "Running");
+}
+
+/// A container that dies by itself backs off from the second crash: waits
+/// 0, 10, 20, 40, 80, 160, 300 s (kubernetes-behavior.md; the node e2e test).
+/// OOM at 80 % of the 40 s load (limit 8Gi of a 10Gi peak, linear climb) = 32 s
+/// after each start; the PLEG sync 1 s later decides.
+#[test]
+fn oom_at_the_loading_peak_crash_loops_with_exit_137() {
+    let run = run("oom-at-loading-peak.yaml", 720);
+    let api = &run.pods[0].containers[0];
+    let gaps: Vec<u64> = api
+        .instances
+        .windows(2)
+        .map(|pair| pair[1].started - pair[0].exit.as_ref().unwrap().at)
+        .collect();
+    // 1.3 = PLEG 1 s + restart 0.3 s; then the back-off measured from the exit.
+    assert_eq!(gaps, vec![1_300, 10_300, 20_300, 40_300, 80_300, 160_300]);
+    let first = api.instances[0].exit.as_ref().unwrap();
+    assert_eq!(
+        (first.at, first.code, first.reason),
+        (34_000, 137, "OOMKilled")
+    );
+    let row = get_pods::row(&run.pods[0], 720_000);
+    assert_eq!(row.status, "CrashLoopBackOff");
+    assert_eq!(row.restart_count, 6);
+    assert!(
+        event_times(&run, "Killing").is_empty(),
+        "OOM has no Killing event"
+    );
+}
+
+#[test]
+fn the_same_input_gives_the_same_run() {
+    let a = run("crash-loop-liveness-40s.yaml", 900);
+    let b = run("crash-loop-liveness-40s.yaml", 900);
+    assert_eq!(a, b);
+    assert_eq!(a.pods[0].name, b.pods[0].name);
+}
