@@ -83,7 +83,7 @@ impl WorkloadKind {
 }
 
 /// A workload object and the pod template it stamps out.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Workload {
     pub kind: WorkloadKind,
     pub kind_span: Span,
@@ -97,9 +97,11 @@ pub struct Workload {
     pub pod: PodSpec,
     pub job: Option<JobSpec>,
     pub cron: Option<CronSpec>,
+    /// The pod's labels: `metadata.labels` of a Pod, the template's otherwise.
+    pub pod_labels: Vec<(String, String)>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct JobSpec {
     pub completions: Setting<i64>,
     pub parallelism: Setting<i64>,
@@ -108,7 +110,7 @@ pub struct JobSpec {
     pub active_deadline_seconds: Option<Setting<i64>>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CronSpec {
     /// The CronJob's `spec` mapping (where a missing field is inserted).
     pub span: Option<Span>,
@@ -118,7 +120,7 @@ pub struct CronSpec {
     pub suspend: bool,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PodSpec {
     /// The pod spec mapping (`spec` of a Pod, `spec.template.spec` otherwise).
     pub span: Span,
@@ -160,7 +162,7 @@ pub struct Requirement {
     pub values: Vec<String>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Volume {
     pub name: String,
     /// `emptyDir.medium`, when the volume is an emptyDir.
@@ -170,7 +172,7 @@ pub struct Volume {
     pub span: Span,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Container {
     pub name: String,
     pub name_span: Span,
@@ -245,14 +247,14 @@ impl Container {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ContainerPort {
     pub number: i64,
     pub name: Option<String>,
     pub span: Span,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Resources {
     pub requests: Vec<Amount>,
     pub limits: Vec<Amount>,
@@ -284,7 +286,7 @@ impl Resources {
 }
 
 /// One resource amount: `memory: 8Gi`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Amount {
     pub name: String,
     /// `None` when the value is not a valid quantity (reported as PL003).
@@ -319,7 +321,7 @@ impl ProbeKind {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Probe {
     pub kind: ProbeKind,
     pub key_span: Span,
@@ -397,7 +399,7 @@ impl Handler {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EnvVar {
     pub name: String,
     pub value: Option<Setting<String>>,
@@ -409,7 +411,7 @@ pub struct EnvVar {
     pub name_span: Option<Span>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EnvFrom {
     pub secret: Option<String>,
     pub config_map: Option<String>,
@@ -417,7 +419,7 @@ pub struct EnvFrom {
     pub optional: bool,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct VolumeMount {
     pub name: String,
     pub mount_path: String,
@@ -488,6 +490,26 @@ pub fn lower_workload(root: &Node, kind: WorkloadKind, kind_span: Span, span: Sp
         .map(|entry| entry.key.span)
         .unwrap_or(kind_span);
 
+    let template_metadata = match kind {
+        WorkloadKind::Pod => metadata,
+        WorkloadKind::CronJob => spec
+            .and_then(|spec| spec.get("jobTemplate"))
+            .and_then(|template| template.get("spec"))
+            .and_then(|spec| spec.get("template"))
+            .and_then(|template| template.get("metadata")),
+        _ => spec
+            .and_then(|spec| spec.get("template"))
+            .and_then(|template| template.get("metadata")),
+    };
+    let pod_labels = template_metadata
+        .and_then(|meta| meta.get("labels"))
+        .and_then(Node::entries)
+        .unwrap_or(&[])
+        .iter()
+        .filter_map(|entry| {
+            str_of(Some(&entry.value)).map(|value| (entry.key_str().to_string(), value))
+        })
+        .collect();
     let (replicas, pod, job, cron) = match kind {
         WorkloadKind::Pod => (None, lower_pod_spec(spec, spec_key), None, None),
         WorkloadKind::Deployment | WorkloadKind::ReplicaSet | WorkloadKind::StatefulSet => {
@@ -529,6 +551,7 @@ pub fn lower_workload(root: &Node, kind: WorkloadKind, kind_span: Span, span: Sp
         pod,
         job,
         cron,
+        pod_labels,
     }
 }
 

@@ -203,10 +203,12 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
         timing,
     };
     for workload in &reading.workloads {
+        let mut template_hash = None;
         let names: Vec<String> = match workload.kind {
             WorkloadKind::Pod => vec![workload.name.clone()],
             WorkloadKind::Deployment => {
                 let hash = rng.template_hash();
+                template_hash = Some(hash.clone());
                 let count = workload
                     .replicas
                     .as_ref()
@@ -334,6 +336,9 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
                     ip,
                     restart_policy: workload.pod.restart_policy.value.clone(),
                     containers: Vec::new(),
+                    spec: workload.pod.clone(),
+                    labels: workload.pod_labels.clone(),
+                    template_hash: template_hash.clone(),
                 },
             });
             if bound {

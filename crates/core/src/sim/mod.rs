@@ -64,6 +64,12 @@ pub struct PodRun {
     pub ip: String,
     pub restart_policy: String,
     pub containers: Vec<ContainerRun>,
+    /// The pod's spec and labels as written (defaults applied), for
+    /// `describe` and the API objects.
+    pub spec: crate::manifest::model::PodSpec,
+    pub labels: Vec<(String, String)>,
+    /// `pod-template-hash` of a Deployment's pods.
+    pub template_hash: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
