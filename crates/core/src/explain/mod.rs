@@ -1,6 +1,9 @@
 //! kubectl-style text from a simulated run (`kubectl-output.md`).
 
+pub mod describe;
+pub mod events;
 pub mod get_pods;
+pub mod logs;
 
 use crate::manifest::duration::Millis;
 

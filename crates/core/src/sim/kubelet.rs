@@ -320,6 +320,7 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
                         name: container.name.clone(),
                         instances: Vec::new(),
                         back_offs: Vec::new(),
+                        program: scenario.program(container),
                     },
                 })
                 .collect();

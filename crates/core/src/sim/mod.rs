@@ -79,6 +79,9 @@ pub struct ContainerRun {
     pub instances: Vec<Instance>,
     /// Times the container sat in CrashLoopBackOff: (from, back-off message).
     pub back_offs: Vec<(Millis, String)>,
+    /// The Scenario's program model for this container (what it logs,
+    /// `explain::logs`).
+    pub program: crate::manifest::scenario::Program,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -1,0 +1,253 @@
+//! A fake Kubernetes API server on 127.0.0.1 for a real kubectl: std only,
+//! one thread per connection, one request per connection (`Connection:
+//! close`), GET only. It answers discovery (`/version`, `/api`, `/api/v1`,
+//! `/apis`), one Pod by name and the core/v1 Event list of the namespace
+//! filtered by kubectl's `fieldSelector`, and logs every request target so a
+//! test can say what kubectl asked for. Everything else is a 404 `Status`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+
+use serde_json::{json, Value};
+
+/// What the server holds: v1 Pod objects and v1 Event objects of `default`.
+#[derive(Clone, Debug, Default)]
+pub struct Objects {
+    pub pods: Vec<Value>,
+    pub events: Vec<Value>,
+}
+
+pub struct ApiServer {
+    pub port: u16,
+    requests: Arc<Mutex<Vec<String>>>,
+}
+
+impl ApiServer {
+    /// Serves `objects` on a free port for the rest of the test process.
+    pub fn start(objects: Objects) -> ApiServer {
+        let listener = TcpListener::bind(("127.0.0.1", 0))
+            .unwrap_or_else(|error| panic!("cannot listen on 127.0.0.1: {error}"));
+        let port = listener
+            .local_addr()
+            .expect("invariant: a bound listener has an address")
+            .port();
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::clone(&requests);
+        let objects = Arc::new(objects);
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let objects = Arc::clone(&objects);
+                let log = Arc::clone(&log);
+                std::thread::spawn(move || {
+                    let _ = handle(stream, &objects, &log);
+                });
+            }
+        });
+        ApiServer { port, requests }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// Every request so far as `METHOD target`, in arrival order.
+    pub fn requests(&self) -> Vec<String> {
+        self.requests
+            .lock()
+            .map(|log| log.clone())
+            .unwrap_or_default()
+    }
+}
+
+fn handle(stream: TcpStream, objects: &Objects, log: &Mutex<Vec<String>>) -> std::io::Result<()> {
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut request_line = String::new();
+    reader.read_line(&mut request_line)?;
+    // Skip the headers; only GET without a body is served.
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header)? == 0 || header == "\r\n" || header == "\n" {
+            break;
+        }
+    }
+    let mut parts = request_line.split_whitespace();
+    let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or("/"));
+    if let Ok(mut log) = log.lock() {
+        log.push(format!("{method} {target}"));
+    }
+    let (status, body) = if method == "GET" {
+        route(target, objects)
+    } else {
+        (405, not_found(&format!("{method} is not served")))
+    };
+    let body = body.to_string();
+    let reason = match status {
+        200 => "OK",
+        404 => "Not Found",
+        _ => "Method Not Allowed",
+    };
+    let mut stream = stream;
+    write!(
+        stream,
+        "HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )?;
+    stream.flush()
+}
+
+fn route(target: &str, objects: &Objects) -> (u16, Value) {
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    match path {
+        "/version" => (200, version()),
+        "/api" => (
+            200,
+            json!({
+                "kind": "APIVersions",
+                "versions": ["v1"],
+                "serverAddressByClientCIDRs": [
+                    { "clientCIDR": "0.0.0.0/0", "serverAddress": "127.0.0.1:6443" }
+                ]
+            }),
+        ),
+        "/apis" => (
+            200,
+            json!({ "kind": "APIGroupList", "apiVersion": "v1", "groups": [] }),
+        ),
+        "/api/v1" => (200, core_v1_resources()),
+        "/api/v1/namespaces/default/events" => (200, event_list(objects, query)),
+        _ => match path.strip_prefix("/api/v1/namespaces/default/pods/") {
+            Some(name) => objects
+                .pods
+                .iter()
+                .find(|pod| pod["metadata"]["name"] == name)
+                .map_or_else(
+                    || (404, not_found(&format!("pods \"{name}\" not found"))),
+                    |pod| (200, pod.clone()),
+                ),
+            None => (404, not_found(&format!("{path} is not served"))),
+        },
+    }
+}
+
+fn version() -> Value {
+    json!({
+        "major": "1",
+        "minor": "35",
+        "emulationMajor": "1",
+        "emulationMinor": "35",
+        "minCompatibilityMajor": "1",
+        "minCompatibilityMinor": "34",
+        "gitVersion": "v1.35.2",
+        "gitCommit": "0000000000000000000000000000000000000000",
+        "gitTreeState": "clean",
+        "buildDate": "2026-01-01T00:00:00Z",
+        "goVersion": "go1.25.0",
+        "compiler": "gc",
+        "platform": "linux/amd64"
+    })
+}
+
+/// The two resources `kubectl describe pod` uses.
+fn core_v1_resources() -> Value {
+    json!({
+        "kind": "APIResourceList",
+        "groupVersion": "v1",
+        "resources": [
+            {
+                "name": "events",
+                "singularName": "event",
+                "namespaced": true,
+                "kind": "Event",
+                "verbs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
+                "shortNames": ["ev"]
+            },
+            {
+                "name": "pods",
+                "singularName": "pod",
+                "namespaced": true,
+                "kind": "Pod",
+                "verbs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
+                "shortNames": ["po"],
+                "categories": ["all"]
+            }
+        ]
+    })
+}
+
+/// The namespace's events that match every `key=value` of the field selector.
+fn event_list(objects: &Objects, query: &str) -> Value {
+    let selector = query
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(key, _)| *key == "fieldSelector")
+        .map(|(_, value)| percent_decode(value))
+        .unwrap_or_default();
+    let wanted: Vec<(String, String)> = selector
+        .split(',')
+        .filter_map(|term| term.split_once('='))
+        .map(|(key, value)| (key.to_owned(), value.to_owned()))
+        .collect();
+    let items: Vec<Value> = objects
+        .events
+        .iter()
+        .filter(|event| {
+            wanted
+                .iter()
+                .all(|(key, value)| field(event, key).is_some_and(|found| found == value))
+        })
+        .cloned()
+        .collect();
+    json!({
+        "kind": "EventList",
+        "apiVersion": "v1",
+        "metadata": { "resourceVersion": "1000" },
+        "items": items
+    })
+}
+
+/// A field selector's dotted path in an object (`involvedObject.name`).
+fn field<'a>(object: &'a Value, path: &str) -> Option<&'a str> {
+    path.split('.')
+        .try_fold(object, |value, key| value.get(key))
+        .and_then(Value::as_str)
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|pair| std::str::from_utf8(pair).ok())
+            .and_then(|pair| u8::from_str_radix(pair, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (b'+', _) => {
+                out.push(b' ');
+                i += 1;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn not_found(message: &str) -> Value {
+    json!({
+        "kind": "Status",
+        "apiVersion": "v1",
+        "metadata": {},
+        "status": "Failure",
+        "message": message,
+        "reason": "NotFound",
+        "code": 404
+    })
+}

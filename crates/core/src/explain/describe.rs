@@ -1,0 +1,1092 @@
+//! `kubectl describe pod` at a time T, as kubectl v1.35 prints it
+//! (`kubectl-output.md` §2-§3; `staging/src/k8s.io/kubectl/pkg/describe/
+//! describe.go` `describePod`, read at v0.35.7).
+//!
+//! The text is built line by line with kubectl's format strings (`\t` marks
+//! an alignment cell, each level indents by 2 spaces) and laid out by
+//! [`tabwrite`], Go's `text/tabwriter` with kubectl's settings (minwidth 0,
+//! padding 2, space padding). Promise: the same (run, pod, T) gives the same
+//! bytes; nothing here reads a clock.
+//!
+//! What the simulator does not know is chosen, deterministically:
+//! - t = 0 is 2026-01-01T00:00:00Z ([`super::events::EPOCH_UNIX_SECONDS`]),
+//!   printed in kubectl's RFC 1123Z (`Thu, 01 Jan 2026 00:00:02 +0000`, a
+//!   UTC machine); API times keep whole seconds, so they are truncated.
+//! - the node's InternalIP (hostIP) is `172.18.<(n+2)/256>.<(n+2)%256>` for
+//!   the cluster's n-th node (kind's addresses: 172.18.0.2 for the first);
+//!   n is the third octet of the pod IP the simulator gave (`10.244.<n>.x`).
+//! - `status.startTime` is the kubelet's first sync (`Timing::first_sync`);
+//!   the pod IP and `PodReadyToStartContainers=True` appear with the
+//!   sandbox, taken to be ready at the first container start.
+//! - container IDs are `containerd://` + 64 hex digits hashed from the pod
+//!   UID, the container name and the instance (restart) number; image IDs
+//!   are `<repository>@sha256:` + 64 hex digits hashed from the image
+//!   (Docker Hub names normalised to `docker.io/library/...` as containerd
+//!   reports them); the service-account volume is `kube-api-access-` + 5
+//!   characters hashed from the pod UID.
+//! - quantities print as `Quantity.String()` would; the written suffix is
+//!   not kept by the model, so the shortest canonical form is chosen (binary
+//!   `Ki..Ei` for byte amounts on a tie): `8Gi`, `4G`, `500m`, `2`.
+//! - admission adds what a default cluster adds: priority 0, service account
+//!   `default`, the `kube-api-access-*` projected volume and its read-only
+//!   mount in every container, the DefaultTolerationSeconds tolerations
+//!   (not-ready/unreachable NoExecute for 300s). ExtendedResourceToleration
+//!   is off by default (`scheduler-controllers.md` §4), so no
+//!   `nvidia.com/gpu` toleration is added.
+//! - not in the model, so not printed or printed as the API default:
+//!   annotations (`<none>`), init containers (not simulated: no block),
+//!   `readOnly`/`subPath` of mounts (`rw`), `tolerationSeconds` of written
+//!   tolerations, `hostPort` (`0`) and protocol (`TCP`) of ports, `sizeLimit`
+//!   of emptyDir (`<unset>`), env vars from `fieldRef`/`resourceFieldRef`
+//!   (printed with an empty value), volumes other than emptyDir, Secret and
+//!   ConfigMap (`<unknown>`), the StatefulSet `controller-revision-hash`
+//!   label.
+
+use super::events::{self, EventObject, EPOCH_UNIX_SECONDS};
+use super::human_duration;
+use crate::manifest::duration::Millis;
+use crate::manifest::model::{Container, Handler, PortRef, Probe, Toleration};
+use crate::manifest::quantity::Quantity;
+use crate::sim::{ContainerState, ContainerStatus, PodRun, Run, Timing};
+
+/// The text of `kubectl describe pod <pod.name>` at `at`.
+pub fn describe_pod(run: &Run, pod: &PodRun, at: Millis) -> String {
+    let view = PodView::at(pod, at);
+    let mut text = Text::default();
+    header(&mut text, pod, &view);
+    for (index, container) in pod.spec.containers.iter().enumerate() {
+        if index == 0 {
+            text.line(0, "Containers:");
+        }
+        container_block(&mut text, pod, &view, index, container);
+    }
+    if pod.spec.containers.is_empty() {
+        text.line(0, "Containers: <none>");
+    }
+    text.line(0, "Conditions:");
+    text.line(1, "Type\tStatus");
+    for (condition, status) in conditions(&view) {
+        text.line(1, &format!("{condition} \t{} ", title_bool(status)));
+    }
+    volumes(&mut text, pod);
+    text.line(0, &format!("QoS Class:\t{}", qos_class(pod)));
+    multiline(
+        &mut text,
+        "Node-Selectors",
+        pod.spec
+            .node_selector
+            .iter()
+            .map(|(key, value)| (key.clone(), format!("{key}={value}")))
+            .collect(),
+    );
+    multiline(&mut text, "Tolerations", tolerations(&pod.spec.tolerations));
+    let objects = events::aggregate(run, &format!("Pod/{}", pod.name), at);
+    events_section(&mut text, &objects, at);
+    tabwrite(&text.0, 2)
+}
+
+/// What the API reports about a pod at T.
+struct PodView {
+    at: Millis,
+    /// The node, once bound.
+    node: Option<String>,
+    /// The kubelet has reported a status (its first sync is done).
+    synced: bool,
+    /// The sandbox exists: pod IP set, PodReadyToStartContainers True.
+    sandbox: bool,
+    statuses: Vec<ContainerStatus>,
+    phase: &'static str,
+}
+
+impl PodView {
+    fn at(pod: &PodRun, at: Millis) -> PodView {
+        let node = pod
+            .node
+            .as_ref()
+            .filter(|(_, bound)| *bound <= at)
+            .map(|(node, _)| node.clone());
+        let synced = node.is_some() && at >= start_time(pod);
+        let sandbox = synced
+            && pod
+                .containers
+                .iter()
+                .any(|c| c.instances.first().is_some_and(|i| i.started <= at));
+        PodView {
+            at,
+            synced,
+            sandbox,
+            statuses: if synced {
+                pod.statuses_at(at)
+            } else {
+                Vec::new()
+            },
+            phase: pod.phase_at(at),
+            node,
+        }
+    }
+}
+
+/// `status.startTime`: set by the kubelet's first sync of the pod.
+fn start_time(pod: &PodRun) -> Millis {
+    pod.created + Timing::default().first_sync
+}
+
+fn header(text: &mut Text, pod: &PodRun, view: &PodView) {
+    text.line(0, &format!("Name:\t{}", pod.name));
+    text.line(0, "Namespace:\tdefault");
+    text.line(0, "Priority:\t0");
+    text.line(0, "Service Account:\tdefault");
+    match &view.node {
+        None => text.line(0, "Node:\t<none>"),
+        Some(node) => {
+            let host_ip = if view.synced {
+                host_ip(pod)
+            } else {
+                String::new()
+            };
+            text.line(0, &format!("Node:\t{node}/{host_ip}"));
+        }
+    }
+    if view.synced {
+        text.line(0, &format!("Start Time:\t{}", rfc1123z(start_time(pod))));
+    }
+    multiline(text, "Labels", labels(pod));
+    text.line(0, "Annotations:\t<none>");
+    text.line(0, &format!("Status:\t{}", view.phase));
+    let ip = if view.sandbox { pod.ip.as_str() } else { "" };
+    text.line(0, &format!("IP:\t{ip}"));
+    if ip.is_empty() {
+        text.line(0, "IPs:\t<none>");
+    } else {
+        text.line(0, "IPs:");
+        text.line(1, &format!("IP:\t{ip}"));
+    }
+    if let Some(controller) = controlled_by(pod) {
+        text.line(0, &format!("Controlled By:\t{controller}"));
+    }
+}
+
+/// The pod's labels as `key=value`, with what the controllers add.
+fn labels(pod: &PodRun) -> Vec<(String, String)> {
+    let mut labels: Vec<(String, String)> = pod.labels.clone();
+    // The controller's value wins over one written in the template.
+    let mut set = |key: &str, value: String| match labels.iter_mut().find(|(k, _)| k == key) {
+        Some(label) => label.1 = value,
+        None => labels.push((key.to_string(), value)),
+    };
+    if let Some(hash) = &pod.template_hash {
+        set("pod-template-hash", hash.clone());
+    }
+    if let Some(owner) = pod.owner.strip_prefix("StatefulSet/") {
+        let ordinal = pod
+            .name
+            .strip_prefix(owner)
+            .and_then(|rest| rest.strip_prefix('-'))
+            .unwrap_or_default();
+        set("apps.kubernetes.io/pod-index", ordinal.to_string());
+        set("statefulset.kubernetes.io/pod-name", pod.name.clone());
+    }
+    labels
+        .into_iter()
+        .map(|(key, value)| {
+            let line = format!("{key}={value}");
+            (key, line)
+        })
+        .collect()
+}
+
+/// `Kind/Name` of the controller ownerReference: a Deployment's pods
+/// belong to its ReplicaSet `<name>-<pod-template-hash>`.
+fn controlled_by(pod: &PodRun) -> Option<String> {
+    let (kind, name) = pod.owner.split_once('/')?;
+    match (kind, &pod.template_hash) {
+        ("Pod", _) => None,
+        ("Deployment", Some(hash)) => Some(format!("ReplicaSet/{name}-{hash}")),
+        ("Deployment", None) => Some(format!("ReplicaSet/{name}")),
+        _ => Some(pod.owner.clone()),
+    }
+}
+
+/// `printLabelsMultilineWithIndent` and friends: `Title:\t<first>`, then one
+/// `\t<next>` line per entry, sorted by key; `<none>` when empty.
+fn multiline(text: &mut Text, title: &str, mut entries: Vec<(String, String)>) {
+    // sort.Slice/sort.Strings on at most a dozen entries: insertion sort,
+    // stable, as `sort_by` is.
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    if entries.is_empty() {
+        text.line(0, &format!("{title}:\t<none>"));
+        return;
+    }
+    for (index, (_, line)) in entries.iter().enumerate() {
+        if index == 0 {
+            text.line(0, &format!("{title}:\t{line}"));
+        } else {
+            text.line(0, &format!("\t{line}"));
+        }
+    }
+}
+
+/// Written tolerations plus those of the DefaultTolerationSeconds admission
+/// plugin, each as kubectl prints it.
+fn tolerations(written: &[Toleration]) -> Vec<(String, String)> {
+    let mut lines: Vec<(String, String)> = written
+        .iter()
+        .map(|t| {
+            (
+                t.key.clone(),
+                toleration_text(&t.key, &t.operator, &t.value, &t.effect, None),
+            )
+        })
+        .collect();
+    for key in [
+        "node.kubernetes.io/not-ready",
+        "node.kubernetes.io/unreachable",
+    ] {
+        let tolerated = written.iter().any(|t| {
+            (t.key == key || t.key.is_empty()) && (t.effect == "NoExecute" || t.effect.is_empty())
+        });
+        if !tolerated {
+            lines.push((
+                key.to_string(),
+                toleration_text(key, "Exists", "", "NoExecute", Some(300)),
+            ));
+        }
+    }
+    lines
+}
+
+/// `printTolerationsMultilineWithIndent` for one toleration.
+pub fn toleration_text(
+    key: &str,
+    operator: &str,
+    value: &str,
+    effect: &str,
+    seconds: Option<i64>,
+) -> String {
+    let mut out = key.to_string();
+    if !value.is_empty() {
+        out.push_str(&format!("={value}"));
+    }
+    if !effect.is_empty() {
+        out.push_str(&format!(":{effect}"));
+    }
+    if operator == "Exists" && value.is_empty() {
+        if !key.is_empty() || !effect.is_empty() {
+            out.push_str(" op=Exists");
+        } else {
+            out.push_str("op=Exists");
+        }
+    }
+    if let Some(seconds) = seconds {
+        out.push_str(&format!(" for {seconds}s"));
+    }
+    out
+}
+
+fn container_block(
+    text: &mut Text,
+    pod: &PodRun,
+    view: &PodView,
+    index: usize,
+    container: &Container,
+) {
+    let status = view.statuses.iter().find(|s| s.name == container.name);
+    let image = container
+        .image
+        .as_ref()
+        .map(|image| image.value.as_str())
+        .unwrap_or("");
+    text.line(1, &format!("{}:", container.name));
+    // The instance the status describes (the newest that started), if any.
+    let instance = pod
+        .containers
+        .get(index)
+        .and_then(|run| run.instances.iter().rposition(|i| i.started <= view.at));
+    if status.is_some() {
+        let id = instance.map_or(String::new(), |i| container_id(pod, &container.name, i));
+        text.line(2, &format!("Container ID:\t{id}"));
+    }
+    text.line(2, &format!("Image:\t{image}"));
+    if status.is_some() {
+        let id = if instance.is_some() {
+            image_id(image)
+        } else {
+            String::new()
+        };
+        text.line(2, &format!("Image ID:\t{id}"));
+    }
+    let ports: Vec<String> = container
+        .ports
+        .iter()
+        .map(|port| with_port_name(format!("{}/TCP", port.number), &port.name))
+        .collect();
+    let host_ports: Vec<String> = container
+        .ports
+        .iter()
+        .map(|port| with_port_name("0/TCP".to_string(), &port.name))
+        .collect();
+    for (singular, plural, list) in [
+        ("Port", "Ports", ports),
+        ("Host Port", "Host Ports", host_ports),
+    ] {
+        let joined = list.join(", ");
+        if joined.contains(',') {
+            text.line(2, &format!("{plural}:\t{joined}"));
+        } else if joined.is_empty() {
+            text.line(2, &format!("{singular}:\t<none>"));
+        } else {
+            text.line(2, &format!("{singular}:\t{joined}"));
+        }
+    }
+    for (title, words) in [("Command", &container.command), ("Args", &container.args)] {
+        if !words.is_empty() {
+            text.line(2, &format!("{title}:"));
+            for word in words {
+                for part in word.split('\n') {
+                    text.line(3, part);
+                }
+            }
+        }
+    }
+    if let Some(status) = status {
+        state_lines(text, "State", &status.state);
+        if let Some(last @ ContainerState::Terminated { .. }) = &status.last_state {
+            state_lines(text, "Last State", last);
+        }
+        text.line(2, &format!("Ready:\t{}", title_bool(status.ready)));
+        text.line(2, &format!("Restart Count:\t{}", status.restart_count));
+    }
+    resources(text, container);
+    for (title, probe) in [
+        ("Liveness", &container.liveness),
+        ("Readiness", &container.readiness),
+        ("Startup", &container.startup),
+    ] {
+        if let Some(probe) = probe {
+            text.line(2, &format!("{title}:\t{}", describe_probe(probe)));
+        }
+    }
+    if !container.env_from.is_empty() {
+        text.line(2, "Environment Variables from:");
+        for source in &container.env_from {
+            let (name, from) = match (&source.config_map, &source.secret) {
+                (Some(name), _) => (name.as_str(), "ConfigMap"),
+                (None, Some(name)) => (name.as_str(), "Secret"),
+                (None, None) => ("", ""),
+            };
+            let from = if source.prefix.is_empty() {
+                from.to_string()
+            } else {
+                format!("{from} with prefix '{}'", source.prefix)
+            };
+            text.line(3, &format!("{name}\t{from}\tOptional: {}", source.optional));
+        }
+    }
+    if container.env.is_empty() {
+        text.line(2, "Environment:\t<none>");
+    } else {
+        text.line(2, "Environment:");
+    }
+    for variable in &container.env {
+        match (
+            &variable.secret_ref,
+            &variable.config_map_ref,
+            &variable.value,
+        ) {
+            (Some((name, key, optional)), _, _) => text.line(
+                3,
+                &format!(
+                    "{}:\t<set to the key '{key}' in secret '{name}'>\tOptional: {optional}",
+                    variable.name
+                ),
+            ),
+            (None, Some((name, key, optional)), _) => text.line(
+                3,
+                &format!(
+                    "{}:\t<set to the key '{key}' of config map '{name}'>\tOptional: {optional}",
+                    variable.name
+                ),
+            ),
+            (None, None, value) => {
+                let value = value.as_ref().map_or("", |v| v.value.as_str());
+                for (i, part) in value.split('\n').enumerate() {
+                    if i == 0 {
+                        text.line(3, &format!("{}:\t{part}", variable.name));
+                    } else {
+                        text.line(3, &format!("\t{part}"));
+                    }
+                }
+            }
+        }
+    }
+    let mut mounts: Vec<(String, String)> = container
+        .volume_mounts
+        .iter()
+        .map(|m| {
+            (
+                m.mount_path.clone(),
+                format!("{} from {} (rw)", m.mount_path, m.name),
+            )
+        })
+        .collect();
+    mounts.push((
+        SERVICE_ACCOUNT_PATH.to_string(),
+        format!(
+            "{SERVICE_ACCOUNT_PATH} from {} (ro)",
+            api_access_volume(pod)
+        ),
+    ));
+    mounts.sort_by(|a, b| a.0.cmp(&b.0));
+    text.line(2, "Mounts:");
+    for (_, line) in mounts {
+        text.line(3, &line);
+    }
+}
+
+const SERVICE_ACCOUNT_PATH: &str = "/var/run/secrets/kubernetes.io/serviceaccount";
+
+fn with_port_name(port: String, name: &Option<String>) -> String {
+    match name {
+        Some(name) if !name.is_empty() => format!("{port} ({name})"),
+        _ => port,
+    }
+}
+
+/// `describeStatus`.
+fn state_lines(text: &mut Text, title: &str, state: &ContainerState) {
+    match state {
+        ContainerState::Running { started } => {
+            text.line(2, &format!("{title}:\tRunning"));
+            text.line(3, &format!("Started:\t{}", rfc1123z(*started)));
+        }
+        ContainerState::Waiting { reason, .. } => {
+            text.line(2, &format!("{title}:\tWaiting"));
+            if !reason.is_empty() {
+                text.line(3, &format!("Reason:\t{reason}"));
+            }
+        }
+        ContainerState::Terminated {
+            reason,
+            code,
+            started,
+            finished,
+        } => {
+            text.line(2, &format!("{title}:\tTerminated"));
+            if !reason.is_empty() {
+                text.line(3, &format!("Reason:\t{reason}"));
+            }
+            text.line(3, &format!("Exit Code:\t{code}"));
+            text.line(3, &format!("Started:\t{}", rfc1123z(*started)));
+            text.line(3, &format!("Finished:\t{}", rfc1123z(*finished)));
+        }
+    }
+}
+
+/// `describeResources`: limits, then requests (a limit without a request is
+/// copied into the request by the API defaults), sorted by name.
+fn resources(text: &mut Text, container: &Container) {
+    let mut limits: Vec<(String, Quantity)> = container
+        .resources
+        .limits
+        .iter()
+        .filter_map(|amount| Some((amount.name.clone(), amount.quantity?)))
+        .collect();
+    let mut requests: Vec<(String, Quantity)> = container
+        .resources
+        .requests
+        .iter()
+        .filter_map(|amount| Some((amount.name.clone(), amount.quantity?)))
+        .collect();
+    for (name, quantity) in &limits {
+        if !requests.iter().any(|(known, _)| known == name) {
+            requests.push((name.clone(), *quantity));
+        }
+    }
+    for (title, list) in [("Limits", &mut limits), ("Requests", &mut requests)] {
+        if list.is_empty() {
+            continue;
+        }
+        list.sort_by(|a, b| a.0.cmp(&b.0));
+        text.line(2, &format!("{title}:"));
+        for (name, quantity) in list.iter() {
+            text.line(3, &format!("{name}:\t{}", quantity_string(name, *quantity)));
+        }
+    }
+}
+
+/// `Quantity.String()` in canonical form, the format (decimal or binary SI)
+/// guessed: the shorter text wins, binary on a tie for byte amounts.
+pub fn quantity_string(resource: &str, quantity: Quantity) -> String {
+    let milli = quantity.milli;
+    if milli % 1000 != 0 {
+        return format!("{milli}m");
+    }
+    let value = milli / 1000;
+    if value == 0 {
+        return "0".into();
+    }
+    let scaled = |base: i128, suffixes: &[&str]| {
+        let mut value = value;
+        let mut index = 0;
+        while index + 1 < suffixes.len() && value % base == 0 {
+            value /= base;
+            index += 1;
+        }
+        format!("{value}{}", suffixes[index])
+    };
+    let decimal = scaled(1000, &["", "k", "M", "G", "T", "P", "E"]);
+    if value % 1024 != 0 {
+        return decimal;
+    }
+    let binary = scaled(1024, &["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"]);
+    let bytes = resource == "memory"
+        || resource == "ephemeral-storage"
+        || resource.starts_with("hugepages-");
+    if binary.len() < decimal.len() || (binary.len() == decimal.len() && bytes) {
+        binary
+    } else {
+        decimal
+    }
+}
+
+/// `DescribeProbe` (kubectl ≤ 1.36: `#success=` / `#failure=`).
+pub fn describe_probe(probe: &Probe) -> String {
+    let attrs = format!(
+        "delay={}s timeout={}s period={}s #success={} #failure={}",
+        probe.initial_delay_seconds.value,
+        probe.timeout_seconds.value,
+        probe.period_seconds.value,
+        probe.success_threshold.value,
+        probe.failure_threshold.value
+    );
+    let port_text = |port: &Option<PortRef>| match port {
+        Some(PortRef::Number(number)) => number.to_string(),
+        Some(PortRef::Name(name)) => name.clone(),
+        None => "0".into(),
+    };
+    match &probe.handler {
+        Handler::Exec { command } => format!("exec [{}] {attrs}", command.join(" ")),
+        Handler::HttpGet {
+            path, port, scheme, ..
+        } => {
+            // No host in the model: `net.JoinHostPort("", port)` gives `:port`.
+            format!(
+                "http-get {}://:{}{path} {attrs}",
+                scheme.to_ascii_lowercase(),
+                port_text(port)
+            )
+        }
+        Handler::TcpSocket { port, .. } => format!("tcp-socket :{} {attrs}", port_text(port)),
+        // The service defaults to "", hence two spaces.
+        Handler::Grpc { port, .. } => format!("grpc <pod>:{}  {attrs}", port.unwrap_or(0)),
+        Handler::Sleep { .. } | Handler::Missing => format!("unknown {attrs}"),
+    }
+}
+
+/// Conditions in the order the kubelet writes them (`kubelet.md` §8).
+fn conditions(view: &PodView) -> Vec<(&'static str, bool)> {
+    if view.node.is_none() {
+        return vec![("PodScheduled", false)];
+    }
+    if !view.synced {
+        return vec![("PodScheduled", true)];
+    }
+    let ready = !view.statuses.is_empty()
+        && view
+            .statuses
+            .iter()
+            .all(|s| s.ready && matches!(s.state, ContainerState::Running { .. }));
+    // A terminal pod's sandbox is torn down.
+    let terminal = matches!(view.phase, "Succeeded" | "Failed");
+    vec![
+        ("PodReadyToStartContainers", view.sandbox && !terminal),
+        ("Initialized", true),
+        ("Ready", ready),
+        ("ContainersReady", ready),
+        ("PodScheduled", true),
+    ]
+}
+
+fn volumes(text: &mut Text, pod: &PodRun) {
+    text.line(0, "Volumes:");
+    for volume in &pod.spec.volumes {
+        text.line(1, &format!("{}:", volume.name));
+        if let Some(medium) = &volume.empty_dir_medium {
+            text.line(
+                2,
+                "Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)",
+            );
+            text.line(2, &format!("Medium:\t{medium}"));
+            text.line(2, "SizeLimit:\t<unset>");
+        } else if let Some(secret) = &volume.secret_name {
+            text.line(2, "Type:\tSecret (a volume populated by a Secret)");
+            text.line(2, &format!("SecretName:\t{secret}"));
+            text.line(2, "Optional:\tfalse");
+        } else if let Some(config_map) = &volume.config_map_name {
+            text.line(2, "Type:\tConfigMap (a volume populated by a ConfigMap)");
+            text.line(2, &format!("Name:\t{config_map}"));
+            text.line(2, "Optional:\tfalse");
+        } else {
+            text.line(1, "<unknown>");
+        }
+    }
+    text.line(1, &format!("{}:", api_access_volume(pod)));
+    text.line(
+        2,
+        "Type:\tProjected (a volume that contains injected data from multiple sources)",
+    );
+    text.line(2, "TokenExpirationSeconds:\t3607");
+    text.line(2, "ConfigMapName:\tkube-root-ca.crt");
+    text.line(2, "Optional:\tfalse");
+    text.line(2, "DownwardAPI:\ttrue");
+}
+
+/// `GetPodQOS` (`scheduler-controllers.md` §10): cpu and memory only; a
+/// limit without a request counts as the request.
+fn qos_class(pod: &PodRun) -> &'static str {
+    let containers = pod
+        .spec
+        .containers
+        .iter()
+        .chain(pod.spec.init_containers.iter());
+    let mut any = false;
+    let mut guaranteed = true;
+    for container in containers {
+        for resource in ["cpu", "memory"] {
+            let limit = container
+                .resources
+                .limit(resource)
+                .and_then(|amount| amount.quantity)
+                .filter(|q| q.milli != 0);
+            let request = container
+                .resources
+                .effective_request(resource)
+                .filter(|q| q.milli != 0);
+            any |= limit.is_some() || request.is_some();
+            match (limit, request) {
+                (Some(limit), Some(request)) if limit == request => {}
+                _ => guaranteed = false,
+            }
+        }
+    }
+    if !any {
+        "BestEffort"
+    } else if guaranteed {
+        "Guaranteed"
+    } else {
+        "Burstable"
+    }
+}
+
+/// `DescribeEvents`: `<none>`, or the table sorted by lastTimestamp (zero
+/// for the scheduler's events.k8s.io objects, so they come first; ties keep
+/// the API's order by name, as Go's sort does for up to 12 rows).
+fn events_section(text: &mut Text, objects: &[EventObject], at: Millis) {
+    if objects.is_empty() {
+        text.line(0, "Events:\t<none>");
+        return;
+    }
+    let mut rows: Vec<&EventObject> = objects.iter().collect();
+    rows.sort_by_key(|event| last_timestamp_seconds(event));
+    text.line(0, "Events:");
+    text.line(1, "Type\tReason\tAge\tFrom\tMessage");
+    text.line(1, "----\t------\t----\t----\t-------");
+    for event in rows {
+        let message = event.message.trim();
+        let message = match &event.field_path {
+            Some(path) if !path.is_empty() => format!("{path}: {message}"),
+            _ => message.to_string(),
+        };
+        text.line(
+            1,
+            &format!(
+                "{}\t{}\t{}\t{}\t{message}",
+                event.type_name(),
+                event.reason,
+                age_column(event, at),
+                event.source
+            ),
+        );
+    }
+}
+
+/// The deprecated `lastTimestamp` in whole seconds; `None` (zero time)
+/// for events.k8s.io objects.
+fn last_timestamp_seconds(event: &EventObject) -> Option<Millis> {
+    (!event.uses_event_time()).then_some(event.last / 1000)
+}
+
+/// The Age column (`kubectl-output.md` §3.2): `<since last> (x<count> over
+/// <since first>)`, or `<since first>` for a single occurrence. core/v1
+/// timestamps keep whole seconds; eventTime and series keep microseconds.
+pub fn age_column(event: &EventObject, at: Millis) -> String {
+    let wire = |t: Millis| {
+        if event.uses_event_time() {
+            t
+        } else {
+            events::to_wire_seconds(t)
+        }
+    };
+    let since = |t: Millis| human_duration(at.saturating_sub(wire(t)));
+    let first = since(event.first);
+    if event.count > 1 {
+        format!("{} (x{} over {first})", since(event.last), event.count)
+    } else {
+        first
+    }
+}
+
+fn title_bool(value: bool) -> &'static str {
+    if value {
+        "True"
+    } else {
+        "False"
+    }
+}
+
+/// Go's `time.RFC1123Z` of simulated time (UTC, whole seconds).
+pub fn rfc1123z(at: Millis) -> String {
+    const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let seconds = EPOCH_UNIX_SECONDS + at / 1000;
+    let days = seconds / 86_400;
+    let of_day = seconds % 86_400;
+    let (year, month, day) = civil_from_days(days);
+    format!(
+        "{}, {day:02} {} {year} {:02}:{:02}:{:02} +0000",
+        DAYS[(days % 7) as usize],
+        MONTHS[(month - 1) as usize],
+        of_day / 3600,
+        of_day / 60 % 60,
+        of_day % 60
+    )
+}
+
+/// (year, month 1-12, day 1-31) of a day count since 1970-01-01, by the
+/// proleptic Gregorian calendar (era arithmetic: 400-year cycles of 146097
+/// days starting on March 1st).
+fn civil_from_days(days: u64) -> (u64, u64, u64) {
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let day_of_era = z % 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153; // March = 0
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    };
+    let year = year_of_era + era * 400 + u64::from(month <= 2);
+    (year, month, day)
+}
+
+/// The node's InternalIP (see the module doc).
+pub fn host_ip(pod: &PodRun) -> String {
+    let node_index: u64 = pod
+        .ip
+        .split('.')
+        .nth(2)
+        .and_then(|octet| octet.parse().ok())
+        .unwrap_or(0);
+    let n = node_index + 2;
+    format!("172.18.{}.{}", n / 256, n % 256)
+}
+
+/// `containerd://<64 hex>` of one container instance (restart number).
+pub fn container_id(pod: &PodRun, container: &str, instance: usize) -> String {
+    format!(
+        "containerd://{}",
+        hex64(&format!("{}/{container}/{instance}", pod.uid))
+    )
+}
+
+/// The image reference containerd reports: repository (Docker Hub names in
+/// full) + `@sha256:` + a digest hashed from the image as written.
+pub fn image_id(image: &str) -> String {
+    let without_digest = image.split('@').next().unwrap_or(image);
+    let (path, last) = match without_digest.rsplit_once('/') {
+        Some((path, last)) => (Some(path), last),
+        None => (None, without_digest),
+    };
+    let name = last.split(':').next().unwrap_or(last);
+    let repository = match path {
+        None => format!("docker.io/library/{name}"),
+        Some(path) => {
+            let first = path.split('/').next().unwrap_or(path);
+            if first.contains('.') || first.contains(':') || first == "localhost" {
+                format!("{path}/{name}")
+            } else {
+                format!("docker.io/{path}/{name}")
+            }
+        }
+    };
+    format!("{repository}@sha256:{}", hex64(image))
+}
+
+/// `kube-api-access-<5>`, the ServiceAccount admission plugin's volume.
+pub fn api_access_volume(pod: &PodRun) -> String {
+    const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+    let mut state = fnv1a(&pod.uid);
+    let suffix: String = (0..5)
+        .map(|_| {
+            let value = splitmix64(&mut state);
+            char::from(ALPHABET[(value % ALPHABET.len() as u64) as usize])
+        })
+        .collect();
+    format!("kube-api-access-{suffix}")
+}
+
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// 64 hex digits derived from `seed`.
+fn hex64(seed: &str) -> String {
+    let mut state = fnv1a(seed);
+    (0..4)
+        .map(|_| format!("{:016x}", splitmix64(&mut state)))
+        .collect()
+}
+
+/// kubectl's prefixWriter: each line at a level of 2 spaces, terminal
+/// escapes neutralised (`printers.WriteEscaped`: ESC → `^[`, CR → `\r`).
+#[derive(Default)]
+struct Text(String);
+
+impl Text {
+    fn line(&mut self, level: usize, line: &str) {
+        self.0.push_str(&"  ".repeat(level));
+        self.0
+            .push_str(&line.replace('\x1b', "^[").replace('\r', "\\r"));
+        self.0.push('\n');
+    }
+}
+
+/// Go's `text/tabwriter` with minwidth 0, space padding and no flags:
+/// cells end at `\t`; a column is aligned over a block of consecutive lines
+/// that all have a cell in it, each cell padded to the block's widest cell
+/// + `padding`; the text after a line's last tab is never padded.
+pub fn tabwrite(text: &str, padding: usize) -> String {
+    let lines: Vec<Vec<&str>> = text.split('\n').map(|l| l.split('\t').collect()).collect();
+    let mut widths = Vec::new();
+    let mut out = String::with_capacity(text.len() * 2);
+    format_block(&lines, 0, lines.len(), &mut widths, padding, &mut out);
+    out
+}
+
+fn format_block(
+    lines: &[Vec<&str>],
+    start: usize,
+    end: usize,
+    widths: &mut Vec<usize>,
+    padding: usize,
+    out: &mut String,
+) {
+    let column = widths.len();
+    // Whether line `i` has a tab-terminated cell in this column.
+    let has_cell = |i: usize| lines.get(i).is_some_and(|cells| column + 1 < cells.len());
+    let mut printed = start;
+    let mut this = start;
+    while this < end {
+        if !has_cell(this) {
+            this += 1;
+            continue;
+        }
+        write_lines(lines, printed, this, widths, out);
+        let block = this;
+        let mut width = 0;
+        while this < end && has_cell(this) {
+            let cell = lines[this][column];
+            width = width.max(cell.chars().count() + padding);
+            this += 1;
+        }
+        widths.push(width);
+        format_block(lines, block, this, widths, padding, out);
+        widths.pop();
+        printed = this;
+    }
+    write_lines(lines, printed, end, widths, out);
+}
+
+fn write_lines(lines: &[Vec<&str>], start: usize, end: usize, widths: &[usize], out: &mut String) {
+    for (offset, cells) in lines[start..end].iter().enumerate() {
+        for (j, cell) in cells.iter().enumerate() {
+            out.push_str(cell);
+            if j + 1 < cells.len() {
+                if let Some(width) = widths.get(j) {
+                    let used = cell.chars().count();
+                    out.push_str(&" ".repeat(width.saturating_sub(used)));
+                }
+            }
+        }
+        // The text after the last newline is the unterminated last line.
+        if start + offset + 1 < lines.len() {
+            out.push('\n');
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(first: Millis, last: Millis, count: u32, source: &'static str) -> EventObject {
+        EventObject {
+            name: String::new(),
+            reason: "Pulled",
+            message: String::new(),
+            warning: false,
+            source,
+            field_path: None,
+            first,
+            last,
+            count,
+            object: "Pod/p".into(),
+        }
+    }
+
+    /// kubectl-output.md §8.2: now = T + 720.6 s.
+    #[test]
+    fn age_column_matches_the_worked_example() {
+        let now = 720_600;
+        for (first, last, count, source, expected) in [
+            // Pulled/Created: T+1 … T+570, ×7.
+            (1_000, 570_000, 7, "kubelet", "2m30s (x7 over 11m)"),
+            // Started (spam-filtered): last written T+236, ×6.
+            (1_000, 236_000, 6, "kubelet", "8m4s (x6 over 11m)"),
+            // Unhealthy: T+11 … T+266, ×18.
+            (11_000, 266_000, 18, "kubelet", "7m34s (x18 over 11m)"),
+            // BackOff: T+155 … T+620, ×23: 100.6 s is still `100s`.
+            (155_000, 620_000, 23, "kubelet", "100s (x23 over 9m25s)"),
+            // Scheduled: eventTime T+0.02, no series.
+            (20, 20, 1, "default-scheduler", "12m"),
+        ] {
+            assert_eq!(
+                age_column(&event(first, last, count, source), now),
+                expected
+            );
+        }
+    }
+
+    /// §8.3: FailedScheduling at T+0, and a series T+300 … T+600, now T+720.
+    #[test]
+    fn age_column_of_a_scheduler_series() {
+        assert_eq!(
+            age_column(&event(0, 0, 1, "default-scheduler"), 720_000),
+            "12m"
+        );
+        assert_eq!(
+            age_column(&event(300_000, 600_000, 2, "default-scheduler"), 720_000),
+            "2m (x2 over 7m)"
+        );
+    }
+
+    /// lastTimestamp keeps whole seconds: an occurrence at 241.5 s seen at
+    /// 720 s is 479 s old, not 478.5.
+    #[test]
+    fn core_timestamps_are_truncated_to_seconds() {
+        assert_eq!(
+            age_column(&event(241_500, 622_500, 10, "kubelet"), 720_000),
+            "98s (x10 over 7m59s)"
+        );
+    }
+
+    #[test]
+    fn rfc1123z_of_the_epoch_and_later_days() {
+        assert_eq!(rfc1123z(0), "Thu, 01 Jan 2026 00:00:00 +0000");
+        assert_eq!(rfc1123z(2_999), "Thu, 01 Jan 2026 00:00:02 +0000");
+        assert_eq!(rfc1123z(561_500), "Thu, 01 Jan 2026 00:09:21 +0000");
+        assert_eq!(
+            rfc1123z((31 + 28) * 86_400_000 + 3_723_000),
+            "Sun, 01 Mar 2026 01:02:03 +0000"
+        );
+        assert_eq!(
+            rfc1123z(365 * 86_400_000),
+            "Fri, 01 Jan 2027 00:00:00 +0000"
+        );
+    }
+
+    #[test]
+    fn tabwriter_aligns_runs_of_consecutive_cells() {
+        let text =
+            "Name:\tx\nService Account:\tdefault\nIPs:\n  IP:\t10.0.0.1\nControlled By:\tRS/x\n";
+        assert_eq!(
+            tabwrite(text, 2),
+            "Name:             x\nService Account:  default\nIPs:\n  IP:           10.0.0.1\nControlled By:  RS/x\n"
+        );
+    }
+
+    #[test]
+    fn tabwriter_pads_empty_trailing_cells_and_nests_columns() {
+        // `IP:\t` with no value keeps its padding; a second column aligns
+        // only over the lines that have it.
+        let text = "IP:\t\nIPs:\t<none>\n  a:\tb\tc\n  long:\tbb\tc\n";
+        assert_eq!(
+            tabwrite(text, 2),
+            "IP:      \nIPs:     <none>\n  a:     b   c\n  long:  bb  c\n"
+        );
+    }
+
+    #[test]
+    fn quantities_print_in_canonical_form() {
+        let q = |milli: i128| Quantity { milli };
+        assert_eq!(quantity_string("memory", q(8 * (1 << 30) * 1000)), "8Gi");
+        assert_eq!(quantity_string("memory", q(8_000_000_000 * 1000)), "8G");
+        assert_eq!(quantity_string("cpu", q(500)), "500m");
+        assert_eq!(quantity_string("cpu", q(1500)), "1500m");
+        assert_eq!(quantity_string("cpu", q(2000)), "2");
+        assert_eq!(quantity_string("nvidia.com/gpu", q(1000)), "1");
+        assert_eq!(quantity_string("memory", q(1024 * 1000)), "1Ki");
+        assert_eq!(quantity_string("memory", q(0)), "0");
+    }
+
+    #[test]
+    fn tolerations_print_as_kubectl_does() {
+        assert_eq!(
+            toleration_text(
+                "node.kubernetes.io/not-ready",
+                "Exists",
+                "",
+                "NoExecute",
+                Some(300)
+            ),
+            "node.kubernetes.io/not-ready:NoExecute op=Exists for 300s"
+        );
+        assert_eq!(
+            toleration_text("nvidia.com/gpu", "Equal", "present", "NoSchedule", None),
+            "nvidia.com/gpu=present:NoSchedule"
+        );
+        assert_eq!(toleration_text("", "Exists", "", "", None), "op=Exists");
+    }
+
+    #[test]
+    fn image_ids_name_the_repository_as_containerd_does() {
+        let id = image_id("registry.example.com/model-api:0.3.1");
+        assert!(
+            id.starts_with("registry.example.com/model-api@sha256:"),
+            "{id}"
+        );
+        assert_eq!(
+            id.len(),
+            "registry.example.com/model-api@sha256:".len() + 64
+        );
+        assert!(image_id("nginx:1.27").starts_with("docker.io/library/nginx@sha256:"));
+        assert!(image_id("vllm/vllm-openai").starts_with("docker.io/vllm/vllm-openai@sha256:"));
+        assert!(image_id("localhost:5000/m:1").starts_with("localhost:5000/m@sha256:"));
+    }
+}
