@@ -78,6 +78,7 @@ fn simulate_command(args: &[String]) -> Result<u8, String> {
     use podlab_core::manifest::duration;
     use podlab_core::sim::{self, ContainerState};
     let mut format = "text".to_string();
+    let mut lang = Lang::En;
     let mut at = None;
     let mut files = Vec::new();
     let mut iter = args.iter();
@@ -86,7 +87,7 @@ fn simulate_command(args: &[String]) -> Result<u8, String> {
             "--format" => format = iter.next().ok_or("--format needs a value")?.clone(),
             "--lang" => {
                 let code = iter.next().ok_or("--lang needs a value")?;
-                Lang::parse(code).ok_or_else(|| format!("unknown language `{code}`"))?;
+                lang = Lang::parse(code).ok_or_else(|| format!("unknown language `{code}`"))?;
             }
             "--at" => {
                 let value = iter.next().ok_or("--at needs a duration (`12m`)")?;
@@ -129,6 +130,7 @@ fn simulate_command(args: &[String]) -> Result<u8, String> {
         let pods: Vec<Value> = run
             .pods
             .iter()
+            .filter(|pod| pod.exists_at(at))
             .map(|pod| {
                 let row = podlab_core::explain::get_pods::row(pod, at);
                 let containers: Vec<Value> = pod
@@ -170,13 +172,37 @@ fn simulate_command(args: &[String]) -> Result<u8, String> {
                 })
             })
             .collect();
-        let output = json!({"at": seconds(at), "pods": pods, "jobs": [], "events": events});
+        let jobs: Vec<Value> = run
+            .jobs
+            .iter()
+            .filter(|job| job.deleted.is_none_or(|gone| gone > at))
+            .map(|job| {
+                let conditions: Vec<Value> = job
+                    .conditions
+                    .iter()
+                    .filter(|condition| condition.at <= at)
+                    .map(|condition| json!({"type": condition.kind, "reason": condition.reason}))
+                    .collect();
+                json!({
+                    "name": job.name, "succeeded": job.succeeded,
+                    "failed": job.failed, "conditions": conditions,
+                })
+            })
+            .collect();
+        let output = json!({"at": seconds(at), "pods": pods, "jobs": jobs, "events": events});
         println!(
             "{}",
             serde_json::to_string_pretty(&output).unwrap_or_default()
         );
     } else {
         print!("{}", kubectl_transcript(&run, at));
+        // After the transcript: a diagnosis per unhealthy pod, in `--lang`
+        // (kubectl's own output above stays English).
+        use podlab_core::explain::diagnosis;
+        print!(
+            "{}",
+            diagnosis::render(&diagnosis::diagnose(&run, at), lang)
+        );
     }
     Ok(0)
 }
@@ -195,7 +221,7 @@ fn kubectl_transcript(run: &podlab_core::sim::Run, at: u64) -> String {
         out.push_str("No resources found in default namespace.\n");
     }
     out.push_str(&table);
-    for pod in &run.pods {
+    for pod in run.pods.iter().filter(|pod| pod.exists_at(at)) {
         out.push_str(&format!("\n$ kubectl describe pod {}\n", pod.name));
         out.push_str(&describe::describe_pod(run, pod, at));
         let several = pod.containers.len() > 1;

@@ -91,12 +91,19 @@ fn text_is_a_kubectl_transcript() {
     assert!(out.contains(&format!(
         "$ kubectl logs {pod} --previous\nLoading model weights...\n"
     )));
-    // The pending replica: no logs at all (kubectl prints nothing, exit 0).
+    // The pending replica: no logs at all (kubectl prints nothing, exit 0);
+    // the scheduler's first attempt and its two flush retries (330 s, 660 s).
     let file = golden("reference-one-gpu.yaml");
     let (_, out) = podlab(&["simulate", &file]);
     assert!(
         out.contains(
-            "  Warning  FailedScheduling  15m   default-scheduler  0/1 nodes are available"
+            "  Warning  FailedScheduling  15m                 default-scheduler  0/1 nodes are available"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "  Warning  FailedScheduling  4m (x2 over 9m30s)  default-scheduler  0/1 nodes"
         ),
         "{out}"
     );
@@ -110,4 +117,46 @@ fn a_bad_duration_is_a_usage_error() {
         podlab(&["simulate", &file, "--at", "12 minutes"]).0,
         Some(2)
     );
+}
+
+/// After the transcript, a diagnosis per unhealthy pod in `--lang`; the
+/// kubectl output itself stays English.
+#[test]
+fn text_ends_with_a_diagnosis_in_the_chosen_language() {
+    let file = golden("crash-loop-liveness-40s.yaml");
+    let (code, en) = podlab(&["simulate", &file, "--at", "12m"]);
+    assert_eq!(code, Some(0));
+    let pod = en
+        .lines()
+        .find_map(|l| l.strip_prefix("$ kubectl describe pod "))
+        .unwrap_or_else(|| panic!("{en}"))
+        .to_string();
+    let diagnosis = en
+        .find(&format!("\nDiagnosis: {pod}\n"))
+        .unwrap_or_else(|| panic!("{en}"));
+    assert!(
+        en[diagnosis..].contains(&format!(
+            "  Next command: $ kubectl logs {pod} --previous\n"
+        )),
+        "{en}"
+    );
+    assert!(en[diagnosis..].contains("PL201"), "{en}");
+    let (code, zh) = podlab(&["simulate", &file, "--at", "12m", "--lang", "zh-TW"]);
+    assert_eq!(code, Some(0));
+    let diagnosis = zh
+        .find(&format!("\n診斷：{pod}\n"))
+        .unwrap_or_else(|| panic!("{zh}"));
+    // The transcript is the same bytes in both languages.
+    assert_eq!(zh[..diagnosis], en[..en.find("\nDiagnosis: ").unwrap()]);
+    let section = &zh[diagnosis..];
+    assert!(section.contains("  症狀："), "{section}");
+    assert!(section.contains("  最可能的根因："), "{section}");
+    assert!(
+        section.contains(&format!("  下一個指令：$ kubectl logs {pod} --previous\n")),
+        "{section}"
+    );
+    assert!(section.contains("模型載入"), "{section}");
+    // A healthy run has no diagnosis.
+    let (_, healthy) = podlab(&["simulate", &golden("reference-two-gpus.yaml")]);
+    assert!(!healthy.contains("Diagnosis"), "{healthy}");
 }

@@ -210,8 +210,11 @@ fn crash_loop_container_block_at_12_minutes() {
 /// §8.3's layout for the second replica that found no GPU: no Start Time,
 /// `IP:` with trailing padding, `IPs:\t<none>` keeping the header run (so
 /// `Controlled By:` aligns at column 18), no Container ID/State lines, one
-/// condition, and the scheduler's single attempt (the simulator does not
-/// retry yet) 15 min ago. Age column: `15m` (3) + 2 = 5 < `----` + 2 = 6.
+/// condition, and the scheduler's attempts: at 0, then from the 30 s flush
+/// of pods unschedulable for more than 5 min at 330 s and 660 s
+/// (scheduler-controllers.md §3.2). The first FailedScheduling changed the
+/// pod (PodScheduled=False), so the retries form a second object, a series
+/// of 2: last 660 s → `4m`, first 330 s → `over 9m30s`.
 #[test]
 fn pending_pod_matches_the_reference_layout() {
     let run = run("reference-one-gpu.yaml", 900);
@@ -267,9 +270,10 @@ Node-Selectors:              <none>
 Tolerations:                 node.kubernetes.io/not-ready:NoExecute op=Exists for 300s
                              node.kubernetes.io/unreachable:NoExecute op=Exists for 300s
 Events:
-  Type     Reason            Age   From               Message
-  ----     ------            ----  ----               -------
-  Warning  FailedScheduling  15m   default-scheduler  0/1 nodes are available: 1 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.
+  Type     Reason            Age                 From               Message
+  ----     ------            ----                ----               -------
+  Warning  FailedScheduling  15m                 default-scheduler  0/1 nodes are available: 1 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.
+  Warning  FailedScheduling  4m (x2 over 9m30s)  default-scheduler  0/1 nodes are available: 1 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.
 ",
         name = pod.name
     );

@@ -555,6 +555,7 @@ mod tests {
             end: 0,
             pods: Vec::new(),
             events,
+            jobs: Vec::new(),
         }
     }
 

@@ -86,12 +86,12 @@ pub fn row(pod: &PodRun, at: Millis) -> Row {
 /// The table, laid out as kubectl's tabwriter does (§1.2): each column
 /// `max(6, longest cell + 3)` wide, the last one not padded.
 pub fn render(run: &Run, at: Millis) -> String {
-    if run.pods.is_empty() {
+    if !run.pods.iter().any(|pod| pod.exists_at(at)) {
         return String::new();
     }
     let rows: Vec<[String; 5]> =
         std::iter::once(["NAME", "READY", "STATUS", "RESTARTS", "AGE"].map(String::from))
-            .chain(run.pods.iter().map(|pod| {
+            .chain(run.pods.iter().filter(|pod| pod.exists_at(at)).map(|pod| {
                 let row = row(pod, at);
                 [row.name, row.ready, row.status, row.restarts, row.age]
             }))

@@ -1,6 +1,7 @@
 //! kubectl-style text from a simulated run (`kubectl-output.md`).
 
 pub mod describe;
+pub mod diagnosis;
 pub mod events;
 pub mod get_pods;
 pub mod logs;

@@ -1,18 +1,30 @@
 //! The event loop, the scheduler's first fit and the kubelet's container
-//! lifecycle. Every behaviour cites `shared/reference/kubelet.md` (§n).
+//! lifecycle. Every behaviour cites `shared/reference/kubelet.md` (§n); the
+//! controllers and the scheduling queue are in `controllers.rs`
+//! (`shared/reference/scheduler-controllers.md`).
+
+#[path = "controllers.rs"]
+mod controllers;
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use super::cron::next_after;
 use super::{ContainerRun, Event, Exit, Instance, Options, PodRun, Run};
+use super::{JobCondition, JobRun};
+use crate::explain::events::EPOCH_UNIX_SECONDS;
 use crate::lint::Reading;
 use crate::manifest::duration::Millis;
 use crate::manifest::model::{
-    Container, Handler, PodSpec, PortRef, Probe, ProbeKind, WorkloadKind,
+    Container, Handler, PodSpec, PortRef, Probe, ProbeKind, Requirement, Workload, WorkloadKind,
 };
-use crate::manifest::scenario::{NodePool, Program};
+use crate::manifest::scenario::{NodePool, Program, Scenario};
 use crate::rules::pl502::{failed_scheduling_message, Rejection, UNTOLERATED_TAINT};
+use crate::rules::pl602::{self, Schedule};
 use crate::rules::pod_gpu_requests;
+
+/// The NodeAffinity filter's reason (`ErrReasonPod`, scheduler-controllers.md §2).
+pub const NODE_AFFINITY: &str = "node(s) didn't match Pod's node affinity/selector";
 
 /// Timing Kubernetes leaves to chance, fixed (kubernetes-behavior.md,
 /// decision 5; kubelet.md §11 uses the same values).
@@ -63,6 +75,14 @@ enum Ev {
     Exit(usize, usize, usize, ExitKind),
     /// A sync of the pod for a container that has exited.
     Sync(usize, usize),
+    /// A scheduling attempt: (pod, queue generation).
+    Schedule(usize, u64),
+    /// The Job controller's re-queued sync after the pod-failure back-off.
+    JobSync(usize),
+    /// `activeDeadlineSeconds` ran out.
+    JobDeadline(usize),
+    /// The CronJob controller's sync at a schedule time + 100 ms.
+    CronSync(usize),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -74,6 +94,8 @@ enum ExitKind {
     /// The kubelet stopped it after a probe failure: SIGTERM (143 or 0), or
     /// SIGKILL (137) when the grace period ran out.
     Killed { code: i64 },
+    /// Stopped because the pod was deleted (same codes as `Killed`).
+    Deleted { code: i64 },
 }
 
 struct ProbeSim<'a> {
@@ -105,6 +127,95 @@ struct PodSim<'a> {
     spec: &'a PodSpec,
     containers: Vec<ContainerSim<'a>>,
     run: PodRun,
+    /// Requests the scheduler counts: cpu (milli), memory, extended resources.
+    cpu: i128,
+    memory: i128,
+    extended: Vec<(String, i64)>,
+    /// The node whose resources the pod holds (bound and not yet finished).
+    placed: Option<usize>,
+    /// A DaemonSet pod's node (its `matchFields metadata.name` affinity).
+    pin: Option<usize>,
+    owner: Owner,
+    queue: Queued,
+    /// Succeeded, Failed or gone: it no longer holds resources and its
+    /// controller has counted it.
+    done: bool,
+}
+
+/// The controller that created a pod.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Owner {
+    None,
+    Job(usize),
+    /// (StatefulSet, ordinal).
+    StatefulSet(usize, usize),
+}
+
+/// The pod's place in the scheduling queue (scheduler-controllers.md §3.2).
+#[derive(Clone, Copy, Debug, Default)]
+struct Queued {
+    attempts: u32,
+    last_attempt: Millis,
+    /// Bumped whenever the pod is re-queued: an attempt event of an older
+    /// generation is stale.
+    generation: u64,
+    /// Some node rejected it for resources only (NodeResourcesFit): a pod
+    /// that stops holding resources re-queues it.
+    waits_for_capacity: bool,
+}
+
+/// The scheduler's backoff: 1 s doubling to 10 s per attempt (§3.2).
+const POD_INITIAL_BACKOFF: Millis = 1_000;
+const POD_MAX_BACKOFF: Millis = 10_000;
+/// `flushUnschedulablePodsLeftover` every 30 s moves pods unschedulable for
+/// more than 5 min (§3.2).
+const FLUSH_PERIOD: Millis = 30_000;
+const MAX_IN_UNSCHEDULABLE: Millis = 300_000;
+/// Job pod-failure back-off: 10 s doubling to 10 min (§8.2).
+const JOB_BACKOFF_INITIAL: Millis = 10_000;
+const JOB_BACKOFF_MAX: Millis = 600_000;
+/// The CronJob controller re-queues at the next schedule time + 100 ms (§9).
+const CRON_REQUEUE: Millis = 100;
+
+struct JobSim<'a> {
+    uid: String,
+    workload: &'a Workload,
+    completions: i64,
+    parallelism: i64,
+    backoff_limit: i64,
+    /// The CronJob that created it.
+    cron: Option<usize>,
+    pods: Vec<usize>,
+    /// Failed pods since the last success, and the newest failure's
+    /// finish time in whole seconds (`backoff_utils.go`).
+    failures_since_success: u32,
+    last_failure: Millis,
+    /// A terminal condition is pending or set: no more pods are created.
+    finishing: Option<Terminal>,
+    /// When a `JobSync` for the back-off is queued.
+    sync_queued: Option<Millis>,
+    run: JobRun,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Terminal {
+    Complete,
+    Failed(&'static str, &'static str),
+}
+
+struct CronSim<'a> {
+    workload: &'a Workload,
+    schedule: Schedule,
+    /// `status.lastScheduleTime`.
+    last_schedule: Option<Millis>,
+    active: Vec<usize>,
+    queued: Option<Millis>,
+}
+
+struct StatefulSetSim<'a> {
+    workload: &'a Workload,
+    replicas: usize,
+    created: usize,
 }
 
 struct Sim<'a> {
@@ -115,6 +226,15 @@ struct Sim<'a> {
     events: Vec<Event>,
     until: Millis,
     timing: Timing,
+    rng: Rng,
+    scenario: &'a Scenario,
+    nodes: Vec<Node<'a>>,
+    jobs: Vec<JobSim<'a>>,
+    crons: Vec<CronSim<'a>>,
+    statefulsets: Vec<StatefulSetSim<'a>>,
+    /// Pods that failed a scheduling attempt and are not bound yet, in
+    /// creation order (what `release` re-queues; its cost is this list).
+    unschedulable: Vec<usize>,
 }
 
 /// splitmix64: the run's only source of randomness, seeded by the input.
@@ -174,12 +294,92 @@ struct Node<'a> {
     pods: usize,
 }
 
+impl Node<'_> {
+    /// The pool's labels plus the well-known ones every node carries.
+    fn label(&self, key: &str) -> Option<&str> {
+        match key {
+            "kubernetes.io/hostname" => Some(self.name.as_str()),
+            "kubernetes.io/os" => Some("linux"),
+            "kubernetes.io/arch" => Some("amd64"),
+            _ => self
+                .pool
+                .labels
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.as_str()),
+        }
+    }
+
+    /// The NodeAffinity filter: every `nodeSelector` pair, and one of the
+    /// required terms (each requirement of it) when there are any.
+    fn matches(&self, pod: &PodSpec) -> bool {
+        let selector = pod
+            .node_selector
+            .iter()
+            .all(|(key, value)| self.label(key) == Some(value.as_str()));
+        let requirement = |r: &Requirement| {
+            let label = self.label(&r.key);
+            let number = |text: &str| text.trim().parse::<i64>().ok();
+            match r.operator.as_str() {
+                "In" => label.is_some_and(|l| r.values.iter().any(|v| v == l)),
+                "NotIn" => label.is_none_or(|l| r.values.iter().all(|v| v != l)),
+                "Exists" => label.is_some(),
+                "DoesNotExist" => label.is_none(),
+                "Gt" | "Lt" => {
+                    let (Some(have), Some(bound)) = (
+                        label.and_then(number),
+                        r.values.first().and_then(|v| number(v)),
+                    ) else {
+                        return false;
+                    };
+                    if r.operator == "Gt" {
+                        have > bound
+                    } else {
+                        have < bound
+                    }
+                }
+                _ => false,
+            }
+        };
+        let affinity = pod.node_affinity.is_empty()
+            || pod
+                .node_affinity
+                .iter()
+                .any(|term| !term.is_empty() && term.iter().all(requirement));
+        selector && affinity
+    }
+
+    /// The TaintToleration filter; a DaemonSet's pods also carry the
+    /// controller's automatic tolerations for the node-condition taints.
+    fn tolerated(&self, pod: &PodSpec, daemon: bool) -> bool {
+        const DAEMON_TOLERATED: &[&str] = &[
+            "node.kubernetes.io/not-ready",
+            "node.kubernetes.io/unreachable",
+            "node.kubernetes.io/disk-pressure",
+            "node.kubernetes.io/memory-pressure",
+            "node.kubernetes.io/pid-pressure",
+            "node.kubernetes.io/unschedulable",
+        ];
+        self.pool.taints.iter().all(|taint| {
+            !matches!(taint.effect.as_str(), "NoSchedule" | "NoExecute")
+                || (daemon && DAEMON_TOLERATED.contains(&taint.key.as_str()))
+                || pod
+                    .tolerations
+                    .iter()
+                    .any(|t| t.tolerates(&taint.key, &taint.value, &taint.effect))
+        })
+    }
+}
+
+fn count(replicas: &Option<crate::manifest::model::Setting<i64>>) -> usize {
+    replicas.as_ref().map_or(1, |r| r.value).clamp(0, 1000) as usize
+}
+
 /// Simulates what a file's objects do on the Scenario's cluster.
 pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run {
     let scenario = &reading.scenario;
     let until = options.until.unwrap_or(scenario.duration.value);
     let timing = Timing::default();
-    let mut rng = Rng(seed ^ scenario.seed);
     let mut nodes: Vec<Node<'_>> = Vec::new();
     for pool in &scenario.node_pools {
         for i in 0..pool.count.clamp(0, 1000) {
@@ -201,150 +401,54 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
         events: Vec::new(),
         until,
         timing,
+        rng: Rng(seed ^ scenario.seed),
+        scenario,
+        nodes,
+        jobs: Vec::new(),
+        crons: Vec::new(),
+        statefulsets: Vec::new(),
+        unschedulable: Vec::new(),
     };
     for workload in &reading.workloads {
-        let mut template_hash = None;
-        let names: Vec<String> = match workload.kind {
-            WorkloadKind::Pod => vec![workload.name.clone()],
+        match workload.kind {
+            WorkloadKind::Pod => {
+                sim.create_pod(workload, workload.name.clone(), Owner::None, None, None);
+            }
             WorkloadKind::Deployment => {
-                let hash = rng.template_hash();
-                template_hash = Some(hash.clone());
-                let count = workload
-                    .replicas
-                    .as_ref()
-                    .map_or(1, |r| r.value)
-                    .clamp(0, 1000);
-                (0..count)
-                    .map(|_| format!("{}-{hash}-{}", workload.name, rng.suffix(5)))
-                    .collect()
+                let hash = sim.rng.template_hash();
+                let names: Vec<String> = (0..count(&workload.replicas))
+                    .map(|_| format!("{}-{hash}-{}", workload.name, sim.rng.suffix(5)))
+                    .collect();
+                for name in names {
+                    sim.create_pod(workload, name, Owner::None, Some(hash.clone()), None);
+                }
             }
             WorkloadKind::ReplicaSet => {
-                let count = workload
-                    .replicas
-                    .as_ref()
-                    .map_or(1, |r| r.value)
-                    .clamp(0, 1000);
-                (0..count)
-                    .map(|_| format!("{}-{}", workload.name, rng.suffix(5)))
-                    .collect()
+                let names: Vec<String> = (0..count(&workload.replicas))
+                    .map(|_| format!("{}-{}", workload.name, sim.rng.suffix(5)))
+                    .collect();
+                for name in names {
+                    sim.create_pod(workload, name, Owner::None, None, None);
+                }
             }
             WorkloadKind::StatefulSet => {
-                // All at once here; OrderedReady start comes with the controllers.
-                let count = workload
-                    .replicas
-                    .as_ref()
-                    .map_or(1, |r| r.value)
-                    .clamp(0, 1000);
-                (0..count)
-                    .map(|i| format!("{}-{i}", workload.name))
-                    .collect()
-            }
-            // Jobs, CronJobs and DaemonSets come with the controllers step.
-            _ => continue,
-        };
-        let gpu = pod_gpu_requests(workload);
-        let cpu: i128 = workload
-            .pod
-            .containers
-            .iter()
-            .filter_map(|c| c.resources.effective_request("cpu"))
-            .map(|q| q.milli)
-            .sum();
-        let memory: i128 = workload
-            .pod
-            .containers
-            .iter()
-            .filter_map(|c| c.resources.effective_request("memory"))
-            .map(|q| q.value())
-            .sum();
-        for name in names {
-            let index = sim.pods.len();
-            let object = format!("Pod/{name}");
-            let node = schedule(&mut nodes, &workload.pod, cpu, memory, &gpu);
-            let (node, ip) = match node {
-                Ok(node_index) => {
-                    let node = &mut nodes[node_index];
-                    node.pods += 1;
-                    let ip = format!("10.244.{node_index}.{}", 4 + node.pods);
-                    sim.events.push(Event {
-                        at: 0,
-                        object: object.clone(),
-                        field_path: None,
-                        warning: false,
-                        reason: "Scheduled",
-                        message: format!("Successfully assigned default/{name} to {}", node.name),
-                        source: "default-scheduler",
-                    });
-                    (Some((node.name.clone(), 0)), ip)
-                }
-                Err(message) => {
-                    sim.events.push(Event {
-                        at: 0,
-                        object: object.clone(),
-                        field_path: None,
-                        warning: true,
-                        reason: "FailedScheduling",
-                        message,
-                        source: "default-scheduler",
-                    });
-                    (None, String::new())
-                }
-            };
-            let containers = workload
-                .pod
-                .containers
-                .iter()
-                .map(|container| ContainerSim {
-                    spec: container,
-                    program: scenario.program(container),
-                    probes: [
-                        &container.startup,
-                        &container.liveness,
-                        &container.readiness,
-                    ]
-                    .into_iter()
-                    .flatten()
-                    .map(|probe| ProbeSim {
-                        probe,
-                        last: None,
-                        run: 0,
-                        cached: None,
-                        on_hold: false,
-                        next_tick: timing.first_sync,
-                    })
-                    .collect(),
-                    running: false,
-                    started_ok: false,
-                    backoff: None,
-                    run: ContainerRun {
-                        name: container.name.clone(),
-                        instances: Vec::new(),
-                        back_offs: Vec::new(),
-                        program: scenario.program(container),
-                    },
-                })
-                .collect();
-            let bound = node.is_some();
-            sim.pods.push(PodSim {
-                spec: &workload.pod,
-                containers,
-                run: PodRun {
-                    name,
-                    owner: format!("{}/{}", workload.kind.as_str(), workload.name),
-                    uid: rng.uid(),
+                // OrderedReady (§7): ordinal 0 now, the next one when the
+                // previous is Running and Ready.
+                let replicas = count(&workload.replicas);
+                sim.statefulsets.push(StatefulSetSim {
+                    workload,
+                    replicas,
                     created: 0,
-                    node,
-                    ip,
-                    restart_policy: workload.pod.restart_policy.value.clone(),
-                    containers: Vec::new(),
-                    spec: workload.pod.clone(),
-                    labels: workload.pod_labels.clone(),
-                    template_hash: template_hash.clone(),
-                },
-            });
-            if bound {
-                sim.push(timing.first_sync, Ev::FirstSync(index));
+                });
+                if replicas > 0 {
+                    sim.statefulset_create(sim.statefulsets.len() - 1);
+                }
             }
+            WorkloadKind::DaemonSet => sim.daemonset_create(workload),
+            WorkloadKind::Job => {
+                sim.job_create(workload, workload.name.clone(), None);
+            }
+            WorkloadKind::CronJob => sim.cron_create(workload),
         }
     }
     while let Some(Reverse((at, _, ev))) = sim.queue.pop() {
@@ -366,21 +470,26 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
             })
             .collect(),
         events: sim.events,
+        jobs: sim.jobs.into_iter().map(|job| job.run).collect(),
     }
 }
 
-/// First fit over the nodes in pool order: taints (NoSchedule/NoExecute
-/// must be tolerated), then cpu, memory and extended resources against what
-/// is still free; the FailedScheduling message otherwise
-/// (`scheduler-controllers.md` §1, built by `rules::pl502`).
+/// First fit over the nodes in pool order, each node rejected by its first
+/// failing filter (§1.2): TaintToleration (NoSchedule/NoExecute must be
+/// tolerated), NodeAffinity (nodeSelector, required terms, a DaemonSet
+/// pod's node), then cpu, memory and extended resources against what is
+/// still free. Err: the FailedScheduling message (§1, built by
+/// `rules::pl502`) and whether some node rejected it for resources only.
 fn schedule(
-    nodes: &mut [Node<'_>],
+    nodes: &[Node<'_>],
     pod: &PodSpec,
+    pin: Option<usize>,
     cpu: i128,
     memory: i128,
     extended: &[(String, i64)],
-) -> Result<usize, String> {
+) -> Result<usize, (String, bool)> {
     let mut rejections: Vec<Rejection> = Vec::new();
+    let mut waits_for_capacity = false;
     let mut reject = |unresolvable: bool, reasons: Vec<String>| {
         let rejection = if unresolvable {
             Rejection::unresolvable(1, reasons)
@@ -394,16 +503,13 @@ fn schedule(
             None => rejections.push(rejection),
         }
     };
-    for (index, node) in nodes.iter_mut().enumerate() {
-        let untolerated = node.pool.taints.iter().any(|taint| {
-            matches!(taint.effect.as_str(), "NoSchedule" | "NoExecute")
-                && !pod
-                    .tolerations
-                    .iter()
-                    .any(|t| t.tolerates(&taint.key, &taint.value, &taint.effect))
-        });
-        if untolerated {
+    for (index, node) in nodes.iter().enumerate() {
+        if !node.tolerated(pod, pin.is_some()) {
             reject(true, vec![UNTOLERATED_TAINT.to_string()]);
+            continue;
+        }
+        if !node.matches(pod) || pin.is_some_and(|pin| pin != index) {
+            reject(true, vec![NODE_AFFINITY.to_string()]);
             continue;
         }
         let mut insufficient = Vec::new();
@@ -435,18 +541,15 @@ fn schedule(
             }
         }
         if insufficient.is_empty() {
-            node.free_cpu_milli -= cpu;
-            node.free_memory -= memory;
-            for (name, count) in extended {
-                if let Some((_, free)) = node.free_extended.iter_mut().find(|(k, _)| k == name) {
-                    *free -= count;
-                }
-            }
             return Ok(index);
         }
+        waits_for_capacity |= !above_allocatable;
         reject(above_allocatable, insufficient);
     }
-    Err(failed_scheduling_message(nodes.len(), &rejections))
+    Err((
+        failed_scheduling_message(nodes.len(), &rejections),
+        waits_for_capacity,
+    ))
 }
 
 /// Seconds a preStop hook takes: `sleep N` (exec) or the sleep action; 0 otherwise.
@@ -514,6 +617,9 @@ impl<'a> Sim<'a> {
                 // §1: one worker per probe, started at the first sync; its
                 // ticker grid is W + k·period and survives restarts.
                 let now = self.now;
+                if self.pods[pod].run.deleting.is_some() {
+                    return;
+                }
                 for c in 0..self.pods[pod].containers.len() {
                     for p in 0..self.pods[pod].containers[c].probes.len() {
                         self.pods[pod].containers[c].probes[p].next_tick = now;
@@ -526,6 +632,13 @@ impl<'a> Sim<'a> {
             Ev::Tick(pod, c, p) => self.tick(pod, c, p),
             Ev::Exit(pod, c, instance, kind) => self.exit(pod, c, instance, kind),
             Ev::Sync(pod, c) => self.sync_exited(pod, c),
+            Ev::Schedule(pod, generation) => self.attempt_schedule(pod, generation),
+            Ev::JobSync(job) => {
+                self.jobs[job].sync_queued = None;
+                self.job_manage(job);
+            }
+            Ev::JobDeadline(job) => self.job_deadline(job),
+            Ev::CronSync(cron) => self.cron_sync(cron),
         }
     }
 
@@ -533,6 +646,9 @@ impl<'a> Sim<'a> {
     /// program's own exits scheduled (§1 "Across container restarts", §7).
     fn start(&mut self, pod: usize, c: usize) {
         let now = self.now;
+        if self.pods[pod].run.deleting.is_some() {
+            return;
+        }
         let container = &mut self.pods[pod].containers[c];
         let image = container
             .spec
@@ -604,6 +720,9 @@ impl<'a> Sim<'a> {
         if !has_startup {
             self.became_started(pod, c, has_readiness);
         }
+        if let Owner::Job(job) = self.pods[pod].owner {
+            self.job_check_restarts(job);
+        }
     }
 
     /// Started: readiness gets a manual trigger right away and its grid moves
@@ -619,6 +738,10 @@ impl<'a> Sim<'a> {
                 instance.ready.push((now, None));
             }
         }
+        if !has_readiness {
+            self.pod_ready_changed(pod);
+        }
+        let container = &mut self.pods[pod].containers[c];
         if let Some(p) = container
             .probes
             .iter()
@@ -711,6 +834,9 @@ impl<'a> Sim<'a> {
                     } else if let Some(open) = instance.ready.last_mut().filter(|r| r.1.is_none()) {
                         open.1 = Some(now);
                     }
+                }
+                if ready {
+                    self.pod_ready_changed(pod);
                 }
             }
             (ProbeKind::Startup, true) => {
@@ -818,7 +944,6 @@ impl<'a> Sim<'a> {
     /// A liveness or startup kill (§3): `Killing` event, preStop, SIGTERM,
     /// SIGKILL when the grace period runs out.
     fn kill(&mut self, pod: usize, c: usize, kind: ProbeKind) {
-        let now = self.now;
         let pod_sim = &self.pods[pod];
         let container = &pod_sim.containers[c];
         let name = container.spec.name.clone();
@@ -828,28 +953,9 @@ impl<'a> Sim<'a> {
         }
         .and_then(|probe| probe.termination_grace_period_seconds.as_ref())
         .map(|grace| grace.value);
-        let mut grace = probe_grace
-            .unwrap_or(pod_sim.spec.termination_grace_period_seconds.value)
-            .max(0);
-        let pre_stop = if grace > 0 {
-            pre_stop_seconds(container.spec).min(grace)
-        } else {
-            0
-        };
-        grace = (grace - pre_stop).max(MINIMUM_GRACE_S);
-        let sigterm = now + (pre_stop as Millis) * 1000;
-        let instance = container.run.instances.len() - 1;
-        let serving = container
-            .run
-            .instances
-            .last()
-            .is_some_and(|i| sigterm >= i.started + container.program.startup.value);
-        let shutdown = container.program.shutdown.value;
-        let (at, code) = if shutdown <= (grace as Millis) * 1000 {
-            (sigterm + shutdown, if serving { 0 } else { 143 })
-        } else {
-            (sigterm + (grace as Millis) * 1000, 137)
-        };
+        let grace = probe_grace.unwrap_or(pod_sim.spec.termination_grace_period_seconds.value);
+        let instance = container.run.instances.len().saturating_sub(1);
+        let (at, code) = self.stop_time(pod, c, grace);
         let probe_name = match kind {
             ProbeKind::Liveness => "liveness",
             _ => "startup",
@@ -877,7 +983,7 @@ impl<'a> Sim<'a> {
         }
         container.running = false;
         let (code, reason) = match kind {
-            ExitKind::Program { code } | ExitKind::Killed { code } => {
+            ExitKind::Program { code } | ExitKind::Killed { code } | ExitKind::Deleted { code } => {
                 (code, if code == 0 { "Completed" } else { "Error" })
             }
             ExitKind::Oom => (137, "OOMKilled"),
@@ -904,7 +1010,11 @@ impl<'a> Sim<'a> {
                     .map(|exit| exit.at);
                 self.decide_restart(pod, c, previous);
             }
-            ExitKind::Killed { .. } => {}
+            ExitKind::Deleted { .. } => {
+                if self.pods[pod].containers.iter().all(|c| !c.running) {
+                    self.pod_gone(pod);
+                }
+            }
             _ => self.push(now + self.timing.pleg, Ev::Sync(pod, c)),
         }
     }
@@ -912,7 +1022,7 @@ impl<'a> Sim<'a> {
     /// A sync after a container exited by itself, or while it waits in back-off.
     fn sync_exited(&mut self, pod: usize, c: usize) {
         let container = &self.pods[pod].containers[c];
-        if container.running {
+        if container.running || self.pods[pod].run.deleting.is_some() {
             return;
         }
         let Some(exit) = container.run.instances.last().and_then(|i| i.exit.as_ref()) else {
@@ -926,6 +1036,8 @@ impl<'a> Sim<'a> {
         if restart {
             let finished = exit.at;
             self.decide_restart(pod, c, Some(finished));
+        } else if self.pod_is_finished(pod) {
+            self.pod_finished(pod);
         }
     }
 

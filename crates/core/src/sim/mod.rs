@@ -1,19 +1,22 @@
 //! The simulator: one event queue, an explicit clock, no wall clock.
 //!
-//! First step (issue 3): pods from bare Pods and Deployments/ReplicaSets/
-//! StatefulSets, placed on the Scenario's nodes by a first-fit on cpu, memory
-//! and extended resources; the kubelet's container lifecycle — start, the
-//! three probe workers on their period grid, liveness/startup kills with the
-//! grace period and preStop, the program's own exits, OOM at the loading
-//! peak, and the crash-loop back-off exactly as `doBackOff` decides it. Not
-//! yet: the FailedScheduling event, Jobs and CronJobs, DaemonSets, GPU
-//! sharing, image pulls that fail, `describe`/`logs` renderers. What is
+//! Pods from bare Pods, Deployments/ReplicaSets, StatefulSets (OrderedReady),
+//! DaemonSets, Jobs and CronJobs, each created by its controller's rules
+//! (`scheduler-controllers.md` §6-§9); the scheduler's first fit with taints,
+//! node affinity and resources, and its queue (backoff, the 5 min flush, a
+//! retry when a pod frees capacity); the kubelet's container lifecycle —
+//! start, the three probe workers on their period grid, liveness/startup
+//! kills with the grace period and preStop, the program's own exits, OOM at
+//! the loading peak, the crash-loop back-off exactly as `doBackOff` decides
+//! it, and pod deletion. Not yet: GPU sharing at run time, image pulls that
+//! fail. What is
 //! modelled, and the constants chosen where Kubernetes leaves timing to
 //! chance, are in `docs/simulator.md`.
 //!
 //! A run is a pure function of (text, options): pod-name suffixes come from
 //! a generator seeded by the text, so native and wasm give the same run.
 
+mod cron;
 mod kubelet;
 
 pub use kubelet::{simulate_reading, Timing};
@@ -50,6 +53,34 @@ pub struct Run {
     pub pods: Vec<PodRun>,
     /// Every occurrence, in time order (ties: in the order they happened).
     pub events: Vec<Event>,
+    /// Jobs (from Job objects and CronJobs), in creation order, as they
+    /// stand at `end`.
+    pub jobs: Vec<JobRun>,
+}
+
+/// A Job's status at the end of the run (scheduler-controllers.md §8).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JobRun {
+    pub name: String,
+    /// `CronJob/<name>` for a CronJob's Jobs.
+    pub owner: Option<String>,
+    pub created: Millis,
+    /// `status.succeeded` / `status.failed`: pods counted so far.
+    pub succeeded: usize,
+    pub failed: usize,
+    /// In the order they were added.
+    pub conditions: Vec<JobCondition>,
+    /// When the Job object was deleted (CronJob `Replace`).
+    pub deleted: Option<Millis>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JobCondition {
+    /// `SuccessCriteriaMet`, `Complete`, `FailureTarget`, `Failed`.
+    pub kind: &'static str,
+    pub reason: &'static str,
+    pub message: &'static str,
+    pub at: Millis,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -70,6 +101,10 @@ pub struct PodRun {
     pub labels: Vec<(String, String)>,
     /// `pod-template-hash` of a Deployment's pods.
     pub template_hash: Option<String>,
+    /// When the pod was deleted (`deletionTimestamp`) and when it was gone
+    /// from the API (its containers stopped); a controller's deletion.
+    pub deleting: Option<Millis>,
+    pub deleted: Option<Millis>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -207,6 +242,11 @@ impl ContainerRun {
 }
 
 impl PodRun {
+    /// Whether the pod object exists at `at` (created, not yet gone).
+    pub fn exists_at(&self, at: Millis) -> bool {
+        self.created <= at && self.deleted.is_none_or(|gone| gone > at)
+    }
+
     /// Container statuses at `at`; empty while no container has started.
     pub fn statuses_at(&self, at: Millis) -> Vec<ContainerStatus> {
         self.containers

@@ -1,0 +1,363 @@
+//! The diagnosis on the golden runs (`tests/golden/*.yaml`): the cause is
+//! recognised from the run, the evidence quotes what describe/logs print,
+//! the next command follows describe → logs --previous → exec, and every
+//! text exists in English and in Traditional Chinese.
+
+use std::path::Path;
+
+use podlab_core::explain::diagnosis::{diagnose, render, Diagnosis, Kind};
+use podlab_core::i18n::Lang;
+use podlab_core::sim::{simulate, Options, Run};
+
+fn golden(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/golden")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn run(name: &str, until_s: u64) -> Run {
+    simulate(
+        &golden(name),
+        &Options {
+            until: Some(until_s * 1000),
+        },
+    )
+}
+
+fn has_chinese(text: &str) -> bool {
+    text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+}
+
+/// Every person-readable text exists in both languages, the Chinese one in Chinese.
+fn assert_bilingual(diagnosis: &Diagnosis) {
+    for (what, text) in [
+        ("symptom", &diagnosis.symptom),
+        ("root cause", &diagnosis.root_cause),
+        ("why", &diagnosis.why_that_command),
+        ("fix", &diagnosis.fix),
+    ] {
+        assert!(!text.en.is_empty(), "{what} (en) empty: {diagnosis:?}");
+        assert!(
+            !text.zh_tw.is_empty(),
+            "{what} (zh-TW) empty: {diagnosis:?}"
+        );
+        assert!(has_chinese(&text.zh_tw), "{what} (zh-TW): {}", text.zh_tw);
+        assert!(!has_chinese(&text.en), "{what} (en): {}", text.en);
+    }
+    assert!(!diagnosis.evidence.is_empty(), "{diagnosis:?}");
+    assert!(diagnosis.next_command.starts_with("kubectl "));
+}
+
+#[test]
+fn the_article_crash_loop_is_a_liveness_kill_during_the_load() {
+    let run = run("crash-loop-liveness-40s.yaml", 720);
+    let diagnoses = diagnose(&run, 720_000);
+    assert_eq!(diagnoses.len(), 1, "{diagnoses:#?}");
+    let d = &diagnoses[0];
+    let pod = &run.pods[0].name;
+    assert_eq!(&d.pod, pod);
+    assert_eq!(d.kind, Kind::LivenessDuringLoad);
+    assert_eq!(d.next_command, format!("kubectl logs {pod} --previous"));
+    assert_bilingual(d);
+    // Evidence: the kill and the probe failure from describe's Events, and
+    // the previous run's log stopping mid-load.
+    assert!(
+        d.evidence.iter().any(|l| l == "Restart Count:  7"),
+        "{:?}",
+        d.evidence
+    );
+    assert!(
+        d.evidence.iter().any(|l| l.starts_with("Normal   Killing")
+            && l.ends_with("Container api failed liveness probe, will be restarted")),
+        "{:?}",
+        d.evidence
+    );
+    assert!(
+        d.evidence
+            .iter()
+            .any(|l| l.contains("Liveness probe failed: Get \"http://")),
+        "{:?}",
+        d.evidence
+    );
+    assert!(
+        d.evidence
+            .iter()
+            .any(|l| l == "Loading model weights: 75% (30s)"),
+        "{:?}",
+        d.evidence
+    );
+    assert!(d.root_cause.en.contains("40s"), "{}", d.root_cause.en);
+    assert!(
+        d.root_cause.zh_tw.contains("模型載入要 40 秒"),
+        "{}",
+        d.root_cause.zh_tw
+    );
+    assert!(d.fix.en.contains("startupProbe") && d.fix.en.contains("PL201"));
+    assert!(d.fix.zh_tw.contains("startupProbe") && d.fix.zh_tw.contains("PL201"));
+    // Every evidence line is printed by describe or logs --previous as is.
+    let describe = podlab_core::explain::describe::describe_pod(&run, &run.pods[0], 720_000);
+    let previous =
+        podlab_core::explain::logs::logs(&run, &run.pods[0], "api", 720_000, true).unwrap();
+    for line in &d.evidence {
+        assert!(
+            describe.lines().any(|l| l.trim() == line) || previous.lines().any(|l| l == line),
+            "not printed: {line}"
+        );
+    }
+}
+
+#[test]
+fn the_oom_golden_is_oomkilled_at_the_loading_peak() {
+    let run = run("oom-at-loading-peak.yaml", 720);
+    let diagnoses = diagnose(&run, 720_000);
+    assert_eq!(diagnoses.len(), 1, "{diagnoses:#?}");
+    let d = &diagnoses[0];
+    assert_eq!(d.pod, "trainer");
+    assert_eq!(d.kind, Kind::OomKilled);
+    assert_bilingual(d);
+    assert!(
+        d.evidence.iter().any(|l| l == "Reason:       OOMKilled"),
+        "{:?}",
+        d.evidence
+    );
+    assert!(
+        d.evidence.iter().any(|l| l == "Exit Code:    137"),
+        "{:?}",
+        d.evidence
+    );
+    assert!(
+        d.evidence.iter().any(|l| l == "memory:  8Gi"),
+        "{:?}",
+        d.evidence
+    );
+    // peak × workers vs the limit.
+    assert!(
+        d.root_cause.en.contains("10Gi × 1 worker(s) = 10Gi"),
+        "{}",
+        d.root_cause.en
+    );
+    assert!(d.root_cause.en.contains("8Gi"), "{}", d.root_cause.en);
+    assert!(
+        d.fix.en.contains("PL104") && d.fix.en.contains("12Gi"),
+        "{}",
+        d.fix.en
+    );
+    assert_eq!(d.next_command, "kubectl top pod trainer --containers");
+}
+
+#[test]
+fn the_pending_replica_quotes_failed_scheduling() {
+    let run = run("reference-one-gpu.yaml", 900);
+    let diagnoses = diagnose(&run, 900_000);
+    assert_eq!(
+        diagnoses.len(),
+        1,
+        "the running replica is healthy: {diagnoses:#?}"
+    );
+    let d = &diagnoses[0];
+    assert_eq!(d.pod, run.pods[1].name);
+    assert_eq!(d.kind, Kind::Unschedulable);
+    assert_bilingual(d);
+    let message = "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.";
+    assert!(d.root_cause.en.contains(message), "{}", d.root_cause.en);
+    assert!(
+        d.root_cause.zh_tw.contains(message),
+        "{}",
+        d.root_cause.zh_tw
+    );
+    assert!(
+        d.root_cause.zh_tw.contains("節點確實有宣告"),
+        "{}",
+        d.root_cause.zh_tw
+    );
+    // The one GPU is taken by the other replica: replicas beyond the GPUs.
+    assert!(
+        d.root_cause.en.contains(&run.pods[0].name),
+        "{}",
+        d.root_cause.en
+    );
+    assert!(d.fix.en.contains("PL505"), "{}", d.fix.en);
+    assert!(
+        d.evidence
+            .iter()
+            .any(|l| l.starts_with("Warning  FailedScheduling") && l.ends_with(message)),
+        "{:?}",
+        d.evidence
+    );
+    assert_eq!(d.next_command, "kubectl describe node");
+}
+
+#[test]
+fn the_reference_deployment_on_two_gpus_needs_no_diagnosis() {
+    let run = run("reference-two-gpus.yaml", 900);
+    assert!(diagnose(&run, 900_000).is_empty());
+    // Still loading at 20 s: starting, not broken.
+    assert!(diagnose(&run, 20_000).is_empty());
+}
+
+#[test]
+fn rendering_uses_the_chosen_language() {
+    let run = run("crash-loop-liveness-40s.yaml", 720);
+    let diagnoses = diagnose(&run, 720_000);
+    let en = render(&diagnoses, Lang::En);
+    let zh = render(&diagnoses, Lang::ZhTw);
+    assert!(
+        en.contains("Diagnosis: ") && en.contains("Next command: $ kubectl logs "),
+        "{en}"
+    );
+    assert!(
+        zh.contains("診斷：") && zh.contains("下一個指令：$ kubectl logs "),
+        "{zh}"
+    );
+    assert!(!has_chinese(&en), "{en}");
+    assert!(render(&[], Lang::En).is_empty());
+}
+
+/// Each recognised cause on a small variation of the goldens.
+#[test]
+fn other_causes_are_recognised_from_the_run() {
+    let with_scenario = |manifest: &str, workload: &str| {
+        format!("{manifest}---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: {{ name: t }}\nspec:\n  workload:\n    - container: api\n{workload}")
+    };
+    let pod = |extra: &str| {
+        format!("apiVersion: v1\nkind: Pod\nmetadata: {{ name: p }}\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n      ports: [{{ containerPort: 8000 }}]\n{extra}")
+    };
+    let kind_of = |text: String, at_s: u64| {
+        let run = simulate(
+            &text,
+            &Options {
+                until: Some(at_s * 1000),
+            },
+        );
+        let diagnoses = diagnose(&run, at_s * 1000);
+        for d in &diagnoses {
+            assert_bilingual(d);
+        }
+        diagnoses.first().map(|d| {
+            (
+                d.kind,
+                d.next_command.clone(),
+                format!("{} {}", d.fix.en, d.evidence.join("\n")),
+            )
+        })
+    };
+    // Startup budget of 30 s for a 90 s load.
+    let (kind, next, fix) = kind_of(
+        with_scenario(
+            &pod("      startupProbe:\n        httpGet: { path: /health, port: 8000 }\n        periodSeconds: 10\n        failureThreshold: 3\n"),
+            "      startup: 90s\n",
+        ),
+        600,
+    )
+    .expect("a diagnosis");
+    assert_eq!(kind, Kind::StartupBudgetExhausted);
+    assert_eq!(next, "kubectl logs p --previous");
+    assert!(fix.contains("PL202"), "{fix}");
+    // Readiness on a path the server answers with 404.
+    let (kind, next, fix) = kind_of(
+        with_scenario(
+            &pod("      readinessProbe:\n        httpGet: { path: /ready, port: 8000 }\n"),
+            "      startup: 10s\n",
+        ),
+        300,
+    )
+    .expect("a diagnosis");
+    assert_eq!(kind, Kind::ReadinessNeverSucceeds);
+    assert!(next.starts_with("kubectl exec p -- curl"), "{next}");
+    assert!(fix.contains("/health"), "{fix}");
+    // The program's own crash.
+    let (kind, next, fix_and_evidence) = kind_of(
+        with_scenario(
+            &pod(""),
+            "      startup: 10s\n      exit: { after: 5s, code: 1, log: \"KeyError: 'MODEL_PATH'\" }\n",
+        ),
+        300,
+    )
+    .expect("a diagnosis");
+    assert_eq!(kind, Kind::ProgramCrash);
+    assert_eq!(next, "kubectl logs p --previous");
+    assert!(
+        fix_and_evidence.contains("\nKeyError: 'MODEL_PATH'"),
+        "{fix_and_evidence}"
+    );
+    // An untolerated taint.
+    let tainted = format!(
+        "{}---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: {{ name: t }}\nspec:\n  cluster:\n    nodePools:\n      - name: gpu\n        gpu: {{ model: A100-80GB, count: 1 }}\n        taints: [{{ key: nvidia.com/gpu, value: present, effect: NoSchedule }}]\n",
+        pod("      resources:\n        limits: { nvidia.com/gpu: 1 }\n")
+    );
+    let (kind, next, fix) = kind_of(tainted, 60).expect("a diagnosis");
+    assert_eq!(kind, Kind::Unschedulable);
+    assert_eq!(next, "kubectl describe node");
+    assert!(fix.contains("toleration") && fix.contains("PL501"), "{fix}");
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn manifest(
+        startup_s: u64,
+        delay: u64,
+        threshold: u64,
+        with_startup: bool,
+        limit_gi: u64,
+    ) -> String {
+        let startup_probe = if with_startup {
+            format!("          startupProbe:\n            httpGet: {{ path: /health, port: 8000 }}\n            periodSeconds: 10\n            failureThreshold: {threshold}\n")
+        } else {
+            String::new()
+        };
+        format!(
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{ name: m }}\nspec:\n  replicas: 2\n  selector: {{ matchLabels: {{ app: m }} }}\n  template:\n    metadata: {{ labels: {{ app: m }} }}\n    spec:\n      containers:\n        - name: api\n          image: m:1\n          ports: [{{ containerPort: 8000 }}]\n          resources: {{ limits: {{ memory: {limit_gi}Gi, nvidia.com/gpu: 1 }} }}\n{startup_probe}          livenessProbe:\n            httpGet: {{ path: /health, port: 8000 }}\n            initialDelaySeconds: {delay}\n            failureThreshold: {threshold}\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: {{ name: p }}\nspec:\n  workload:\n    - container: api\n      startup: {startup_s}s\n      memory: {{ steady: 4Gi, peak: 7Gi }}\n"
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+        /// Any run: at most one diagnosis per pod, in pod order, every text
+        /// in both languages; an OOM kill is always named as such; a pod with
+        /// no diagnosis after its load is Ready with no restarts.
+        #[test]
+        fn diagnoses_are_consistent_with_the_run(
+            startup_s in 1u64..120,
+            delay in 0u64..60,
+            threshold in 1u64..8,
+            with_startup in any::<bool>(),
+            limit_gi in 4u64..10,
+            at_s in 1u64..900,
+        ) {
+            let text = manifest(startup_s, delay, threshold, with_startup, limit_gi);
+            let run = simulate(&text, &Options { until: Some(900_000) });
+            let at = at_s * 1000;
+            let diagnoses = diagnose(&run, at);
+            let mut last = None;
+            for d in &diagnoses {
+                assert_bilingual(d);
+                let index = run.pods.iter().position(|p| p.name == d.pod);
+                prop_assert!(index.is_some() && index > last);
+                last = index;
+                let pod = &run.pods[index.unwrap_or(0)];
+                let oom = pod.containers.iter().flat_map(|c| &c.instances).any(|i| {
+                    i.exit.as_ref().is_some_and(|e| e.at <= at && e.reason == "OOMKilled")
+                });
+                if oom {
+                    prop_assert_eq!(d.kind, Kind::OomKilled);
+                }
+            }
+            for pod in &run.pods {
+                if diagnoses.iter().any(|d| d.pod == pod.name) {
+                    continue;
+                }
+                let loaded = pod.containers.iter().all(|c| {
+                    c.instances.last().is_some_and(|i| i.started + startup_s * 1000 + 60_000 < at)
+                });
+                if loaded {
+                    let row = podlab_core::explain::get_pods::row(pod, at);
+                    prop_assert_eq!(row.restart_count, 0, "{} at {}", pod.name, at);
+                }
+            }
+        }
+    }
+}
