@@ -32,6 +32,19 @@ async fn wait_ms(ms: u32) {
     yew::platform::time::sleep(Duration::from_millis(ms.into())).await;
 }
 
+/// Waits until `done` holds, checking every 10 ms for up to 3 s: Yew renders
+/// child components in later scheduler passes, which a loaded machine spreads
+/// over several ticks.
+async fn until(what: &str, done: impl Fn() -> bool) {
+    for _ in 0..300 {
+        if done() {
+            return;
+        }
+        wait_ms(10).await;
+    }
+    panic!("gave up waiting for {what}");
+}
+
 fn find(root: &Element, selector: &str) -> Element {
     root.query_selector(selector)
         .expect("valid selector")
@@ -86,7 +99,14 @@ async fn broken_yaml_shows_pl001_with_its_line_after_the_debounce() {
     // Before the debounce fires the old result stays, marked as pending.
     wait_ms(10).await;
     assert!(root.query_selector("[data-rule=PL001]").unwrap().is_none());
-    wait_ms(LINT_DEBOUNCE_MS + 150).await;
+    wait_ms(LINT_DEBOUNCE_MS).await;
+    until("PL001 after the debounce", || {
+        root.query_selector("[data-testid=diagnostics] [data-rule=PL001]")
+            .ok()
+            .flatten()
+            .is_some()
+    })
+    .await;
     let item = text_of(&root, "[data-testid=diagnostics] [data-rule=PL001]");
     assert!(item.contains("PL001"), "{item}");
     assert!(item.contains("error"), "{item}");
@@ -105,7 +125,10 @@ async fn language_toggle_switches_the_page_to_chinese_and_back() {
     assert!(text_of(&root, "[data-rule=PL001]").contains("line 1"));
 
     click(&root, "[data-testid=lang]");
-    wait_ms(0).await;
+    until("the diagnostic in Chinese", || {
+        text_of(&root, "[data-rule=PL001]").contains("第 1 行")
+    })
+    .await;
     assert_eq!(text_of(&root, "[data-testid=title]"), "podlab 練習場");
     let item = text_of(&root, "[data-rule=PL001]");
     assert!(item.contains("錯誤"), "{item}");
@@ -120,7 +143,10 @@ async fn language_toggle_switches_the_page_to_chinese_and_back() {
     );
 
     click(&root, "[data-testid=lang]");
-    wait_ms(0).await;
+    until("the diagnostic in English", || {
+        text_of(&root, "[data-rule=PL001]").contains("line 1")
+    })
+    .await;
     assert_eq!(text_of(&root, "[data-testid=title]"), "podlab playground");
     assert!(text_of(&root, "[data-rule=PL001]").contains("line 1"));
 }
@@ -134,7 +160,13 @@ async fn fixing_the_text_by_hand_clears_the_diagnostic() {
     .await;
     assert!(text_of(&root, "[data-rule=PL001]").contains("第 1 行"));
     type_into_editor(&root, "a: []\n");
-    wait_ms(LINT_DEBOUNCE_MS + 150).await;
-    assert!(root.query_selector("[data-rule=PL001]").unwrap().is_none());
+    wait_ms(LINT_DEBOUNCE_MS).await;
+    until("PL001 to disappear", || {
+        root.query_selector("[data-rule=PL001]")
+            .ok()
+            .flatten()
+            .is_none()
+    })
+    .await;
     assert_eq!(text_of(&root, "[data-testid=summary]"), "沒有發現問題。");
 }
