@@ -744,7 +744,7 @@ fn oom_killed(
     let program = &container.program;
     let workers = program.workers.value.max(1);
     let per_worker = pl104::show_bytes(program.memory_peak.value.max(0));
-    let peak = pl104::show_bytes(pl104::peak_total(program));
+    let peak = pl104::show_bytes(program.peak_total());
     let limit_bytes = spec(pod, container)
         .and_then(|c| c.resources.limit("memory"))
         .and_then(|amount| amount.quantity)

@@ -86,18 +86,21 @@ impl Program {
     pub fn peak_total(&self) -> i128 {
         self.memory_peak
             .value
+            .max(0)
             .saturating_mul(i128::from(self.workers.value.max(1)))
     }
 
     pub fn steady_total(&self) -> i128 {
         self.memory_steady
             .value
+            .max(0)
             .saturating_mul(i128::from(self.workers.value.max(1)))
     }
 
     pub fn gpu_memory_total(&self) -> i128 {
         self.gpu_memory
             .value
+            .max(0)
             .saturating_mul(i128::from(self.workers.value.max(1)))
     }
 }

@@ -66,34 +66,16 @@ pub static RULE: Rule = Rule {
 /// Headroom above the loading peak in the suggested limit, in percent.
 pub const HEADROOM_PERCENT: i128 = 20;
 
-/// Memory at the loading peak for all workers, saturating.
-pub fn peak_total(program: &Program) -> i128 {
-    program
-        .memory_peak
-        .value
-        .max(0)
-        .saturating_mul(i128::from(program.workers.value.max(1)))
-}
-
-/// Steady memory for all workers, saturating.
-pub fn steady_total(program: &Program) -> i128 {
-    program
-        .memory_steady
-        .value
-        .max(0)
-        .saturating_mul(i128::from(program.workers.value.max(1)))
-}
-
 /// The memory limit the rules suggest for a program: the loading peak × workers
 /// plus [`HEADROOM_PERCENT`], and at least 1.5 × steady (PL105), rounded up to
 /// whole GiB; at least 1Gi.
 pub fn suggested_limit(program: &Program) -> i128 {
-    let peak = peak_total(program);
+    let peak = program.peak_total();
     let with_headroom = peak
         .saturating_mul(100 + HEADROOM_PERCENT)
         .saturating_add(99)
         / 100;
-    let steady = steady_total(program).saturating_mul(3).saturating_add(1) / 2;
+    let steady = program.steady_total().saturating_mul(3).saturating_add(1) / 2;
     quantity::round_up_gib(with_headroom.max(steady)).max(GIB)
 }
 
@@ -190,7 +172,7 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         };
         let program = scenario.program(container);
-        let peak = peak_total(&program);
+        let peak = program.peak_total();
         if peak <= limit_bytes {
             continue;
         }

@@ -19,7 +19,7 @@
 //! (`pl104::applies`).
 
 use super::pl101::{trimmed, written};
-use super::pl104::{applies, fix_limit, peak_total, show_bytes, show_total, steady_total};
+use super::pl104::{applies, fix_limit, show_bytes, show_total};
 use super::{containers, edit, words, Context, Rule};
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::manifest::quantity;
@@ -69,10 +69,10 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         };
         let program = scenario.program(container);
         // PL104 reports a limit below the loading peak.
-        if peak_total(&program) > limit_bytes {
+        if program.peak_total() > limit_bytes {
             continue;
         }
-        let steady = steady_total(&program);
+        let steady = program.steady_total();
         if limit_bytes.saturating_mul(2) >= steady.saturating_mul(3) {
             continue;
         }
