@@ -179,6 +179,74 @@ pub struct ContainerStatus {
 }
 
 impl ContainerRun {
+    /// The container's host memory in bytes at `at`, as the simulator's OOM
+    /// check sees it (kubelet.md §6; DESIGN.md Scenario `memory`): 0 while
+    /// no instance runs; from a start, a linear climb to the loading peak ×
+    /// workers over `startup`, then the steady memory × workers; 0 again
+    /// from the instance's exit.
+    pub fn memory_at(&self, at: Millis) -> i128 {
+        self.level_at(at, self.program.peak_total(), self.program.steady_total())
+    }
+
+    /// Device (GPU) memory in bytes at `at`: a linear climb to `gpuMemory`
+    /// × workers over `startup`, then flat; 0 while no instance runs.
+    pub fn gpu_memory_at(&self, at: Millis) -> i128 {
+        let total = self.program.gpu_memory_total();
+        self.level_at(at, total, total)
+    }
+
+    /// The host memory curve as the points of a polyline, in time order:
+    /// straight lines between consecutive points give `memory_at` exactly
+    /// (a vertical step is two points at the same time).
+    pub fn memory_points(&self) -> Vec<(Millis, i128)> {
+        let peak = self.program.peak_total();
+        let steady = self.program.steady_total();
+        let startup = self.program.startup.value.max(0);
+        let mut points = Vec::new();
+        for instance in &self.instances {
+            let loaded = instance.started.saturating_add(startup);
+            let end = instance.exit.as_ref().map(|exit| exit.at);
+            points.push((instance.started, 0));
+            match end {
+                Some(end) if end <= loaded => {
+                    points.push((end, self.level_at(end.saturating_sub(1), peak, steady)));
+                    points.push((end, 0));
+                }
+                _ => {
+                    points.push((loaded, peak));
+                    points.push((loaded, steady));
+                    if let Some(end) = end {
+                        points.push((end, steady));
+                        points.push((end, 0));
+                    }
+                }
+            }
+        }
+        points
+    }
+
+    fn level_at(&self, at: Millis, peak: i128, steady: i128) -> i128 {
+        let Some(instance) = self
+            .instances
+            .iter()
+            .rev()
+            .find(|instance| instance.started <= at)
+        else {
+            return 0;
+        };
+        if instance.exit.as_ref().is_some_and(|exit| exit.at <= at) {
+            return 0;
+        }
+        let startup = self.program.startup.value.max(0);
+        let elapsed = at - instance.started;
+        if elapsed >= startup {
+            steady
+        } else {
+            // Integer arithmetic keeps native and wasm identical.
+            peak.saturating_mul(i128::from(elapsed)) / i128::from(startup.max(1))
+        }
+    }
+
     /// The container's status at `at` (kubelet.md §5: the newest record gives
     /// State, the one before it Last State; a back-off shows as Waiting
     /// CrashLoopBackOff with the terminated instance in Last State).
