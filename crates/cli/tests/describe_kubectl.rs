@@ -103,6 +103,14 @@ fn crash_loop_at_12_minutes_matches_kubectl() {
     compare("crash-loop-liveness-40s.yaml", 720_000);
 }
 
+/// Waiting pods: ContainerCreating during a pull, ImagePullBackOff and
+/// CreateContainerConfigError, and Pulling/Pulled/Failed/BackOff events.
+#[test]
+fn image_pulls_and_config_errors_match_kubectl() {
+    compare("image-pull-and-config.yaml", 30_000);
+    compare("image-pull-and-config.yaml", 200_000);
+}
+
 #[test]
 fn reference_one_gpu_at_15_minutes_matches_kubectl_for_both_pods() {
     compare("reference-one-gpu.yaml", 900_000);

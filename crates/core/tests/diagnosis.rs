@@ -46,7 +46,15 @@ fn assert_bilingual(diagnosis: &Diagnosis) {
         assert!(!has_chinese(&text.en), "{what} (en): {}", text.en);
     }
     assert!(!diagnosis.evidence.is_empty(), "{diagnosis:?}");
-    assert!(diagnosis.next_command.starts_with("kubectl "));
+    // A kubectl command, or for a registry question the registry's client.
+    assert!(
+        diagnosis.next_command.starts_with("kubectl ")
+            || diagnosis
+                .next_command
+                .starts_with("docker manifest inspect "),
+        "{}",
+        diagnosis.next_command
+    );
 }
 
 #[test]
@@ -360,4 +368,62 @@ mod properties {
             }
         }
     }
+}
+
+/// kubelet.md §9: the Failed event's "not found" names the cause; the next
+/// step asks the registry, not the cluster.
+#[test]
+fn a_tag_the_registry_lacks_is_an_image_pull_diagnosis() {
+    let run = run("image-pull-and-config.yaml", 30);
+    let diagnoses = diagnose(&run, 30_000);
+    let d = diagnoses
+        .iter()
+        .find(|d| d.pod == "bad-tag")
+        .expect("bad-tag is diagnosed");
+    assert_eq!(d.kind, Kind::ImagePull);
+    assert_bilingual(d);
+    assert!(
+        d.symptom.en.starts_with("ImagePullBackOff:"),
+        "{}",
+        d.symptom.en
+    );
+    assert!(
+        d.evidence
+            .iter()
+            .any(|line| line.contains("Failed to pull image") && line.ends_with("not found")),
+        "{:?}",
+        d.evidence
+    );
+    assert_eq!(
+        d.next_command,
+        "docker manifest inspect ghcr.io/acme/model-api:9.9"
+    );
+    // Pods still pulling are progressing, not diagnosed.
+    assert!(
+        diagnoses.iter().all(|d| !d.pod.starts_with("model-api")),
+        "{diagnoses:#?}"
+    );
+}
+
+#[test]
+fn a_missing_secret_is_named_with_the_command_that_confirms_it() {
+    let run = run("image-pull-and-config.yaml", 30);
+    let diagnoses = diagnose(&run, 30_000);
+    let d = diagnoses
+        .iter()
+        .find(|d| d.pod == "needs-secret")
+        .expect("needs-secret is diagnosed");
+    assert_eq!(d.kind, Kind::MissingConfig);
+    assert_bilingual(d);
+    assert!(
+        d.root_cause.en.contains("secret \"mlflow-secret\""),
+        "{}",
+        d.root_cause.en
+    );
+    assert!(d
+        .evidence
+        .iter()
+        .any(|line| line.ends_with("Error: secret \"mlflow-secret\" not found")));
+    assert_eq!(d.next_command, "kubectl get secret mlflow-secret");
+    assert!(render(&diagnoses, Lang::ZhTw).contains("CreateContainerConfigError"));
 }

@@ -215,3 +215,152 @@ fn the_same_input_gives_the_same_run() {
     assert_eq!(a, b);
     assert_eq!(a.pods[0].name, b.pods[0].name);
 }
+
+fn status_column(run: &Run, pod: &str, at: u64) -> String {
+    let table = get_pods::render(run, at);
+    table
+        .lines()
+        .find(|line| line.starts_with(pod))
+        .and_then(|line| line.split_whitespace().nth(2))
+        .unwrap_or_else(|| panic!("{pod} not in\n{table}"))
+        .to_string()
+}
+
+fn pod_events(run: &Run, pod: &str) -> Vec<(u64, &'static str, String)> {
+    run.events
+        .iter()
+        .filter(|e| e.object == format!("Pod/{pod}"))
+        .map(|e| (e.at, e.reason, e.message.clone()))
+        .collect()
+}
+
+/// kubelet.md §9: both replicas start their sync at S0 = 2.0 s. The first
+/// pull takes the whole 2 m (done 122.0 s); the serial puller makes the
+/// second wait until then, and the layers are present: 0.5 s more (done
+/// 122.5 s, 122.5 − 2.0 = 120.5 s including waiting). Until then the pods are
+/// ContainerCreating; the container starts right after its pull.
+#[test]
+fn image_pulls_take_their_time_and_queue_on_the_node() {
+    let run = run("image-pull-and-config.yaml", 300);
+    let api: Vec<&podlab_core::sim::PodRun> = run
+        .pods
+        .iter()
+        .filter(|p| p.owner == "Deployment/model-api")
+        .collect();
+    assert_eq!(api.len(), 2);
+    let first = pod_events(&run, &api[0].name);
+    let second = pod_events(&run, &api[1].name);
+    let image = "ghcr.io/acme/model-api:1.4.2";
+    assert!(first.contains(&(2_000, "Pulling", format!("Pulling image \"{image}\""))));
+    let pulled = |events: &[(u64, &'static str, String)]| -> (u64, &'static str, String) {
+        events
+            .iter()
+            .find(|(_, reason, _)| *reason == "Pulled")
+            .cloned()
+            .expect("a Pulled event")
+    };
+    let (at, _, message) = pulled(&first);
+    assert_eq!(at, 122_000);
+    let size = podlab_core::sim::image::size_bytes(image);
+    assert_eq!(
+        message,
+        format!("Successfully pulled image \"{image}\" in 2m0s (2m0s including waiting). Image size: {size} bytes.")
+    );
+    let (at, _, message) = pulled(&second);
+    assert_eq!(at, 122_500);
+    assert!(
+        message.contains("in 500ms (2m0.5s including waiting)"),
+        "{message}"
+    );
+    assert_eq!(api[0].containers[0].instances[0].started, 122_000);
+    assert_eq!(api[1].containers[0].instances[0].started, 122_500);
+    assert_eq!(
+        status_column(&run, &api[0].name, 60_000),
+        "ContainerCreating"
+    );
+    assert_eq!(
+        status_column(&run, &api[1].name, 122_000),
+        "ContainerCreating"
+    );
+    assert_eq!(status_column(&run, &api[1].name, 123_000), "Running");
+}
+
+/// kubelet.md §9 with the fixed 10 s re-sync of a failed pod sync: pulls
+/// fail 1 s after they start. 2.0 Pulling, 3.0 Failed (back-off 10 s from
+/// 3.0) → 13.0: 13 − 3 = 10, not < 10: pull again, 14.0 Failed (20 s from
+/// 14.0) → 24.0: 10 < 20: BackOff, ImagePullBackOff → 34.0: 20 < 20 is
+/// false: pull, 35.0 Failed (40 s) → 45, 55, 65 back off → 75.0 pull.
+#[test]
+fn a_missing_tag_goes_err_image_pull_then_image_pull_back_off() {
+    let run = run("image-pull-and-config.yaml", 300);
+    let events = pod_events(&run, "bad-tag");
+    let pulls: Vec<u64> = events
+        .iter()
+        .filter(|(_, r, _)| *r == "Pulling")
+        .map(|(at, _, _)| *at)
+        .collect();
+    assert_eq!(&pulls[..4], &[2_000, 13_000, 34_000, 75_000]);
+    let back_offs: Vec<u64> = events
+        .iter()
+        .filter(|(_, r, _)| *r == "BackOff")
+        .map(|(at, _, _)| *at)
+        .collect();
+    assert_eq!(&back_offs[..4], &[24_000, 45_000, 55_000, 65_000]);
+    let full = "ghcr.io/acme/model-api:9.9";
+    let error = format!("rpc error: code = NotFound desc = failed to pull and unpack image \"{full}\": failed to resolve reference \"{full}\": {full}: not found");
+    assert!(events.contains(&(
+        3_000,
+        "Failed",
+        format!("Failed to pull image \"{full}\": {error}")
+    )));
+    assert!(events.contains(&(3_000, "Failed", "Error: ErrImagePull".into())));
+    assert!(events.contains(&(24_000, "Failed", "Error: ImagePullBackOff".into())));
+    assert_eq!(status_column(&run, "bad-tag", 10_000), "ErrImagePull");
+    assert_eq!(status_column(&run, "bad-tag", 30_000), "ImagePullBackOff");
+    let status = &run
+        .pods
+        .iter()
+        .find(|p| p.name == "bad-tag")
+        .unwrap()
+        .statuses_at(30_000)[0];
+    assert_eq!(
+        status.state,
+        ContainerState::Waiting {
+            reason: "ImagePullBackOff".into(),
+            message: format!("Back-off pulling image \"{full}\": {error}"),
+        }
+    );
+    assert_eq!(status.restart_count, 0);
+}
+
+/// kubernetes-behavior.md: the image is there (Pulled "already present"),
+/// then `generateContainerConfig` fails: `Failed` `Error: secret … not
+/// found`, waiting CreateContainerConfigError, again on every sync (2.0,
+/// 12.0, 22.0 …); the pod stays Pending and restartCount 0.
+#[test]
+fn a_missing_secret_waits_in_create_container_config_error() {
+    let run = run("image-pull-and-config.yaml", 300);
+    let events = pod_events(&run, "needs-secret");
+    let failed: Vec<u64> = events
+        .iter()
+        .filter(|(_, r, m)| *r == "Failed" && m == "Error: secret \"mlflow-secret\" not found")
+        .map(|(at, _, _)| *at)
+        .collect();
+    assert_eq!(&failed[..3], &[2_000, 12_000, 22_000]);
+    assert_eq!(failed.len(), 30, "every 10 s from 2 s to 292 s");
+    assert!(events.iter().all(|(_, r, _)| *r != "Started"));
+    let pod = run.pods.iter().find(|p| p.name == "needs-secret").unwrap();
+    assert_eq!(pod.phase_at(100_000), "Pending");
+    assert_eq!(
+        status_column(&run, "needs-secret", 100_000),
+        "CreateContainerConfigError"
+    );
+    let status = &pod.statuses_at(100_000)[0];
+    assert_eq!(
+        status.state,
+        ContainerState::Waiting {
+            reason: "CreateContainerConfigError".into(),
+            message: "secret \"mlflow-secret\" not found".into(),
+        }
+    );
+}

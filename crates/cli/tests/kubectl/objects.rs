@@ -740,8 +740,8 @@ pub fn pod(run: &Run, pod: &PodRun, at: Millis, clock: Clock, source: &str) -> V
 
 /// The status of a bound pod. Before the kubelet's first sync only the
 /// scheduler's condition exists; `startTime`, `hostIP` and the container
-/// statuses come with that sync, the pod IP with the sandbox (the first
-/// container start), as podlab's describe renderer models them.
+/// statuses come with that sync, the pod IP with the sandbox (`PodRun::sandbox`),
+/// as podlab's describe renderer models them.
 fn pod_status(pod: &PodRun, bound_at: Millis, at: Millis, clock: Clock, qos: &str) -> Value {
     let start_time = pod.created + Timing::default().first_sync;
     if at < start_time {
@@ -751,12 +751,7 @@ fn pod_status(pod: &PodRun, bound_at: Millis, at: Millis, clock: Clock, qos: &st
             "qosClass": qos
         });
     }
-    let sandbox = pod
-        .containers
-        .iter()
-        .filter_map(|c| c.instances.first().map(|i| i.started))
-        .filter(|started| *started <= at)
-        .min();
+    let sandbox = pod.sandbox.filter(|ready| *ready <= at);
     let phase = pod.phase_at(at);
     let statuses = pod.statuses_at(at);
     let ready = !statuses.is_empty()

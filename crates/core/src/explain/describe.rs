@@ -17,7 +17,8 @@
 //!   n is the third octet of the pod IP the simulator gave (`10.244.<n>.x`).
 //! - `status.startTime` is the kubelet's first sync (`Timing::first_sync`);
 //!   the pod IP and `PodReadyToStartContainers=True` appear with the
-//!   sandbox, taken to be ready at the first container start.
+//!   sandbox, taken to be ready when the kubelet first tries to start a
+//!   container (`PodRun::sandbox`, before any image pull).
 //! - container IDs are `containerd://` + 64 hex digits hashed from the pod
 //!   UID, the container name and the instance (restart) number; image IDs
 //!   are `<repository>@sha256:` + 64 hex digits hashed from the image
@@ -106,11 +107,7 @@ impl PodView {
             .filter(|(_, bound)| *bound <= at)
             .map(|(node, _)| node.clone());
         let synced = node.is_some() && at >= start_time(pod);
-        let sandbox = synced
-            && pod
-                .containers
-                .iter()
-                .any(|c| c.instances.first().is_some_and(|i| i.started <= at));
+        let sandbox = synced && pod.sandbox.is_some_and(|ready| ready <= at);
         PodView {
             at,
             synced,
@@ -808,24 +805,11 @@ pub fn container_id(pod: &PodRun, container: &str, instance: usize) -> String {
 /// The image reference containerd reports: repository (Docker Hub names in
 /// full) + `@sha256:` + a digest hashed from the image as written.
 pub fn image_id(image: &str) -> String {
-    let without_digest = image.split('@').next().unwrap_or(image);
-    let (path, last) = match without_digest.rsplit_once('/') {
-        Some((path, last)) => (Some(path), last),
-        None => (None, without_digest),
-    };
-    let name = last.split(':').next().unwrap_or(last);
-    let repository = match path {
-        None => format!("docker.io/library/{name}"),
-        Some(path) => {
-            let first = path.split('/').next().unwrap_or(path);
-            if first.contains('.') || first.contains(':') || first == "localhost" {
-                format!("{path}/{name}")
-            } else {
-                format!("docker.io/{path}/{name}")
-            }
-        }
-    };
-    format!("{repository}@sha256:{}", hex64(image))
+    format!(
+        "{}@sha256:{}",
+        crate::sim::image::repository(image),
+        hex64(image)
+    )
 }
 
 /// `kube-api-access-<5>`, the ServiceAccount admission plugin's volume.

@@ -46,6 +46,12 @@ pub enum Kind {
     ProgramCrash,
     /// The program finished (exit 0) but restartPolicy Always restarts it.
     CompletedButRestarted,
+    /// The image cannot be pulled (ErrImagePull, ImagePullBackOff) or is
+    /// absent with `imagePullPolicy: Never` (ErrImageNeverPull).
+    ImagePull,
+    /// A Secret or ConfigMap the environment needs does not exist
+    /// (CreateContainerConfigError).
+    MissingConfig,
 }
 
 /// One unhealthy pod, explained.
@@ -137,6 +143,17 @@ fn diagnose_pod(run: &Run, pod: &PodRun, at: Millis) -> Option<Diagnosis> {
             .iter()
             .filter(|i| i.exit.as_ref().is_some_and(|exit| exit.at <= at))
             .collect();
+        if let ContainerState::Waiting { reason, message } = &status.state {
+            match reason.as_str() {
+                "ErrImagePull" | "ImagePullBackOff" | "ErrImageNeverPull" => {
+                    return Some(image_pull(run, pod, container, reason, at));
+                }
+                "CreateContainerConfigError" => {
+                    return Some(missing_config(run, pod, container, message, at));
+                }
+                _ => {}
+            }
+        }
         let Some(last) = exited.last() else {
             // Never exited: a readiness or startup probe that never passes
             // once the program has loaded.
@@ -182,6 +199,127 @@ fn diagnose_pod(run: &Run, pod: &PodRun, at: Millis) -> Option<Diagnosis> {
 }
 
 // ---------------------------------------------------------------- helpers
+
+fn image_pull(
+    run: &Run,
+    pod: &PodRun,
+    container: &ContainerRun,
+    reason: &str,
+    at: Millis,
+) -> Diagnosis {
+    let name = &container.name;
+    let image = spec(pod, container)
+        .and_then(|c| c.image.as_ref())
+        .map_or_else(String::new, |i| i.value.clone());
+    let described = describe::describe_pod(run, pod, at);
+    let mut evidence = Evidence::new();
+    evidence.find(&described, &format!("Reason:       {reason}"), None);
+    let never = reason == "ErrImageNeverPull";
+    if never {
+        evidence.find(&described, "is not present with pull policy of Never", None);
+    } else {
+        evidence.find(&described, "Failed to pull image", None);
+        evidence.find(&described, "Back-off pulling image", None);
+    }
+    let full = crate::sim::image::normalized(&image);
+    if never {
+        return Diagnosis {
+            pod: pod.name.clone(),
+            kind: Kind::ImagePull,
+            symptom: text!(
+                "{reason}: container \"{name}\" never starts",
+                "{reason}：container「{name}」一直沒有啟動"
+            ),
+            root_cause: text!(
+                "imagePullPolicy is Never and the image {image} is not on the node: the kubelet will not pull it",
+                "imagePullPolicy 是 Never，而節點上沒有映像 {image}：kubelet 不會去拉"
+            ),
+            evidence: evidence.lines,
+            next_command: format!("kubectl get pod {} -o jsonpath='{{.spec.nodeName}}'", pod.name),
+            why_that_command: text!(
+                "find the node, then load the image there (`kind load docker-image {image}`) or let the kubelet pull it",
+                "先找出是哪個節點，再把映像放上去（`kind load docker-image {image}`），或讓 kubelet 自己拉"
+            ),
+            fix: text!(
+                "set imagePullPolicy: IfNotPresent (the registry has it), or preload the image on every node",
+                "把 imagePullPolicy 改成 IfNotPresent（registry 上有這個映像），或事先把映像放到每個節點上"
+            ),
+        };
+    }
+    Diagnosis {
+        pod: pod.name.clone(),
+        kind: Kind::ImagePull,
+        symptom: text!(
+            "{reason}: container \"{name}\" never starts; the kubelet keeps trying to pull {image}, backing off 10 s, 20 s, 40 s … up to 5 min",
+            "{reason}：container「{name}」一直沒有啟動；kubelet 一再嘗試拉 {image}，間隔 10 秒、20 秒、40 秒……最長 5 分鐘"
+        ),
+        root_cause: text!(
+            "the registry has no image {full}: the tag is wrong or was never pushed (describe's Failed event ends with \"not found\"; an \"unauthorized\" there would mean missing imagePullSecrets instead)",
+            "registry 上沒有映像 {full}：tag 寫錯了，或從來沒有推上去（describe 裡 Failed 事件的結尾是「not found」；如果是「unauthorized」，那才是少了 imagePullSecrets）"
+        ),
+        evidence: evidence.lines,
+        next_command: format!("docker manifest inspect {image}"),
+        why_that_command: text!(
+            "ask the registry directly whether that tag exists, from your own machine; list the repository's tags to find the right one",
+            "在自己的電腦上直接問 registry 這個 tag 存不存在；列出 repository 的 tag，找出正確的那一個"
+        ),
+        fix: text!(
+            "correct the image tag in the manifest (or push the image); the pod starts at the next pull, no restart needed",
+            "修正 manifest 裡的映像 tag（或把映像推上去）；下一次拉取時 Pod 就會啟動，不需要重啟"
+        ),
+    }
+}
+
+fn missing_config(
+    run: &Run,
+    pod: &PodRun,
+    container: &ContainerRun,
+    message: &str,
+    at: Millis,
+) -> Diagnosis {
+    let name = &container.name;
+    let described = describe::describe_pod(run, pod, at);
+    let mut evidence = Evidence::new();
+    evidence.find(&described, "Reason:       CreateContainerConfigError", None);
+    evidence.find(&described, &format!("Error: {message}"), None);
+    // `secret "mlflow-secret" not found` → (secret, mlflow-secret).
+    let mut parts = message.splitn(3, '"');
+    let kind = parts.next().unwrap_or("").trim().to_string();
+    let object = parts.next().unwrap_or("").to_string();
+    let (get, create) = if kind == "configmap" {
+        (
+            format!("kubectl get configmap {object}"),
+            format!("kubectl create configmap {object} --from-literal=KEY=VALUE"),
+        )
+    } else {
+        (
+            format!("kubectl get secret {object}"),
+            format!("kubectl create secret generic {object} --from-literal=KEY=VALUE"),
+        )
+    };
+    Diagnosis {
+        pod: pod.name.clone(),
+        kind: Kind::MissingConfig,
+        symptom: text!(
+            "CreateContainerConfigError: container \"{name}\" is never created; RESTARTS stays 0 and there is no log",
+            "CreateContainerConfigError：container「{name}」一直沒有被建立；RESTARTS 維持 0，也沒有任何日誌"
+        ),
+        root_cause: text!(
+            "the container's env needs {kind} \"{object}\", which does not exist in the namespace: the kubelet cannot build the container's configuration and retries on every sync",
+            "container 的 env 需要 {kind}「{object}」，但這個 namespace 裡沒有：kubelet 組不出 container 的設定，每次同步都再試一次"
+        ),
+        evidence: evidence.lines,
+        next_command: get,
+        why_that_command: text!(
+            "confirm it is missing (NotFound) or lives in another namespace; `kubectl logs` has nothing to show, the container never ran",
+            "確認它真的不存在（NotFound），或是建在別的 namespace；`kubectl logs` 看不到東西，因為 container 從來沒跑過"
+        ),
+        fix: text!(
+            "create it in the Pod's namespace (`{create}`), or mark the reference `optional: true` if the program can run without it",
+            "在 Pod 的 namespace 裡建立它（`{create}`）；如果程式沒有它也能跑，就把引用標成 `optional: true`"
+        ),
+    }
+}
 
 fn object(pod: &PodRun) -> String {
     format!("Pod/{}", pod.name)

@@ -64,10 +64,13 @@ impl<'a> Sim<'a> {
                 running: false,
                 started_ok: false,
                 backoff: None,
+                pull_backoff: None,
+                pull_error: String::new(),
                 run: ContainerRun {
                     name: container.name.clone(),
                     instances: Vec::new(),
                     back_offs: Vec::new(),
+                    waiting: Vec::new(),
                     program: scenario.program(container),
                 },
             })
@@ -122,6 +125,7 @@ impl<'a> Sim<'a> {
                 spec: workload.pod.clone(),
                 labels,
                 template_hash,
+                sandbox: None,
                 deleting: None,
                 deleted: None,
             },

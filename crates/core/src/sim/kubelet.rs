@@ -60,6 +60,19 @@ impl Default for Timing {
 const BACKOFF_INITIAL: Millis = 10_000;
 const BACKOFF_MAX: Millis = 300_000;
 const BACKOFF_RESET: Millis = 600_000;
+/// Image pull back-off: 10 s doubling to 300 s, reset when the last
+/// failure is older than 2 × 300 s (§9, `flowcontrol.NewBackOff`).
+const PULL_BACKOFF_INITIAL: Millis = 10_000;
+const PULL_BACKOFF_MAX: Millis = 300_000;
+/// A pod whose sync failed (image, config) is re-synced after the pod
+/// worker's `backOffPeriod`, 10 s (§4; its 0-50 % jitter fixed at 0).
+const ERROR_RESYNC: Millis = 10_000;
+/// A pull of a reference the registry does not have fails this fast (the
+/// resolve step answers 404; a choice, docs/simulator.md).
+const PULL_FAILURE: Millis = 1_000;
+/// `imagePullPolicy: Always` with the layers already on the node: the pull
+/// only resolves the manifest (a choice, docs/simulator.md).
+const CACHED_PULL: Millis = 500;
 /// `minimumGracePeriodInSeconds` (§3).
 const MINIMUM_GRACE_S: i64 = 2;
 
@@ -83,6 +96,11 @@ enum Ev {
     JobDeadline(usize),
     /// The CronJob controller's sync at a schedule time + 100 ms.
     CronSync(usize),
+    /// An image pull finished: (pod, container, pull time, time including
+    /// the wait in the node's serial pull queue).
+    Pulled(usize, usize, Millis, Millis),
+    /// An image pull failed (the registry has no such reference).
+    PullFailed(usize, usize),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -120,6 +138,10 @@ struct ContainerSim<'a> {
     started_ok: bool,
     /// The back-off entry: (current back-off, lastUpdate).
     backoff: Option<(Millis, Millis)>,
+    /// The image pull back-off entry (`<podUID>_<image>`): (back-off,
+    /// lastUpdate), and the last pull error (kubelet.md §9).
+    pull_backoff: Option<(Millis, Millis)>,
+    pull_error: String,
     run: ContainerRun,
 }
 
@@ -292,6 +314,10 @@ struct Node<'a> {
     free_memory: i128,
     free_extended: Vec<(String, i64)>,
     pods: usize,
+    /// Images in the node's store: (reference as written, available from).
+    images: Vec<(String, Millis)>,
+    /// The serial image puller (`serializeImagePulls: true`) is busy until.
+    pull_busy_until: Millis,
 }
 
 impl Node<'_> {
@@ -390,6 +416,8 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
                 free_memory: pool.memory_bytes,
                 free_extended: pool.extended_resources(),
                 pods: 0,
+                images: Vec::new(),
+                pull_busy_until: 0,
             });
         }
     }
@@ -569,6 +597,28 @@ fn pre_stop_seconds(container: &Container) -> i64 {
     }
 }
 
+/// Go's `time.Duration.String()` of a duration truncated to milliseconds:
+/// `500ms`, `1.5s`, `2m0s`, `1m30.25s`, `1h0m0s`.
+pub fn go_duration_ms(ms: Millis) -> String {
+    if ms < 1000 {
+        return format!("{ms}ms");
+    }
+    let seconds = ms / 1000;
+    let fraction = ms % 1000;
+    let mut secs = format!("{}", seconds % 60);
+    if fraction > 0 {
+        let digits = format!("{fraction:03}");
+        secs = format!("{secs}.{}", digits.trim_end_matches('0'));
+    }
+    if seconds < 60 {
+        format!("{secs}s")
+    } else if seconds < 3600 {
+        format!("{}m{secs}s", seconds / 60)
+    } else {
+        format!("{}h{}m{secs}s", seconds / 3600, seconds / 60 % 60)
+    }
+}
+
 /// Go's `time.Duration.String()` for whole seconds: `10s`, `1m20s`, `5m0s`.
 pub fn go_duration(ms: Millis) -> String {
     let seconds = ms / 1000;
@@ -639,23 +689,244 @@ impl<'a> Sim<'a> {
             }
             Ev::JobDeadline(job) => self.job_deadline(job),
             Ev::CronSync(cron) => self.cron_sync(cron),
+            Ev::Pulled(pod, c, pull, total) => self.pulled(pod, c, pull, total),
+            Ev::PullFailed(pod, c) => self.pull_failed(pod, c),
         }
     }
 
-    /// A new container instance: events, probe results re-initialised, the
-    /// program's own exits scheduled (§1 "Across container restarts", §7).
+    fn image(&self, pod: usize, c: usize) -> String {
+        self.pods[pod].containers[c]
+            .spec
+            .image
+            .as_ref()
+            .map(|i| i.value.clone())
+            .unwrap_or_default()
+    }
+
+    /// A sync that failed before the container was created: the waiting
+    /// reason and message, and the next sync after the pod worker's back-off.
+    fn start_failed(&mut self, pod: usize, c: usize, reason: &'static str, message: String) {
+        let now = self.now;
+        self.pods[pod].containers[c]
+            .run
+            .waiting
+            .push((now, reason, message));
+        self.push(now + ERROR_RESYNC, Ev::Start(pod, c));
+    }
+
+    /// The sync that starts a container (`startContainer`): the image first
+    /// (`EnsureImageExists`, §9), then the container's config, then create
+    /// and start. A pull takes time, so the rest follows in `pulled`.
     fn start(&mut self, pod: usize, c: usize) {
         let now = self.now;
         if self.pods[pod].run.deleting.is_some() {
             return;
         }
+        self.pods[pod].run.sandbox.get_or_insert(now);
+        let image = self.image(pod, c);
+        let missing = super::image::is_missing(&self.scenario.missing, &image);
+        let container = &self.pods[pod].containers[c];
+        let pull_time = container.program.image_pull.value;
+        let node = self.pods[pod].placed;
+        // Preloaded (`imagePull: 0s`, as after `kind load docker-image`) or
+        // pulled to this node before; an image the registry lacks is nowhere.
+        let present = !missing
+            && (pull_time == 0
+                || node.is_some_and(|n| {
+                    self.nodes[n]
+                        .images
+                        .iter()
+                        .any(|(known, at)| *known == image && *at <= now)
+                }));
+        let should_pull = match container.spec.image_pull_policy.value.as_str() {
+            "Never" => false,
+            "Always" => true,
+            _ => !present,
+        };
+        if !should_pull {
+            if present {
+                self.event(
+                    pod,
+                    Some(c),
+                    false,
+                    "Pulled",
+                    format!("Container image \"{image}\" already present on machine and can be accessed by the pod"),
+                );
+                self.create(pod, c);
+            } else {
+                let message =
+                    format!("Container image \"{image}\" is not present with pull policy of Never");
+                self.event(pod, Some(c), true, "ErrImageNeverPull", message.clone());
+                self.event(
+                    pod,
+                    Some(c),
+                    true,
+                    "Failed",
+                    "Error: ErrImageNeverPull".into(),
+                );
+                self.start_failed(pod, c, "ErrImageNeverPull", message);
+            }
+            return;
+        }
+        let container = &self.pods[pod].containers[c];
+        if let Some((backoff, last_update)) = container.pull_backoff {
+            // `IsInBackOffSinceUpdate(key, now)`: strict, from the last failure.
+            if now - last_update < backoff {
+                let message = format!(
+                    "Back-off pulling image \"{image}\": {}",
+                    container.pull_error
+                );
+                self.event(
+                    pod,
+                    Some(c),
+                    false,
+                    "BackOff",
+                    format!("Back-off pulling image \"{image}\""),
+                );
+                self.event(
+                    pod,
+                    Some(c),
+                    true,
+                    "Failed",
+                    "Error: ImagePullBackOff".into(),
+                );
+                self.start_failed(pod, c, "ImagePullBackOff", message);
+                return;
+            }
+        }
+        self.event(
+            pod,
+            Some(c),
+            false,
+            "Pulling",
+            format!("Pulling image \"{image}\""),
+        );
+        if missing {
+            self.push(now + PULL_FAILURE, Ev::PullFailed(pod, c));
+            return;
+        }
+        // The serial puller: a pull waits for the one before it on the node.
+        let (begin, duration) = match node {
+            Some(n) => {
+                let begin = self.nodes[n].pull_busy_until.max(now);
+                let cached = self.nodes[n]
+                    .images
+                    .iter()
+                    .any(|(known, at)| *known == image && *at <= begin);
+                let duration = if cached || pull_time == 0 {
+                    CACHED_PULL
+                } else {
+                    pull_time
+                };
+                self.nodes[n].pull_busy_until = begin + duration;
+                self.nodes[n].images.push((image, begin + duration));
+                (begin, duration)
+            }
+            None => (now, pull_time.max(CACHED_PULL)),
+        };
+        let done = begin + duration;
+        self.push(done, Ev::Pulled(pod, c, duration, done - now));
+    }
+
+    fn pulled(&mut self, pod: usize, c: usize, pull: Millis, total: Millis) {
+        if self.pods[pod].run.deleting.is_some() {
+            return;
+        }
+        let image = self.image(pod, c);
+        let size = super::image::size_bytes(&image);
+        self.event(
+            pod,
+            Some(c),
+            false,
+            "Pulled",
+            format!(
+                "Successfully pulled image \"{image}\" in {} ({} including waiting). Image size: {size} bytes.",
+                go_duration_ms(pull),
+                go_duration_ms(total)
+            ),
+        );
+        self.create(pod, c);
+    }
+
+    /// A failed pull (§9): `Failed` with the runtime's error, the back-off
+    /// entry moved on (`Next`), `Error: ErrImagePull`, waiting ErrImagePull.
+    fn pull_failed(&mut self, pod: usize, c: usize) {
+        let now = self.now;
+        if self.pods[pod].run.deleting.is_some() {
+            return;
+        }
+        let image = self.image(pod, c);
+        let error = super::image::not_found_error(&image);
+        self.event(
+            pod,
+            Some(c),
+            true,
+            "Failed",
+            format!("Failed to pull image \"{image}\": {error}"),
+        );
         let container = &mut self.pods[pod].containers[c];
-        let image = container
-            .spec
-            .image
-            .as_ref()
-            .map(|i| i.value.clone())
-            .unwrap_or_default();
+        container.pull_backoff = Some(match container.pull_backoff {
+            Some((backoff, last_update)) if now - last_update <= 2 * PULL_BACKOFF_MAX => {
+                ((backoff * 2).min(PULL_BACKOFF_MAX), now)
+            }
+            _ => (PULL_BACKOFF_INITIAL, now),
+        });
+        container.pull_error = error.clone();
+        self.event(pod, Some(c), true, "Failed", "Error: ErrImagePull".into());
+        self.start_failed(pod, c, "ErrImagePull", error);
+    }
+
+    /// The first Secret or ConfigMap the container's environment needs that
+    /// the Scenario lists under `cluster.missing`, as `generateContainerConfig`
+    /// reports it (`makeEnvironmentVariables`: `envFrom` first, then `env`;
+    /// an `optional` reference is skipped).
+    fn missing_config(&self, pod: usize, c: usize) -> Option<String> {
+        let spec = self.pods[pod].containers[c].spec;
+        let missing = &self.scenario.missing;
+        let absent =
+            |kind: &str, name: &str| missing.iter().any(|m| *m == format!("{kind}/{name}"));
+        for from in &spec.env_from {
+            if from.optional {
+                continue;
+            }
+            if let Some(name) = from.secret.as_deref().filter(|n| absent("Secret", n)) {
+                return Some(format!("secret \"{name}\" not found"));
+            }
+            if let Some(name) = from
+                .config_map
+                .as_deref()
+                .filter(|n| absent("ConfigMap", n))
+            {
+                return Some(format!("configmap \"{name}\" not found"));
+            }
+        }
+        for var in &spec.env {
+            if let Some((name, _, false)) = &var.secret_ref {
+                if absent("Secret", name) {
+                    return Some(format!("secret \"{name}\" not found"));
+                }
+            }
+            if let Some((name, _, false)) = &var.config_map_ref {
+                if absent("ConfigMap", name) {
+                    return Some(format!("configmap \"{name}\" not found"));
+                }
+            }
+        }
+        None
+    }
+
+    /// A new container instance once the image is there: the config (a
+    /// missing Secret or ConfigMap stops it: CreateContainerConfigError),
+    /// events, probe results re-initialised, the program's own exits
+    /// scheduled (§1 "Across container restarts", §7).
+    fn create(&mut self, pod: usize, c: usize) {
+        let now = self.now;
+        if let Some(error) = self.missing_config(pod, c) {
+            self.event(pod, Some(c), true, "Failed", format!("Error: {error}"));
+            self.start_failed(pod, c, "CreateContainerConfigError", error);
+            return;
+        }
+        let container = &mut self.pods[pod].containers[c];
         container.running = true;
         let has_startup = container.spec.startup.is_some();
         container.started_ok = !has_startup;
@@ -682,15 +953,6 @@ impl<'a> Sim<'a> {
             .and_then(|amount| amount.quantity)
             .map(|q| q.value());
         let has_readiness = container.spec.readiness.is_some();
-        self.event(
-            pod,
-            Some(c),
-            false,
-            "Pulled",
-            format!(
-            "Container image \"{image}\" already present on machine and can be accessed by the pod"
-        ),
-        );
         self.event(pod, Some(c), false, "Created", "Container created".into());
         self.event(pod, Some(c), false, "Started", "Container started".into());
         // Exits of the program itself; the earliest wins (stale ones are ignored).

@@ -17,6 +17,7 @@
 //! a generator seeded by the text, so native and wasm give the same run.
 
 mod cron;
+pub mod image;
 mod kubelet;
 
 pub use kubelet::{simulate_reading, Timing};
@@ -101,6 +102,10 @@ pub struct PodRun {
     pub labels: Vec<(String, String)>,
     /// `pod-template-hash` of a Deployment's pods.
     pub template_hash: Option<String>,
+    /// When the pod sandbox was ready (pod IP, `PodReadyToStartContainers`):
+    /// the kubelet's first attempt to start a container, before any image
+    /// pull or config error (kubelet.md §8).
+    pub sandbox: Option<Millis>,
     /// When the pod was deleted (`deletionTimestamp`) and when it was gone
     /// from the API (its containers stopped); a controller's deletion.
     pub deleting: Option<Millis>,
@@ -114,6 +119,11 @@ pub struct ContainerRun {
     pub instances: Vec<Instance>,
     /// Times the container sat in CrashLoopBackOff: (from, back-off message).
     pub back_offs: Vec<(Millis, String)>,
+    /// Other waiting reasons the kubelet set when a start failed before the
+    /// container was created (kubelet.md §9, kubernetes-behavior.md "A
+    /// missing Secret"): (from, reason, message), e.g. `ErrImagePull`,
+    /// `ImagePullBackOff`, `ErrImageNeverPull`, `CreateContainerConfigError`.
+    pub waiting: Vec<(Millis, &'static str, String)>,
     /// The Scenario's program model for this container (what it logs,
     /// `explain::logs`).
     pub program: crate::manifest::scenario::Program,
@@ -201,7 +211,7 @@ impl ContainerRun {
     pub fn memory_points(&self) -> Vec<(Millis, i128)> {
         let peak = self.program.peak_total();
         let steady = self.program.steady_total();
-        let startup = self.program.startup.value.max(0);
+        let startup = self.program.startup.value;
         let mut points = Vec::new();
         for instance in &self.instances {
             let loaded = instance.started.saturating_add(startup);
@@ -237,7 +247,7 @@ impl ContainerRun {
         if instance.exit.as_ref().is_some_and(|exit| exit.at <= at) {
             return 0;
         }
-        let startup = self.program.startup.value.max(0);
+        let startup = self.program.startup.value;
         let elapsed = at - instance.started;
         if elapsed >= startup {
             steady
@@ -252,7 +262,39 @@ impl ContainerRun {
     /// CrashLoopBackOff with the terminated instance in Last State).
     pub fn status_at(&self, at: Millis) -> Option<ContainerStatus> {
         let live: Vec<&Instance> = self.instances.iter().filter(|i| i.started <= at).collect();
-        let newest = live.last()?;
+        // The newest waiting reason set at or after `floor` (the reason
+        // cache keeps the last failed start's reason until a start succeeds).
+        let waiting_since = |floor: Millis| {
+            let back_off = self
+                .back_offs
+                .iter()
+                .rev()
+                .find(|(from, _)| *from >= floor && *from <= at)
+                .map(|(from, message)| (*from, "CrashLoopBackOff", message));
+            let other = self
+                .waiting
+                .iter()
+                .rev()
+                .find(|(from, _, _)| *from >= floor && *from <= at)
+                .map(|(from, reason, message)| (*from, *reason, message));
+            match (back_off, other) {
+                (Some(a), Some(b)) => Some(if b.0 >= a.0 { b } else { a }),
+                (a, b) => a.or(b),
+            }
+            .map(|(_, reason, message)| ContainerState::Waiting {
+                reason: reason.to_string(),
+                message: message.clone(),
+            })
+        };
+        let Some(newest) = live.last() else {
+            return waiting_since(0).map(|state| ContainerStatus {
+                name: self.name.clone(),
+                state,
+                last_state: None,
+                ready: false,
+                restart_count: 0,
+            });
+        };
         let terminated = |instance: &Instance| {
             instance
                 .exit
@@ -280,24 +322,10 @@ impl ContainerRun {
                     ready,
                 )
             }
-            Some(exit) => {
-                let waiting = self
-                    .back_offs
-                    .iter()
-                    .rev()
-                    .find(|(from, _)| *from >= exit.at && *from <= at);
-                match waiting {
-                    Some((_, message)) => (
-                        ContainerState::Waiting {
-                            reason: "CrashLoopBackOff".into(),
-                            message: message.clone(),
-                        },
-                        terminated(newest),
-                        false,
-                    ),
-                    None => (terminated(newest)?, None, false),
-                }
-            }
+            Some(exit) => match waiting_since(exit.at) {
+                Some(waiting) => (waiting, terminated(newest), false),
+                None => (terminated(newest)?, None, false),
+            },
         };
         Some(ContainerStatus {
             name: self.name.clone(),
