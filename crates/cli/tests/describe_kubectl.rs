@@ -111,6 +111,13 @@ fn image_pulls_and_config_errors_match_kubectl() {
     compare("image-pull-and-config.yaml", 200_000);
 }
 
+/// Containers that exit 1 on CUDA out of memory, and GPU limits of every
+/// kind (`nvidia.com/gpu`, `nvidia.com/mig-1g.10gb`).
+#[test]
+fn gpu_memory_failures_match_kubectl() {
+    compare("gpu-memory-at-run-time.yaml", 120_000);
+}
+
 #[test]
 fn reference_one_gpu_at_15_minutes_matches_kubectl_for_both_pods() {
     compare("reference-one-gpu.yaml", 900_000);

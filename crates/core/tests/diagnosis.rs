@@ -427,3 +427,46 @@ fn a_missing_secret_is_named_with_the_command_that_confirms_it() {
     assert_eq!(d.next_command, "kubectl get secret mlflow-secret");
     assert!(render(&diagnoses, Lang::ZhTw).contains("CreateContainerConfigError"));
 }
+
+/// gpu-sharing.md §3-§5: the CUDA error in `logs --previous` is explained by
+/// how the GPU is shared, with the command that shows it.
+#[test]
+fn cuda_out_of_memory_is_explained_by_the_sharing_mode() {
+    let run = run("gpu-memory-at-run-time.yaml", 120);
+    let diagnoses = diagnose(&run, 120_000);
+    let by_pod = |prefix: &str| {
+        diagnoses
+            .iter()
+            .find(|d| d.pod.starts_with(prefix))
+            .unwrap_or_else(|| panic!("{prefix} not diagnosed: {diagnoses:#?}"))
+    };
+    for d in &diagnoses {
+        assert_eq!(d.kind, Kind::GpuOutOfMemory, "{d:#?}");
+        assert_bilingual(d);
+        assert!(d
+            .evidence
+            .iter()
+            .any(|l| l.starts_with("torch.OutOfMemoryError: CUDA out of memory.")));
+    }
+    let chat = by_pod("chat-");
+    assert!(
+        chat.root_cause.en.contains("time-slicing"),
+        "{}",
+        chat.root_cause.en
+    );
+    assert!(
+        chat.next_command.ends_with("-- nvidia-smi"),
+        "{}",
+        chat.next_command
+    );
+    assert!(by_pod("embedder")
+        .root_cause
+        .en
+        .contains("MPS caps each client at 4Gi"));
+    assert!(by_pod("ranker")
+        .root_cause
+        .en
+        .contains("MIG device 1g.10gb has only 10Gi"));
+    assert!(diagnoses.iter().all(|d| d.pod != "whole-card"));
+    assert_eq!(diagnoses.len(), 3, "{diagnoses:#?}");
+}

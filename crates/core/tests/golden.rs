@@ -364,3 +364,81 @@ fn a_missing_secret_waits_in_create_container_config_error() {
         }
     );
 }
+
+fn exits(run: &Run, pod: &str) -> Vec<(u64, i64)> {
+    run.pods
+        .iter()
+        .find(|p| p.name == pod)
+        .unwrap_or_else(|| panic!("no pod {pod}"))
+        .containers[0]
+        .instances
+        .iter()
+        .filter_map(|i| i.exit.as_ref().map(|e| (e.at, e.code)))
+        .collect()
+}
+
+/// gpu-sharing.md §3: time-slicing has no memory isolation. Both chat
+/// replicas start at 2.0 s on one T4 (16 GiB) and climb to 10 GiB over
+/// 60 s: 2 × 10 × (t − 2) / 60 = 16 → t = 50.0, and the one allocating last
+/// (same start: the later pod) fails with exit 1. It restarts at once
+/// (PLEG 51.0 + 0.3): the neighbour holds 10 GiB from 62.0, so it fails at
+/// 6 GiB: 51.3 + 36 = 87.3; then back-off 10 s from 87.3 → start 97.6,
+/// fails at 97.6 + 36 = 133.6. The first replica never restarts.
+#[test]
+fn time_slicing_neighbours_run_the_last_allocator_out_of_device_memory() {
+    let run = run("gpu-memory-at-run-time.yaml", 300);
+    let chat: Vec<&podlab_core::sim::PodRun> = run
+        .pods
+        .iter()
+        .filter(|p| p.owner == "Deployment/chat")
+        .collect();
+    assert_eq!(exits(&run, &chat[0].name), vec![]);
+    assert_eq!(
+        &exits(&run, &chat[1].name)[..3],
+        &[(50_000, 1), (87_300, 1), (133_600, 1)]
+    );
+    let oom = chat[1].containers[0].instances[1]
+        .exit
+        .as_ref()
+        .and_then(|e| e.gpu_oom.clone())
+        .expect("a CUDA OOM");
+    assert_eq!(oom.mode, "time-slicing");
+    assert_eq!(oom.capacity, 16 << 30);
+    assert_eq!(oom.others, 10 << 30);
+    assert_eq!(oom.own, 6 << 30);
+    assert_eq!(oom.neighbours, vec![chat[0].name.clone()]);
+    let previous = podlab_core::explain::logs::logs(&run, chat[1], "chat", 120_000, true)
+        .expect("a previous instance");
+    assert_eq!(
+        previous.lines().last(),
+        Some("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1024.00 MiB. GPU 0 has a total capacity of 16.00 GiB of which 0 bytes is free. Including non-PyTorch memory, this process has 6.00 GiB memory in use.")
+    );
+    // The device memory curve the timeline draws agrees with the failure.
+    assert_eq!(
+        chat[1].containers[0].gpu_memory_at(87_299) >> 20,
+        (6 << 10) - 1
+    );
+    assert_eq!(chat[0].containers[0].gpu_memory_at(100_000), 10 << 30);
+}
+
+/// gpu-sharing.md §4 and §5: an MPS client is capped at 16 GiB / 4 = 4 GiB
+/// (5 GiB over 20 s: 4/5 × 20 = 16 s → 18.0, then 19.3 + 16 = 35.3); a MIG
+/// 1g.10gb device holds 10 GiB (12 GiB over 30 s: 25 s → 27.0); 16 GiB on a
+/// whole L4 (24 GiB) loads and never restarts.
+#[test]
+fn mps_caps_and_mig_slices_fail_alone_and_a_whole_card_fits() {
+    let run = run("gpu-memory-at-run-time.yaml", 300);
+    assert_eq!(&exits(&run, "embedder")[..2], &[(18_000, 1), (35_300, 1)]);
+    assert_eq!(exits(&run, "ranker")[0], (27_000, 1));
+    assert_eq!(exits(&run, "whole-card"), vec![]);
+    let mode = |pod: &str| {
+        run.pods.iter().find(|p| p.name == pod).unwrap().containers[0].instances[0]
+            .exit
+            .as_ref()
+            .and_then(|e| e.gpu_oom.as_ref())
+            .map(|oom| (oom.mode.clone(), oom.capacity >> 30))
+    };
+    assert_eq!(mode("embedder"), Some(("MPS".to_string(), 4)));
+    assert_eq!(mode("ranker"), Some(("MIG 1g.10gb".to_string(), 10)));
+    assert_eq!(status_column(&run, "whole-card", 300_000), "Running");
+}

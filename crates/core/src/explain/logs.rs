@@ -33,7 +33,7 @@
 use crate::manifest::duration::{self, Millis};
 use crate::manifest::model::{Container, Handler};
 use crate::manifest::scenario::Program;
-use crate::sim::{ContainerState, Instance, PodRun, Run, Timing};
+use crate::sim::{ContainerState, GpuOom, Instance, PodRun, Run, Timing};
 
 /// The bytes `kubectl logs <pod> -c <container> [--previous]` prints at `at`,
 /// or the error line it prints on stderr.
@@ -193,6 +193,8 @@ pub fn instance_log(
         .filter(|planned| start + planned.after == exit.at && planned.code == exit.code);
     if exit.reason == "OOMKilled" {
         // The kernel kills it: no last words.
+    } else if let Some(oom) = &exit.gpu_oom {
+        lines.push((exit.at, cuda_out_of_memory(oom)));
     } else if let Some(killed_at) = killed_at {
         // A clean exit came `shutdown` after SIGTERM; otherwise SIGTERM
         // followed the preStop hook.
@@ -229,6 +231,37 @@ pub fn instance_log(
     }
     lines.retain(|(time, _)| *time <= cut);
     lines
+}
+
+/// PyTorch's error when a CUDA allocation fails (the form PyTorch 2.x
+/// prints, `torch.OutOfMemoryError`), with what the simulator knows: the
+/// device's capacity, what is left, what this process holds. The
+/// allocation that failed is the next tenth of the model's device memory.
+pub fn cuda_out_of_memory(oom: &GpuOom) -> String {
+    let chunk = (oom.need / 10).max(2 << 20);
+    let free = (oom.capacity - oom.own - oom.others).max(0);
+    format!(
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate {}. GPU 0 has a total capacity of {} of which {} is free. Including non-PyTorch memory, this process has {} memory in use.",
+        torch_size(chunk),
+        torch_size(oom.capacity),
+        torch_size(free),
+        torch_size(oom.own)
+    )
+}
+
+/// `format_size` of PyTorch's caching allocator: bytes, then KiB, MiB and
+/// GiB with two decimals.
+fn torch_size(bytes: i128) -> String {
+    let b = bytes.max(0) as f64;
+    if bytes <= 1024 {
+        format!("{} bytes", bytes.max(0))
+    } else if bytes <= 1 << 20 {
+        format!("{:.2} KiB", b / 1024.0)
+    } else if bytes <= 1 << 30 {
+        format!("{:.2} MiB", b / 1048576.0)
+    } else {
+        format!("{:.2} GiB", b / 1073741824.0)
+    }
 }
 
 /// (offset into the load, percent done) every 10 s before the load ends;

@@ -66,6 +66,7 @@ impl<'a> Sim<'a> {
                 backoff: None,
                 pull_backoff: None,
                 pull_error: String::new(),
+                devices: Vec::new(),
                 run: ContainerRun {
                     name: container.name.clone(),
                     instances: Vec::new(),
@@ -192,6 +193,7 @@ impl<'a> Sim<'a> {
                 sim.run.node = Some((node_name, now));
                 sim.run.ip = ip;
                 sim.placed = Some(node_index);
+                self.allocate_devices(pod, node_index);
                 self.unschedulable.retain(|&other| other != pod);
                 self.push(now + self.timing.first_sync, Ev::FirstSync(pod));
             }
@@ -227,9 +229,11 @@ impl<'a> Sim<'a> {
     /// finished pods) and moves the pods waiting for capacity to the active
     /// queue, or to the backoff queue until their backoff is over.
     pub(super) fn release(&mut self, pod: usize) {
-        let Some(node_index) = self.pods[pod].placed.take() else {
+        let Some(node_index) = self.pods[pod].placed else {
             return;
         };
+        self.free_devices(pod, node_index);
+        self.pods[pod].placed = None;
         let sim = &self.pods[pod];
         let (cpu, memory) = (sim.cpu, sim.memory);
         let extended = sim.extended.clone();

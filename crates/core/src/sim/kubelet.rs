@@ -5,6 +5,8 @@
 
 #[path = "controllers.rs"]
 mod controllers;
+#[path = "devices.rs"]
+mod devices;
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -101,6 +103,9 @@ enum Ev {
     Pulled(usize, usize, Millis, Millis),
     /// An image pull failed (the registry has no such reference).
     PullFailed(usize, usize),
+    /// The containers loading on a time-sliced GPU pass its memory:
+    /// (node, physical GPU, check generation).
+    GpuCheck(usize, usize, u64),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -109,6 +114,9 @@ enum ExitKind {
     Program { code: i64 },
     /// The kernel's OOM killer at the loading peak (§6).
     Oom,
+    /// The program's own CUDA out-of-memory error: device memory ran out
+    /// (`devices.rs`); exit code 1.
+    CudaOom,
     /// The kubelet stopped it after a probe failure: SIGTERM (143 or 0), or
     /// SIGKILL (137) when the grace period ran out.
     Killed { code: i64 },
@@ -142,6 +150,8 @@ struct ContainerSim<'a> {
     /// lastUpdate), and the last pull error (kubelet.md §9).
     pull_backoff: Option<(Millis, Millis)>,
     pull_error: String,
+    /// Indices into its node's `devices`, one per GPU unit it was given.
+    devices: Vec<usize>,
     run: ContainerRun,
 }
 
@@ -318,6 +328,10 @@ struct Node<'a> {
     images: Vec<(String, Millis)>,
     /// The serial image puller (`serializeImagePulls: true`) is busy until.
     pull_busy_until: Millis,
+    /// GPUs, time-slicing/MPS replica sets or MIG devices (`devices.rs`).
+    devices: Vec<devices::Device>,
+    /// Per physical GPU: the generation of its latest memory check.
+    gpu_checks: Vec<u64>,
 }
 
 impl Node<'_> {
@@ -418,6 +432,14 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
                 pods: 0,
                 images: Vec::new(),
                 pull_busy_until: 0,
+                devices: devices::devices_of(pool),
+                gpu_checks: vec![
+                    0;
+                    usize::try_from(
+                        pool.gpu.as_ref().map_or(0, |g| g.count.clamp(0, 64))
+                    )
+                    .unwrap_or(0)
+                ],
             });
         }
     }
@@ -691,6 +713,7 @@ impl<'a> Sim<'a> {
             Ev::CronSync(cron) => self.cron_sync(cron),
             Ev::Pulled(pod, c, pull, total) => self.pulled(pod, c, pull, total),
             Ev::PullFailed(pod, c) => self.pull_failed(pod, c),
+            Ev::GpuCheck(node, gpu, generation) => self.gpu_crossing(node, gpu, generation),
         }
     }
 
@@ -979,6 +1002,7 @@ impl<'a> Sim<'a> {
                 self.push(at, Ev::Exit(pod, c, instance, ExitKind::Oom));
             }
         }
+        self.device_memory_started(pod, c);
         if !has_startup {
             self.became_started(pod, c, has_readiness);
         }
@@ -1243,23 +1267,34 @@ impl<'a> Sim<'a> {
         if container.run.instances.len() != instance + 1 || !container.running {
             return; // an exit of an instance that already ended
         }
+        let gpu_oom = if kind == ExitKind::CudaOom {
+            self.gpu_oom(pod, c)
+        } else {
+            None
+        };
+        let container = &mut self.pods[pod].containers[c];
         container.running = false;
         let (code, reason) = match kind {
             ExitKind::Program { code } | ExitKind::Killed { code } | ExitKind::Deleted { code } => {
                 (code, if code == 0 { "Completed" } else { "Error" })
             }
             ExitKind::Oom => (137, "OOMKilled"),
+            // An uncaught Python exception: exit code 1.
+            ExitKind::CudaOom => (1, "Error"),
         };
         if let Some(last) = container.run.instances.last_mut() {
             last.exit = Some(Exit {
                 at: now,
                 code,
                 reason,
+                gpu_oom,
             });
             if let Some(open) = last.ready.last_mut().filter(|r| r.1.is_none()) {
                 open.1 = Some(now);
             }
         }
+        // Its device memory is free: neighbours on a time-sliced GPU may fit.
+        self.device_memory_stopped(pod, c);
         match kind {
             // The kill and the restart happen in one SyncPod that uses the
             // status from before the kill: doBackOff looks at the previous

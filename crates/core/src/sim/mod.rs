@@ -145,6 +145,29 @@ pub struct Exit {
     pub code: i64,
     /// `Error`, `Completed` or `OOMKilled`.
     pub reason: &'static str,
+    /// Set when the program died of CUDA out of memory (its last log line).
+    pub gpu_oom: Option<GpuOom>,
+}
+
+/// Device memory when a container's CUDA allocation failed
+/// (gpu-sharing.md §3-§5; `sim/devices.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GpuOom {
+    /// Bytes the process could allocate: the card, the MIG device, or the
+    /// MPS per-client cap.
+    pub capacity: i128,
+    /// Bytes it held when the allocation failed, and all it needed
+    /// (`gpuMemory` × workers).
+    pub own: i128,
+    pub need: i128,
+    /// Bytes other containers on the same time-sliced GPU held.
+    pub others: i128,
+    /// `exclusive`, `time-slicing`, `MPS` or `MIG <profile>`.
+    pub mode: String,
+    /// The Scenario's GPU model (`T4`).
+    pub gpu_model: String,
+    /// Pods sharing the GPU (time-slicing).
+    pub neighbours: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
