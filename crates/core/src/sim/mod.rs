@@ -8,10 +8,11 @@
 //! start, the three probe workers on their period grid, liveness/startup
 //! kills with the grace period and preStop, the program's own exits, OOM at
 //! the loading peak, the crash-loop back-off exactly as `doBackOff` decides
-//! it, and pod deletion. Not yet: GPU sharing at run time, image pulls that
-//! fail. What is
-//! modelled, and the constants chosen where Kubernetes leaves timing to
-//! chance, are in `docs/simulator.md`.
+//! it, pod deletion; image pulls and their back-off, missing Secrets and
+//! ConfigMaps; GPU devices with their memory (whole cards, time-slicing
+//! without isolation, MPS caps, MIG slices). What is modelled, and the
+//! constants chosen where Kubernetes leaves timing to chance, are in
+//! `docs/simulator.md`.
 //!
 //! A run is a pure function of (text, options): pod-name suffixes come from
 //! a generator seeded by the text, so native and wasm give the same run.
@@ -242,7 +243,11 @@ impl ContainerRun {
             points.push((instance.started, 0));
             match end {
                 Some(end) if end <= loaded => {
-                    points.push((end, self.level_at(end.saturating_sub(1), peak, steady)));
+                    // The height the climb reached when the instance ended.
+                    let elapsed = end - instance.started;
+                    let reached =
+                        peak.saturating_mul(i128::from(elapsed)) / i128::from(startup.max(1));
+                    points.push((end, reached));
                     points.push((end, 0));
                 }
                 _ => {
