@@ -1,0 +1,650 @@
+//! What the playground's sliders and pickers read from, and write into, the
+//! Scenario document of the text (DESIGN.md: "sliders edit the Scenario
+//! document inside the text", so a shared link, the CLI and the page see the
+//! same thing).
+//!
+//! Edits are surgical: a value that is written is replaced in place, an
+//! absent key is added next to its siblings in the author's style (block or
+//! flow), a missing workload entry, `spec` or the whole Scenario document is
+//! added. Everything else in the text — comments, order, quoting — stays.
+//! The entry edited for a container is the one the simulator uses for it
+//! (`Scenario::program_spec`: its own name, else `*`).
+
+use crate::diagnostic::{apply_edits, TextEdit};
+use crate::lint::read;
+use crate::manifest::duration::{self, Millis};
+use crate::manifest::quantity::format_bytes;
+use crate::manifest::yaml::{self, Limits, Node, NodeKind};
+use crate::rules::edit::{insert_entry, replace};
+use crate::span::{LineIndex, Span};
+
+/// The values the controls show for one container.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Values {
+    /// The container the controls act on: the first container of the first
+    /// workload.
+    pub container: String,
+    pub startup: Millis,
+    pub memory_steady: i128,
+    pub memory_peak: i128,
+    pub workers: i64,
+    pub gpu_memory: i128,
+    /// The preset the cluster matches exactly, if any.
+    pub preset: Option<Preset>,
+    pub sharing: SharingChoice,
+}
+
+/// Cluster presets (issue 4): one node pool each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Preset {
+    OneT4,
+    OneL4,
+    TwoA100,
+    NoDevicePlugin,
+    TaintedGpuPool,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 5] = [
+        Preset::OneT4,
+        Preset::OneL4,
+        Preset::TwoA100,
+        Preset::NoDevicePlugin,
+        Preset::TaintedGpuPool,
+    ];
+
+    /// A stable identifier (for `<option value>` and tests).
+    pub fn id(self) -> &'static str {
+        match self {
+            Preset::OneT4 => "one-t4",
+            Preset::OneL4 => "one-l4",
+            Preset::TwoA100 => "two-a100",
+            Preset::NoDevicePlugin => "no-device-plugin",
+            Preset::TaintedGpuPool => "tainted-gpu-pool",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|preset| preset.id() == id)
+    }
+
+    /// The `nodePools` items, one flow mapping per pool.
+    fn pools(self) -> Vec<&'static str> {
+        match self {
+            Preset::OneT4 => vec![
+                r#"{ name: t4, count: 1, cpu: "8", memory: 32Gi, gpu: { model: T4, count: 1 } }"#,
+            ],
+            Preset::OneL4 => vec![
+                r#"{ name: l4, count: 1, cpu: "8", memory: 32Gi, gpu: { model: L4, count: 1 } }"#,
+            ],
+            Preset::TwoA100 => vec![
+                r#"{ name: a100, count: 2, cpu: "32", memory: 256Gi, gpu: { model: A100-80GB, count: 1 } }"#,
+            ],
+            Preset::NoDevicePlugin => vec![
+                r#"{ name: gpu, count: 1, cpu: "8", memory: 32Gi, gpu: { model: A100-80GB, count: 1 }, devicePlugin: false }"#,
+            ],
+            Preset::TaintedGpuPool => vec![
+                r#"{ name: gpu, count: 1, cpu: "8", memory: 32Gi, gpu: { model: A100-80GB, count: 1 }, taints: [{ key: nvidia.com/gpu, value: present, effect: NoSchedule }] }"#,
+            ],
+        }
+    }
+}
+
+/// How every GPU pool shares its GPUs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SharingChoice {
+    None,
+    TimeSlicing(i64),
+    Mps(i64),
+    /// A MIG layout per GPU, mixed strategy (`nvidia.com/mig-<profile>`).
+    Mig(Vec<String>),
+}
+
+impl SharingChoice {
+    fn flow(&self) -> String {
+        match self {
+            SharingChoice::None => "{ mode: none }".into(),
+            SharingChoice::TimeSlicing(replicas) => {
+                format!("{{ mode: timeSlicing, replicas: {} }}", replicas.max(&1))
+            }
+            SharingChoice::Mps(replicas) => {
+                format!("{{ mode: mps, replicas: {} }}", replicas.max(&1))
+            }
+            SharingChoice::Mig(layout) => {
+                format!(
+                    "{{ mode: mig, strategy: mixed, layout: [{}] }}",
+                    layout.join(", ")
+                )
+            }
+        }
+    }
+}
+
+/// One change a control makes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    Startup(Millis),
+    MemorySteady(i128),
+    MemoryPeak(i128),
+    Workers(i64),
+    GpuMemory(i128),
+    Preset(Preset),
+    Sharing(SharingChoice),
+}
+
+/// Why a change could not be written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EditError {
+    /// The text has no workload with a container to act on.
+    NoContainer,
+    /// The Scenario document has a shape the editor does not rewrite (a
+    /// syntax error, a non-mapping `spec`); the message says where.
+    Unsupported(String),
+}
+
+/// The controls' values for the text's first container.
+pub fn values(text: &str) -> Option<Values> {
+    let reading = read(text);
+    let container = reading.workloads.first()?.pod.containers.first()?;
+    let program = reading.scenario.program(container);
+    let sharing =
+        reading
+            .scenario
+            .gpu_pools()
+            .next()
+            .map_or(SharingChoice::None, |pool| match &pool.sharing {
+                crate::manifest::scenario::Sharing::None => SharingChoice::None,
+                crate::manifest::scenario::Sharing::TimeSlicing { replicas, .. } => {
+                    SharingChoice::TimeSlicing(*replicas)
+                }
+                crate::manifest::scenario::Sharing::Mps { replicas, .. } => {
+                    SharingChoice::Mps(*replicas)
+                }
+                crate::manifest::scenario::Sharing::Mig { layout, .. } => {
+                    SharingChoice::Mig(layout.clone())
+                }
+            });
+    let preset = Preset::ALL.into_iter().find(|preset| {
+        let probe = format!(
+            "apiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: {{ name: p }}\nspec:\n  cluster:\n    nodePools: [{}]\n",
+            preset.pools().join(", ")
+        );
+        let expected = read(&probe).scenario.node_pools;
+        let strip = |pools: &[crate::manifest::scenario::NodePool]| {
+            pools
+                .iter()
+                .map(|pool| {
+                    let mut pool = pool.clone();
+                    pool.span = None;
+                    pool.sharing = crate::manifest::scenario::Sharing::None;
+                    if let Some(gpu) = &mut pool.gpu {
+                        gpu.model_span = None;
+                    }
+                    pool
+                })
+                .collect::<Vec<_>>()
+        };
+        reading.scenario.pools_written && strip(&expected) == strip(&reading.scenario.node_pools)
+    });
+    Some(Values {
+        container: container.name.clone(),
+        startup: program.startup.value,
+        memory_steady: program.memory_steady.value,
+        memory_peak: program.memory_peak.value,
+        workers: program.workers.value,
+        gpu_memory: program.gpu_memory.value,
+        preset,
+        sharing,
+    })
+}
+
+/// The text with `change` written into its Scenario document.
+pub fn apply(text: &str, change: &Change) -> Result<String, EditError> {
+    let container = values(text).ok_or(EditError::NoContainer)?.container;
+    let index = LineIndex::new(text);
+    let stream = yaml::parse(text, &index, &Limits::default());
+    let scenario = stream.documents.iter().find(|document| {
+        document
+            .root
+            .as_ref()
+            .and_then(|root| root.get("kind"))
+            .and_then(Node::as_str)
+            == Some("Scenario")
+    });
+    let Some(document) = scenario else {
+        return Ok(append_scenario(text, &container, change));
+    };
+    if document.broken {
+        return Err(EditError::Unsupported(
+            "the Scenario document has a YAML error".into(),
+        ));
+    }
+    let root = document.root.as_ref().ok_or(EditError::NoContainer)?;
+    let edit = match change {
+        Change::Preset(preset) => set_path(
+            text,
+            root,
+            &["spec", "cluster", "nodePools"],
+            Value::Seq(preset.pools().into_iter().map(String::from).collect()),
+        ),
+        Change::Sharing(choice) => sharing_edits(text, root, choice),
+        _ => workload_edit(text, root, &container, change),
+    }?;
+    Ok(apply_edits(text, &edit))
+}
+
+/// A value to write: a scalar, a flow mapping, or a sequence of flow items.
+#[derive(Clone, Debug)]
+enum Value {
+    Scalar(String),
+    Seq(Vec<String>),
+}
+
+impl Value {
+    /// As the value of `key:` in a flow context.
+    fn flow(&self) -> String {
+        match self {
+            Value::Scalar(text) => text.clone(),
+            Value::Seq(items) => format!("[{}]", items.join(", ")),
+        }
+    }
+}
+
+fn scalar_of(change: &Change) -> (&'static [&'static str], String) {
+    match change {
+        Change::Startup(ms) => (&["startup"], duration::format(*ms)),
+        Change::MemorySteady(bytes) => (&["memory", "steady"], format_bytes(*bytes)),
+        Change::MemoryPeak(bytes) => (&["memory", "peak"], format_bytes(*bytes)),
+        Change::Workers(n) => (&["workers"], n.max(&1).to_string()),
+        Change::GpuMemory(bytes) => (&["gpuMemory"], format_bytes(*bytes)),
+        Change::Preset(_) | Change::Sharing(_) => (&[], String::new()),
+    }
+}
+
+/// `spec.workload[<entry for container>].<path> = value`.
+fn workload_edit(
+    text: &str,
+    root: &Node,
+    container: &str,
+    change: &Change,
+) -> Result<Vec<TextEdit>, EditError> {
+    let (path, value) = scalar_of(change);
+    let spec = root.get("spec");
+    let workload = spec.and_then(|spec| spec.get("workload"));
+    let entry = workload.and_then(Node::items).and_then(|items| {
+        let named = |name: &str| {
+            items
+                .iter()
+                .find(|item| item.get("container").and_then(Node::as_str) == Some(name))
+        };
+        named(container).or_else(|| named("*"))
+    });
+    if let Some(entry) = entry {
+        return set_path(text, entry, path, Value::Scalar(value));
+    }
+    // A new entry for this container.
+    let leaf = nest(&path[1..], &Value::Scalar(value)).flow();
+    let item = format!("{{ container: {container}, {}: {leaf} }}", path[0]);
+    match workload {
+        Some(seq) => append_item(text, seq, &item),
+        None => {
+            let spec = spec.ok_or_else(|| {
+                EditError::Unsupported("the Scenario document has no spec".into())
+            })?;
+            set_path(text, spec, &["workload"], Value::Seq(vec![item]))
+        }
+    }
+}
+
+/// `sharing:` on every pool with a GPU (the cluster's pools as written, or
+/// the default pool written out first).
+fn sharing_edits(
+    text: &str,
+    root: &Node,
+    choice: &SharingChoice,
+) -> Result<Vec<TextEdit>, EditError> {
+    let pools = root
+        .get("spec")
+        .and_then(|spec| spec.get("cluster"))
+        .and_then(|cluster| cluster.get("nodePools"))
+        .and_then(Node::items)
+        .filter(|items| !items.is_empty());
+    let Some(pools) = pools else {
+        // The default pool (one A100-80GB), written with the sharing.
+        let pool = format!(
+            r#"{{ name: gpu, count: 1, cpu: "8", memory: 32Gi, gpu: {{ model: A100-80GB, count: 1 }}, sharing: {} }}"#,
+            choice.flow()
+        );
+        return set_path(
+            text,
+            root,
+            &["spec", "cluster", "nodePools"],
+            Value::Seq(vec![pool]),
+        );
+    };
+    if pools.iter().all(|pool| pool.get("gpu").is_none()) {
+        return Err(EditError::Unsupported(
+            "no node pool has GPUs to share".into(),
+        ));
+    }
+    let mut edits = Vec::new();
+    for pool in pools.iter().filter(|pool| pool.get("gpu").is_some()) {
+        edits.extend(set_path(
+            text,
+            pool,
+            &["sharing"],
+            Value::Scalar(choice.flow()),
+        )?);
+    }
+    Ok(edits)
+}
+
+/// Sets `path` under the mapping `node` to `value`: replaces what is there,
+/// or adds the missing keys.
+fn set_path(
+    text: &str,
+    node: &Node,
+    path: &[&str],
+    value: Value,
+) -> Result<Vec<TextEdit>, EditError> {
+    let Some((first, rest)) = path.split_first() else {
+        return Err(EditError::Unsupported("nothing to set".into()));
+    };
+    if !matches!(node.kind, NodeKind::Map(_)) {
+        return Err(EditError::Unsupported(format!(
+            "expected a mapping to hold `{first}`"
+        )));
+    }
+    if let Some(entry) = node.entry(first) {
+        if rest.is_empty() || !matches!(entry.value.kind, NodeKind::Map(_)) || entry.value.is_null()
+        {
+            if !rest.is_empty() && !entry.value.is_null() {
+                return Err(EditError::Unsupported(format!(
+                    "`{first}` is not a mapping"
+                )));
+            }
+            let nested = nest(rest, &value);
+            return Ok(vec![replace_value(
+                text,
+                &entry.key.span,
+                &entry.value,
+                &nested,
+            )]);
+        }
+        return set_path(text, &entry.value, rest, value);
+    }
+    let nested = nest(rest, &value);
+    append_entry(text, node, first, &nested).map(|edit| vec![edit])
+}
+
+/// `value` under the keys `rest`, as a flow value.
+fn nest(rest: &[&str], value: &Value) -> Value {
+    match rest.split_first() {
+        None => value.clone(),
+        Some((key, more)) => Value::Scalar(format!("{{ {key}: {} }}", nest(more, value).flow())),
+    }
+}
+
+/// Replaces `key: <old value>` from the end of the key to the end of the value.
+fn replace_value(text: &str, key: &Span, old: &Node, value: &Value) -> TextEdit {
+    let start = key.end;
+    let end = old.span.end.max(start);
+    let block = !in_flow_context(text, key.start);
+    let written = match value {
+        Value::Seq(items) if block => {
+            let indent = " ".repeat(column(text, key.start) + 2);
+            let mut out = String::from(":");
+            for item in items {
+                out.push_str(&format!("\n{indent}- {item}"));
+            }
+            out
+        }
+        _ => format!(": {}", value.flow()),
+    };
+    // A block value may end with its line break; keep the line structure.
+    let end = if text[start..end].ends_with('\n') {
+        end - 1
+    } else {
+        end
+    };
+    replace(Span { start, end }, written)
+}
+
+/// Adds `key: value` to a mapping: after its last entry in a block
+/// mapping, before `}` in a flow mapping.
+fn append_entry(text: &str, map: &Node, key: &str, value: &Value) -> Result<TextEdit, EditError> {
+    let entries = map.entries().unwrap_or(&[]);
+    let Some(last) = entries.last() else {
+        return Err(EditError::Unsupported(format!(
+            "cannot add `{key}` to an empty mapping"
+        )));
+    };
+    if in_flow_context(text, last.key.span.start) {
+        let first = entries
+            .first()
+            .map_or(last.key.span.start, |e| e.key.span.start);
+        return insert_entry(text, first, &[format!("{key}: {}", value.flow())])
+            .ok_or_else(|| EditError::Unsupported(format!("cannot add `{key}`")));
+    }
+    let indent = " ".repeat(column(text, last.key.span.start));
+    let line = match value {
+        Value::Seq(items) => {
+            let mut out = format!("{indent}{key}:");
+            for item in items {
+                out.push_str(&format!("\n{indent}  - {item}"));
+            }
+            out
+        }
+        Value::Scalar(scalar) => format!("{indent}{key}: {scalar}"),
+    };
+    // After the line on which the last entry's value ends.
+    let end = last.value.span.end.max(last.key.span.end);
+    let end = if end > 0 && text.as_bytes().get(end - 1) == Some(&b'\n') {
+        end - 1
+    } else {
+        end
+    };
+    match text[end..].find('\n') {
+        Some(offset) => Ok(replace(Span::empty(end + offset + 1), format!("{line}\n"))),
+        None => Ok(replace(Span::empty(text.len()), format!("\n{line}\n"))),
+    }
+}
+
+/// Adds an item to a sequence: a new `- item` line in a block sequence,
+/// `, item` before `]` in a flow sequence.
+fn append_item(text: &str, seq: &Node, item: &str) -> Result<Vec<TextEdit>, EditError> {
+    let items = seq.items().unwrap_or(&[]);
+    let Some(last) = items.last() else {
+        return Err(EditError::Unsupported(
+            "cannot add to an empty workload list".into(),
+        ));
+    };
+    if in_flow_context(text, last.span.start) {
+        return Ok(vec![replace(
+            Span::empty(last.span.end),
+            format!(", {item}"),
+        )]);
+    }
+    let dash = text[..last.span.start]
+        .rfind('-')
+        .unwrap_or(last.span.start);
+    let indent = " ".repeat(column(text, dash));
+    let end = last.span.end;
+    let end = if end > 0 && text.as_bytes().get(end - 1) == Some(&b'\n') {
+        end - 1
+    } else {
+        end
+    };
+    let line = format!("{indent}- {item}");
+    Ok(vec![match text[end..].find('\n') {
+        Some(offset) => replace(Span::empty(end + offset + 1), format!("{line}\n")),
+        None => replace(Span::empty(text.len()), format!("\n{line}\n")),
+    }])
+}
+
+/// A new Scenario document at the end of the text, holding the change.
+fn append_scenario(text: &str, container: &str, change: &Change) -> String {
+    let mut spec = String::new();
+    match change {
+        Change::Preset(preset) => {
+            spec.push_str("  cluster:\n    nodePools:\n");
+            for pool in preset.pools() {
+                spec.push_str(&format!("      - {pool}\n"));
+            }
+        }
+        Change::Sharing(choice) => {
+            spec.push_str(&format!(
+                "  cluster:\n    nodePools:\n      - {{ name: gpu, count: 1, cpu: \"8\", memory: 32Gi, gpu: {{ model: A100-80GB, count: 1 }}, sharing: {} }}\n",
+                choice.flow()
+            ));
+        }
+        _ => {
+            let (path, value) = scalar_of(change);
+            let leaf = nest(&path[1..], &Value::Scalar(value)).flow();
+            spec.push_str(&format!(
+                "  workload:\n    - container: {container}\n      {}: {leaf}\n",
+                path[0]
+            ));
+        }
+    }
+    let separator = if text.is_empty() || text.ends_with('\n') {
+        ""
+    } else {
+        "\n"
+    };
+    format!(
+        "{text}{separator}---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata:\n  name: playground\nspec:\n{spec}"
+    )
+}
+
+/// The column (in characters) of byte offset `at` on its line.
+fn column(text: &str, at: usize) -> usize {
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    text[start..at].chars().count()
+}
+
+/// Whether `at` is inside a flow collection (after `{`, `[` or `,`).
+fn in_flow_context(text: &str, at: usize) -> bool {
+    let before = text[..at].trim_end();
+    matches!(before.chars().last(), Some('{' | '[' | ','))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DEPLOYMENT: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: m }\nspec:\n  selector: { matchLabels: { app: m } }\n  template:\n    metadata: { labels: { app: m } }\n    spec:\n      containers:\n        - name: api\n          image: m:1\n";
+
+    fn roundtrip(text: &str, change: Change) -> (String, Values) {
+        let edited = apply(text, &change).unwrap_or_else(|e| panic!("{e:?}"));
+        let report = crate::lint::lint(&edited);
+        assert!(
+            report
+                .diagnostics
+                .iter()
+                .all(|d| !matches!(d.rule, "PL001" | "PL002" | "PL003" | "PL004")),
+            "{edited}\n{:?}",
+            report.diagnostics
+        );
+        let values = values(&edited).expect("values");
+        (edited, values)
+    }
+
+    #[test]
+    fn a_text_without_scenario_gets_one() {
+        let (edited, values) = roundtrip(DEPLOYMENT, Change::Startup(90_000));
+        assert!(edited.starts_with(DEPLOYMENT));
+        assert!(edited.contains("kind: Scenario"));
+        assert_eq!(values.startup, 90_000);
+        assert_eq!(values.container, "api");
+    }
+
+    #[test]
+    fn block_values_are_replaced_in_place_and_comments_kept() {
+        let text = format!("{DEPLOYMENT}---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: {{ name: s }}\nspec:\n  workload:\n    - container: api\n      startup: 40s   # the article's load\n      memory: {{ steady: 5Gi, peak: 9Gi }}\n");
+        let (edited, values) = roundtrip(&text, Change::Startup(120_000));
+        assert!(
+            edited.contains("      startup: 2m   # the article's load\n"),
+            "{edited}"
+        );
+        assert_eq!(values.startup, 120_000);
+        let (edited, values) = roundtrip(&edited, Change::MemoryPeak(12 << 30));
+        assert!(
+            edited.contains("memory: { steady: 5Gi, peak: 12Gi }"),
+            "{edited}"
+        );
+        assert_eq!(values.memory_peak, 12 << 30);
+        assert_eq!(values.memory_steady, 5 << 30);
+        let (edited, values) = roundtrip(&edited, Change::Workers(3));
+        assert!(edited.contains("      workers: 3\n"), "{edited}");
+        assert_eq!(values.workers, 3);
+        let (_, values) = roundtrip(&edited, Change::GpuMemory(20 << 30));
+        assert_eq!(values.gpu_memory, 20 << 30);
+    }
+
+    #[test]
+    fn a_star_entry_is_the_one_edited() {
+        let text = format!("{DEPLOYMENT}---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: {{ name: s }}\nspec:\n  workload:\n    - {{ container: \"*\", startup: 40s, workers: 2 }}\n");
+        let (edited, values) = roundtrip(&text, Change::Startup(10_000));
+        assert!(edited.contains("startup: 10s, workers: 2"), "{edited}");
+        assert_eq!(values.workers, 2);
+    }
+
+    #[test]
+    fn a_missing_workload_entry_and_memory_map_are_added() {
+        let text = format!("{DEPLOYMENT}---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata:\n  name: s\nspec:\n  duration: 20m\n");
+        let (edited, values) = roundtrip(&text, Change::MemorySteady(6 << 30));
+        assert_eq!(values.memory_steady, 6 << 30);
+        assert!(
+            edited.contains("  duration: 20m\n  workload:\n"),
+            "{edited}"
+        );
+        let (_, values) = roundtrip(&edited, Change::MemoryPeak(11 << 30));
+        assert_eq!(
+            (values.memory_steady, values.memory_peak),
+            (6 << 30, 11 << 30)
+        );
+    }
+
+    #[test]
+    fn presets_and_sharing_rewrite_the_pools() {
+        let (edited, values) = roundtrip(DEPLOYMENT, Change::Preset(Preset::OneT4));
+        assert_eq!(values.preset, Some(Preset::OneT4));
+        let (edited, values) = roundtrip(&edited, Change::Preset(Preset::TaintedGpuPool));
+        assert_eq!(values.preset, Some(Preset::TaintedGpuPool));
+        let (edited, values) = roundtrip(&edited, Change::Sharing(SharingChoice::TimeSlicing(4)));
+        assert_eq!(values.sharing, SharingChoice::TimeSlicing(4));
+        assert_eq!(values.preset, Some(Preset::TaintedGpuPool));
+        let (_, values) = roundtrip(
+            &edited,
+            Change::Sharing(SharingChoice::Mig(vec!["3g.40gb".into(), "3g.40gb".into()])),
+        );
+        assert_eq!(
+            values.sharing,
+            SharingChoice::Mig(vec!["3g.40gb".into(), "3g.40gb".into()])
+        );
+        for preset in Preset::ALL {
+            assert_eq!(Preset::from_id(preset.id()), Some(preset));
+            let (_, values) = roundtrip(DEPLOYMENT, Change::Preset(preset));
+            assert_eq!(values.preset, Some(preset));
+        }
+    }
+
+    #[test]
+    fn sharing_without_pools_writes_the_default_pool() {
+        let (_, values) = roundtrip(DEPLOYMENT, Change::Sharing(SharingChoice::Mps(2)));
+        assert_eq!(values.sharing, SharingChoice::Mps(2));
+        let text = format!("{DEPLOYMENT}---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: {{ name: s }}\nspec:\n  duration: 5m\n");
+        let (_, values) = roundtrip(&text, Change::Sharing(SharingChoice::TimeSlicing(3)));
+        assert_eq!(values.sharing, SharingChoice::TimeSlicing(3));
+    }
+
+    #[test]
+    fn no_container_is_an_error_not_a_panic() {
+        assert_eq!(
+            apply("kind: ConfigMap\n", &Change::Startup(1_000)),
+            Err(EditError::NoContainer)
+        );
+        assert_eq!(apply("", &Change::Workers(2)), Err(EditError::NoContainer));
+    }
+}
