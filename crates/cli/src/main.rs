@@ -6,6 +6,10 @@
 //!
 //! `podlab rules [ID|NAME] [--lang en|zh-TW]`: the rule list, or one rule's
 //! documentation.
+//!
+//! `podlab share FILE [--base URL] [--embed]`: the playground link that
+//! opens the file (its text in the URL fragment, `podlab_core::share`), or
+//! the iframe code that embeds it.
 
 use std::io::Read;
 use std::process::ExitCode;
@@ -18,7 +22,11 @@ use serde_json::{json, Value};
 
 const USAGE: &str = "usage: podlab lint FILE... [--format text|json|sarif] [--lang en|zh-TW]
        podlab rules [ID|NAME] [--lang en|zh-TW]
-       podlab simulate FILE... [--at DURATION] [--format text|json] [--lang en|zh-TW]";
+       podlab simulate FILE... [--at DURATION] [--format text|json] [--lang en|zh-TW]
+       podlab share FILE [--base URL] [--embed]";
+
+/// Where the playground is published unless `--base` says otherwise.
+const DEFAULT_BASE: &str = "http://127.0.0.1:8080/";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -39,6 +47,7 @@ fn run(args: &[String]) -> Result<u8, String> {
         "lint" => lint_command(rest),
         "rules" => rules_command(rest),
         "simulate" => simulate_command(rest),
+        "share" => share_command(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(0)
@@ -68,6 +77,42 @@ fn rules_command(args: &[String]) -> Result<u8, String> {
                 .ok_or_else(|| format!("no rule `{id}` (`podlab rules` lists them)"))?;
             print!("{}", rules::doc::render(rule, lang));
         }
+    }
+    Ok(0)
+}
+
+/// `podlab share`: a link (or with `--embed` an iframe) that opens the text.
+fn share_command(args: &[String]) -> Result<u8, String> {
+    use podlab_core::share::{self, ShareError};
+    let mut base = DEFAULT_BASE.to_string();
+    let mut embed = false;
+    let mut file = None;
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        match arg.as_str() {
+            "--base" => base = iter.next().ok_or("--base needs a URL")?.clone(),
+            "--embed" => embed = true,
+            _ if file.is_none() => file = Some(arg.clone()),
+            _ => return Err(USAGE.into()),
+        }
+    }
+    let file = file.ok_or(USAGE)?;
+    let text = read_input(&file)?;
+    let fragment = share::encode(&text).map_err(|error| match error {
+        ShareError::TooLong { fragment_bytes } => format!(
+            "{file} is too long for a link: {fragment_bytes} bytes once compressed (at most {})",
+            share::MAX_FRAGMENT_BYTES
+        ),
+        other => format!("{file}: {other:?}"),
+    })?;
+    let base = base.split('#').next().unwrap_or(&base).to_string();
+    if embed {
+        let separator = if base.contains('?') { '&' } else { '?' };
+        println!(
+            "<iframe src=\"{base}{separator}embed=1#{fragment}\" width=\"100%\" height=\"720\" style=\"border:0\" loading=\"lazy\" title=\"podlab\"></iframe>"
+        );
+    } else {
+        println!("{base}#{fragment}");
     }
     Ok(0)
 }

@@ -9,5 +9,6 @@ pub mod i18n;
 pub mod lint;
 pub mod manifest;
 pub mod rules;
+pub mod share;
 pub mod sim;
 pub mod span;

@@ -1,0 +1,183 @@
+//! Share links: the whole text in the URL fragment (issue 4), as
+//! `#v1.<base64url of raw DEFLATE>`. The fragment never reaches a server,
+//! so a link works from the static site and offline.
+//!
+//! Decoding treats the fragment as hostile: a wrong prefix, bad base64, a
+//! corrupt stream or a text that inflates past [`MAX_TEXT_BYTES`] is an
+//! error the page shows, never a panic, a hang or a blank page.
+
+use miniz_oxide::deflate::compress_to_vec;
+use miniz_oxide::inflate::{decompress_to_vec_with_limit, DecompressError};
+
+/// The format's prefix; a later format gets `v2.`.
+pub const PREFIX: &str = "v1.";
+/// The longest text a link may carry once inflated (the editor's own limit
+/// is larger; a link is for one example, not a cluster dump).
+pub const MAX_TEXT_BYTES: usize = 256 * 1024;
+/// The longest fragment the page writes: browsers and chat apps cut longer
+/// URLs (Chromium keeps 2 MB, but many tools stop near 8 KB).
+pub const MAX_FRAGMENT_BYTES: usize = 8 * 1024;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShareError {
+    /// The text compresses to more than `MAX_FRAGMENT_BYTES`.
+    TooLong { fragment_bytes: usize },
+    /// Not `v1.` followed by base64url.
+    NotALink,
+    /// The data is not a DEFLATE stream, or not UTF-8.
+    Corrupt,
+    /// It inflates past `MAX_TEXT_BYTES`.
+    TooLarge,
+}
+
+/// The fragment (without `#`) for a text.
+pub fn encode(text: &str) -> Result<String, ShareError> {
+    let compressed = compress_to_vec(text.as_bytes(), 9);
+    let fragment = format!("{PREFIX}{}", base64url(&compressed));
+    if fragment.len() > MAX_FRAGMENT_BYTES {
+        return Err(ShareError::TooLong {
+            fragment_bytes: fragment.len(),
+        });
+    }
+    Ok(fragment)
+}
+
+/// The text of a fragment (with or without the leading `#`).
+pub fn decode(fragment: &str) -> Result<String, ShareError> {
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+    let data = fragment.strip_prefix(PREFIX).ok_or(ShareError::NotALink)?;
+    let bytes = from_base64url(data).ok_or(ShareError::NotALink)?;
+    let inflated = decompress_to_vec_with_limit(&bytes, MAX_TEXT_BYTES).map_err(
+        |error: DecompressError| {
+            if error.status == miniz_oxide::inflate::TINFLStatus::HasMoreOutput {
+                ShareError::TooLarge
+            } else {
+                ShareError::Corrupt
+            }
+        },
+    )?;
+    String::from_utf8(inflated).map_err(|_| ShareError::Corrupt)
+}
+
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// RFC 4648 §5 without padding.
+fn base64url(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..=chunk.len() {
+            out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
+        }
+    }
+    out
+}
+
+fn from_base64url(text: &str) -> Option<Vec<u8>> {
+    let text = text.trim_end_matches('=');
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let mut acc: u32 = 0;
+    let mut bits = 0;
+    for byte in text.bytes() {
+        let value = match byte {
+            b'A'..=b'Z' => byte - b'A',
+            b'a'..=b'z' => byte - b'a' + 26,
+            b'0'..=b'9' => byte - b'0' + 52,
+            b'-' | b'+' => 62,
+            b'_' | b'/' => 63,
+            _ => return None,
+        };
+        acc = (acc << 6) | u32::from(value);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    // A single leftover character cannot hold a byte.
+    (bits < 6).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn a_manifest_round_trips_and_stays_short() {
+        let text = include_str!("../../../tests/golden/crash-loop-liveness-40s.yaml");
+        let fragment = encode(text).expect("fits");
+        assert!(fragment.starts_with("v1."));
+        assert!(
+            fragment.len() < text.len(),
+            "{} vs {}",
+            fragment.len(),
+            text.len()
+        );
+        assert!(fragment
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.'));
+        assert_eq!(decode(&format!("#{fragment}")).as_deref(), Ok(text));
+    }
+
+    #[test]
+    fn bad_fragments_are_errors() {
+        assert_eq!(decode(""), Err(ShareError::NotALink));
+        assert_eq!(decode("#hello"), Err(ShareError::NotALink));
+        assert_eq!(decode("v1.***"), Err(ShareError::NotALink));
+        assert_eq!(decode("v1.AAAA"), Err(ShareError::Corrupt));
+        // A valid stream of 1 MiB of zeros is refused, not inflated.
+        let bomb = format!(
+            "v1.{}",
+            base64url(&compress_to_vec(&vec![b'a'; 1 << 20], 9))
+        );
+        assert_eq!(decode(&bomb), Err(ShareError::TooLarge));
+        // Not UTF-8.
+        let latin1 = format!("v1.{}", base64url(&compress_to_vec(&[0xff, 0xfe], 9)));
+        assert_eq!(decode(&latin1), Err(ShareError::Corrupt));
+    }
+
+    #[test]
+    fn a_text_too_long_for_a_link_says_how_long() {
+        // Incompressible: a pseudo-random alphabet soup.
+        let mut state = 1u64;
+        let text: String = (0..20_000)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                char::from(b'a' + (state >> 59) as u8 % 26)
+            })
+            .collect();
+        match encode(&text) {
+            Err(ShareError::TooLong { fragment_bytes }) => {
+                assert!(fragment_bytes > MAX_FRAGMENT_BYTES)
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn base64url_round_trips(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+            prop_assert_eq!(from_base64url(&base64url(&bytes)), Some(bytes));
+        }
+
+        #[test]
+        fn any_text_round_trips(text in "\\PC{0,400}") {
+            let fragment = encode(&text).expect("short");
+            prop_assert_eq!(decode(&fragment), Ok(text));
+        }
+
+        #[test]
+        fn decoding_garbage_never_panics(garbage in "v1\\.[A-Za-z0-9_-]{0,200}") {
+            let _ = decode(&garbage);
+        }
+    }
+}
