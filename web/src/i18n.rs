@@ -8,6 +8,8 @@
 use podlab_core::i18n::{Lang, Text};
 use podlab_core::text;
 
+pub use crate::i18n_controls::*;
+
 pub fn title() -> Text {
     Text::new("podlab playground", "podlab 練習場")
 }

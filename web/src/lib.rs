@@ -8,6 +8,8 @@ pub mod app;
 pub mod components;
 pub mod hooks;
 pub mod i18n;
+mod i18n_controls;
+pub mod persist;
 pub mod state;
 pub mod view_model;
 

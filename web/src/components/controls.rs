@@ -1,0 +1,237 @@
+//! Sliders and pickers that edit the Scenario document inside the text
+//! (`podlab_core::controls`): the text stays the single source of truth,
+//! so a slider's value is always read back from it.
+
+use podlab_core::controls::{Change, Preset, SharingChoice, Values};
+use podlab_core::i18n::Lang;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use crate::i18n;
+
+const GIB: i128 = 1 << 30;
+
+#[derive(Properties, PartialEq)]
+pub struct ControlsProps {
+    /// `None` when the text has no container to act on.
+    pub values: Option<Values>,
+    pub lang: Lang,
+    pub on_change: Callback<Change>,
+}
+
+/// The sharing choices the picker offers, with stable ids.
+pub fn sharing_options() -> Vec<(&'static str, SharingChoice)> {
+    let layout = |profiles: &[&str]| profiles.iter().map(|p| p.to_string()).collect();
+    vec![
+        ("none", SharingChoice::None),
+        ("ts-2", SharingChoice::TimeSlicing(2)),
+        ("ts-4", SharingChoice::TimeSlicing(4)),
+        ("mps-2", SharingChoice::Mps(2)),
+        ("mps-4", SharingChoice::Mps(4)),
+        ("mig-7x1g", SharingChoice::Mig(layout(&["1g.10gb"; 7]))),
+        (
+            "mig-2x3g",
+            SharingChoice::Mig(layout(&["3g.40gb", "3g.40gb"])),
+        ),
+        (
+            "mig-mixed",
+            SharingChoice::Mig(layout(&["1g.10gb", "2g.20gb", "3g.40gb"])),
+        ),
+    ]
+}
+
+fn sharing_label(id: &str, lang: Lang) -> String {
+    let text = match id {
+        "none" => i18n::sharing_none(),
+        "ts-2" => i18n::sharing_time_slicing(2),
+        "ts-4" => i18n::sharing_time_slicing(4),
+        "mps-2" => i18n::sharing_mps(2),
+        "mps-4" => i18n::sharing_mps(4),
+        "mig-7x1g" => i18n::sharing_mig("7 × 1g.10gb"),
+        "mig-2x3g" => i18n::sharing_mig("2 × 3g.40gb"),
+        _ => i18n::sharing_mig("1g.10gb + 2g.20gb + 3g.40gb"),
+    };
+    text.get(lang).to_owned()
+}
+
+fn preset_label(preset: Preset, lang: Lang) -> String {
+    i18n::preset(preset).get(lang).to_owned()
+}
+
+/// `9 GiB`, `7.5 GiB`.
+pub fn gib(bytes: i128) -> String {
+    let tenths = (bytes * 10 + GIB / 2) / GIB;
+    if tenths % 10 == 0 {
+        format!("{} GiB", tenths / 10)
+    } else {
+        format!("{}.{} GiB", tenths / 10, tenths % 10)
+    }
+}
+
+/// A labelled range input; `value` and the label come from the text.
+#[allow(clippy::too_many_arguments)]
+fn slider(
+    testid: &'static str,
+    label: String,
+    shown: String,
+    min: f64,
+    max: f64,
+    step: f64,
+    value: f64,
+    on_value: Callback<f64>,
+) -> Html {
+    let oninput = Callback::from(move |event: InputEvent| {
+        let input: HtmlInputElement = event.target_unchecked_into();
+        if let Ok(number) = input.value().parse::<f64>() {
+            on_value.emit(number);
+        }
+    });
+    let id = format!("control-{testid}");
+    html! {
+        <div class="control">
+            <label for={id.clone()}>{ label }<output for={id.clone()}>{ shown.clone() }</output></label>
+            <input
+                type="range"
+                id={id}
+                data-testid={testid}
+                min={min.to_string()}
+                max={max.to_string()}
+                step={step.to_string()}
+                value={value.to_string()}
+                aria-valuetext={shown}
+                {oninput}
+            />
+        </div>
+    }
+}
+
+#[component]
+pub fn Controls(props: &ControlsProps) -> Html {
+    let lang = props.lang;
+    let Some(values) = &props.values else {
+        return html! {
+            <section class="controls" aria-label={i18n::controls_heading().get(lang).to_owned()}>
+                <p class="muted">{ i18n::controls_need_container().get(lang).to_owned() }</p>
+            </section>
+        };
+    };
+    let emit = |make: fn(f64) -> Change| {
+        let on_change = props.on_change.clone();
+        Callback::from(move |value: f64| on_change.emit(make(value)))
+    };
+    let gib_value = |bytes: i128| bytes as f64 / GIB as f64;
+    let on_preset = {
+        let on_change = props.on_change.clone();
+        Callback::from(move |event: Event| {
+            let select: HtmlSelectElement = event.target_unchecked_into();
+            if let Some(preset) = Preset::from_id(&select.value()) {
+                on_change.emit(Change::Preset(preset));
+            }
+        })
+    };
+    let on_sharing = {
+        let on_change = props.on_change.clone();
+        Callback::from(move |event: Event| {
+            let select: HtmlSelectElement = event.target_unchecked_into();
+            if let Some((_, choice)) = sharing_options()
+                .into_iter()
+                .find(|(id, _)| *id == select.value())
+            {
+                on_change.emit(Change::Sharing(choice));
+            }
+        })
+    };
+    let sharing_id = sharing_options()
+        .into_iter()
+        .find(|(_, choice)| *choice == values.sharing)
+        .map_or("custom", |(id, _)| id);
+    let preset_id = values.preset.map_or("custom", Preset::id);
+    let container = values.container.clone();
+    html! {
+        <section class="controls" aria-label={i18n::controls_heading().get(lang).to_owned()}>
+            <h2>{ i18n::controls_heading().get(lang).to_owned() }<span class="muted">{ format!(" · {container}") }</span></h2>
+            { slider(
+                "slider-startup",
+                i18n::load_time().get(lang).to_owned(),
+                format!("{} s", values.startup / 1000),
+                0.0, 600.0, 5.0,
+                (values.startup / 1000) as f64,
+                emit(|seconds| Change::Startup((seconds.max(0.0) as u64) * 1000)),
+            ) }
+            { slider(
+                "slider-memory-steady",
+                i18n::memory_steady().get(lang).to_owned(),
+                gib(values.memory_steady),
+                0.5, 64.0, 0.5,
+                gib_value(values.memory_steady),
+                emit(|gib| Change::MemorySteady((gib * GIB as f64).round() as i128)),
+            ) }
+            { slider(
+                "slider-memory-peak",
+                i18n::memory_peak().get(lang).to_owned(),
+                gib(values.memory_peak),
+                0.5, 128.0, 0.5,
+                gib_value(values.memory_peak),
+                emit(|gib| Change::MemoryPeak((gib * GIB as f64).round() as i128)),
+            ) }
+            { slider(
+                "slider-workers",
+                i18n::workers().get(lang).to_owned(),
+                values.workers.to_string(),
+                1.0, 8.0, 1.0,
+                values.workers as f64,
+                emit(|n| Change::Workers(n.round() as i64)),
+            ) }
+            { slider(
+                "slider-gpu-memory",
+                i18n::gpu_memory().get(lang).to_owned(),
+                gib(values.gpu_memory),
+                0.0, 80.0, 1.0,
+                gib_value(values.gpu_memory),
+                emit(|gib| Change::GpuMemory((gib * GIB as f64).round() as i128)),
+            ) }
+            <div class="control">
+                <label for="control-preset">{ i18n::cluster().get(lang).to_owned() }</label>
+                <select id="control-preset" data-testid="preset" onchange={on_preset}>
+                    if preset_id == "custom" {
+                        <option value="custom" selected=true>{ i18n::custom().get(lang).to_owned() }</option>
+                    }
+                    { for Preset::ALL.iter().map(|preset| html! {
+                        <option value={preset.id()} selected={preset.id() == preset_id}>{ preset_label(*preset, lang) }</option>
+                    }) }
+                </select>
+            </div>
+            <div class="control">
+                <label for="control-sharing">{ i18n::gpu_sharing().get(lang).to_owned() }</label>
+                <select id="control-sharing" data-testid="sharing" onchange={on_sharing}>
+                    if sharing_id == "custom" {
+                        <option value="custom" selected=true>{ i18n::custom().get(lang).to_owned() }</option>
+                    }
+                    { for sharing_options().into_iter().map(|(id, _)| html! {
+                        <option value={id} selected={id == sharing_id}>{ sharing_label(id, lang) }</option>
+                    }) }
+                </select>
+            </div>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gib_labels() {
+        assert_eq!(gib(9 * GIB), "9 GiB");
+        assert_eq!(gib(15 * GIB / 2), "7.5 GiB");
+        assert_eq!(gib(0), "0 GiB");
+    }
+
+    #[test]
+    fn sharing_ids_are_unique() {
+        let options = sharing_options();
+        for (i, (id, _)) in options.iter().enumerate() {
+            assert!(options[i + 1..].iter().all(|(other, _)| other != id));
+        }
+    }
+}

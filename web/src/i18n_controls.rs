@@ -1,0 +1,134 @@
+//! The words of the controls and the share bar, in English and Traditional
+//! Chinese (Taiwan), following `shared/GLOSSARY-zh-TW.md` (滑桿, 載入時間,
+//! 分享／複製連結／嵌入程式碼).
+
+use podlab_core::controls::Preset;
+use podlab_core::i18n::Text;
+use podlab_core::text;
+
+pub fn controls_heading() -> Text {
+    Text::new("Scenario", "情境設定")
+}
+
+pub fn controls_need_container() -> Text {
+    Text::new(
+        "Add a Deployment, Job or Pod with a container to use the sliders.",
+        "加入一個有 container 的 Deployment、Job 或 Pod，就能使用滑桿。",
+    )
+}
+
+pub fn load_time() -> Text {
+    Text::new("Model load time", "模型載入時間")
+}
+
+pub fn memory_steady() -> Text {
+    Text::new("Memory, steady state", "記憶體穩態")
+}
+
+pub fn memory_peak() -> Text {
+    Text::new("Memory peak while loading", "載入時的記憶體尖峰")
+}
+
+pub fn workers() -> Text {
+    Text::new("Workers (each loads a copy)", "worker 數（每個都載入一份）")
+}
+
+pub fn gpu_memory() -> Text {
+    Text::new("GPU memory per worker", "每個 worker 的 GPU 記憶體")
+}
+
+pub fn cluster() -> Text {
+    Text::new("Cluster", "叢集")
+}
+
+pub fn custom() -> Text {
+    Text::new("As written in the text", "依文字內容（自訂）")
+}
+
+pub fn gpu_sharing() -> Text {
+    Text::new("GPU sharing", "GPU 共用方式")
+}
+
+pub fn preset(preset: Preset) -> Text {
+    match preset {
+        Preset::OneT4 => Text::new("One T4 node (16 GiB)", "一個 T4 節點（16 GiB）"),
+        Preset::OneL4 => Text::new("One L4 node (24 GiB)", "一個 L4 節點（24 GiB）"),
+        Preset::TwoA100 => Text::new("Two A100-80GB nodes", "兩個 A100-80GB 節點"),
+        Preset::NoDevicePlugin => Text::new(
+            "GPU node without the device plugin",
+            "沒有 device plugin 的 GPU 節點",
+        ),
+        Preset::TaintedGpuPool => Text::new(
+            "Tainted GPU pool (nvidia.com/gpu:NoSchedule)",
+            "有 taint 的 GPU 節點池（nvidia.com/gpu:NoSchedule）",
+        ),
+    }
+}
+
+pub fn sharing_none() -> Text {
+    Text::new("None (one pod per GPU)", "不共用（一個 Pod 一張 GPU）")
+}
+
+pub fn sharing_time_slicing(replicas: i64) -> Text {
+    text!(
+        "Time-slicing, {replicas} replicas",
+        "Time-slicing，{replicas} 份"
+    )
+}
+
+pub fn sharing_mps(replicas: i64) -> Text {
+    text!("MPS, {replicas} replicas", "MPS，{replicas} 份")
+}
+
+pub fn sharing_mig(layout: &str) -> Text {
+    text!("MIG {layout}", "MIG {layout}")
+}
+
+pub fn copy_link() -> Text {
+    Text::new("Copy link", "複製連結")
+}
+
+pub fn copy_embed() -> Text {
+    Text::new("Copy embed code", "複製嵌入程式碼")
+}
+
+pub fn share_heading() -> Text {
+    Text::new("Share", "分享")
+}
+
+pub fn copied() -> Text {
+    Text::new("Copied.", "已複製。")
+}
+
+/// When the clipboard refuses (no permission): the text is selected instead.
+pub fn copy_by_hand() -> Text {
+    Text::new(
+        "Press Ctrl+C (⌘C) to copy the selected text.",
+        "請按 Ctrl+C（⌘C）複製已選取的文字。",
+    )
+}
+
+pub fn too_long_to_share(bytes: usize, max: usize) -> Text {
+    text!(
+        "This text is too long for a link: {bytes} bytes once compressed, at most {max}. Shorten it, or share the file itself (podlab share FILE).",
+        "這段文字太長，放不進連結：壓縮後 {bytes} bytes，上限是 {max}。請縮短內容，或直接分享檔案（podlab share FILE）。"
+    )
+}
+
+pub fn notice_corrupt_link() -> Text {
+    Text::new(
+        "The link is damaged or not a podlab link, so the default example is open instead.",
+        "這個連結已損壞或不是 podlab 的連結，所以改為開啟預設範例。",
+    )
+}
+
+pub fn notice_link_too_large() -> Text {
+    Text::new(
+        "The link's text is larger than podlab opens (256 KiB), so the default example is open instead.",
+        "連結裡的文字超過 podlab 能開啟的大小（256 KiB），所以改為開啟預設範例。",
+    )
+}
+
+pub fn dismiss() -> Text {
+    Text::new("Dismiss", "關閉")
+}
