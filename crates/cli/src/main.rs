@@ -10,6 +10,11 @@
 //! `podlab share FILE [--base URL] [--embed]`: the playground link that
 //! opens the file (its text in the URL fragment, `podlab_core::share`), or
 //! the iframe code that embeds it.
+//!
+//! `podlab exercises list [--format text|json] [--lang en|zh-TW]`: the
+//! exercise library. `podlab exercises check ID FILE [--format text|json]
+//! [--lang en|zh-TW]`: simulates FILE and checks the exercise's goals; exit 0
+//! when every goal holds, 1 when one fails, 2 on a usage or I/O problem.
 
 use std::io::Read;
 use std::process::ExitCode;
@@ -23,7 +28,9 @@ use serde_json::{json, Value};
 const USAGE: &str = "usage: podlab lint FILE... [--format text|json|sarif] [--lang en|zh-TW]
        podlab rules [ID|NAME] [--lang en|zh-TW]
        podlab simulate FILE... [--at DURATION] [--format text|json] [--lang en|zh-TW]
-       podlab share FILE [--base URL] [--embed]";
+       podlab share FILE [--base URL] [--embed]
+       podlab exercises list [--format text|json] [--lang en|zh-TW]
+       podlab exercises check ID FILE [--format text|json] [--lang en|zh-TW]";
 
 /// Where the playground is published unless `--base` says otherwise.
 const DEFAULT_BASE: &str = "http://127.0.0.1:8080/";
@@ -48,6 +55,7 @@ fn run(args: &[String]) -> Result<u8, String> {
         "rules" => rules_command(rest),
         "simulate" => simulate_command(rest),
         "share" => share_command(rest),
+        "exercises" => exercises_command(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(0)
@@ -79,6 +87,108 @@ fn rules_command(args: &[String]) -> Result<u8, String> {
         }
     }
     Ok(0)
+}
+
+/// `podlab exercises list|check`.
+fn exercises_command(args: &[String]) -> Result<u8, String> {
+    use podlab_core::exercise::{self, goals, library};
+    let mut format = "text".to_string();
+    let mut lang = Lang::En;
+    let mut positional = Vec::new();
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        match arg.as_str() {
+            "--format" => format = iter.next().ok_or("--format needs a value")?.clone(),
+            "--lang" => {
+                let code = iter.next().ok_or("--lang needs a value")?;
+                lang = Lang::parse(code).ok_or_else(|| format!("unknown language `{code}`"))?;
+            }
+            _ => positional.push(arg.clone()),
+        }
+    }
+    if !matches!(format.as_str(), "text" | "json") {
+        return Err(format!("unknown format `{format}` (text or json)"));
+    }
+    match positional
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        ["list"] => {
+            let all = library::all();
+            if format == "json" {
+                let items: Vec<Value> = all
+                    .iter()
+                    .map(|exercise| {
+                        json!({
+                            "id": exercise.id,
+                            "title": exercise.title.get(lang),
+                            "tags": exercise.tags.iter().map(|tag| tag.as_str()).collect::<Vec<_>>(),
+                            "goal": exercise.goal.get(lang),
+                            "goals": exercise.goals.iter().map(|goal| json!({"goal": goal.key(), "label": goal.label().get(lang)})).collect::<Vec<_>>(),
+                        })
+                    })
+                    .collect();
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&json!({ "exercises": items }))
+                        .unwrap_or_default()
+                );
+            } else {
+                let width = all.iter().map(|e| e.id.len()).max().unwrap_or(0);
+                for exercise in &all {
+                    let tags: Vec<&str> = exercise.tags.iter().map(|tag| tag.as_str()).collect();
+                    println!(
+                        "{:<width$}  {:<13}  {}",
+                        exercise.id,
+                        tags.join(","),
+                        exercise.title.get(lang)
+                    );
+                }
+            }
+            Ok(0)
+        }
+        ["check", id, file] => {
+            let exercise = library::find(id).ok_or_else(|| {
+                format!("no exercise `{id}` (`podlab exercises list` lists them)")
+            })?;
+            let text = read_input(file)?;
+            let results = exercise::check(&exercise, &text);
+            let solved = goals::solved(&results);
+            if format == "json" {
+                let items: Vec<Value> = results
+                    .iter()
+                    .map(|result| {
+                        json!({
+                            "goal": result.goal.key(), "label": result.label.get(lang),
+                            "passed": result.passed, "why": result.why.get(lang),
+                        })
+                    })
+                    .collect();
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(
+                        &json!({"exercise": exercise.id, "solved": solved, "goals": items})
+                    )
+                    .unwrap_or_default()
+                );
+            } else {
+                println!("{}: {}", exercise.id, exercise.title.get(lang));
+                for result in &results {
+                    let mark = if result.passed { "✓" } else { "✗" };
+                    println!(
+                        "  {mark} {}\n      {}",
+                        result.label.get(lang),
+                        result.why.get(lang)
+                    );
+                }
+                println!("{}", goals::summary(&results).get(lang));
+            }
+            Ok(if solved { 0 } else { 1 })
+        }
+        _ => Err(USAGE.into()),
+    }
 }
 
 /// `podlab share`: a link (or with `--embed` an iframe) that opens the text.

@@ -3,6 +3,7 @@
 
 pub mod controls;
 pub mod diagnostic;
+pub mod exercise;
 pub mod explain;
 pub mod gpu;
 pub mod i18n;

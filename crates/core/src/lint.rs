@@ -4,7 +4,9 @@
 //! hint (PL001), the structural checks against the API's field tables
 //! (PL002 unknown-field, PL003 invalid-value), marks objects that are not
 //! simulated (PL004, info) and lowers the rest to typed workloads and the
-//! Scenario. [`lint`] then runs the rule registry on them.
+//! Scenario; an Exercise document (`exercise/`) is checked the same way and
+//! lowered only for its diagnostics. [`lint`] then runs the rule registry on
+//! them.
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::model::{self, Workload, WorkloadKind};
@@ -89,6 +91,7 @@ pub fn read(text: &str) -> Reading {
     let mut diagnostics = stream.diagnostics;
     let mut workloads = Vec::new();
     let mut scenario: Option<Scenario> = None;
+    let mut exercise_seen = false;
     for document in &stream.documents {
         let chunk = text
             .get(document.span.start..document.span.end)
@@ -131,7 +134,26 @@ pub fn read(text: &str) -> Reading {
         };
         let kind = kind_node.as_str().unwrap_or("");
         let workload_kind = WorkloadKind::parse(kind);
-        if workload_kind.is_some() || kind == "Scenario" {
+        if kind == "Exercise" {
+            // An exercise of the library (`exercise/`): checked like any
+            // kind, lowered only to report what its fields mean wrong; the
+            // simulator does not read it.
+            validate::check_document(root, kind, &mut diagnostics);
+            if !document.broken {
+                if exercise_seen {
+                    diagnostics.push(validate::invalid_value(
+                        kind_node.span,
+                        text!(
+                            "a file holds at most one Exercise; this one is ignored",
+                            "一個檔案最多只能有一個 Exercise；這一個會被忽略"
+                        ),
+                    ));
+                } else {
+                    diagnostics.extend(crate::exercise::lower(root, "").1);
+                }
+                exercise_seen = true;
+            }
+        } else if workload_kind.is_some() || kind == "Scenario" {
             validate::check_document(root, kind, &mut diagnostics);
             if document.broken {
                 continue;

@@ -326,6 +326,46 @@ schema!(SCENARIO_SHARING, "GPU sharing", "GPU 共享", [
 
 schema!(SCENARIO_TAINT, "taint", "taint", ["key" => Str, "value" => Str, "effect" => Str]);
 
+// ---- Exercise (podlab.dev/v1alpha1) -------------------------------------------
+
+schema!(LOCALIZED, "text in both languages", "雙語文字", ["en" => Str, "zh-TW" => Str]);
+
+schema!(EXERCISE_SPEC, "Exercise spec", "Exercise spec", [
+    "title" => Object(&LOCALIZED), "story" => Object(&LOCALIZED), "goal" => Object(&LOCALIZED),
+    "hints" => ListOf(&LOCALIZED), "explanation" => Object(&LOCALIZED), "tags" => StrList,
+    "goals" => ListOf(&EXERCISE_GOAL), "interview" => Object(&EXERCISE_INTERVIEW),
+]);
+
+schema!(EXERCISE_GOAL, "goal", "目標", [
+    "allReady" => Object(&GOAL_WITHIN), "maxRestarts" => Int, "jobSucceeded" => Object(&GOAL_JOB),
+    "noPending" => Any, "forbid" => Object(&GOAL_FORBID), "maxMemoryLimit" => Quantity,
+    "exec" => Object(&GOAL_EXEC), "seesGpu" => Object(&GOAL_CONTAINER),
+    "readyOnlyWhenLoaded" => Any,
+]);
+
+schema!(GOAL_WITHIN, "allReady goal", "allReady 目標", ["within" => Duration]);
+
+schema!(GOAL_JOB, "jobSucceeded goal", "jobSucceeded 目標", ["within" => Duration, "name" => Str]);
+
+schema!(GOAL_FORBID, "forbid goal", "forbid 目標", [
+    "moreGpus" => Bool, "programChanges" => Bool, "removeTaints" => Bool,
+]);
+
+schema!(GOAL_EXEC, "exec goal", "exec 目標", [
+    "container" => Str, "command" => Str, "equals" => Str,
+]);
+
+schema!(GOAL_CONTAINER, "seesGpu goal", "seesGpu 目標", ["container" => Str]);
+
+schema!(EXERCISE_INTERVIEW, "interview", "面試模式", [
+    "at" => Duration, "commands" => StrList, "recommended" => StrList,
+    "causes" => ListOf(&INTERVIEW_CAUSE),
+]);
+
+schema!(INTERVIEW_CAUSE, "root-cause option", "根因選項", [
+    "text" => Object(&LOCALIZED), "correct" => Bool, "why" => Object(&LOCALIZED),
+]);
+
 /// The schema of a known kind's `spec`.
 pub fn spec_schema(kind: &str) -> Option<&'static Schema> {
     Some(match kind {
@@ -337,6 +377,7 @@ pub fn spec_schema(kind: &str) -> Option<&'static Schema> {
         "Job" => &JOB_SPEC,
         "CronJob" => &CRON_JOB_SPEC,
         "Scenario" => &SCENARIO_SPEC,
+        "Exercise" => &EXERCISE_SPEC,
         _ => return None,
     })
 }

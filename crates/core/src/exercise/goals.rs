@@ -1,0 +1,956 @@
+//! An exercise's goals, each checked on the simulated run of the learner's
+//! text (or on the objects the API server would store), never by matching
+//! the text: a goal holds when the cluster behaves as asked.
+//!
+//! [`check`] simulates the text once over the exercise's own window: the
+//! starting file's duration or every goal's deadline plus a minute, whichever
+//! is later. The learner's `duration` is not used, so shortening it cannot
+//! hide a later crash and lengthening it cannot make a check slow. It
+//! returns one [`GoalResult`] per goal, the implicit [`Goal::Accepted`] first.
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::explain::get_pods;
+use crate::i18n::Text;
+use crate::lint::{lint, read, Reading};
+use crate::manifest::duration::Millis;
+use crate::manifest::model::{Workload, WorkloadKind};
+use crate::manifest::quantity::{self, Quantity};
+use crate::manifest::scenario::{ProgramSpec, Scenario};
+use crate::manifest::validate::invalid_value;
+use crate::manifest::yaml::Node;
+use crate::sim::{self, PodRun, Run};
+use crate::text;
+
+use super::exec::{split_command, ExecContext};
+use super::{duration_of, quantity_of, time, Exercise};
+
+/// One checked goal.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Goal {
+    /// Implicit, always first: the API server would store every object
+    /// (no YAML, unknown-field or invalid-value error, no GPU amount it
+    /// rejects: PL001, PL002, PL003, PL005, PL101, PL102).
+    Accepted,
+    /// `allReady: { within: 5m }`: every serving pod (not a Job's) is Ready
+    /// at `within` and at the end, and at least as many as the starting
+    /// file's replicas are.
+    AllReady { within: Millis },
+    /// `maxRestarts: 0`: no container restarts more often over the run.
+    MaxRestarts(i64),
+    /// `jobSucceeded: { within: 30m, name: train }`: the Job (any Job of
+    /// the CronJob `name`, or every Job when no name) is Complete by then.
+    JobSucceeded {
+        within: Millis,
+        name: Option<String>,
+    },
+    /// `noPending`: every pod is bound to a node within a second of its
+    /// creation (no FailedScheduling wait).
+    NoPending,
+    /// `forbid: { moreGpus, programChanges, removeTaints }`: what the fix
+    /// may not change compared with the starting file.
+    Forbid {
+        more_gpus: bool,
+        program_changes: bool,
+        remove_taints: bool,
+    },
+    /// `maxMemoryLimit: 16Gi`: every container has a memory limit, at most this.
+    MaxMemoryLimit { bytes: i128, written: String },
+    /// `exec: { container, command, equals }`: in every pod with that
+    /// container, at the end of the run, the command's output (trimmed)
+    /// equals the value (`exec.rs`).
+    Exec {
+        container: String,
+        command: String,
+        equals: String,
+    },
+    /// `seesGpu: { container }`: `nvidia-smi` in that container, in every
+    /// pod at the end, finds a device.
+    SeesGpu { container: String },
+    /// `readyOnlyWhenLoaded`: no container is Ready (in the Service's
+    /// endpoints) before its program has loaded and answers.
+    ReadyOnlyWhenLoaded,
+}
+
+/// The outcome of one goal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GoalResult {
+    pub goal: Goal,
+    /// The goal in words.
+    pub label: Text,
+    pub passed: bool,
+    /// Why, with the observed value.
+    pub why: Text,
+}
+
+impl Goal {
+    /// The goal's key as written (`allReady`), `accepted` for the implicit one.
+    pub fn key(&self) -> &'static str {
+        match self {
+            Goal::Accepted => "accepted",
+            Goal::AllReady { .. } => "allReady",
+            Goal::MaxRestarts(_) => "maxRestarts",
+            Goal::JobSucceeded { .. } => "jobSucceeded",
+            Goal::NoPending => "noPending",
+            Goal::Forbid { .. } => "forbid",
+            Goal::MaxMemoryLimit { .. } => "maxMemoryLimit",
+            Goal::Exec { .. } => "exec",
+            Goal::SeesGpu { .. } => "seesGpu",
+            Goal::ReadyOnlyWhenLoaded => "readyOnlyWhenLoaded",
+        }
+    }
+
+    /// The goal in words.
+    pub fn label(&self) -> Text {
+        match self {
+            Goal::Accepted => Text::new(
+                "the API server accepts every object",
+                "API server 接受每一個物件",
+            ),
+            Goal::AllReady { within } => {
+                let within = time(*within);
+                text!(
+                    "every pod Ready within {within} and still Ready at the end",
+                    "每個 Pod 在 {within} 內 Ready，而且到最後都還是 Ready"
+                )
+            }
+            Goal::MaxRestarts(0) => Text::new("zero restarts", "零次重啟"),
+            Goal::MaxRestarts(n) => text!("at most {n} restarts", "最多重啟 {n} 次"),
+            Goal::JobSucceeded { within, name } => {
+                let within = time(*within);
+                match name {
+                    Some(name) => text!(
+                        "Job {name} succeeds within {within}",
+                        "Job {name} 在 {within} 內成功"
+                    ),
+                    None => text!(
+                        "every Job succeeds within {within}",
+                        "每個 Job 都在 {within} 內成功"
+                    ),
+                }
+            }
+            Goal::NoPending => Text::new(
+                "no pod waits Pending for a node",
+                "沒有 Pod 卡在 Pending 等節點",
+            ),
+            Goal::Forbid {
+                more_gpus,
+                program_changes,
+                remove_taints,
+            } => {
+                let mut en = Vec::new();
+                let mut zh = Vec::new();
+                if *more_gpus {
+                    en.push("adding GPUs");
+                    zh.push("增加 GPU");
+                }
+                if *program_changes {
+                    en.push("changing how the program behaves (Scenario workload)");
+                    zh.push("改變程式本身的行為（Scenario workload）");
+                }
+                if *remove_taints {
+                    en.push("removing node taints");
+                    zh.push("移除節點的 taint");
+                }
+                let (en, zh) = (en.join(", "), zh.join("、"));
+                text!("without {en}", "不可以{zh}")
+            }
+            Goal::MaxMemoryLimit { written, .. } => text!(
+                "every memory limit at most {written}",
+                "每個記憶體 limit 最多 {written}"
+            ),
+            Goal::Exec {
+                container,
+                command,
+                equals,
+            } => text!(
+                "`kubectl exec -c {container} -- {command}` prints {equals}",
+                "`kubectl exec -c {container} -- {command}` 印出 {equals}"
+            ),
+            Goal::SeesGpu { container } => text!(
+                "container {container} sees a GPU (`nvidia-smi`)",
+                "容器 {container} 看得到 GPU（`nvidia-smi`）"
+            ),
+            Goal::ReadyOnlyWhenLoaded => Text::new(
+                "no pod receives traffic before its model has loaded",
+                "模型載入完成之前，沒有 Pod 接到流量",
+            ),
+        }
+    }
+}
+
+/// Lowers `spec.goals`; each entry is a mapping with exactly one key.
+pub(super) fn lower(items: &[Node], out: &mut Vec<Diagnostic>) -> Vec<Goal> {
+    let mut goals = Vec::new();
+    for item in items {
+        let Some(entries) = item.entries() else {
+            // A bare word: `- noPending`.
+            match item.as_str() {
+                Some("noPending") => goals.push(Goal::NoPending),
+                Some("readyOnlyWhenLoaded") => goals.push(Goal::ReadyOnlyWhenLoaded),
+                _ => out.push(invalid_value(
+                    item.span,
+                    text!(
+                        "a goal is a mapping with one key, like `allReady: {{ within: 5m }}`",
+                        "每個目標是只有一個 key 的 mapping，例如 `allReady: {{ within: 5m }}`"
+                    ),
+                )),
+            }
+            continue;
+        };
+        if entries.len() != 1 {
+            out.push(invalid_value(
+                item.span,
+                text!(
+                    "a goal has exactly one key; write each goal as its own list item",
+                    "一個目標只能有一個 key；每個目標請寫成清單裡的一項"
+                ),
+            ));
+            continue;
+        }
+        let Some(entry) = entries.first() else {
+            continue;
+        };
+        let value = &entry.value;
+        let key = entry.key_str();
+        let missing = |field: &str, out: &mut Vec<Diagnostic>| {
+            out.push(invalid_value(
+                value.span,
+                text!(
+                    "goal `{key}` needs `{field}`",
+                    "目標 `{key}` 需要 `{field}`"
+                ),
+            ))
+        };
+        let string = |field: &str| value.get(field).and_then(Node::as_str).map(str::to_string);
+        let goal = match key {
+            "allReady" => match duration_of(value.get("within")) {
+                Some(within) => Some(Goal::AllReady { within }),
+                None => {
+                    missing("within", out);
+                    None
+                }
+            },
+            "maxRestarts" => value.as_int().map(Goal::MaxRestarts),
+            "jobSucceeded" => match duration_of(value.get("within")) {
+                Some(within) => Some(Goal::JobSucceeded {
+                    within,
+                    name: string("name"),
+                }),
+                None => {
+                    missing("within", out);
+                    None
+                }
+            },
+            "noPending" => Some(Goal::NoPending),
+            "readyOnlyWhenLoaded" => Some(Goal::ReadyOnlyWhenLoaded),
+            "forbid" => {
+                let flag = |field: &str| value.get(field).and_then(Node::as_bool).unwrap_or(false);
+                let goal = Goal::Forbid {
+                    more_gpus: flag("moreGpus"),
+                    program_changes: flag("programChanges"),
+                    remove_taints: flag("removeTaints"),
+                };
+                if goal
+                    == (Goal::Forbid {
+                        more_gpus: false,
+                        program_changes: false,
+                        remove_taints: false,
+                    })
+                {
+                    missing("moreGpus: true", out);
+                    None
+                } else {
+                    Some(goal)
+                }
+            }
+            "maxMemoryLimit" => quantity_of(value).map(|limit: Quantity| Goal::MaxMemoryLimit {
+                bytes: limit.value(),
+                written: value.as_str().unwrap_or("").to_string(),
+            }),
+            "exec" => match (string("container"), string("command"), string("equals")) {
+                (Some(container), Some(command), Some(equals)) if !command.trim().is_empty() => {
+                    Some(Goal::Exec {
+                        container,
+                        command,
+                        equals,
+                    })
+                }
+                _ => {
+                    missing("container, command, equals", out);
+                    None
+                }
+            },
+            "seesGpu" => match string("container") {
+                Some(container) => Some(Goal::SeesGpu { container }),
+                None => {
+                    missing("container", out);
+                    None
+                }
+            },
+            // An unknown key was reported by validate.rs (PL002).
+            _ => None,
+        };
+        goals.extend(goal);
+    }
+    goals
+}
+
+/// The rules whose errors mean the API server would not store the object.
+const REJECTED_BY_API: &[&str] = &["PL001", "PL002", "PL003", "PL005", "PL101", "PL102"];
+
+/// Simulates `text` (the learner's whole file; its Exercise document may be
+/// absent) and checks every goal of `exercise`.
+pub fn check(exercise: &Exercise, text: &str) -> Vec<GoalResult> {
+    let reading = read(text);
+    let start = read(&exercise.start);
+    let horizon = exercise
+        .goals
+        .iter()
+        .filter_map(|goal| match goal {
+            Goal::AllReady { within } | Goal::JobSucceeded { within, .. } => {
+                Some(within.saturating_add(60_000))
+            }
+            _ => None,
+        })
+        .chain([start.scenario.duration.value])
+        .max()
+        .unwrap_or(0);
+    let run = sim::simulate_reading(
+        &reading,
+        sim::seed_of(text),
+        &sim::Options {
+            until: Some(horizon),
+        },
+    );
+    let world = World {
+        text,
+        reading: &reading,
+        start: &start,
+        run: &run,
+        exec: ExecContext::new(text, &run),
+    };
+    std::iter::once(Goal::Accepted)
+        .chain(exercise.goals.iter().cloned())
+        .map(|goal| {
+            let (passed, why) = world.check(&goal);
+            GoalResult {
+                label: goal.label(),
+                goal,
+                passed,
+                why,
+            }
+        })
+        .collect()
+}
+
+/// True when every goal holds.
+pub fn solved(results: &[GoalResult]) -> bool {
+    !results.is_empty() && results.iter().all(|result| result.passed)
+}
+
+/// One line under the results: solved, or how many goals hold.
+pub fn summary(results: &[GoalResult]) -> Text {
+    let total = results.len();
+    let held = results.iter().filter(|result| result.passed).count();
+    if solved(results) {
+        text!(
+            "Solved: all {total} goals hold.",
+            "解開了：{total} 個目標全部達成。"
+        )
+    } else {
+        text!(
+            "{held} of {total} goals hold.",
+            "{total} 個目標中達成 {held} 個。"
+        )
+    }
+}
+
+struct World<'a> {
+    text: &'a str,
+    reading: &'a Reading,
+    start: &'a Reading,
+    run: &'a Run,
+    exec: ExecContext<'a>,
+}
+
+fn is_batch_owner(owner: &str) -> bool {
+    owner.starts_with("Job/") || owner.starts_with("CronJob/")
+}
+
+fn pod_ready(pod: &PodRun, at: Millis) -> bool {
+    let statuses = pod.statuses_at(at);
+    !statuses.is_empty() && statuses.iter().all(|status| status.ready)
+}
+
+/// Pods the serving workloads of a reading ask for.
+fn serving_replicas(workloads: &[Workload]) -> i64 {
+    workloads
+        .iter()
+        .filter(|workload| !workload.kind.is_batch())
+        .map(|workload| match workload.kind {
+            WorkloadKind::Pod => 1,
+            _ => workload.replicas.as_ref().map_or(1, |r| r.value.max(0)),
+        })
+        .sum()
+}
+
+fn physical_gpus(scenario: &Scenario) -> i64 {
+    scenario
+        .node_pools
+        .iter()
+        .filter_map(|pool| {
+            pool.gpu
+                .as_ref()
+                .map(|gpu| gpu.count.max(0).saturating_mul(pool.count.max(0)))
+        })
+        .fold(0, i64::saturating_add)
+}
+
+/// The program fields `forbid: { programChanges }` compares (not
+/// `workers`: starting fewer workers is a fix, not a change of the program).
+fn program_fingerprint(spec: Option<&ProgramSpec>) -> Vec<Option<String>> {
+    let Some(spec) = spec else {
+        return vec![None; 10];
+    };
+    vec![
+        spec.startup.as_ref().map(|s| s.value.to_string()),
+        spec.listen_port.as_ref().map(|s| s.value.to_string()),
+        spec.health_path.as_ref().map(|s| s.value.clone()),
+        spec.health_latency.as_ref().map(|s| s.value.to_string()),
+        spec.memory_steady
+            .as_ref()
+            .map(|s| s.value.value().to_string()),
+        spec.memory_peak
+            .as_ref()
+            .map(|s| s.value.value().to_string()),
+        spec.gpu_memory
+            .as_ref()
+            .map(|s| s.value.value().to_string()),
+        spec.exit
+            .as_ref()
+            .map(|e| format!("{} {} {}", e.after, e.code, e.log)),
+        spec.run_for.as_ref().map(|s| s.value.to_string()),
+        spec.image_pull.as_ref().map(|s| s.value.to_string()),
+    ]
+}
+
+impl World<'_> {
+    fn check(&self, goal: &Goal) -> (bool, Text) {
+        let end = self.run.end;
+        match goal {
+            Goal::Accepted => self.accepted(),
+            Goal::AllReady { within } => self.all_ready(*within, end),
+            Goal::MaxRestarts(limit) => {
+                let worst = self
+                    .run
+                    .pods
+                    .iter()
+                    .flat_map(|pod| {
+                        pod.containers
+                            .iter()
+                            .map(move |c| (pod, c, c.instances.len().saturating_sub(1)))
+                    })
+                    .max_by_key(|(_, _, restarts)| *restarts);
+                match worst {
+                    Some((pod, container, restarts))
+                        if i64::try_from(restarts).unwrap_or(i64::MAX) > *limit =>
+                    {
+                        let (pod, container) = (&pod.name, &container.name);
+                        (
+                            false,
+                            text!(
+                                "container {container} of {pod} restarted {restarts} times",
+                                "{pod} 的容器 {container} 重啟了 {restarts} 次"
+                            ),
+                        )
+                    }
+                    Some((_, _, restarts)) => (
+                        true,
+                        text!(
+                            "the most restarts of any container: {restarts}",
+                            "重啟最多的容器：{restarts} 次"
+                        ),
+                    ),
+                    None => (false, no_pods()),
+                }
+            }
+            Goal::JobSucceeded { within, name } => self.job_succeeded(*within, name.as_deref()),
+            Goal::NoPending => self.no_pending(end),
+            Goal::Forbid {
+                more_gpus,
+                program_changes,
+                remove_taints,
+            } => self.forbid(*more_gpus, *program_changes, *remove_taints),
+            Goal::MaxMemoryLimit { bytes, written } => self.max_memory_limit(*bytes, written),
+            Goal::Exec {
+                container,
+                command,
+                equals,
+            } => self.exec_equals(container, command, equals, end),
+            Goal::SeesGpu { container } => self.sees_gpu(container, end),
+            Goal::ReadyOnlyWhenLoaded => self.ready_only_when_loaded(),
+        }
+    }
+
+    fn accepted(&self) -> (bool, Text) {
+        let report = lint(self.text);
+        // The Exercise document is podlab's, never sent to the API server.
+        let index = crate::span::LineIndex::new(self.text);
+        let stream = crate::manifest::yaml::parse(self.text, &index, &Default::default());
+        let exercise_documents: Vec<crate::span::Span> = stream
+            .documents
+            .iter()
+            .filter(|document| {
+                document
+                    .root
+                    .as_ref()
+                    .and_then(|root| root.get("kind"))
+                    .and_then(Node::as_str)
+                    == Some("Exercise")
+            })
+            .map(|document| document.span)
+            .collect();
+        let rejected = report.diagnostics.iter().find(|diagnostic| {
+            diagnostic.severity == Severity::Error
+                && REJECTED_BY_API.contains(&diagnostic.rule)
+                && !exercise_documents.iter().any(|span| {
+                    span.start <= diagnostic.span.start && diagnostic.span.start < span.end
+                })
+        });
+        match rejected {
+            Some(diagnostic) => {
+                let line = report.index.line_col(self.text, diagnostic.span.start).line;
+                let rule = diagnostic.rule;
+                let (en, zh) = (&diagnostic.message.en, &diagnostic.message.zh_tw);
+                (
+                    false,
+                    text!(
+                        "line {line}: {en} ({rule}); the API server would reject this object",
+                        "第 {line} 行：{zh}（{rule}）；API server 會拒絕這個物件"
+                    ),
+                )
+            }
+            None => (
+                true,
+                Text::new("no YAML, field or value error", "沒有 YAML、欄位或數值錯誤"),
+            ),
+        }
+    }
+
+    fn all_ready(&self, within: Millis, end: Millis) -> (bool, Text) {
+        let wanted = serving_replicas(&self.start.workloads);
+        for at in [within.min(end), end] {
+            let serving: Vec<&PodRun> = self
+                .run
+                .pods
+                .iter()
+                .filter(|pod| !is_batch_owner(&pod.owner) && pod.exists_at(at))
+                .collect();
+            let when = time(at);
+            if let Some(pod) = serving.iter().find(|pod| !pod_ready(pod, at)) {
+                let row = get_pods::row(pod, at);
+                let (name, ready, status) = (&pod.name, &row.ready, &row.status);
+                return (
+                    false,
+                    text!(
+                        "at {when}, {name} is not Ready ({ready}, {status})",
+                        "在 {when} 時，{name} 沒有 Ready（{ready}，{status}）"
+                    ),
+                );
+            }
+            let ready = i64::try_from(serving.len()).unwrap_or(i64::MAX);
+            if ready == 0 || ready < wanted {
+                return (
+                    false,
+                    text!(
+                        "at {when}, {ready} pod(s) Ready; the exercise's workloads ask for {wanted}",
+                        "在 {when} 時只有 {ready} 個 Pod Ready；這題的工作負載需要 {wanted} 個"
+                    ),
+                );
+            }
+        }
+        let count = self
+            .run
+            .pods
+            .iter()
+            .filter(|pod| !is_batch_owner(&pod.owner) && pod.exists_at(end))
+            .count();
+        let (within, end) = (time(within), time(end));
+        (
+            true,
+            text!(
+                "{count} pod(s) Ready at {within} and at {end}",
+                "{count} 個 Pod 在 {within} 與 {end} 時都是 Ready"
+            ),
+        )
+    }
+
+    fn job_succeeded(&self, within: Millis, name: Option<&str>) -> (bool, Text) {
+        let jobs: Vec<&sim::JobRun> = self
+            .run
+            .jobs
+            .iter()
+            .filter(|job| match name {
+                Some(name) => {
+                    job.name == name || job.owner.as_deref() == Some(&format!("CronJob/{name}"))
+                }
+                None => true,
+            })
+            .collect();
+        let complete_at = |job: &sim::JobRun| {
+            job.conditions
+                .iter()
+                .find(|condition| condition.kind == "Complete")
+                .map(|condition| condition.at)
+        };
+        let failed = |job: &sim::JobRun| {
+            job.conditions
+                .iter()
+                .find(|condition| condition.kind == "Failed")
+                .map(|condition| condition.reason)
+        };
+        let deadline = time(within);
+        if jobs.is_empty() {
+            return (false, text!("no Job was created", "沒有建立任何 Job"));
+        }
+        if let Some(job) = jobs.iter().find(|job| failed(job).is_some()) {
+            let (job_name, reason) = (&job.name, failed(job).unwrap_or(""));
+            let (succeeded, failed_pods) = (job.succeeded, job.failed);
+            return (
+                false,
+                text!(
+                    "Job {job_name} failed ({reason}): {succeeded} succeeded, {failed_pods} failed pod(s)",
+                    "Job {job_name} 失敗（{reason}）：成功 {succeeded} 個、失敗 {failed_pods} 個 Pod"
+                ),
+            );
+        }
+        // With a name (a CronJob's runs) one Complete run is enough; without
+        // one every Job must complete.
+        let done: Vec<(&str, Millis)> = jobs
+            .iter()
+            .filter_map(|job| complete_at(job).map(|at| (job.name.as_str(), at)))
+            .filter(|(_, at)| *at <= within)
+            .collect();
+        let enough = if name.is_some() {
+            !done.is_empty()
+        } else {
+            done.len() == jobs.len()
+        };
+        match (enough, done.first()) {
+            (true, Some((job_name, at))) => {
+                let at = time(*at);
+                (
+                    true,
+                    text!(
+                        "Job {job_name} Complete at {at}",
+                        "Job {job_name} 在 {at} 時 Complete"
+                    ),
+                )
+            }
+            _ => {
+                let job_name = jobs
+                    .iter()
+                    .find(|job| complete_at(job).is_none_or(|at| at > within))
+                    .or(jobs.first())
+                    .map_or("", |job| job.name.as_str());
+                (
+                    false,
+                    text!(
+                        "Job {job_name} is not Complete within {deadline}",
+                        "Job {job_name} 沒有在 {deadline} 內 Complete"
+                    ),
+                )
+            }
+        }
+    }
+
+    fn no_pending(&self, end: Millis) -> (bool, Text) {
+        for pod in &self.run.pods {
+            let waited = match &pod.node {
+                Some((_, bound)) => bound.saturating_sub(pod.created),
+                None => {
+                    let gone = pod.deleted.unwrap_or(end);
+                    gone.saturating_sub(pod.created).max(1_000)
+                }
+            };
+            if waited >= 1_000 {
+                let name = &pod.name;
+                let message = self
+                    .run
+                    .events
+                    .iter()
+                    .find(|event| {
+                        event.reason == "FailedScheduling" && event.object == format!("Pod/{name}")
+                    })
+                    .map(|event| event.message.clone())
+                    .unwrap_or_default();
+                let waited = time(waited);
+                return (
+                    false,
+                    match pod.node {
+                        Some(_) => text!(
+                            "{name} waited {waited} for a node: {message}",
+                            "{name} 等了 {waited} 才排程到節點：{message}"
+                        ),
+                        None => text!(
+                            "{name} was never scheduled: {message}",
+                            "{name} 一直沒有被排程：{message}"
+                        ),
+                    },
+                );
+            }
+        }
+        let count = self.run.pods.len();
+        (
+            true,
+            text!(
+                "all {count} pod(s) were scheduled at once",
+                "{count} 個 Pod 都立刻排程成功"
+            ),
+        )
+    }
+
+    fn forbid(&self, more_gpus: bool, program_changes: bool, remove_taints: bool) -> (bool, Text) {
+        let mut findings: Vec<Text> = Vec::new();
+        if more_gpus {
+            let (now, before) = (
+                physical_gpus(&self.reading.scenario),
+                physical_gpus(&self.start.scenario),
+            );
+            if now > before {
+                findings.push(text!(
+                    "the cluster has {now} GPUs; the starting file had {before}",
+                    "叢集有 {now} 張 GPU；一開始只有 {before} 張"
+                ));
+            }
+        }
+        if program_changes {
+            for spec in &self.start.scenario.programs {
+                let name = &spec.container;
+                let before = program_fingerprint(Some(spec));
+                let now = program_fingerprint(self.reading.scenario.program_spec(name));
+                if before != now {
+                    findings.push(text!(
+                        "the Scenario's program for container {name} changed (startup, port, memory or exit): fix the manifests, not the program",
+                        "容器 {name} 在 Scenario 裡的程式行為被改了（startup、port、記憶體或 exit）：請修 manifest，不是改程式"
+                    ));
+                }
+            }
+        }
+        if remove_taints {
+            for pool in &self.start.scenario.node_pools {
+                let kept = self
+                    .reading
+                    .scenario
+                    .node_pools
+                    .iter()
+                    .find(|candidate| candidate.name == pool.name);
+                for taint in &pool.taints {
+                    if !kept.is_some_and(|kept| kept.taints.contains(taint)) {
+                        let (pool_name, key, effect) = (&pool.name, &taint.key, &taint.effect);
+                        findings.push(text!(
+                            "node pool {pool_name} lost its taint {key}:{effect}",
+                            "節點池 {pool_name} 的 taint {key}:{effect} 被移除了"
+                        ));
+                    }
+                }
+            }
+        }
+        match findings.into_iter().next() {
+            Some(finding) => (false, finding),
+            None => (
+                true,
+                Text::new("nothing forbidden changed", "沒有改到禁止改動的地方"),
+            ),
+        }
+    }
+
+    fn max_memory_limit(&self, bytes: i128, written: &str) -> (bool, Text) {
+        let mut largest: Option<(String, i128)> = None;
+        for workload in &self.reading.workloads {
+            for container in &workload.pod.containers {
+                let name = &container.name;
+                let limit = container
+                    .resources
+                    .limit("memory")
+                    .and_then(|amount| amount.quantity)
+                    .map(|quantity| quantity.value());
+                let Some(limit) = limit else {
+                    return (
+                        false,
+                        text!(
+                            "container {name} has no memory limit",
+                            "容器 {name} 沒有記憶體 limit"
+                        ),
+                    );
+                };
+                if largest.as_ref().is_none_or(|(_, known)| limit > *known) {
+                    largest = Some((name.clone(), limit));
+                }
+            }
+        }
+        match largest {
+            Some((name, limit)) => {
+                let shown = quantity::format_bytes(limit);
+                (
+                    limit <= bytes,
+                    if limit <= bytes {
+                        text!(
+                            "the largest memory limit is {shown} ({name})",
+                            "最大的記憶體 limit 是 {shown}（{name}）"
+                        )
+                    } else {
+                        text!(
+                            "container {name} has a memory limit of {shown}, more than {written}",
+                            "容器 {name} 的記憶體 limit 是 {shown}，超過 {written}"
+                        )
+                    },
+                )
+            }
+            None => (false, no_pods()),
+        }
+    }
+
+    /// Pods with `container` that exist at `at`.
+    fn pods_with<'r>(&'r self, container: &'r str, at: Millis) -> impl Iterator<Item = &'r PodRun> {
+        self.run.pods.iter().filter(move |pod| {
+            pod.exists_at(at) && pod.spec.containers.iter().any(|c| c.name == container)
+        })
+    }
+
+    fn exec_equals(
+        &self,
+        container: &str,
+        command: &str,
+        equals: &str,
+        at: Millis,
+    ) -> (bool, Text) {
+        let argv = split_command(command);
+        let mut seen = 0;
+        let mut last = String::new();
+        for pod in self.pods_with(container, at) {
+            seen += 1;
+            let output = self.exec.exec(pod, container, &argv, at);
+            let printed = output.stdout.trim().to_string();
+            let name = &pod.name;
+            if output.exit_code != 0 {
+                let error = output.stderr.trim().to_string();
+                let code = output.exit_code;
+                return (
+                    false,
+                    text!(
+                        "in {name}: exit code {code} {error}",
+                        "在 {name} 裡：exit code {code} {error}"
+                    ),
+                );
+            }
+            if printed != equals.trim() {
+                return (
+                    false,
+                    text!(
+                        "in {name} it prints {printed}, not {equals}",
+                        "在 {name} 裡印出的是 {printed}，不是 {equals}"
+                    ),
+                );
+            }
+            last = printed;
+        }
+        if seen == 0 {
+            return (
+                false,
+                text!(
+                    "no pod with a container {container} at the end",
+                    "最後沒有任何 Pod 有容器 {container}"
+                ),
+            );
+        }
+        (
+            true,
+            text!(
+                "all {seen} pod(s) print {last}",
+                "{seen} 個 Pod 都印出 {last}"
+            ),
+        )
+    }
+
+    fn sees_gpu(&self, container: &str, at: Millis) -> (bool, Text) {
+        let mut seen = 0;
+        let mut name_seen = String::new();
+        for pod in self.pods_with(container, at) {
+            seen += 1;
+            let output = self
+                .exec
+                .exec(pod, container, &["nvidia-smi".to_string()], at);
+            let name = &pod.name;
+            if output.exit_code != 0 {
+                let said = output
+                    .stdout
+                    .lines()
+                    .chain(output.stderr.lines())
+                    .next()
+                    .unwrap_or("")
+                    .to_string();
+                return (
+                    false,
+                    text!(
+                        "`nvidia-smi` in {name}: {said}",
+                        "在 {name} 裡執行 `nvidia-smi`：{said}"
+                    ),
+                );
+            }
+            let spec = pod.spec.containers.iter().find(|c| c.name == container);
+            if let Some(view) = spec.and_then(|spec| self.exec.gpu_view(pod, spec, at)) {
+                name_seen = view.name;
+            }
+        }
+        if seen == 0 {
+            return (
+                false,
+                text!(
+                    "no pod with a container {container} at the end",
+                    "最後沒有任何 Pod 有容器 {container}"
+                ),
+            );
+        }
+        (
+            true,
+            text!(
+                "all {seen} pod(s) see a {name_seen}",
+                "{seen} 個 Pod 都看得到 {name_seen}"
+            ),
+        )
+    }
+
+    fn ready_only_when_loaded(&self) -> (bool, Text) {
+        for pod in &self.run.pods {
+            for container in &pod.containers {
+                let startup = container.program.startup.value;
+                for instance in &container.instances {
+                    let loaded = instance.started.saturating_add(startup);
+                    if let Some((from, _)) = instance.ready.iter().find(|(from, _)| *from < loaded)
+                    {
+                        let (name, ready_at, loaded_at) = (&pod.name, time(*from), time(loaded));
+                        return (
+                            false,
+                            text!(
+                                "{name} was Ready at {ready_at}, but its model answers only from {loaded_at}: requests in between fail",
+                                "{name} 在 {ready_at} 就 Ready 了，但模型要到 {loaded_at} 才能回應：這段時間的請求都會失敗"
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+        (
+            true,
+            Text::new(
+                "every pod became Ready only after its model had loaded",
+                "每個 Pod 都是在模型載入完成後才 Ready",
+            ),
+        )
+    }
+}
+
+fn no_pods() -> Text {
+    Text::new("no pod ran", "沒有任何 Pod 執行")
+}

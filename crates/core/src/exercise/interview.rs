@@ -1,0 +1,718 @@
+//! Interview mode: the symptom (`kubectl get pods` at a time), the commands
+//! a learner may run next, each with its simulated output, the root-cause
+//! options, and the score of the path taken against the recommended order
+//! (describe → logs --previous → exec, the blog's 排錯三連).
+//!
+//! Every output comes from the same run the goals use; nothing is written
+//! by hand in the exercise except the root-cause options and their whys.
+
+use crate::diagnostic::Diagnostic;
+use crate::explain::{describe, get_pods, logs};
+use crate::i18n::Text;
+use crate::manifest::duration::Millis;
+use crate::manifest::validate::invalid_value;
+use crate::manifest::yaml::Node;
+use crate::sim::{PodRun, Run};
+use crate::text;
+
+use super::exec::ExecContext;
+use super::{duration_of, localized};
+
+/// A command the learner may choose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    Describe,
+    Logs,
+    LogsPrevious,
+    ExecEnv,
+    ExecNvidiaSmi,
+    GetEvents,
+    GetNodes,
+    DescribeNode,
+}
+
+impl Command {
+    pub const ALL: [Command; 8] = [
+        Command::Describe,
+        Command::Logs,
+        Command::LogsPrevious,
+        Command::ExecEnv,
+        Command::ExecNvidiaSmi,
+        Command::GetEvents,
+        Command::GetNodes,
+        Command::DescribeNode,
+    ];
+
+    /// As written in `interview.commands`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Command::Describe => "describe",
+            Command::Logs => "logs",
+            Command::LogsPrevious => "logs-previous",
+            Command::ExecEnv => "exec-env",
+            Command::ExecNvidiaSmi => "exec-nvidia-smi",
+            Command::GetEvents => "get-events",
+            Command::GetNodes => "get-nodes",
+            Command::DescribeNode => "describe-node",
+        }
+    }
+
+    pub fn parse(written: &str) -> Option<Command> {
+        Command::ALL
+            .into_iter()
+            .find(|command| command.id() == written)
+    }
+
+    /// The command line as typed, for `pod` (and `node`, the node
+    /// `describe-node` looks at: [`interesting_node`]).
+    pub fn command_line(self, pod: &str, container: &str, node: &str) -> String {
+        match self {
+            Command::Describe => format!("kubectl describe pod {pod}"),
+            Command::Logs => format!("kubectl logs {pod} -c {container}"),
+            Command::LogsPrevious => format!("kubectl logs {pod} -c {container} --previous"),
+            Command::ExecEnv => format!("kubectl exec {pod} -c {container} -- env"),
+            Command::ExecNvidiaSmi => format!("kubectl exec {pod} -c {container} -- nvidia-smi"),
+            Command::GetEvents => "kubectl get events --sort-by=.lastTimestamp".into(),
+            Command::GetNodes => "kubectl get nodes".into(),
+            Command::DescribeNode => format!("kubectl describe node {node}"),
+        }
+    }
+}
+
+/// One root-cause option.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cause {
+    pub text: Text,
+    pub correct: bool,
+    /// Why it is (or is not) the cause.
+    pub why: Text,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Interview {
+    /// When the symptom is shown; every command's output is at this time.
+    pub at: Millis,
+    /// The choices offered, in order.
+    pub commands: Vec<Command>,
+    /// The recommended path, in order (a subsequence of `commands`).
+    pub recommended: Vec<Command>,
+    pub causes: Vec<Cause>,
+}
+
+pub(super) fn lower(node: &Node, out: &mut Vec<Diagnostic>) -> Option<Interview> {
+    let at = duration_of(node.get("at"));
+    let commands_of = |field: &str, out: &mut Vec<Diagnostic>| -> Vec<Command> {
+        let mut found = Vec::new();
+        for item in node.get(field).and_then(Node::items).unwrap_or(&[]) {
+            let written = item.as_str().unwrap_or("");
+            match Command::parse(written) {
+                Some(command) => found.push(command),
+                None => {
+                    let supported = Command::ALL
+                        .iter()
+                        .map(|command| format!("\"{}\"", command.id()))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    out.push(invalid_value(
+                        item.span,
+                        text!(
+                            "\"interview.{field}\": Unsupported value: \"{written}\": supported values: {supported}",
+                            "「interview.{field}」不支援的值 \"{written}\"：可用的值為 {supported}"
+                        ),
+                    ));
+                }
+            }
+        }
+        found
+    };
+    let commands = commands_of("commands", out);
+    let recommended = commands_of("recommended", out);
+    let mut causes = Vec::new();
+    for item in node.get("causes").and_then(Node::items).unwrap_or(&[]) {
+        let text = item
+            .get("text")
+            .and_then(|n| localized(n, "interview.causes.text", out));
+        let why = item
+            .get("why")
+            .and_then(|n| localized(n, "interview.causes.why", out));
+        let correct = item.get("correct").and_then(Node::as_bool).unwrap_or(false);
+        match (text, why) {
+            (Some(text), Some(why)) => causes.push(Cause { text, correct, why }),
+            _ => out.push(invalid_value(
+                item.span,
+                text!(
+                    "a root-cause option needs `text` and `why` in en and zh-TW",
+                    "每個根因選項都需要 `text` 與 `why`（en 與 zh-TW）"
+                ),
+            )),
+        }
+    }
+    let span = node.span;
+    let problem = if at.is_none() {
+        Some(text!("the interview needs `at`", "面試模式需要 `at`"))
+    } else if commands.is_empty() {
+        Some(text!(
+            "the interview needs `commands`",
+            "面試模式需要 `commands`"
+        ))
+    } else if causes.iter().filter(|cause| cause.correct).count() != 1 {
+        Some(text!(
+            "exactly one root-cause option must be `correct: true`",
+            "根因選項必須剛好有一個 `correct: true`"
+        ))
+    } else if recommended
+        .iter()
+        .any(|command| !commands.contains(command))
+    {
+        Some(text!(
+            "every recommended command must be one of `commands`",
+            "每個建議的指令都必須在 `commands` 裡"
+        ))
+    } else {
+        None
+    };
+    if let Some(problem) = problem {
+        out.push(invalid_value(span, problem));
+        return None;
+    }
+    Some(Interview {
+        at: at.unwrap_or(0),
+        commands,
+        recommended,
+        causes,
+    })
+}
+
+/// The pod the interview is about: the first pod that is not Ready (or not
+/// Succeeded) at `at`, else the first pod.
+pub fn focus_pod(run: &Run, at: Millis) -> Option<&PodRun> {
+    let existing = || run.pods.iter().filter(move |pod| pod.exists_at(at));
+    existing()
+        .find(|pod| {
+            let row = get_pods::row(pod, at);
+            let ready = pod.statuses_at(at).iter().all(|status| status.ready);
+            !(ready && row.status == "Running") && row.status != "Completed"
+        })
+        .or_else(|| existing().next())
+}
+
+/// `kubectl get pods` at the interview's time: the symptom.
+pub fn symptom(run: &Run, at: Millis) -> String {
+    let table = get_pods::render(run, at);
+    if table.is_empty() {
+        "No resources found in default namespace.\n".into()
+    } else {
+        table
+    }
+}
+
+/// One command's line and simulated output, about `pod`'s first container.
+/// `exec-nvidia-smi` into a container that is not running goes to a running
+/// neighbour on the same node instead, as a person would (the card is
+/// shared, so its memory shows there).
+pub fn run_command(
+    context: &ExecContext,
+    pod: &PodRun,
+    command: Command,
+    at: Millis,
+) -> (String, String) {
+    let running = |candidate: &PodRun| {
+        candidate
+            .containers
+            .first()
+            .and_then(|container| container.status_at(at))
+            .is_some_and(|status| {
+                matches!(status.state, crate::sim::ContainerState::Running { .. })
+            })
+    };
+    let same_node = |candidate: &PodRun| {
+        candidate.node.as_ref().map(|(node, _)| node) == pod.node.as_ref().map(|(node, _)| node)
+    };
+    let pod = if command == Command::ExecNvidiaSmi && !running(pod) {
+        context
+            .run
+            .pods
+            .iter()
+            .find(|candidate| candidate.exists_at(at) && same_node(candidate) && running(candidate))
+            .unwrap_or(pod)
+    } else {
+        pod
+    };
+    let container = pod
+        .containers
+        .first()
+        .map(|c| c.name.as_str())
+        .unwrap_or("");
+    let node = interesting_node(context, pod, at);
+    let line = command.command_line(&pod.name, container, &node);
+    let run = context.run;
+    let output = match command {
+        Command::Describe => describe::describe_pod(run, pod, at),
+        Command::Logs | Command::LogsPrevious => {
+            match logs::logs(run, pod, container, at, command == Command::LogsPrevious) {
+                Ok(text) => text,
+                Err(error) => format!("{error}\n"),
+            }
+        }
+        Command::ExecEnv => context
+            .exec(pod, container, &["env".to_string()], at)
+            .transcript(),
+        Command::ExecNvidiaSmi => context
+            .exec(pod, container, &["nvidia-smi".to_string()], at)
+            .transcript(),
+        Command::GetEvents => get_events(run, at),
+        Command::GetNodes => get_nodes(context, at),
+        Command::DescribeNode => describe_node(context, &node, at),
+    };
+    (line, output)
+}
+
+/// `kubectl get events --sort-by=.lastTimestamp` for every pod (columns of
+/// kubectl-output.md §4; the Deployment and ReplicaSet events are not
+/// simulated).
+fn get_events(run: &Run, at: Millis) -> String {
+    let mut rows: Vec<(Millis, String)> = Vec::new();
+    for pod in run.pods.iter().filter(|pod| pod.created <= at) {
+        let object = format!("Pod/{}", pod.name);
+        for event in crate::explain::events::aggregate(run, &object, at) {
+            let kind = if event.warning { "Warning" } else { "Normal" };
+            rows.push((
+                event.last,
+                format!(
+                    "{}\t{kind}\t{}\tpod/{}\t{}",
+                    crate::explain::human_duration(at.saturating_sub(event.last)),
+                    event.reason,
+                    pod.name,
+                    event.message.trim()
+                ),
+            ));
+        }
+    }
+    if rows.is_empty() {
+        return "No resources found in default namespace.\n".into();
+    }
+    rows.sort_by_key(|(last, _)| *last);
+    let mut table = String::from("LAST SEEN\tTYPE\tREASON\tOBJECT\tMESSAGE\n");
+    for (_, row) in rows {
+        table.push_str(&row);
+        table.push('\n');
+    }
+    describe::tabwrite(&table, 3)
+}
+
+/// `kubectl get nodes`: every node of the Scenario, Ready, age = `at`.
+fn get_nodes(context: &ExecContext, at: Millis) -> String {
+    let mut table = String::from("NAME\tSTATUS\tROLES\tAGE\tVERSION\n");
+    for pool in &context.reading.scenario.node_pools {
+        for index in 0..pool.count.clamp(0, 1000) {
+            table.push_str(&format!(
+                "{}-{index}\tReady\t<none>\t{}\tv1.35.2\n",
+                pool.name,
+                crate::explain::human_duration(at)
+            ));
+        }
+    }
+    describe::tabwrite(&table, 3)
+}
+
+/// The node a learner would describe: the pod's own, or for a pod no node
+/// took, the first node with a GPU (where a GPU pod was meant to go), else
+/// the first node.
+pub fn interesting_node(context: &ExecContext, pod: &PodRun, at: Millis) -> String {
+    if let Some((node, bound)) = &pod.node {
+        if *bound <= at {
+            return node.clone();
+        }
+    }
+    let pools = &context.reading.scenario.node_pools;
+    pools
+        .iter()
+        .filter(|pool| pool.count > 0)
+        .find(|pool| pool.gpu.is_some())
+        .or_else(|| pools.iter().find(|pool| pool.count > 0))
+        .map_or_else(String::new, |pool| format!("{}-0", pool.name))
+}
+
+/// `kubectl describe node` (kubectl-output.md §7), the parts the exercises
+/// need: labels, taints, Capacity and Allocatable (equal: podlab reserves
+/// nothing for the system), the non-terminated pods and their allocated
+/// resources (percentages truncated; extended resources without one).
+/// System Info, conditions and addresses are not simulated and not shown.
+fn describe_node(context: &ExecContext, node: &str, at: Millis) -> String {
+    use crate::manifest::quantity::Quantity;
+    let Some(pool) = node.rsplit_once('-').and_then(|(pool, _)| {
+        context
+            .reading
+            .scenario
+            .node_pools
+            .iter()
+            .find(|candidate| candidate.name == pool)
+    }) else {
+        return format!("Error from server (NotFound): nodes \"{node}\" not found\n");
+    };
+    let mut labels: Vec<String> = vec![
+        "kubernetes.io/arch=amd64".into(),
+        format!("kubernetes.io/hostname={node}"),
+        "kubernetes.io/os=linux".into(),
+    ];
+    labels.extend(
+        pool.labels
+            .iter()
+            .map(|(key, value)| format!("{key}={value}")),
+    );
+    labels.sort();
+    let mut text = format!("Name:\t{node}\nRoles:\t<none>\n");
+    for (index, label) in labels.iter().enumerate() {
+        let head = if index == 0 { "Labels:" } else { "" };
+        text.push_str(&format!("{head}\t{label}\n"));
+    }
+    if pool.taints.is_empty() {
+        text.push_str("Taints:\t<none>\n");
+    }
+    for (index, taint) in pool.taints.iter().enumerate() {
+        let head = if index == 0 { "Taints:" } else { "" };
+        let value = if taint.value.is_empty() {
+            String::new()
+        } else {
+            format!("={}", taint.value)
+        };
+        text.push_str(&format!("{head}\t{}{value}:{}\n", taint.key, taint.effect));
+    }
+    text.push_str("Unschedulable:\tfalse\n");
+    let mut capacity: Vec<(String, Quantity)> = vec![
+        (
+            "cpu".into(),
+            Quantity {
+                milli: pool.cpu_milli,
+            },
+        ),
+        ("memory".into(), Quantity::from_units(pool.memory_bytes)),
+        ("pods".into(), Quantity::from_units(110)),
+    ];
+    for (name, count) in pool.extended_resources() {
+        capacity.push((name, Quantity::from_units(i128::from(count))));
+    }
+    capacity.sort_by(|a, b| a.0.cmp(&b.0));
+    // Each resource list aligns on its own (`printResourceList`).
+    let mut out = describe::tabwrite(&text, 2);
+    text = String::new();
+    for title in ["Capacity:", "Allocatable:"] {
+        let mut block = format!("{title}\n");
+        for (name, quantity) in &capacity {
+            block.push_str(&format!(
+                "  {name}:\t{}\n",
+                describe::quantity_string(name, *quantity)
+            ));
+        }
+        out.push_str(&describe::tabwrite(&block, 2));
+    }
+    let pods: Vec<&PodRun> = context
+        .run
+        .pods
+        .iter()
+        .filter(|pod| {
+            pod.exists_at(at)
+                && pod
+                    .node
+                    .as_ref()
+                    .is_some_and(|(name, bound)| name == node && *bound <= at)
+                && !matches!(pod.phase_at(at), "Succeeded" | "Failed")
+        })
+        .collect();
+    let allocatable = |name: &str| {
+        capacity
+            .iter()
+            .find(|(known, _)| known == name)
+            .map_or(0, |(_, quantity)| quantity.milli)
+    };
+    let percent = |name: &str, milli: i128| {
+        let total = allocatable(name);
+        if total > 0 {
+            milli.saturating_mul(100) / total
+        } else {
+            0
+        }
+    };
+    let show = |name: &str, milli: i128| {
+        format!(
+            "{} ({}%)",
+            describe::quantity_string(name, Quantity { milli }),
+            percent(name, milli)
+        )
+    };
+    let sums = |pod: &PodRun, name: &str| {
+        let mut request = 0i128;
+        let mut limit = 0i128;
+        for container in &pod.spec.containers {
+            request += container
+                .resources
+                .effective_request(name)
+                .map_or(0, |quantity| quantity.milli);
+            limit += container
+                .resources
+                .limit(name)
+                .and_then(|amount| amount.quantity)
+                .map_or(0, |quantity| quantity.milli);
+        }
+        (request, limit)
+    };
+    text.push_str(&format!(
+        "Non-terminated Pods:\t({} in total)\n",
+        pods.len()
+    ));
+    text.push_str(
+        "  Namespace\tName\t\tCPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\tAge\n",
+    );
+    text.push_str(
+        "  ---------\t----\t\t------------\t----------\t---------------\t-------------\t---\n",
+    );
+    for pod in &pods {
+        let (cpu_request, cpu_limit) = sums(pod, "cpu");
+        let (memory_request, memory_limit) = sums(pod, "memory");
+        text.push_str(&format!(
+            "  default\t{}\t\t{}\t{}\t{}\t{}\t{}\n",
+            pod.name,
+            show("cpu", cpu_request),
+            show("cpu", cpu_limit),
+            show("memory", memory_request),
+            show("memory", memory_limit),
+            crate::explain::human_duration(at.saturating_sub(pod.created))
+        ));
+    }
+    text.push_str(
+        "Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n",
+    );
+    text.push_str("  Resource\tRequests\tLimits\n  --------\t--------\t------\n");
+    let total = |name: &str| {
+        pods.iter().fold((0i128, 0i128), |(request, limit), pod| {
+            let (r, l) = sums(pod, name);
+            (request + r, limit + l)
+        })
+    };
+    for name in ["cpu", "memory"] {
+        let (request, limit) = total(name);
+        text.push_str(&format!(
+            "  {name}\t{}\t{}\n",
+            show(name, request),
+            show(name, limit)
+        ));
+    }
+    for (name, _) in capacity.iter().filter(|(name, _)| name.contains('/')) {
+        let (request, limit) = total(name);
+        text.push_str(&format!(
+            "  {name}\t{}\t{}\n",
+            describe::quantity_string(name, Quantity { milli: request }),
+            describe::quantity_string(name, Quantity { milli: limit })
+        ));
+    }
+    text.push_str("Events:\t<none>\n");
+    out.push_str(&describe::tabwrite(&text, 2));
+    out
+}
+
+/// How a path of commands compares with the recommended order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Score {
+    /// Recommended commands the path ran, in the recommended order.
+    pub followed: usize,
+    pub recommended: usize,
+    /// Commands run that the recommended path does not need.
+    pub detours: usize,
+    pub cause_correct: bool,
+    pub summary: Text,
+}
+
+/// Scores the commands chosen (in order) and the cause picked.
+pub fn score(interview: &Interview, path: &[Command], cause: Option<usize>) -> Score {
+    // The longest prefix of the recommended order found, in order, in the path.
+    let mut followed = 0;
+    for command in path {
+        if interview.recommended.get(followed) == Some(command) {
+            followed += 1;
+        }
+    }
+    let detours = path
+        .iter()
+        .filter(|command| !interview.recommended.contains(command))
+        .count();
+    let cause_correct = cause
+        .and_then(|index| interview.causes.get(index))
+        .is_some_and(|cause| cause.correct);
+    let recommended = interview.recommended.len();
+    let order: Vec<&str> = interview.recommended.iter().map(|c| c.id()).collect();
+    let order = order.join(" → ");
+    let verdict = if cause_correct {
+        Text::new("right root cause", "根因正確")
+    } else {
+        Text::new("not the root cause", "不是根因")
+    };
+    let (verdict_en, verdict_zh) = (&verdict.en, &verdict.zh_tw);
+    let summary = text!(
+        "{verdict_en}; {followed} of {recommended} recommended steps in order ({order}), {detours} detour(s)",
+        "{verdict_zh}；依序完成建議步驟 {followed}／{recommended}（{order}），繞路 {detours} 次"
+    );
+    Score {
+        followed,
+        recommended,
+        detours,
+        cause_correct,
+        summary,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exercise::library;
+    use crate::sim::{simulate, Options};
+
+    #[test]
+    fn the_crash_loop_interview_shows_the_symptom_and_the_evidence() {
+        let exercise = library::find("liveness-crash-loop").expect("in the library");
+        let interview = exercise.interview.as_ref().expect("has an interview");
+        let run = simulate(&exercise.start, &Options::default());
+        let symptom = symptom(&run, interview.at);
+        assert!(symptom.starts_with("NAME"), "{symptom}");
+        assert!(symptom.contains("CrashLoopBackOff"), "{symptom}");
+        let context = ExecContext::new(&exercise.start, &run);
+        let pod = focus_pod(&run, interview.at).expect("a pod");
+        let (line, describe) = run_command(&context, pod, Command::Describe, interview.at);
+        assert_eq!(line, format!("kubectl describe pod {}", pod.name));
+        assert!(describe.contains("Liveness probe failed"), "{describe}");
+        let (_, previous) = run_command(&context, pod, Command::LogsPrevious, interview.at);
+        assert!(!previous.is_empty());
+        let (_, events) = run_command(&context, pod, Command::GetEvents, interview.at);
+        assert!(events.starts_with("LAST SEEN   TYPE"), "{events}");
+        assert!(events.contains("Killing"), "{events}");
+        let (_, nodes) = run_command(&context, pod, Command::GetNodes, interview.at);
+        assert!(nodes.contains("gpu-0   Ready"), "{nodes}");
+        let (line, node) = run_command(&context, pod, Command::DescribeNode, interview.at);
+        assert_eq!(line, "kubectl describe node gpu-0");
+        assert!(node.contains("Non-terminated Pods:"), "{node}");
+    }
+
+    #[test]
+    fn every_library_interview_renders_every_command() {
+        for exercise in library::all() {
+            let interview = exercise.interview.as_ref().expect("has an interview");
+            let run = simulate(&exercise.start, &Options::default());
+            let context = ExecContext::new(&exercise.start, &run);
+            let pod = focus_pod(&run, interview.at).expect("a pod");
+            for command in &interview.commands {
+                let (line, _) = run_command(&context, pod, *command, interview.at);
+                assert!(line.starts_with("kubectl "), "{}: {line}", exercise.id);
+            }
+        }
+    }
+
+    #[test]
+    fn the_silent_failure_shows_only_in_exec_env() {
+        let exercise = library::find("silent-model-version").expect("in the library");
+        let at = exercise.interview.as_ref().expect("interview").at;
+        let run = simulate(&exercise.start, &Options::default());
+        let context = ExecContext::new(&exercise.start, &run);
+        let pod = focus_pod(&run, at).expect("a pod");
+        let (_, describe) = run_command(&context, pod, Command::Describe, at);
+        // describe prints the sources and the value as written, never the
+        // resolved version.
+        assert!(describe.contains("rollback-pin"), "{describe}");
+        assert!(!describe.contains("fraud-detector/6"), "{describe}");
+        let (_, env) = run_command(&context, pod, Command::ExecEnv, at);
+        assert!(env.contains("MODEL_VERSION=6\n"), "{env}");
+        assert!(
+            env.contains("MODEL_URI=models:/fraud-detector/6\n"),
+            "{env}"
+        );
+    }
+
+    #[test]
+    fn describe_node_shows_what_the_gpu_exercises_turn_on() {
+        let check = |id: &str, wanted: &[&str], unwanted: &[&str]| {
+            let exercise = library::find(id).expect("in the library");
+            let at = exercise.interview.as_ref().expect("interview").at;
+            let run = simulate(&exercise.start, &Options::default());
+            let context = ExecContext::new(&exercise.start, &run);
+            let pod = focus_pod(&run, at).expect("a pod");
+            let (_, node) = run_command(&context, pod, Command::DescribeNode, at);
+            for text in wanted {
+                assert!(node.contains(text), "{id}: {text}\n{node}");
+            }
+            for text in unwanted {
+                assert!(!node.contains(text), "{id}: {text}\n{node}");
+            }
+        };
+        // No device plugin: the node advertises no nvidia.com/gpu.
+        check(
+            "no-device-plugin",
+            &["Name:", "gpu-0", "memory:"],
+            &["nvidia.com/gpu:"],
+        );
+        // The taint is on the GPU node.
+        check(
+            "gpu-taint",
+            &["Taints:", "nvidia.com/gpu=present:NoSchedule"],
+            &[],
+        );
+        // A busy GPU: the first replica's request is allocated.
+        check(
+            "one-gpu-two-replicas",
+            &[
+                "nvidia.com/gpu:  1",
+                "(1 in total)",
+                "cpu             2 (12%)",
+            ],
+            &[],
+        );
+    }
+
+    #[test]
+    fn score_counts_the_recommended_steps_in_order_and_the_detours() {
+        let exercise = library::find("liveness-crash-loop").expect("in the library");
+        let interview = exercise.interview.expect("has an interview");
+        let correct = interview.causes.iter().position(|c| c.correct);
+        let wrong = interview.causes.iter().position(|c| !c.correct);
+        let best = score(
+            &interview,
+            &[Command::Describe, Command::LogsPrevious],
+            correct,
+        );
+        assert_eq!(
+            (best.followed, best.detours, best.cause_correct),
+            (2, 0, true)
+        );
+        let reversed = score(
+            &interview,
+            &[Command::LogsPrevious, Command::Describe],
+            correct,
+        );
+        assert_eq!(reversed.followed, 1);
+        let wandering = score(&interview, &[Command::GetNodes, Command::Describe], wrong);
+        assert_eq!(
+            (
+                wandering.followed,
+                wandering.detours,
+                wandering.cause_correct
+            ),
+            (1, 1, false)
+        );
+        assert!(wandering.summary.zh_tw.contains("繞路 1 次"));
+    }
+
+    #[test]
+    fn a_bad_interview_is_reported() {
+        let text = "apiVersion: podlab.dev/v1alpha1\nkind: Exercise\nmetadata: { name: x }\nspec:\n  title: { en: t, zh-TW: t }\n  story: { en: s, zh-TW: s }\n  goal: { en: g, zh-TW: g }\n  explanation: { en: e, zh-TW: e }\n  goals: [ maxRestarts: 0 ]\n  interview:\n    at: 1m\n    commands: [describe, kubectl-top]\n    causes: []\n";
+        let (exercise, diagnostics) = crate::exercise::read(text);
+        let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.en.as_str()).collect();
+        assert!(
+            messages.iter().any(|m| m.contains("\"kubectl-top\"")),
+            "{messages:?}"
+        );
+        assert!(
+            messages
+                .iter()
+                .any(|m| m.contains("exactly one root-cause")),
+            "{messages:?}"
+        );
+        assert!(exercise.expect("the rest lowers").interview.is_none());
+    }
+}
