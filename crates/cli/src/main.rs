@@ -344,7 +344,16 @@ fn simulate_command(args: &[String]) -> Result<u8, String> {
                 })
             })
             .collect();
-        let output = json!({"at": seconds(at), "pods": pods, "jobs": jobs, "events": events});
+        let refused: Vec<Value> = run
+            .refused
+            .iter()
+            .map(|refused| json!({"object": refused.object, "message": refused.message}))
+            .collect();
+        let mut output = json!({"at": seconds(at), "pods": pods, "jobs": jobs, "events": events});
+        // Only when something was refused, so the contract's shape is unchanged otherwise.
+        if !refused.is_empty() {
+            output["refused"] = json!(refused);
+        }
         println!(
             "{}",
             serde_json::to_string_pretty(&output).unwrap_or_default()
@@ -370,7 +379,17 @@ fn simulate_command(args: &[String]) -> Result<u8, String> {
 fn kubectl_transcript(run: &podlab_core::sim::Run, at: u64) -> String {
     use podlab_core::explain::{describe, get_pods, logs};
     use podlab_core::sim::ContainerState;
-    let mut out = String::from("$ kubectl get pods\n");
+    let mut out = String::new();
+    if !run.refused.is_empty() {
+        // `kubectl apply` stops at the API server for these; nothing of them runs.
+        out.push_str("$ kubectl apply -f .\n");
+        for refused in &run.refused {
+            out.push_str(&refused.message);
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out.push_str("$ kubectl get pods\n");
     let table = get_pods::render(run, at);
     if table.is_empty() {
         out.push_str("No resources found in default namespace.\n");

@@ -442,3 +442,25 @@ fn mps_caps_and_mig_slices_fail_alone_and_a_whole_card_fits() {
     assert_eq!(mode("ranker"), Some(("MIG 1g.10gb".to_string(), 10)));
     assert_eq!(status_column(&run, "whole-card", 300_000), "Running");
 }
+
+/// scheduler-controllers.md §4 (PL102): the API server refuses `0.5` of a
+/// GPU at `kubectl apply`, so no pod is ever created; a valid object in the
+/// same file still runs.
+#[test]
+fn a_fractional_gpu_is_refused_and_nothing_of_it_runs() {
+    let text = "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: rerank }\nspec:\n  selector: { matchLabels: { app: r } }\n  template:\n    metadata: { labels: { app: r } }\n    spec:\n      containers:\n        - name: r\n          image: r:1\n          resources: { limits: { nvidia.com/gpu: 0.5 } }\n---\napiVersion: v1\nkind: Pod\nmetadata: { name: ok }\nspec:\n  containers:\n    - { name: c, image: c:1 }\n";
+    let run = simulate(
+        text,
+        &Options {
+            until: Some(60_000),
+        },
+    );
+    assert_eq!(run.refused.len(), 1);
+    assert_eq!(run.refused[0].object, "Deployment/rerank");
+    assert_eq!(
+        run.refused[0].message,
+        "The Deployment \"rerank\" is invalid: spec.template.spec.containers[0].resources.limits[nvidia.com/gpu]: Invalid value: \"500m\": must be an integer"
+    );
+    let names: Vec<&str> = run.pods.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, vec!["ok"]);
+}

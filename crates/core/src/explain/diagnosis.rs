@@ -52,6 +52,8 @@ pub enum Kind {
     /// A Secret or ConfigMap the environment needs does not exist
     /// (CreateContainerConfigError).
     MissingConfig,
+    /// The API server refused the object at `kubectl apply`: no pod exists.
+    Refused,
     /// The program's CUDA allocation failed: device memory ran out (a
     /// time-sliced neighbour, the MPS cap, a MIG slice, the card).
     GpuOutOfMemory,
@@ -75,11 +77,43 @@ pub struct Diagnosis {
 
 /// One diagnosis per pod that is not healthy at `at`, in pod order.
 pub fn diagnose(run: &Run, at: Millis) -> Vec<Diagnosis> {
-    run.pods
+    run.refused
         .iter()
-        .filter(|pod| pod.exists_at(at))
-        .filter_map(|pod| diagnose_pod(run, pod, at))
+        .map(refused)
+        .chain(
+            run.pods
+                .iter()
+                .filter(|pod| pod.exists_at(at))
+                .filter_map(|pod| diagnose_pod(run, pod, at)),
+        )
         .collect()
+}
+
+/// An object the API server refused (PL101/PL102's validation).
+fn refused(refused: &crate::sim::Refused) -> Diagnosis {
+    let object = &refused.object;
+    Diagnosis {
+        pod: object.clone(),
+        kind: Kind::Refused,
+        symptom: text!(
+            "kubectl apply fails for {object}; kubectl get pods shows none of its pods",
+            "{object} 在 kubectl apply 時就失敗；kubectl get pods 看不到它的任何 Pod"
+        ),
+        root_cause: text!(
+            "the API server rejects the object before anything is scheduled: GPUs are extended resources, counted in whole units, with the request equal to the limit",
+            "API server 在排程之前就拒絕了這個物件：GPU 是擴充資源（Extended Resource），只能用整數計算，而且 requests 必須等於 limits"
+        ),
+        evidence: vec![refused.message.clone()],
+        next_command: "kubectl apply -f <file> --dry-run=server".to_string(),
+        why_that_command: text!(
+            "the server-side dry run prints the same validation error without changing the cluster; the field path in it points at the line to fix",
+            "server 端的 dry run 不會改動叢集，但會印出同樣的驗證錯誤；錯誤裡的欄位路徑就指向要改的那一行"
+        ),
+        fix: text!(
+            "ask for whole GPUs in limits (nvidia.com/gpu: 1); to share a GPU, use time-slicing, MPS or a MIG profile on the node side (PL101, PL102)",
+            "在 limits 裡要求整數張 GPU（nvidia.com/gpu: 1）；想共用 GPU，請在節點端設定 time-slicing、MPS 或 MIG profile（PL101、PL102）"
+        ),
+    }
 }
 
 /// The diagnoses as the CLI prints them after the kubectl transcript.

@@ -556,6 +556,7 @@ mod tests {
             pods: Vec::new(),
             events,
             jobs: Vec::new(),
+            refused: Vec::new(),
         }
     }
 

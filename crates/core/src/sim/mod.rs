@@ -58,6 +58,18 @@ pub struct Run {
     /// Jobs (from Job objects and CronJobs), in creation order, as they
     /// stand at `end`.
     pub jobs: Vec<JobRun>,
+    /// Objects the API server refused at `kubectl apply`: nothing of them
+    /// runs (kubernetes-behavior.md: PL101/PL102 model that validation).
+    pub refused: Vec<Refused>,
+}
+
+/// An object `kubectl apply` could not create, with the API server's error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    /// `Deployment/model-api`.
+    pub object: String,
+    /// What `kubectl apply` prints: `The Deployment "model-api" is invalid: …`.
+    pub message: String,
 }
 
 /// A Job's status at the end of the run (scheduler-controllers.md §8).
