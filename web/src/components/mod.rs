@@ -1,11 +1,23 @@
 //! The page's components, one per file, each with its `Props` beside it.
 
+mod diagnosis_card;
 mod diagnostic_item;
 mod diagnostics;
 mod editor;
+mod kubectl_panes;
+mod lane_chart;
 mod lang_toggle;
+mod legend;
+mod simulation;
+mod timeline;
 
+pub use diagnosis_card::DiagnosisCard;
 pub use diagnostic_item::DiagnosticItem;
 pub use diagnostics::Diagnostics;
 pub use editor::Editor;
+pub use kubectl_panes::KubectlPanes;
+pub use lane_chart::LaneChart;
 pub use lang_toggle::LangToggle;
+pub use legend::Legend;
+pub use simulation::Simulation;
+pub use timeline::Timeline;
