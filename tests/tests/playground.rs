@@ -1,6 +1,8 @@
 //! The release build of the playground in headless Chromium: the page loads,
-//! the default text lints, broken YAML shows PL001 with its line, and the
-//! language toggle switches the page. Screenshots go to target/e2e/.
+//! the default text lints, broken YAML shows PL001 with its line, the
+//! language toggle switches the page; the simulation of the article's
+//! crash loop shows CrashLoopBackOff at 12 minutes until the PL201 fix makes
+//! the pod Ready. Screenshots go to target/e2e/.
 
 use std::time::Duration;
 
@@ -180,4 +182,132 @@ fn pl201_in_the_page_jumps_to_its_line_and_its_fix_adds_a_startup_probe() {
         "{fixed}"
     );
     session.screenshot(&out.join("playground-pl201-fixed.png"));
+}
+
+/// The article's crash loop (tests/golden/crash-loop-liveness-40s.yaml): the
+/// model loads in 40 s, the livenessProbe starts after 10 s with the default
+/// period and threshold, no startupProbe, one replica.
+const CRASH_LOOP: &str = include_str!("../golden/crash-loop-liveness-40s.yaml");
+
+/// Moves the scrubber as a drag would: sets its value (whole seconds) and
+/// fires the `input` event the browser fires while dragging.
+fn scrub_to(session: &Session, seconds: u64) {
+    let value = session.execute(
+        "const s = document.querySelector('[data-testid=scrubber]');\
+         s.value = String(arguments[0]);\
+         s.dispatchEvent(new Event('input', { bubbles: true }));\
+         return s.value;",
+        json!([seconds]),
+    );
+    assert_eq!(value, json!(seconds.to_string()), "the scrubber's range");
+}
+
+/// The cells of `kubectl get pods`' row for the first pod: NAME, READY,
+/// STATUS, RESTARTS (maybe with "(Xm ago)"), AGE.
+fn first_pod_row(session: &Session) -> Vec<String> {
+    let table = text_of(session, "[data-testid=pane-get]");
+    let row = table
+        .lines()
+        .find(|line| line.starts_with("model-api-"))
+        .unwrap_or_else(|| panic!("no model-api row in:\n{table}"));
+    row.split_whitespace().map(str::to_owned).collect()
+}
+
+#[test]
+fn the_crash_loop_at_12_minutes_and_the_pl201_fix_makes_the_pod_ready() {
+    let server = StaticServer::start(dist_dir());
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    session.set_window_size(1400, 1000);
+    open(&session, &server, "?lang=en");
+    session.wait_for_element("[data-testid=timeline]", PAGE_LOAD);
+
+    replace_editor_text(&session, CRASH_LOOP);
+    session.wait_for_element("[data-testid=fix-PL201]", RELINT);
+    // The simulation of the new text: its pod replaces the reference pods.
+    session.wait_for("the crash-loop pod in the timeline", RELINT, |session| {
+        session
+            .find("[data-testid=pod-status-1]")
+            .is_none()
+            .then_some(())
+    });
+
+    scrub_to(&session, 12 * 60);
+    session.wait_for("CrashLoopBackOff at 12:00", RELINT, |session| {
+        let status = text_of(session, "[data-testid=pod-status-0]");
+        (status == "CrashLoopBackOff").then_some(())
+    });
+    assert_eq!(text_of(&session, "[data-testid=clock]"), "12:00 / 15:00");
+    let describe = text_of(&session, "[data-testid=pane-describe]");
+    assert!(describe.contains("Liveness probe failed"), "{describe}");
+    assert!(
+        describe.contains("Back-off restarting failed container"),
+        "{describe}"
+    );
+    let row = first_pod_row(&session);
+    assert_eq!(row.get(1).map(String::as_str), Some("0/1"), "{row:?}");
+    assert_eq!(
+        row.get(2).map(String::as_str),
+        Some("CrashLoopBackOff"),
+        "{row:?}"
+    );
+    assert_eq!(row.get(3).map(String::as_str), Some("7"), "{row:?}");
+    let previous = text_of(&session, "[data-testid=pane-logs-previous]");
+    assert!(previous.contains("Loading model weights"), "{previous}");
+    let timeline = text_of(&session, "[data-testid=timeline]");
+    assert!(timeline.contains("CrashLoopBackOff"), "{timeline}");
+    let diagnosis = text_of(&session, "[data-testid=diagnosis]");
+    assert!(diagnosis.contains("kubectl"), "{diagnosis}");
+    session.execute(
+        "document.querySelector('[data-testid=timeline]').scrollIntoView();",
+        json!([]),
+    );
+    session.screenshot(&out.join("playground-crash-loop-desktop.png"));
+
+    // At phone width nothing sticks out sideways either.
+    session.set_window_size(390, 844);
+    session.wait_for("the page to fit 390 px", RELINT, |session| {
+        let fits = session.execute(
+            "return [window.innerWidth, document.documentElement.scrollWidth];",
+            json!([]),
+        );
+        let (inner, scroll) = (
+            fits[0].as_u64().unwrap_or(0),
+            fits[1].as_u64().unwrap_or(u64::MAX),
+        );
+        (inner <= 400 && scroll <= inner).then_some(())
+    });
+    session.execute(
+        "document.querySelector('[data-testid=timeline]').scrollIntoView();",
+        json!([]),
+    );
+    session.screenshot(&out.join("playground-crash-loop-390px.png"));
+    session.set_window_size(1400, 1000);
+
+    let fix = session
+        .find("[data-testid=fix-PL201]")
+        .expect("PL201 has a fix");
+    session.click(&fix);
+    session.wait_for("the fixed pod to run", RELINT, |session| {
+        let status = text_of(session, "[data-testid=pod-status-0]");
+        (status == "Running").then_some(())
+    });
+    assert_eq!(text_of(&session, "[data-testid=clock]"), "12:00 / 15:00");
+    let row = first_pod_row(&session);
+    assert_eq!(row.get(1).map(String::as_str), Some("1/1"), "{row:?}");
+    assert_eq!(row.get(2).map(String::as_str), Some("Running"), "{row:?}");
+    assert_eq!(
+        row.get(3).map(String::as_str),
+        Some("0"),
+        "no restarts: {row:?}"
+    );
+    let describe = text_of(&session, "[data-testid=pane-describe]");
+    assert!(!describe.contains("Liveness probe failed"), "{describe}");
+    assert!(describe.contains("Startup:"), "{describe}");
+    session.execute(
+        "document.querySelector('[data-testid=timeline]').scrollIntoView();",
+        json!([]),
+    );
+    session.screenshot(&out.join("playground-pl201-fixed-ready.png"));
 }

@@ -1,19 +1,21 @@
-//! The page: header with the language toggle, the editor, the diagnostics.
+//! The page: header with the language toggle, the editor, the diagnostics,
+//! and below them the simulation of the text (timeline and kubectl panes).
 //!
-//! Lint runs ~150 ms after the last keystroke (debounced), and at once after a
-//! fix; the language only changes how results are worded, never re-lints.
+//! Lint and simulation run ~150 ms after the last keystroke (debounced), and
+//! at once after a fix; the language only changes how results are worded,
+//! never re-lints or re-simulates.
 
 use std::rc::Rc;
 
 use podlab_core::i18n::Lang;
 use yew::prelude::*;
 
-use crate::components::{Diagnostics, Editor, LangToggle};
+use crate::components::{Diagnostics, Editor, LangToggle, Simulation};
 use crate::hooks::use_debounced_effect;
 use crate::state::{Action, AppState, Linted};
 use crate::{i18n, view_model, DEFAULT_TEXT};
 
-/// How long typing must pause before the text is linted.
+/// How long typing must pause before the text is linted and simulated.
 pub const LINT_DEBOUNCE_MS: u32 = 150;
 
 #[derive(Properties, PartialEq, Default)]
@@ -107,6 +109,7 @@ pub fn App(props: &AppProps) -> Html {
                     {on_fix}
                     {on_goto}
                 />
+                <Simulation linted={state.linted.clone()} {lang} pending={state.is_stale()} />
             </main>
         </div>
     }

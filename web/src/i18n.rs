@@ -5,6 +5,7 @@
 //! the language only re-renders; nothing is linted again. The Chinese follows
 //! `shared/GLOSSARY-zh-TW.md`.
 
+use podlab_core::explain::timeline::{MarkerKind, State};
 use podlab_core::i18n::{Lang, Text};
 use podlab_core::text;
 
@@ -70,9 +71,167 @@ pub fn crashed() -> Text {
     )
 }
 
+// ------------------------------------------------------------ simulation
+
+pub fn simulation_heading() -> Text {
+    Text::new("Simulation", "模擬")
+}
+
+/// Shown while an edit waits for the debounced simulation.
+pub fn simulating() -> Text {
+    Text::new("Simulating…", "模擬中…")
+}
+
+pub fn timeline_label() -> Text {
+    Text::new("Timeline", "時間軸")
+}
+
+pub fn play() -> Text {
+    Text::new("Play", "播放")
+}
+
+pub fn pause() -> Text {
+    Text::new("Pause", "暫停")
+}
+
+pub fn speed() -> Text {
+    Text::new("Speed", "速度")
+}
+
+/// The scrubber's label.
+pub fn simulated_time() -> Text {
+    Text::new("Simulated time", "模擬時間")
+}
+
+/// The scrubber's spoken value: `12:00 of 15:00`.
+pub fn time_of(at: &str, end: &str) -> Text {
+    text!("{at} of {end}", "{at}／{end}")
+}
+
+pub fn no_pods() -> Text {
+    Text::new(
+        "No pods in this simulation: the text has no workload that could be read.",
+        "這個模擬沒有 Pod：內容裡沒有可以讀取的工作負載。",
+    )
+}
+
+/// The tooltip and accessible name of a lane's pod button.
+pub fn select_pod(name: &str) -> Text {
+    text!(
+        "Show pod {name} in the kubectl panes",
+        "在 kubectl 窗格顯示 Pod {name}"
+    )
+}
+
+pub fn legend() -> Text {
+    Text::new("Legend", "圖例")
+}
+
+pub fn memory() -> Text {
+    Text::new("memory", "記憶體")
+}
+
+/// The memory limit line's label: `limit 8Gi`.
+pub fn memory_limit(quantity: &str) -> Text {
+    text!("limit {quantity}", "上限 {quantity}")
+}
+
+/// The legend's name for the dashed line.
+pub fn limit_line() -> Text {
+    Text::new("memory limit", "記憶體 limits")
+}
+
+pub fn no_memory_limit() -> Text {
+    Text::new("no memory limit", "沒有記憶體 limits")
+}
+
+/// A segment's label (Kubernetes' words stay English, as the blog keeps them).
+pub fn state(state: State) -> Text {
+    match state {
+        State::RunningNotReady => Text::new("Running, not Ready", "Running，尚未 Ready"),
+        other => Text::new(other.id(), other.id()),
+    }
+}
+
+/// A marker's tooltip title.
+pub fn marker(kind: MarkerKind) -> Text {
+    match kind {
+        MarkerKind::ProbeFailure(probe) => {
+            let (en, field) = (probe.title(), probe.field());
+            text!("{en} probe failed", "{field} 失敗")
+        }
+        MarkerKind::Killing => Text::new(
+            "Killing: the kubelet stops the container",
+            "Killing：kubelet 停止容器",
+        ),
+        MarkerKind::Restart(count) => text!("Restart {count}", "第 {count} 次重啟"),
+        MarkerKind::OOMKilled => Text::new(
+            "OOMKilled: the kernel killed it at the memory limit",
+            "OOMKilled：記憶體超過 limits，被核心終止",
+        ),
+    }
+}
+
+/// The restart marker in the legend (the lane's tooltip gives the count).
+pub fn restart_marker() -> Text {
+    Text::new("Restart: the container started again", "重啟：容器再次啟動")
+}
+
+/// Above the kubectl panes: `kubectl at 12:00`.
+pub fn kubectl_at(at: &str) -> Text {
+    text!("kubectl at {at}", "{at} 時的 kubectl")
+}
+
+/// The pod selector of the kubectl panes.
+pub fn pod() -> Text {
+    Text::new("Pod", "Pod")
+}
+
+pub fn diagnosis() -> Text {
+    Text::new("Diagnosis", "診斷")
+}
+
+pub fn symptom() -> Text {
+    Text::new("Symptom", "症狀")
+}
+
+pub fn root_cause() -> Text {
+    Text::new("Most likely root cause", "最可能的根因")
+}
+
+pub fn evidence() -> Text {
+    Text::new("Evidence", "證據")
+}
+
+pub fn next_command() -> Text {
+    Text::new("Next command", "下一個指令")
+}
+
+pub fn fix() -> Text {
+    Text::new("Fix", "修正")
+}
+
+/// The diagnosis card of a pod that is fine at the cursor.
+pub fn healthy(pod: &str) -> Text {
+    text!(
+        "Nothing wrong with {pod} at this time.",
+        "{pod} 在這個時間點沒有問題。"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use podlab_core::manifest::model::ProbeKind;
+
+    #[test]
+    fn markers_name_the_probe_field_in_chinese() {
+        let text = marker(MarkerKind::ProbeFailure(ProbeKind::Liveness));
+        assert_eq!(text.en, "Liveness probe failed");
+        assert_eq!(text.zh_tw, "livenessProbe 失敗");
+        assert_eq!(marker(MarkerKind::Restart(3)).zh_tw, "第 3 次重啟");
+    }
 
     #[test]
     fn apply_fix_keeps_each_language_with_its_own_description() {
@@ -95,7 +254,45 @@ mod tests {
             crashed(),
             switch_language(Lang::En),
             switch_language(Lang::ZhTw),
-        ] {
+            simulation_heading(),
+            simulating(),
+            timeline_label(),
+            play(),
+            pause(),
+            speed(),
+            simulated_time(),
+            time_of("1:00", "15:00"),
+            no_pods(),
+            select_pod("p"),
+            legend(),
+            memory(),
+            memory_limit("8Gi"),
+            no_memory_limit(),
+            limit_line(),
+            kubectl_at("1:00"),
+            pod(),
+            diagnosis(),
+            symptom(),
+            root_cause(),
+            evidence(),
+            next_command(),
+            fix(),
+            healthy("p"),
+            restart_marker(),
+        ]
+        .into_iter()
+        .chain(State::ALL.map(state))
+        .chain(
+            [
+                MarkerKind::ProbeFailure(ProbeKind::Liveness),
+                MarkerKind::ProbeFailure(ProbeKind::Readiness),
+                MarkerKind::ProbeFailure(ProbeKind::Startup),
+                MarkerKind::Killing,
+                MarkerKind::Restart(2),
+                MarkerKind::OOMKilled,
+            ]
+            .map(marker),
+        ) {
             assert!(!text.en.is_empty() && !text.zh_tw.is_empty(), "{text:?}");
         }
     }

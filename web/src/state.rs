@@ -1,26 +1,46 @@
-//! The page's state: the YAML text (the source of truth), the last lint of it,
-//! and the language. One reducer; `reduce` is pure and returns `self` for a
-//! no-op so Yew skips the render.
+//! The page's state: the YAML text (the source of truth), the last lint and
+//! simulation of it, and the language. One reducer; `reduce` is pure and
+//! returns `self` for a no-op so Yew skips the render.
+//!
+//! The playback of the simulation (cursor, play/pause, speed, selected pod)
+//! is a second, smaller reducer, [`Playback`], owned by the simulation
+//! section: moving the cursor re-renders only what depends on it, and never
+//! simulates again.
 
 use std::rc::Rc;
 
 use podlab_core::diagnostic::apply_edits;
+use podlab_core::explain::timeline::{timeline, Timeline};
 use podlab_core::i18n::Lang;
 use podlab_core::lint::{lint, LintReport};
+use podlab_core::manifest::duration::Millis;
+use podlab_core::sim::{simulate, Options, Run};
 use yew::Reducible;
 
-/// A text and the lint report made from it, kept together so positions and
-/// fix edits are never applied to a text they were not computed for.
+/// A text with the lint report and the simulation made from it, kept
+/// together so positions and fix edits are never applied to a text they
+/// were not computed for, and the timeline always shows this text's run.
 #[derive(Debug)]
 pub struct Linted {
     pub text: Rc<str>,
     pub report: LintReport,
+    pub run: Rc<Run>,
+    pub timeline: Rc<Timeline>,
 }
 
 impl Linted {
+    /// Lints and simulates `text`: the only place the page simulates, once
+    /// per (debounced) text.
     pub fn new(text: Rc<str>) -> Linted {
         let report = lint(&text);
-        Linted { text, report }
+        let run = simulate(&text, &Options::default());
+        let timeline = Rc::new(timeline(&run));
+        Linted {
+            text,
+            report,
+            run: Rc::new(run),
+            timeline,
+        }
     }
 }
 
@@ -96,12 +116,241 @@ impl Reducible for AppState {
     }
 }
 
+/// The playback speeds offered: simulated seconds per real second.
+pub const SPEEDS: [u32; 4] = [1, 10, 60, 600];
+
+/// Where the simulation's cursor is, whether it plays, how fast, and which
+/// pod the kubectl panes show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Playback {
+    pub cursor: Millis,
+    pub playing: bool,
+    /// One of [`SPEEDS`].
+    pub speed: u32,
+    /// An index into the run's pods.
+    pub selected: usize,
+}
+
+pub enum PlaybackAction {
+    /// The scrubber moved.
+    Seek(Millis),
+    /// `elapsed_ms` of real time passed while playing a run ending at `end`.
+    Tick {
+        elapsed_ms: u32,
+        end: Millis,
+    },
+    /// Play a run ending at `end`; with reduced motion, jump to its end.
+    Play {
+        end: Millis,
+        reduced_motion: bool,
+    },
+    Pause,
+    Speed(u32),
+    Select(usize),
+    /// A new run (a new text): keep the cursor and the selection inside it.
+    NewRun {
+        end: Millis,
+        pods: usize,
+    },
+}
+
+impl Playback {
+    /// Starts at the end of the run: the state the text leads to.
+    pub fn new(end: Millis) -> Playback {
+        Playback {
+            cursor: end,
+            playing: false,
+            speed: 60,
+            selected: 0,
+        }
+    }
+}
+
+impl Reducible for Playback {
+    type Action = PlaybackAction;
+
+    fn reduce(self: Rc<Self>, action: PlaybackAction) -> Rc<Self> {
+        let next = match action {
+            PlaybackAction::Seek(at) => Playback {
+                cursor: at,
+                playing: false,
+                ..(*self).clone()
+            },
+            PlaybackAction::Tick { elapsed_ms, end } if self.playing => {
+                let step = Millis::from(elapsed_ms).saturating_mul(Millis::from(self.speed));
+                let cursor = self.cursor.saturating_add(step).min(end);
+                Playback {
+                    cursor,
+                    playing: cursor < end,
+                    ..(*self).clone()
+                }
+            }
+            PlaybackAction::Play {
+                end,
+                reduced_motion,
+            } => {
+                // From the end, play starts over.
+                let cursor = if self.cursor >= end { 0 } else { self.cursor };
+                if reduced_motion {
+                    Playback {
+                        cursor: end,
+                        playing: false,
+                        ..(*self).clone()
+                    }
+                } else {
+                    Playback {
+                        cursor,
+                        playing: end > 0,
+                        ..(*self).clone()
+                    }
+                }
+            }
+            PlaybackAction::Pause => Playback {
+                playing: false,
+                ..(*self).clone()
+            },
+            PlaybackAction::Speed(speed) if SPEEDS.contains(&speed) => Playback {
+                speed,
+                ..(*self).clone()
+            },
+            PlaybackAction::Select(pod) => Playback {
+                selected: pod,
+                ..(*self).clone()
+            },
+            PlaybackAction::NewRun { end, pods } => Playback {
+                cursor: self.cursor.min(end),
+                playing: self.playing && self.cursor < end,
+                selected: if self.selected < pods {
+                    self.selected
+                } else {
+                    0
+                },
+                ..(*self).clone()
+            },
+            _ => return self,
+        };
+        if next == *self {
+            self
+        } else {
+            Rc::new(next)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use podlab_core::diagnostic::{Diagnostic, Fix, Severity, TextEdit};
     use podlab_core::i18n::Text;
     use podlab_core::span::Span;
+
+    fn playback(cursor: Millis, playing: bool) -> Rc<Playback> {
+        Rc::new(Playback {
+            cursor,
+            playing,
+            ..Playback::new(0)
+        })
+    }
+
+    #[test]
+    fn ticks_move_the_cursor_by_the_speed_and_stop_at_the_end() {
+        let playing = playback(1_000, true).reduce(PlaybackAction::Tick {
+            elapsed_ms: 100,
+            end: 900_000,
+        });
+        assert_eq!(playing.cursor, 1_000 + 100 * 60);
+        assert!(playing.playing);
+        let fast = playing.reduce(PlaybackAction::Speed(600));
+        let ended = fast.reduce(PlaybackAction::Tick {
+            elapsed_ms: 60_000,
+            end: 900_000,
+        });
+        assert_eq!(ended.cursor, 900_000);
+        assert!(!ended.playing, "stops at the end");
+        let paused = playback(5, false);
+        assert!(Rc::ptr_eq(
+            &paused,
+            &paused.clone().reduce(PlaybackAction::Tick {
+                elapsed_ms: 100,
+                end: 10
+            })
+        ));
+    }
+
+    #[test]
+    fn play_from_the_end_starts_over_and_reduced_motion_jumps() {
+        let at_end = playback(900_000, false);
+        let playing = at_end.clone().reduce(PlaybackAction::Play {
+            end: 900_000,
+            reduced_motion: false,
+        });
+        assert_eq!((playing.cursor, playing.playing), (0, true));
+        let jumped = playback(1_000, false).reduce(PlaybackAction::Play {
+            end: 900_000,
+            reduced_motion: true,
+        });
+        assert_eq!((jumped.cursor, jumped.playing), (900_000, false));
+        let seeked = playing.reduce(PlaybackAction::Seek(720_000));
+        assert_eq!((seeked.cursor, seeked.playing), (720_000, false));
+        assert_eq!(
+            seeked.clone().reduce(PlaybackAction::Speed(7)).speed,
+            60,
+            "only the offered speeds"
+        );
+    }
+
+    #[test]
+    fn a_new_run_keeps_cursor_and_selection_inside_it() {
+        let state = Rc::new(Playback {
+            cursor: 800_000,
+            playing: false,
+            speed: 10,
+            selected: 3,
+        });
+        let next = state.reduce(PlaybackAction::NewRun {
+            end: 600_000,
+            pods: 2,
+        });
+        assert_eq!((next.cursor, next.selected), (600_000, 0));
+        let same = next.clone().reduce(PlaybackAction::NewRun {
+            end: 900_000,
+            pods: 2,
+        });
+        assert!(Rc::ptr_eq(&next, &same));
+    }
+
+    /// The e2e test's story, natively: the article's crash loop, then its
+    /// PL201 fix (a startupProbe), simulated again at once.
+    #[test]
+    fn the_pl201_fix_turns_the_crash_loop_into_a_ready_pod() {
+        use podlab_core::explain::get_pods;
+        let text = include_str!("../../tests/golden/crash-loop-liveness-40s.yaml");
+        let start = state(text);
+        let row = get_pods::row(&start.linted.run.pods[0], 720_000);
+        assert_eq!(row.status, "CrashLoopBackOff");
+        let index = start
+            .linted
+            .report
+            .diagnostics
+            .iter()
+            .position(|diagnostic| diagnostic.rule == "PL201")
+            .expect("PL201 fires");
+        let fixed = start.reduce(Action::ApplyFix(index));
+        assert!(!fixed.is_stale());
+        let row = get_pods::row(&fixed.linted.run.pods[0], 720_000);
+        assert_eq!(
+            (row.ready.as_str(), row.status.as_str(), row.restart_count),
+            ("1/1", "Running", 0)
+        );
+    }
+
+    #[test]
+    fn linting_also_simulates_the_text() {
+        let linted = Linted::new(crate::DEFAULT_TEXT.into());
+        assert_eq!(linted.run.pods.len(), 2);
+        assert_eq!(linted.timeline.pods.len(), 2);
+        assert_eq!(linted.timeline.end, linted.run.end);
+    }
 
     fn state(text: &str) -> Rc<AppState> {
         Rc::new(AppState::new(text.into(), Lang::En))

@@ -5,8 +5,15 @@
 //! (`podlab_core::i18n`, or this crate's `i18n`) in the requested language.
 
 use podlab_core::diagnostic::Severity;
+use podlab_core::explain::diagnosis::{self, Diagnosis};
+use podlab_core::explain::timeline::{ContainerLane, Marker, MarkerKind, Segment, State};
+use podlab_core::explain::{describe, get_pods, logs};
 use podlab_core::i18n::{ui, Lang};
 use podlab_core::lint::LintReport;
+use podlab_core::manifest::duration::Millis;
+use podlab_core::manifest::model::ProbeKind;
+use podlab_core::manifest::quantity::format_bytes;
+use podlab_core::sim::{PodRun, Run};
 
 use crate::i18n;
 
@@ -166,10 +173,372 @@ pub fn initial_lang(query: &str, navigator_language: Option<&str>) -> Lang {
         .unwrap_or_default()
 }
 
+// ------------------------------------------------------------ simulation
+
+/// The cursor's time as a clock: `m:ss`, or `h:mm:ss` from one hour on.
+pub fn clock(ms: Millis) -> String {
+    let seconds = ms / 1000;
+    let (hours, minutes, seconds) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    if hours > 0 {
+        format!("{hours}:{minutes:02}:{seconds:02}")
+    } else {
+        format!("{minutes}:{seconds:02}")
+    }
+}
+
+/// `value / 10^decimals` written with exactly `decimals` decimals: the page
+/// writes SVG coordinates from integers, which keeps float formatting out
+/// of the wasm build and the output identical on every platform.
+fn fixed(value: u128, decimals: u32) -> String {
+    let unit = 10u128.pow(decimals);
+    format!(
+        "{}.{:0width$}",
+        value / unit,
+        value % unit,
+        width = decimals as usize
+    )
+}
+
+/// Where `at` sits on the axis from 0 to `end`, in thousandths of a
+/// percent (0 ..= 100 000, clamped).
+fn milli_percent(at: Millis, end: Millis) -> u128 {
+    if end == 0 {
+        return 0;
+    }
+    u128::from(at.min(end)) * 100_000 / u128::from(end)
+}
+
+/// A position on the axis as an SVG/CSS length: `12.345%`.
+pub fn percent_attr(at: Millis, end: Millis) -> String {
+    format!("{}%", fixed(milli_percent(at, end), 3))
+}
+
+/// The width between two times as an SVG/CSS length.
+pub fn width_attr(from: Millis, to: Millis, end: Millis) -> String {
+    let width = milli_percent(to, end).saturating_sub(milli_percent(from, end));
+    format!("{}%", fixed(width, 3))
+}
+
+/// The size of every memory chart's viewBox: x by time, y by bytes.
+pub const MEMORY_BOX: (u32, u32) = (1000, 100);
+
+/// The byte value at the top of a lane's memory chart: the curve's peak or
+/// the limit, whichever is higher, with 15 % headroom (never 0).
+pub fn memory_scale(lane: &ContainerLane) -> i128 {
+    let top = lane
+        .memory_peak()
+        .max(lane.memory_limit.unwrap_or(0))
+        .max(1);
+    top.saturating_add(top / 100 * 15).max(1)
+}
+
+/// The y of a byte value in the chart's viewBox (0 at the top), one
+/// decimal: `100.0` for nothing, `0.0` at the scale's top.
+pub fn memory_y(bytes: i128, scale: i128) -> String {
+    let height = u128::from(MEMORY_BOX.1) * 10;
+    let bytes = u128::try_from(bytes.max(0)).unwrap_or(0);
+    let scale = u128::try_from(scale.max(1)).unwrap_or(1);
+    let above = bytes.min(scale).saturating_mul(height) / scale;
+    fixed(height - above, 1)
+}
+
+/// The memory curve as the `points` of an SVG polyline in the chart's
+/// viewBox (`MEMORY_BOX`): x by time over `[0, end]`, y by bytes.
+pub fn memory_polyline(points: &[(Millis, i128)], end: Millis, scale: i128) -> String {
+    points
+        .iter()
+        .map(|(at, bytes)| {
+            // In tenths of the box's width.
+            let x = match end {
+                0 => 0,
+                end => u128::from((*at).min(end)) * u128::from(MEMORY_BOX.0) * 10 / u128::from(end),
+            };
+            format!("{},{}", fixed(x, 1), memory_y(*bytes, scale))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The CSS class that colours a state (and, with its pattern, tells it
+/// apart without colour).
+pub fn state_class(state: State) -> String {
+    format!("state state-{}", state.id())
+}
+
+/// The SVG pattern laid over a state's colour, so states differ in more
+/// than hue (`timeline.rs` defines the patterns).
+pub fn state_pattern(state: State) -> Option<&'static str> {
+    match state {
+        State::Pending => Some("pl-dots"),
+        State::RunningNotReady => Some("pl-thin"),
+        State::CrashLoopBackOff | State::ImagePullBackOff => Some("pl-stripes"),
+        State::Error
+        | State::OOMKilled
+        | State::Terminated
+        | State::ErrImagePull
+        | State::ErrImageNeverPull
+        | State::CreateContainerConfigError => Some("pl-cross"),
+        State::Terminating => Some("pl-back-stripes"),
+        State::ContainerCreating | State::Ready | State::Completed => None,
+    }
+}
+
+/// A marker's glyph, its row above the bar (0: probes, 1: kills and OOM
+/// kills, 2: restarts) and its CSS class.
+pub fn marker_glyph(kind: MarkerKind) -> (&'static str, u32, &'static str) {
+    match kind {
+        MarkerKind::ProbeFailure(ProbeKind::Liveness) => ("L", 0, "marker marker-probe"),
+        MarkerKind::ProbeFailure(ProbeKind::Readiness) => ("R", 0, "marker marker-probe"),
+        MarkerKind::ProbeFailure(ProbeKind::Startup) => ("S", 0, "marker marker-probe"),
+        MarkerKind::Killing => ("✕", 1, "marker marker-kill"),
+        MarkerKind::OOMKilled => ("OOM", 1, "marker marker-oom"),
+        MarkerKind::Restart(_) => ("↻", 2, "marker marker-restart"),
+    }
+}
+
+/// A segment's tooltip: its state and its time span.
+pub fn segment_title(segment: &Segment, lang: Lang) -> String {
+    format!(
+        "{} ({}–{})",
+        i18n::state(segment.state).get(lang),
+        clock(segment.from),
+        clock(segment.to)
+    )
+}
+
+/// A marker's tooltip: what happened, when, and the event's message.
+pub fn marker_title(marker: &Marker, lang: Lang) -> String {
+    let mut title = format!(
+        "{} {}",
+        clock(marker.at),
+        i18n::marker(marker.kind).get(lang)
+    );
+    if !marker.message.is_empty() {
+        title.push('\n');
+        title.push_str(&marker.message);
+    }
+    title
+}
+
+/// The label of a lane's memory limit line.
+pub fn memory_limit_label(lane: &ContainerLane, lang: Lang) -> String {
+    match lane.memory_limit {
+        Some(limit) => i18n::memory_limit(&format_bytes(limit))
+            .get(lang)
+            .to_owned(),
+        None => i18n::no_memory_limit().get(lang).to_owned(),
+    }
+}
+
+/// The STATUS column of `kubectl get pods` for every pod of the run at
+/// `at`, by pod index; empty for a pod that does not exist then.
+pub fn pod_statuses(run: &Run, at: Millis) -> Vec<String> {
+    run.pods
+        .iter()
+        .map(|pod| {
+            if pod.exists_at(at) {
+                get_pods::status(pod, at)
+            } else {
+                String::new()
+            }
+        })
+        .collect()
+}
+
+/// kubectl's answer for a pod that does not exist (yet, or any more).
+fn not_found(pod: &PodRun) -> String {
+    format!(
+        "Error from server (NotFound): pods \"{}\" not found\n",
+        pod.name
+    )
+}
+
+/// `kubectl get pods` at `at`, as the terminal shows it.
+pub fn get_pods_pane(run: &Run, at: Millis) -> String {
+    let table = get_pods::render(run, at);
+    if table.is_empty() {
+        "No resources found in default namespace.\n".to_owned()
+    } else {
+        table
+    }
+}
+
+/// The command line above a pane: `$ kubectl describe pod <name>`.
+pub fn describe_command(run: &Run, pod: usize) -> String {
+    match run.pods.get(pod) {
+        Some(pod) => format!("$ kubectl describe pod {}", pod.name),
+        None => "$ kubectl describe pod".to_owned(),
+    }
+}
+
+/// `kubectl describe pod` of the pod at `pod` (an index into the run).
+pub fn describe_pane(run: &Run, pod: usize, at: Millis) -> String {
+    match run.pods.get(pod) {
+        Some(pod) if pod.exists_at(at) => describe::describe_pod(run, pod, at),
+        Some(pod) => not_found(pod),
+        None => String::new(),
+    }
+}
+
+/// `kubectl logs [--previous]` of every container of a pod: for a pod with
+/// several containers, one `$ kubectl logs <pod> -c <container>` per
+/// container (kubectl asks for `-c` then); errors as kubectl prints them.
+pub fn logs_pane(run: &Run, pod: usize, at: Millis, previous: bool) -> Vec<(String, String)> {
+    let Some(pod) = run.pods.get(pod) else {
+        return Vec::new();
+    };
+    let flag = if previous { " --previous" } else { "" };
+    let several = pod.containers.len() > 1;
+    pod.containers
+        .iter()
+        .map(|container| {
+            let target = if several {
+                format!("{} -c {}", pod.name, container.name)
+            } else {
+                pod.name.clone()
+            };
+            let command = format!("$ kubectl logs {target}{flag}");
+            let output = if !pod.exists_at(at) {
+                not_found(pod)
+            } else {
+                match logs::logs(run, pod, &container.name, at, previous) {
+                    Ok(text) => text,
+                    Err(error) => format!("{error}\n"),
+                }
+            };
+            (command, output)
+        })
+        .collect()
+}
+
+/// The diagnosis of the pod at `pod` at `at`, if it is not healthy then.
+pub fn pod_diagnosis(run: &Run, pod: usize, at: Millis) -> Option<Diagnosis> {
+    let name = &run.pods.get(pod)?.name;
+    diagnosis::diagnose(run, at)
+        .into_iter()
+        .find(|diagnosis| &diagnosis.pod == name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use podlab_core::lint::lint;
+
+    const CRASH_LOOP: &str = include_str!("../../tests/golden/crash-loop-liveness-40s.yaml");
+
+    fn crash_loop() -> Run {
+        podlab_core::sim::simulate(CRASH_LOOP, &podlab_core::sim::Options::default())
+    }
+
+    #[test]
+    fn clock_shows_minutes_and_seconds_then_hours() {
+        assert_eq!(clock(0), "0:00");
+        assert_eq!(clock(720_000), "12:00");
+        assert_eq!(clock(41_800), "0:41");
+        assert_eq!(clock(3_723_000), "1:02:03");
+    }
+
+    #[test]
+    fn positions_are_percentages_of_the_run() {
+        assert_eq!(percent_attr(450_000, 900_000), "50.000%");
+        assert_eq!(percent_attr(2_000_000, 900_000), "100.000%");
+        assert_eq!(percent_attr(5, 0), "0.000%");
+        assert_eq!(width_attr(0, 90_000, 900_000), "10.000%");
+    }
+
+    #[test]
+    fn the_memory_curve_fits_its_box_under_the_limit_line() {
+        let run = crash_loop();
+        let timeline = podlab_core::explain::timeline::timeline(&run);
+        let lane = &timeline.pods[0].containers[0];
+        let scale = memory_scale(lane);
+        assert!(scale > lane.memory_peak());
+        let points = memory_polyline(&lane.memory, run.end, scale);
+        assert!(points.starts_with("2.2,100.0 "), "{points}");
+        for point in points.split(' ') {
+            let (x, y) = point.split_once(',').expect("x,y");
+            let (x, y): (f64, f64) = (x.parse().unwrap(), y.parse().unwrap());
+            assert!(
+                (0.0..=1000.0).contains(&x) && (0.0..=100.0).contains(&y),
+                "{point}"
+            );
+        }
+        assert_eq!(memory_limit_label(lane, Lang::En), "no memory limit");
+        assert_eq!(memory_y(0, scale), "100.0");
+        assert_eq!(memory_y(scale, scale), "0.0");
+        assert_eq!(memory_y(500, 1_000), "50.0");
+        assert_eq!(memory_y(2_000, 1_000), "0.0", "clamped at the top");
+    }
+
+    #[test]
+    fn the_crash_loop_at_12_minutes_in_every_pane() {
+        let run = crash_loop();
+        let at = 720_000;
+        assert_eq!(pod_statuses(&run, at), vec!["CrashLoopBackOff".to_owned()]);
+        assert_eq!(
+            pod_statuses(&run, 1_000),
+            vec!["ContainerCreating".to_owned()]
+        );
+        let get = get_pods_pane(&run, at);
+        assert!(get.starts_with("NAME "), "{get}");
+        assert!(get.contains("CrashLoopBackOff   7 (2m39s ago)"), "{get}");
+        let describe = describe_pane(&run, 0, at);
+        assert!(describe.contains("Liveness probe failed"), "{describe}");
+        assert!(describe_command(&run, 0).starts_with("$ kubectl describe pod model-api-"));
+        let logs = logs_pane(&run, 0, at, false);
+        assert_eq!(logs.len(), 1);
+        assert!(
+            logs[0].0.starts_with("$ kubectl logs model-api-"),
+            "{logs:?}"
+        );
+        assert!(!logs[0].0.ends_with("--previous"));
+        let previous = logs_pane(&run, 0, at, true);
+        assert!(previous[0].0.ends_with(" --previous"));
+        assert!(
+            previous[0].1.contains("Loading model weights"),
+            "{previous:?}"
+        );
+        let diagnosis = pod_diagnosis(&run, 0, at).expect("a diagnosis");
+        assert!(diagnosis.next_command.contains("kubectl"), "{diagnosis:?}");
+        assert!(pod_diagnosis(&run, 5, at).is_none());
+        assert_eq!(describe_pane(&run, 5, at), "");
+    }
+
+    #[test]
+    fn a_pod_before_its_creation_is_not_found() {
+        let run = crash_loop();
+        let mut late = run.clone();
+        late.pods[0].created = 60_000;
+        let describe = describe_pane(&late, 0, 1_000);
+        assert!(
+            describe.starts_with("Error from server (NotFound): pods \"model-api-"),
+            "{describe}"
+        );
+        assert_eq!(pod_statuses(&late, 1_000), vec![String::new()]);
+        assert_eq!(
+            get_pods_pane(&late, 1_000),
+            "No resources found in default namespace.\n"
+        );
+    }
+
+    #[test]
+    fn marker_titles_carry_the_event_message_in_the_page_language() {
+        let run = crash_loop();
+        let timeline = podlab_core::explain::timeline::timeline(&run);
+        let lane = &timeline.pods[0].containers[0];
+        let first = &lane.markers[0];
+        let title = marker_title(first, Lang::ZhTw);
+        assert!(
+            title.starts_with("0:20 livenessProbe 失敗\nLiveness probe failed: Get"),
+            "{title}"
+        );
+        let segment = &lane.segments[0];
+        assert_eq!(
+            segment_title(segment, Lang::En),
+            "ContainerCreating (0:00–0:02)"
+        );
+        assert_eq!(marker_glyph(first.kind).0, "L");
+    }
 
     fn rows(text: &str, lang: Lang) -> Vec<DiagnosticRow> {
         diagnostic_rows(text, &lint(text), lang)

@@ -1,0 +1,127 @@
+//! What kubectl would print at the cursor, terminal style: `get pods`,
+//! `describe pod`, `logs` and `logs --previous` of the selected pod, by the
+//! core's renderers, and the diagnosis card beside them.
+
+use std::rc::Rc;
+
+use podlab_core::i18n::Lang;
+use podlab_core::manifest::duration::Millis;
+use podlab_core::sim::Run;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+use super::DiagnosisCard;
+use crate::{i18n, view_model};
+
+#[derive(Properties)]
+pub struct KubectlPanesProps {
+    pub run: Rc<Run>,
+    pub cursor: Millis,
+    /// An index into the run's pods.
+    pub selected: usize,
+    pub lang: Lang,
+    pub on_select: Callback<usize>,
+}
+
+impl PartialEq for KubectlPanesProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.run, &other.run)
+            && self.cursor == other.cursor
+            && self.selected == other.selected
+            && self.lang == other.lang
+            && self.on_select == other.on_select
+    }
+}
+
+/// A terminal pane: the command lines as prompts, the output as it prints.
+fn terminal(testid: &'static str, label: String, parts: Vec<(String, String)>) -> Html {
+    html! {
+        <pre class="terminal" data-testid={testid} tabindex="0" aria-label={label}>
+            { for parts.into_iter().map(|(command, output)| html! {
+                <>
+                    <span class="prompt">{ command }{ "\n" }</span>
+                    { output }
+                </>
+            }) }
+        </pre>
+    }
+}
+
+#[component]
+pub fn KubectlPanes(props: &KubectlPanesProps) -> Html {
+    let lang = props.lang;
+    let run = &props.run;
+    let at = props.cursor;
+    let select_ref = use_node_ref();
+    {
+        // `<option selected>` is only the initial choice: once the reader
+        // has used the list, a lane click must set the selection itself.
+        let select_ref = select_ref.clone();
+        use_effect_with(props.selected, move |&selected| {
+            if let (Some(select), Ok(index)) = (
+                select_ref.cast::<HtmlSelectElement>(),
+                i32::try_from(selected),
+            ) {
+                select.set_selected_index(index);
+            }
+        });
+    }
+    if run.pods.is_empty() {
+        return Html::default();
+    }
+    let selected = props.selected.min(run.pods.len().saturating_sub(1));
+    let on_change = {
+        let on_select = props.on_select.clone();
+        Callback::from(move |event: Event| {
+            let select: HtmlSelectElement = event.target_unchecked_into();
+            if let Ok(index) = usize::try_from(select.selected_index()) {
+                on_select.emit(index);
+            }
+        })
+    };
+    let options = run.pods.iter().enumerate().map(|(index, pod)| {
+        html! {
+            <option key={pod.name.clone()} value={index.to_string()} selected={index == selected}>
+                { pod.name.clone() }
+            </option>
+        }
+    });
+    let get = vec![(
+        "$ kubectl get pods".to_owned(),
+        view_model::get_pods_pane(run, at),
+    )];
+    let describe = vec![(
+        view_model::describe_command(run, selected),
+        view_model::describe_pane(run, selected, at),
+    )];
+    let logs = view_model::logs_pane(run, selected, at, false);
+    let previous = view_model::logs_pane(run, selected, at, true);
+    let pod_name = run
+        .pods
+        .get(selected)
+        .map(|pod| pod.name.clone())
+        .unwrap_or_default();
+    let diagnosis = view_model::pod_diagnosis(run, selected, at);
+    let clock = view_model::clock(at);
+
+    html! {
+        <section class="kubectl" aria-labelledby="kubectl-heading">
+            <div class="kubectl-head">
+                <h3 id="kubectl-heading">{ i18n::kubectl_at(&clock).get(lang).to_owned() }</h3>
+                <label for="pod-select">{ i18n::pod().get(lang).to_owned() }</label>
+                <select id="pod-select" data-testid="pod-select" ref={select_ref} onchange={on_change}>
+                    { for options }
+                </select>
+            </div>
+            <div class="panes">
+                { terminal("pane-get", "kubectl get pods".into(), get) }
+                <DiagnosisCard {diagnosis} pod={pod_name} {lang} />
+                <div class="pane-describe">
+                    { terminal("pane-describe", "kubectl describe pod".into(), describe) }
+                </div>
+                { terminal("pane-logs", "kubectl logs".into(), logs) }
+                { terminal("pane-logs-previous", "kubectl logs --previous".into(), previous) }
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,165 @@
+//! The simulation of the current text, below the editor: play/pause, the
+//! speed, the timeline with its scrubber, and the kubectl panes at the
+//! cursor.
+//!
+//! The run comes simulated from the app state (once per debounced text);
+//! this section owns only the playback (cursor, speed, selected pod), so
+//! moving the cursor re-renders this section and nothing above it.
+
+use std::rc::Rc;
+
+use podlab_core::i18n::Lang;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use super::{KubectlPanes, Timeline};
+use crate::hooks::use_playback_ticks;
+use crate::state::{Linted, Playback, PlaybackAction, SPEEDS};
+use crate::{i18n, view_model};
+
+#[derive(Properties)]
+pub struct SimulationProps {
+    /// The last lint and simulation of the text.
+    pub linted: Rc<Linted>,
+    pub lang: Lang,
+    /// True while an edit waits for the debounce (the run shown is older).
+    pub pending: bool,
+}
+
+impl PartialEq for SimulationProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.linted, &other.linted)
+            && self.lang == other.lang
+            && self.pending == other.pending
+    }
+}
+
+#[component]
+pub fn Simulation(props: &SimulationProps) -> Html {
+    let lang = props.lang;
+    let run = props.linted.run.clone();
+    let timeline = props.linted.timeline.clone();
+    let end = run.end;
+    let pods = run.pods.len();
+    let playback = use_reducer(|| Playback::new(end));
+    {
+        let dispatcher = playback.dispatcher();
+        use_effect_with((end, pods), move |&(end, pods)| {
+            dispatcher.dispatch(PlaybackAction::NewRun { end, pods })
+        });
+    }
+    use_playback_ticks(playback.playing, end, playback.dispatcher());
+
+    let cursor = playback.cursor.min(end);
+    let statuses = Rc::new(view_model::pod_statuses(&run, cursor));
+
+    let on_play = {
+        let dispatcher = playback.dispatcher();
+        let playing = playback.playing;
+        Callback::from(move |_: MouseEvent| {
+            dispatcher.dispatch(if playing {
+                PlaybackAction::Pause
+            } else {
+                PlaybackAction::Play {
+                    end,
+                    reduced_motion: prefers_reduced_motion(),
+                }
+            })
+        })
+    };
+    let on_scrub = {
+        let dispatcher = playback.dispatcher();
+        Callback::from(move |event: InputEvent| {
+            let input: HtmlInputElement = event.target_unchecked_into();
+            // The range counts whole seconds; anything unparsable is ignored.
+            if let Ok(seconds) = input.value().parse::<u64>() {
+                dispatcher.dispatch(PlaybackAction::Seek(seconds.saturating_mul(1000)));
+            }
+        })
+    };
+    let on_select = {
+        let dispatcher = playback.dispatcher();
+        Callback::from(move |pod: usize| dispatcher.dispatch(PlaybackAction::Select(pod)))
+    };
+    let speeds = SPEEDS.iter().map(|&speed| {
+        let dispatcher = playback.dispatcher();
+        let onclick = Callback::from(move |_: MouseEvent| {
+            dispatcher.dispatch(PlaybackAction::Speed(speed))
+        });
+        let pressed = if playback.speed == speed { "true" } else { "false" };
+        html! {
+            <button type="button" class="speed" aria-pressed={pressed} data-testid={format!("speed-{speed}")} {onclick}>
+                { format!("{speed}×") }
+            </button>
+        }
+    });
+    let play_label = if playback.playing {
+        i18n::pause()
+    } else {
+        i18n::play()
+    };
+    let now = view_model::clock(cursor);
+    let total = view_model::clock(end);
+
+    html! {
+        <section class="simulation" aria-labelledby="simulation-heading">
+            <div class="sim-head">
+                <h2 id="simulation-heading">{ i18n::simulation_heading().get(lang).to_owned() }</h2>
+                if props.pending {
+                    <span class="pending">{ i18n::simulating().get(lang).to_owned() }</span>
+                }
+            </div>
+            <div class="controls">
+                <button
+                    type="button"
+                    class="play"
+                    data-testid="play"
+                    onclick={on_play}
+                >
+                    <span aria-hidden="true" class="play-icon">{ if playback.playing { "❚❚" } else { "▶" } }</span>
+                    { play_label.get(lang).to_owned() }
+                </button>
+                <div class="speeds" role="group" aria-label={i18n::speed().get(lang).to_owned()}>
+                    <span class="speeds-label" aria-hidden="true">{ i18n::speed().get(lang).to_owned() }</span>
+                    { for speeds }
+                </div>
+                <output class="clock" data-testid="clock" for="scrubber">{ format!("{now} / {total}") }</output>
+            </div>
+            <Timeline
+                timeline={timeline}
+                {cursor}
+                statuses={statuses}
+                selected={playback.selected}
+                {lang}
+                on_select={on_select.clone()}
+            />
+            <div class="scrub">
+                <label for="scrubber">{ i18n::simulated_time().get(lang).to_owned() }</label>
+                <input
+                    id="scrubber"
+                    data-testid="scrubber"
+                    type="range"
+                    min="0"
+                    max={(end / 1000).to_string()}
+                    step="1"
+                    value={(cursor / 1000).to_string()}
+                    aria-valuetext={i18n::time_of(&now, &total).get(lang).to_owned()}
+                    oninput={on_scrub}
+                />
+            </div>
+            <KubectlPanes {run} {cursor} selected={playback.selected} {lang} {on_select} />
+        </section>
+    }
+}
+
+/// The reader asked the system for less motion: play jumps instead.
+fn prefers_reduced_motion() -> bool {
+    web_sys::window()
+        .and_then(|window| {
+            window
+                .match_media("(prefers-reduced-motion: reduce)")
+                .ok()
+                .flatten()
+        })
+        .is_some_and(|query| query.matches())
+}

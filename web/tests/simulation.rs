@@ -1,0 +1,313 @@
+//! The simulation section in headless Chromium (wasm-bindgen-test): the
+//! timeline, the scrubber and play controls, and the kubectl panes at the
+//! cursor, driven through the DOM as a person would.
+//!
+//! Run by `cargo xtask test`; host builds skip this file.
+#![cfg(target_arch = "wasm32")]
+
+use std::time::Duration;
+
+use podlab_core::i18n::Lang;
+use podlab_web::app::LINT_DEBOUNCE_MS;
+use podlab_web::{App, AppProps};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{
+    Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement, InputEvent, InputEventInit,
+};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// The article's crash loop: 40 s load, liveness after 10 s, no startupProbe.
+const CRASH_LOOP: &str = include_str!("../../tests/golden/crash-loop-liveness-40s.yaml");
+
+async fn mount(props: AppProps) -> Element {
+    let document = gloo::utils::document();
+    let root = document.create_element("div").expect("create a div");
+    gloo::utils::body()
+        .append_child(&root)
+        .expect("append the root");
+    yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
+    wait_ms(0).await;
+    root
+}
+
+async fn wait_ms(ms: u32) {
+    yew::platform::time::sleep(Duration::from_millis(ms.into())).await;
+}
+
+/// Waits until `done` holds, checking every 10 ms for up to 3 s (Yew renders
+/// child components in later scheduler passes).
+async fn until(what: &str, done: impl Fn() -> bool) {
+    for _ in 0..300 {
+        if done() {
+            return;
+        }
+        wait_ms(10).await;
+    }
+    panic!("gave up waiting for {what}");
+}
+
+fn find(root: &Element, selector: &str) -> Element {
+    root.query_selector(selector)
+        .expect("valid selector")
+        .unwrap_or_else(|| panic!("nothing matches {selector}"))
+}
+
+fn text_of(root: &Element, selector: &str) -> String {
+    root.query_selector(selector)
+        .ok()
+        .flatten()
+        .and_then(|element| element.text_content())
+        .unwrap_or_default()
+}
+
+fn input_event() -> InputEvent {
+    let init = InputEventInit::new();
+    init.set_bubbles(true);
+    InputEvent::new_with_event_init_dict("input", &init).expect("an input event")
+}
+
+/// Drags the scrubber to `seconds`: sets its value and fires `input`.
+fn scrub_to(root: &Element, seconds: u64) {
+    let scrubber: HtmlInputElement = find(root, "[data-testid=scrubber]").unchecked_into();
+    scrubber.set_value(&seconds.to_string());
+    scrubber
+        .dispatch_event(&input_event())
+        .expect("dispatch input");
+}
+
+fn type_into_editor(root: &Element, text: &str) {
+    let editor: HtmlTextAreaElement = find(root, "[data-testid=editor]").unchecked_into();
+    editor.set_value(text);
+    editor
+        .dispatch_event(&input_event())
+        .expect("dispatch input");
+}
+
+fn click(root: &Element, selector: &str) {
+    let element: HtmlElement = find(root, selector).unchecked_into();
+    element.click();
+}
+
+fn crash_loop(lang: Lang) -> AppProps {
+    AppProps {
+        lang: Some(lang),
+        text: Some(CRASH_LOOP.into()),
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_crash_loop_at_12_minutes_shows_in_the_timeline_and_every_pane() {
+    let root = mount(crash_loop(Lang::En)).await;
+    until("the timeline", || {
+        root.query_selector("[data-testid=timeline] [data-state]")
+            .ok()
+            .flatten()
+            .is_some()
+    })
+    .await;
+    // The lane over the run's 15 minutes: back-off segments with their label, kills and restarts.
+    let timeline = find(&root, "[data-testid=timeline]");
+    let back_offs = timeline
+        .query_selector_all("[data-state=CrashLoopBackOff]")
+        .expect("valid selector");
+    assert_eq!(back_offs.length(), 3, "{}", timeline.inner_html());
+    assert!(text_of(&root, "[data-state=CrashLoopBackOff]").contains("CrashLoopBackOff"));
+    let kills = timeline
+        .query_selector_all(".lane-chart .marker-kill")
+        .expect("valid selector");
+    assert_eq!(kills.length(), 8);
+    let restarts = timeline
+        .query_selector_all(".lane-chart .marker-restart")
+        .expect("valid selector");
+    // Over the default 15 minutes: C8 starts at 861.8 s (its kill would
+    // come after the end).
+    assert_eq!(restarts.length(), 8);
+    assert!(timeline.query_selector(".memory-curve").unwrap().is_some());
+
+    scrub_to(&root, 12 * 60);
+    until("the clock at 12:00", || {
+        text_of(&root, "[data-testid=clock]") == "12:00 / 15:00"
+    })
+    .await;
+    assert_eq!(
+        text_of(&root, "[data-testid=pod-status-0]"),
+        "CrashLoopBackOff"
+    );
+    let get = text_of(&root, "[data-testid=pane-get]");
+    assert!(get.contains("$ kubectl get pods"), "{get}");
+    assert!(get.contains("CrashLoopBackOff   7 (2m39s ago)"), "{get}");
+    let describe = text_of(&root, "[data-testid=pane-describe]");
+    assert!(describe.contains("Liveness probe failed"), "{describe}");
+    let logs = text_of(&root, "[data-testid=pane-logs]");
+    assert!(logs.contains("$ kubectl logs model-api-"), "{logs}");
+    let previous = text_of(&root, "[data-testid=pane-logs-previous]");
+    assert!(previous.contains("--previous"), "{previous}");
+    assert!(previous.contains("Loading model weights"), "{previous}");
+    let diagnosis = text_of(&root, "[data-testid=diagnosis]");
+    assert!(diagnosis.contains("Most likely root cause"), "{diagnosis}");
+
+    // Early on, the pod is still being created and has no previous logs.
+    scrub_to(&root, 1);
+    until("ContainerCreating at 0:01", || {
+        text_of(&root, "[data-testid=pod-status-0]") == "ContainerCreating"
+    })
+    .await;
+    let previous = text_of(&root, "[data-testid=pane-logs-previous]");
+    assert!(
+        previous.contains("Error from server (BadRequest)"),
+        "{previous}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn play_moves_the_cursor_and_pause_stops_it() {
+    let root = mount(crash_loop(Lang::En)).await;
+    scrub_to(&root, 0);
+    until("the cursor at 0:00", || {
+        text_of(&root, "[data-testid=clock]") == "0:00 / 15:00"
+    })
+    .await;
+    click(&root, "[data-testid=speed-600]");
+    until("600× pressed", || {
+        find(&root, "[data-testid=speed-600]")
+            .get_attribute("aria-pressed")
+            .as_deref()
+            == Some("true")
+    })
+    .await;
+    click(&root, "[data-testid=play]");
+    until("the play button to say Pause", || {
+        text_of(&root, "[data-testid=play]").contains("Pause")
+    })
+    .await;
+    // 600×: a simulated minute per 100 ms of real time.
+    until("the cursor past 2:00", || {
+        let clock = text_of(&root, "[data-testid=clock]");
+        clock
+            .split(':')
+            .next()
+            .and_then(|m| m.parse::<u32>().ok())
+            .is_some_and(|m| m >= 2)
+    })
+    .await;
+    click(&root, "[data-testid=play]");
+    until("the play button to say Play", || {
+        text_of(&root, "[data-testid=play]").contains("Play")
+    })
+    .await;
+    let stopped = text_of(&root, "[data-testid=clock]");
+    wait_ms(300).await;
+    assert_eq!(text_of(&root, "[data-testid=clock]"), stopped, "paused");
+    let scrubber: HtmlInputElement = find(&root, "[data-testid=scrubber]").unchecked_into();
+    let seconds: u64 = scrubber.value().parse().expect("a number");
+    assert!(seconds >= 120, "{seconds}");
+}
+
+#[wasm_bindgen_test]
+async fn clicking_a_lane_selects_its_pod_for_describe_and_logs() {
+    // The reference Deployment: two replicas.
+    let root = mount(AppProps {
+        lang: Some(Lang::En),
+        text: None,
+    })
+    .await;
+    until("two lanes", || {
+        root.query_selector("[data-testid=pod-status-1]")
+            .ok()
+            .flatten()
+            .is_some()
+    })
+    .await;
+    let names: Vec<String> = (0..2)
+        .map(|index| {
+            let lanes = root
+                .query_selector_all(".pod .pod-name")
+                .expect("valid selector");
+            lanes
+                .item(index)
+                .and_then(|node| node.text_content())
+                .unwrap_or_default()
+        })
+        .collect();
+    assert_ne!(names[0], names[1]);
+    assert_eq!(text_of(&root, "[data-testid=pod-status-0]"), "Running");
+    assert!(text_of(&root, "[data-testid=pane-describe]").contains(&names[0]));
+    let second: HtmlElement = root
+        .query_selector_all(".pod .pod-name")
+        .expect("valid selector")
+        .item(1)
+        .expect("a second lane")
+        .unchecked_into();
+    second.click();
+    until("the second pod in describe", || {
+        text_of(&root, "[data-testid=pane-describe]")
+            .contains(&format!("Name:             {}", names[1]))
+    })
+    .await;
+    assert!(text_of(&root, "[data-testid=pane-logs]").contains(&names[1]));
+    // The card is a child component: Yew may render it a pass later.
+    until("the healthy card naming the second pod", || {
+        text_of(&root, "[data-testid=diagnosis]").contains(&names[1])
+    })
+    .await;
+    let select: web_sys::HtmlSelectElement =
+        find(&root, "[data-testid=pod-select]").unchecked_into();
+    assert_eq!(select.selected_index(), 1);
+    // And back with the selector, as a keyboard user would.
+    select.set_selected_index(0);
+    select
+        .dispatch_event(&web_sys::Event::new("change").expect("a change event"))
+        .expect("dispatch change");
+    until("the first pod in describe again", || {
+        text_of(&root, "[data-testid=pane-describe]")
+            .contains(&format!("Name:             {}", names[0]))
+    })
+    .await;
+    until("the first lane selected", || {
+        text_of(&root, ".pod.selected .pod-name") == names[0]
+    })
+    .await;
+}
+
+#[wasm_bindgen_test]
+async fn the_diagnosis_follows_the_page_language_without_resimulating() {
+    let root = mount(crash_loop(Lang::En)).await;
+    until("the diagnosis in English", || {
+        text_of(&root, "[data-testid=diagnosis]").contains("Symptom")
+    })
+    .await;
+    let describe = text_of(&root, "[data-testid=pane-describe]");
+    click(&root, "[data-testid=lang]");
+    until("the diagnosis in Chinese", || {
+        text_of(&root, "[data-testid=diagnosis]").contains("症狀")
+    })
+    .await;
+    assert!(text_of(&root, "[data-testid=diagnosis]").contains("最可能的根因"));
+    assert!(text_of(&root, "[data-testid=play]").contains("播放"));
+    // kubectl's own output stays as kubectl prints it.
+    assert_eq!(text_of(&root, "[data-testid=pane-describe]"), describe);
+}
+
+#[wasm_bindgen_test]
+async fn an_edit_is_simulated_after_the_debounce() {
+    let root = mount(crash_loop(Lang::En)).await;
+    until("one lane", || {
+        root.query_selector("[data-testid=pod-status-0]")
+            .ok()
+            .flatten()
+            .is_some()
+    })
+    .await;
+    type_into_editor(&root, "a: [");
+    wait_ms(LINT_DEBOUNCE_MS).await;
+    until("no pods", || {
+        root.query_selector("[data-testid=pod-status-0]")
+            .ok()
+            .flatten()
+            .is_none()
+    })
+    .await;
+    assert!(text_of(&root, "[data-testid=timeline]").contains("No pods"));
+}
