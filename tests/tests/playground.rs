@@ -311,3 +311,88 @@ fn the_crash_loop_at_12_minutes_and_the_pl201_fix_makes_the_pod_ready() {
     );
     session.screenshot(&out.join("playground-pl201-fixed-ready.png"));
 }
+
+/// Moves a range input as a drag would: sets its value and fires `input`.
+fn slide(session: &Session, testid: &str, value: u64) {
+    session.execute(
+        "const s = document.querySelector('[data-testid=' + arguments[0] + ']');\
+         s.value = String(arguments[1]);\
+         s.dispatchEvent(new Event('input', { bubbles: true }));",
+        json!([testid, value]),
+    );
+}
+
+fn editor_value(session: &Session) -> String {
+    let editor = session
+        .find("[data-testid=editor]")
+        .expect("the page has an editor");
+    session
+        .property(&editor, "value")
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// Issue 4: the load-time slider edits the Scenario inside the text (and
+/// the simulation follows); Copy link gives a URL that, opened in a fresh
+/// browser profile, restores exactly that text; a damaged link opens the
+/// default with a notice; `?embed=1` drops the page chrome.
+#[test]
+fn the_slider_edits_the_text_and_a_share_link_restores_it_elsewhere() {
+    let server = StaticServer::start(dist_dir());
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    session.set_window_size(1400, 1000);
+    open(&session, &server, "?lang=en");
+    session.wait_for_element("[data-testid=slider-startup]", PAGE_LOAD);
+    replace_editor_text(&session, CRASH_LOOP);
+    session.wait_for_element("[data-testid=fix-PL201]", RELINT);
+
+    // 40 s → 5 s: the model loads before the liveness probe starts counting.
+    slide(&session, "slider-startup", 5);
+    session.wait_for("the Scenario to say 5s", RELINT, |session| {
+        editor_value(session).contains("startup: 5s").then_some(())
+    });
+    session.wait_for("the pod to run without the crash loop", RELINT, |session| {
+        (text_of(session, "[data-testid=pod-status-0]") == "Running").then_some(())
+    });
+    let edited = editor_value(&session);
+    assert!(!edited.contains("startup: 40s"), "{edited}");
+
+    let share = session.find("[data-testid=share]").expect("a share button");
+    session.click(&share);
+    let link = session.wait_for("the link", RELINT, |session| {
+        let field = session.find("[data-testid=share-link]")?;
+        let value = session.property(&field, "value");
+        value
+            .as_str()
+            .filter(|link| link.contains("#v1."))
+            .map(str::to_owned)
+    });
+    assert!(link.starts_with(&server.url("/")), "{link}");
+
+    // A fresh profile: no autosave, only the link.
+    let other = driver.new_session(&out);
+    other.goto(&link);
+    other.wait_for_element("[data-testid=summary]", PAGE_LOAD);
+    assert_eq!(editor_value(&other), edited);
+    assert!(other.find("[data-testid=notice]").is_none());
+
+    // A damaged link: the default example and a notice, never a blank page.
+    other.goto(&server.url("/?lang=zh-TW#v1.not-a-real-link"));
+    other.wait_for_element("[data-testid=notice]", PAGE_LOAD);
+    let notice = text_of(&other, "[data-testid=notice]");
+    assert!(notice.contains("連結"), "{notice}");
+    assert!(editor_value(&other).contains("kind: Deployment"));
+
+    // Embedded in an article: no header chrome.
+    other.goto(&server.url("/?embed=1&lang=en"));
+    other.wait_for_element("[data-testid=summary]", PAGE_LOAD);
+    let hidden = other.execute(
+        "return getComputedStyle(document.querySelector('.tagline')).display;",
+        json!([]),
+    );
+    assert_eq!(hidden, json!("none"));
+    other.screenshot(&out.join("playground-embed.png"));
+}

@@ -10,8 +10,9 @@ use std::rc::Rc;
 use podlab_core::i18n::Lang;
 use yew::prelude::*;
 
-use crate::components::{Diagnostics, Editor, LangToggle, Simulation};
+use crate::components::{Controls, Diagnostics, Editor, LangToggle, ShareBar, Simulation};
 use crate::hooks::use_debounced_effect;
+use crate::persist::{self, Notice};
 use crate::state::{Action, AppState, Linted};
 use crate::{i18n, view_model, DEFAULT_TEXT};
 
@@ -23,9 +24,14 @@ pub struct AppProps {
     /// The language to start in; `None` reads `?lang=` and the browser's.
     #[prop_or_default]
     pub lang: Option<Lang>,
-    /// The text to start with; `None` is the reference Deployment + Scenario.
+    /// The text to start with; `None` is the reference Deployment + Scenario
+    /// (or, with `persist`, the link's or the autosaved text).
     #[prop_or_default]
     pub text: Option<AttrValue>,
+    /// Read the text from the URL fragment or localStorage and keep both
+    /// up to date (the real page; tests mount without it).
+    #[prop_or_default]
+    pub persist: bool,
 }
 
 /// Compares an `Rc` by address: a new lint is a new `Rc`.
@@ -39,15 +45,41 @@ impl<T> PartialEq for SameRc<T> {
 
 #[component]
 pub fn App(props: &AppProps) -> Html {
-    let state = {
-        let lang = props.lang;
+    // Where the first text comes from, decided once.
+    let opening = {
         let text = props.text.clone();
-        use_reducer(move || {
-            let text: Rc<str> = text.as_deref().unwrap_or(DEFAULT_TEXT).into();
-            AppState::new(text, lang.unwrap_or_else(browser_lang))
+        let persist = props.persist;
+        use_memo((), move |_| match text {
+            Some(text) => (text.to_string(), None),
+            None if persist => {
+                let (text, _, notice) = persist::initial_text(
+                    &persist::fragment(),
+                    persist::load_autosave(),
+                    DEFAULT_TEXT,
+                );
+                (text, notice)
+            }
+            None => (DEFAULT_TEXT.to_string(), None),
         })
     };
+    let state = {
+        let lang = props.lang;
+        let text: Rc<str> = opening.0.as_str().into();
+        use_reducer(move || AppState::new(text, lang.unwrap_or_else(browser_lang)))
+    };
     let lang = state.lang;
+    let notice = use_state(|| opening.1.clone());
+    let embed = use_memo((), |_| persist::is_embed(&persist::query()));
+    // After each lint (so not per keystroke): the link and the autosave.
+    {
+        let persist = props.persist;
+        use_effect_with(SameRc(state.linted.clone()), move |linted| {
+            if persist {
+                persist::autosave(&linted.0.text);
+                persist::write_fragment(&linted.0.text);
+            }
+        });
+    }
 
     {
         let dispatcher = state.dispatcher();
@@ -80,20 +112,41 @@ pub fn App(props: &AppProps) -> Html {
             select_in_editor(&editor_ref, selection)
         })
     };
+    let on_control = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |change| dispatcher.dispatch(Action::Control(change)))
+    };
+    let on_dismiss = {
+        let notice = notice.clone();
+        Callback::from(move |_: MouseEvent| notice.set(None))
+    };
+    let notice_text = notice.as_ref().map(|notice| match notice {
+        Notice::CorruptLink => i18n::notice_corrupt_link(),
+        Notice::LinkTooLarge => i18n::notice_link_too_large(),
+    });
     let on_lang = {
         let dispatcher = state.dispatcher();
         Callback::from(move |lang: Lang| dispatcher.dispatch(Action::SetLang(lang)))
     };
 
     html! {
-        <div class="app" lang={lang.code()}>
+        <div class={classes!("app", embed.then_some("embed"))} lang={lang.code()}>
             <header>
                 <div class="titles">
                     <h1 data-testid="title">{ i18n::title().get(lang).to_owned() }</h1>
                     <p class="tagline">{ i18n::tagline().get(lang).to_owned() }</p>
                 </div>
-                <LangToggle {lang} on_change={on_lang} />
+                <div class="header-tools">
+                    <ShareBar text={state.text.clone()} {lang} />
+                    <LangToggle {lang} on_change={on_lang} />
+                </div>
             </header>
+            if let Some(text) = notice_text {
+                <div class="notice" role="alert" data-testid="notice">
+                    <span>{ text.get(lang).to_owned() }</span>
+                    <button type="button" onclick={on_dismiss}>{ i18n::dismiss().get(lang).to_owned() }</button>
+                </div>
+            }
             <main>
                 <Editor
                     text={state.text.clone()}
@@ -101,6 +154,8 @@ pub fn App(props: &AppProps) -> Html {
                     {on_input}
                     node_ref={editor_ref.clone()}
                 />
+                <div class="side">
+                <Controls values={(*state.values).clone()} {lang} on_change={on_control} />
                 <Diagnostics
                     heading={AttrValue::from(i18n::diagnostics_heading().get(lang).to_owned())}
                     summary={AttrValue::from(summary)}
@@ -109,6 +164,7 @@ pub fn App(props: &AppProps) -> Html {
                     {on_fix}
                     {on_goto}
                 />
+                </div>
                 <Simulation linted={state.linted.clone()} {lang} pending={state.is_stale()} />
             </main>
         </div>

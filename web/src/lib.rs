@@ -26,7 +26,11 @@ pub fn run() {
         console_error_panic_hook::hook(info);
         show_crash_message();
     }));
-    yew::Renderer::<App>::new().render();
+    yew::Renderer::<App>::with_props(AppProps {
+        persist: true,
+        ..AppProps::default()
+    })
+    .render();
 }
 
 fn show_crash_message() {

@@ -9,6 +9,7 @@
 
 use std::rc::Rc;
 
+use podlab_core::controls::{self, Change, Values};
 use podlab_core::diagnostic::apply_edits;
 use podlab_core::explain::timeline::{timeline, Timeline};
 use podlab_core::i18n::Lang;
@@ -51,6 +52,9 @@ pub struct AppState {
     /// The last lint; lags behind `text` while an edit waits for the debounce.
     pub linted: Rc<Linted>,
     pub lang: Lang,
+    /// What the sliders show, read from `text` at once (not debounced), so
+    /// a slider never jumps back while it is dragged.
+    pub values: Rc<Option<Values>>,
 }
 
 pub enum Action {
@@ -61,14 +65,27 @@ pub enum Action {
     /// Apply the fix of the diagnostic at this index of the current report.
     ApplyFix(usize),
     SetLang(Lang),
+    /// A slider or picker changed the Scenario (written into the text).
+    Control(Change),
 }
 
 impl AppState {
     pub fn new(text: Rc<str>, lang: Lang) -> AppState {
         AppState {
             linted: Rc::new(Linted::new(text.clone())),
+            values: Rc::new(controls::values(&text)),
             text,
             lang,
+        }
+    }
+
+    /// The same state with a new text waiting for the debounced lint.
+    fn edited(&self, text: Rc<str>) -> AppState {
+        AppState {
+            values: Rc::new(controls::values(&text)),
+            text,
+            linted: self.linted.clone(),
+            lang: self.lang,
         }
     }
 
@@ -83,15 +100,16 @@ impl Reducible for AppState {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         match action {
-            Action::Edit(text) if text != self.text => Rc::new(AppState {
-                text,
-                linted: self.linted.clone(),
-                lang: self.lang,
-            }),
+            Action::Edit(text) if text != self.text => Rc::new(self.edited(text)),
+            Action::Control(change) => match controls::apply(&self.text, &change) {
+                Ok(text) if *text != *self.text => Rc::new(self.edited(text.into())),
+                _ => self,
+            },
             Action::Lint if self.is_stale() => Rc::new(AppState {
                 linted: Rc::new(Linted::new(self.text.clone())),
                 text: self.text.clone(),
                 lang: self.lang,
+                values: self.values.clone(),
             }),
             Action::ApplyFix(index) if !self.is_stale() => {
                 let Some(fix) = self
@@ -110,6 +128,7 @@ impl Reducible for AppState {
                 text: self.text.clone(),
                 linted: self.linted.clone(),
                 lang,
+                values: self.values.clone(),
             }),
             _ => self,
         }
@@ -354,6 +373,28 @@ mod tests {
 
     fn state(text: &str) -> Rc<AppState> {
         Rc::new(AppState::new(text.into(), Lang::En))
+    }
+
+    #[test]
+    fn a_slider_writes_the_scenario_and_waits_for_the_debounce() {
+        let start = state(crate::DEFAULT_TEXT);
+        let moved = start
+            .clone()
+            .reduce(Action::Control(Change::Startup(300_000)));
+        assert!(moved.is_stale());
+        assert!(moved.text.contains("startup: 5m"), "{}", moved.text);
+        assert_eq!(
+            moved.values.as_ref().as_ref().map(|v| v.startup),
+            Some(300_000)
+        );
+        // Writing the value it already has changes nothing.
+        let same = moved
+            .clone()
+            .reduce(Action::Control(Change::Startup(300_000)));
+        assert!(Rc::ptr_eq(&same, &moved));
+        let linted = moved.reduce(Action::Lint);
+        assert!(!linted.is_stale());
+        assert_eq!(&*linted.linted.text, &*linted.text);
     }
 
     #[test]

@@ -74,6 +74,7 @@ fn english() -> AppProps {
     AppProps {
         lang: Some(Lang::En),
         text: None,
+        ..AppProps::default()
     }
 }
 
@@ -119,6 +120,7 @@ async fn language_toggle_switches_the_page_to_chinese_and_back() {
     let root = mount(AppProps {
         lang: Some(Lang::En),
         text: Some("a: [".into()),
+        ..AppProps::default()
     })
     .await;
     assert_eq!(text_of(&root, "[data-testid=title]"), "podlab playground");
@@ -156,6 +158,7 @@ async fn fixing_the_text_by_hand_clears_the_diagnostic() {
     let root = mount(AppProps {
         lang: Some(Lang::ZhTw),
         text: Some("a: [".into()),
+        ..AppProps::default()
     })
     .await;
     assert!(text_of(&root, "[data-rule=PL001]").contains("第 1 行"));

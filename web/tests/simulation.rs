@@ -94,6 +94,7 @@ fn crash_loop(lang: Lang) -> AppProps {
     AppProps {
         lang: Some(lang),
         text: Some(CRASH_LOOP.into()),
+        ..AppProps::default()
     }
 }
 
@@ -211,6 +212,7 @@ async fn clicking_a_lane_selects_its_pod_for_describe_and_logs() {
     let root = mount(AppProps {
         lang: Some(Lang::En),
         text: None,
+        ..AppProps::default()
     })
     .await;
     until("two lanes", || {
@@ -310,4 +312,62 @@ async fn an_edit_is_simulated_after_the_debounce() {
     })
     .await;
     assert!(text_of(&root, "[data-testid=timeline]").contains("No pods"));
+}
+
+/// Issue 4: a slider writes the Scenario inside the text (the single source
+/// of truth), keeps the caret where the person left it, and the simulation
+/// follows: a 5 s load ends before liveness starts counting.
+#[wasm_bindgen_test]
+async fn the_load_time_slider_edits_the_text_and_ends_the_crash_loop() {
+    let root = mount(AppProps {
+        lang: Some(Lang::En),
+        text: Some(CRASH_LOOP.into()),
+        ..AppProps::default()
+    })
+    .await;
+    until("the timeline", || {
+        root.query_selector("[data-testid=scrubber]")
+            .ok()
+            .flatten()
+            .is_some()
+    })
+    .await;
+    scrub_to(&root, 720);
+    until("the crash loop", || {
+        text_of(&root, "[data-testid=pod-status-0]") == "CrashLoopBackOff"
+    })
+    .await;
+    let editor: HtmlTextAreaElement = find(&root, "[data-testid=editor]").unchecked_into();
+    editor.set_selection_range(3, 7).expect("select");
+    // As after a keystroke that moved the selection (keyup bubbles).
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    editor
+        .dispatch_event(
+            &web_sys::Event::new_with_event_init_dict("keyup", &init).expect("an event"),
+        )
+        .expect("dispatch keyup");
+    let slider: HtmlInputElement = find(&root, "[data-testid=slider-startup]").unchecked_into();
+    assert_eq!(slider.value(), "40");
+    slider.set_value("5");
+    slider
+        .dispatch_event(&input_event())
+        .expect("dispatch input");
+    until("the text to say 5s", || {
+        editor.value().contains("startup: 5s")
+    })
+    .await;
+    assert!(!editor.value().contains("startup: 40s"));
+    until("the selection to be put back", || {
+        editor.selection_start().ok().flatten() == Some(3)
+            && editor.selection_end().ok().flatten() == Some(7)
+    })
+    .await;
+    wait_ms(LINT_DEBOUNCE_MS + 50).await;
+    until("the pod to run", || {
+        text_of(&root, "[data-testid=pod-status-0]") == "Running"
+    })
+    .await;
+    let slider: HtmlInputElement = find(&root, "[data-testid=slider-startup]").unchecked_into();
+    assert_eq!(slider.value(), "5");
 }

@@ -26,10 +26,67 @@ impl PartialEq for EditorProps {
 
 #[component]
 pub fn Editor(props: &EditorProps) -> Html {
+    // The caret and selection the person last left in the editor. When a
+    // slider rewrites the text, the browser moves the caret to the end of
+    // the new value; it is put back here (clamped), so returning to the
+    // editor continues where they were.
+    let selection = use_mut_ref(|| None::<(u32, u32)>);
+    let remember = {
+        let selection = selection.clone();
+        move |textarea: &HtmlTextAreaElement| {
+            if let (Ok(Some(start)), Ok(Some(end))) =
+                (textarea.selection_start(), textarea.selection_end())
+            {
+                *selection.borrow_mut() = Some((start, end));
+            }
+        }
+    };
+    {
+        let selection = selection.clone();
+        let node_ref = props.node_ref.clone();
+        use_effect_with(EditorText(props.text.clone()), move |_| {
+            let Some(textarea) = node_ref.cast::<HtmlTextAreaElement>() else {
+                return;
+            };
+            let focused = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.active_element())
+                .is_some_and(|active| active == **textarea);
+            if focused {
+                return;
+            }
+            if let Some((start, end)) = *selection.borrow() {
+                let length = textarea.value().encode_utf16().count() as u32;
+                let _ = textarea.set_selection_range(start.min(length), end.min(length));
+            }
+        });
+    }
+    let on_caret = {
+        let remember = remember.clone();
+        Callback::from(move |event: Event| {
+            let textarea: HtmlTextAreaElement = event.target_unchecked_into();
+            remember(&textarea);
+        })
+    };
+    let on_key = {
+        let remember = remember.clone();
+        Callback::from(move |event: KeyboardEvent| {
+            let textarea: HtmlTextAreaElement = event.target_unchecked_into();
+            remember(&textarea);
+        })
+    };
+    let on_click = {
+        let remember = remember.clone();
+        Callback::from(move |event: MouseEvent| {
+            let textarea: HtmlTextAreaElement = event.target_unchecked_into();
+            remember(&textarea);
+        })
+    };
     let oninput = {
         let on_input = props.on_input.clone();
         Callback::from(move |event: InputEvent| {
             let textarea: HtmlTextAreaElement = event.target_unchecked_into();
+            remember(&textarea);
             on_input.emit(textarea.value().into());
         })
     };
@@ -46,7 +103,19 @@ pub fn Editor(props: &EditorProps) -> Html {
                 rows="24"
                 value={AttrValue::from(props.text.clone())}
                 {oninput}
+                onselect={on_caret}
+                onkeyup={on_key}
+                onclick={on_click}
             />
         </section>
+    }
+}
+
+/// Compares the text by pointer (a new text is a new `Rc`).
+struct EditorText(Rc<str>);
+
+impl PartialEq for EditorText {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
     }
 }

@@ -81,6 +81,33 @@ macro_rules! words {
 }
 pub(crate) use words;
 
+/// A rule's long documentation (`what`, `why`, `fix`), compiled in with the
+/// `rule-docs` feature (on by default). The web build leaves it out to stay
+/// within its size budget: the page shows each rule's `summary`, and the
+/// full text lives in docs/rules.md and `podlab rules ID`.
+macro_rules! long {
+    ($en:expr, $zh:expr $(,)?) => {
+        if cfg!(feature = "rule-docs") {
+            $crate::rules::words!($en, $zh)
+        } else {
+            $crate::rules::words!("", "")
+        }
+    };
+}
+pub(crate) use long;
+
+/// A rule's failing or fixed example, under the same feature as [`long!`].
+macro_rules! long_str {
+    ($text:expr) => {
+        if cfg!(feature = "rule-docs") {
+            $text
+        } else {
+            ""
+        }
+    };
+}
+pub(crate) use long_str;
+
 /// Everything a rule may look at.
 pub struct Context<'a> {
     pub text: &'a str,

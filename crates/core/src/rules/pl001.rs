@@ -1,6 +1,7 @@
 //! PL001 yaml-syntax: reported by the YAML reader (`manifest::yaml`) and the
 //! flattened-indentation hint in `lint.rs`.
 
+use super::{long, long_str};
 use super::{words, Rule};
 use crate::diagnostic::Severity;
 
@@ -13,17 +14,17 @@ pub static RULE: Rule = Rule {
         "the YAML does not parse (with a hint when the indentation was lost in copying)",
         "YAML 無法解析（縮排在複製時遺失時會特別提示）"
     ),
-    what: words!(
+    what: long!(
         "The text must be valid YAML. Each document (separated by `---`) is read on its own, so one broken document does not hide the others. Duplicate keys are errors, as in the API server's strict reader. When every line of a document starts at column 1, the indentation was almost certainly lost when the manifest was copied from a web page, and podlab says that instead of a parser message.",
         "文字必須是合法的 YAML。每份文件（以 `---` 分隔）分開讀取，一份壞掉不會遮住其他文件。重複的 key 是錯誤，和 API server 的嚴格讀取一致。若一份文件的每一行都從第 1 欄開始，幾乎可以確定是從網頁複製時縮排遺失了，podlab 會直接這樣告訴你，而不是丟出解析器訊息。"
     ),
-    why: words!(
+    why: long!(
         "ML manifests are long and often pasted from blog posts and model cards; a lost indent or a tab turns the whole Deployment into something `kubectl apply` rejects, or worse, into a different structure.",
         "ML 的 manifest 很長，又常從部落格或 model card 複製貼上；少一格縮排或混進 tab，整個 Deployment 就會被 `kubectl apply` 拒絕，甚至變成完全不同的結構。"
     ),
-    failing: "apiVersion: v1\nkind: Pod\nmetadata:\nname: model\nspec:\ncontainers:\n- name: api\nimage: registry.example.com/model-api:0.3.1\n",
+    failing: long_str!("apiVersion: v1\nkind: Pod\nmetadata:\nname: model\nspec:\ncontainers:\n- name: api\nimage: registry.example.com/model-api:0.3.1\n"),
     fixed: "apiVersion: v1\nkind: Pod\nmetadata:\n  name: model\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n",
-    fix: words!(
+    fix: long!(
         "Fix the YAML at the line and column given; when the indentation was lost, copy the manifest again from a code block, keeping the leading spaces.",
         "依提示的行與欄修正 YAML；若是縮排遺失，請從程式碼區塊重新複製，保留行首空白。"
     ),

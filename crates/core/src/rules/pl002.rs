@@ -1,5 +1,6 @@
 //! PL002 unknown-field: reported by the structural check (`manifest::validate`).
 
+use super::{long, long_str};
 use super::{words, Rule};
 use crate::diagnostic::Severity;
 
@@ -12,17 +13,17 @@ pub static RULE: Rule = Rule {
         "a field the Kubernetes API does not know, with the field meant",
         "Kubernetes API 不認得的欄位，並指出你想寫的欄位"
     ),
-    what: words!(
+    what: long!(
         "Every key of the pod template, the workload spec and the Scenario is checked against the v1.35 API field tables. An unknown key is reported with the closest known field (`livenesProbe` → `livenessProbe`, `initialDelaySecond` → `initialDelaySeconds`, `limit` → `limits`), or with where it belongs when it is valid one level up or down (`terminationGracePeriodSeconds` inside a container belongs to the pod spec).",
         "pod template、workload spec 與 Scenario 的每個 key 都會對照 v1.35 API 的欄位表檢查。不認得的 key 會附上最接近的正確欄位（`livenesProbe` → `livenessProbe`、`initialDelaySecond` → `initialDelaySeconds`、`limit` → `limits`）；若它在上一層或下一層才合法（寫在 container 裡的 `terminationGracePeriodSeconds` 屬於 pod spec），會告訴你該放哪裡。"
     ),
-    why: words!(
+    why: long!(
         "With client-side apply an unknown field may be dropped with only a warning: a misspelt `livenesProbe` means the pod runs with no liveness probe at all, and a misplaced `startupProbe` means the slow model load is not protected. The manifest looks right and the behaviour is not.",
         "在 client-side apply 下，不認得的欄位可能只換來一行警告就被丟掉：拼錯的 `livenesProbe` 代表 Pod 根本沒有 liveness 探針，放錯位置的 `startupProbe` 代表緩慢的模型載入沒有受到保護。manifest 看起來沒問題，行為卻不是你想的那樣。"
     ),
-    failing: "apiVersion: v1\nkind: Pod\nmetadata: { name: model }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n      readinesProbe:\n        tcpSocket: { port: 8000 }\n",
+    failing: long_str!("apiVersion: v1\nkind: Pod\nmetadata: { name: model }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n      readinesProbe:\n        tcpSocket: { port: 8000 }\n"),
     fixed: "apiVersion: v1\nkind: Pod\nmetadata: { name: model }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n      readinessProbe:\n        tcpSocket: { port: 8000 }\n",
-    fix: words!(
+    fix: long!(
         "Rename the field to the one suggested, or move it to the level named in the help.",
         "把欄位改成建議的名稱，或移到提示指出的層級。"
     ),

@@ -6,6 +6,7 @@
 //! `validateLivenessProbe`, `validateStartupProbe`, `ValidateResourceRequirements`).
 
 use super::{containers, words, Context, Rule};
+use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::model::ProbeKind;
 use crate::text;
@@ -19,17 +20,17 @@ pub static RULE: Rule = Rule {
         "a value the API server rejects: wrong type, bad quantity, unsupported value",
         "API server 會拒絕的值：型別錯誤、數量格式錯誤、不支援的值"
     ),
-    what: words!(
+    what: long!(
         "Values must have the type the API expects (an env value `true` must be quoted), quantities must be Kubernetes quantities (`8Gi`, not `8GB` or `8 Gi`), enums must be one of the supported values (`imagePullPolicy`, `restartPolicy`, probe `scheme`), liveness and startup probes must have `successThreshold: 1`, and a CPU or memory request may not exceed its limit. The messages quote the API server (`Invalid value: 2: must be 1`).",
         "值必須是 API 預期的型別（env 的值 `true` 要加引號）、數量必須是 Kubernetes 的數量格式（`8Gi`，不是 `8GB` 或 `8 Gi`）、列舉值必須在支援的範圍內（`imagePullPolicy`、`restartPolicy`、探針的 `scheme`）、liveness 與 startup 探針的 `successThreshold` 必須是 1，CPU 或記憶體的 requests 不可超過 limits。訊息引用 API server 的原文（`Invalid value: 2: must be 1`）。"
     ),
-    why: words!(
+    why: long!(
         "`kubectl apply` refuses the whole object, so the rollout of a new model version never starts; in CI the failure shows up late, after the image was built and pushed. `8GB` is the most common one: it is how GPU and model cards write memory, and Kubernetes does not accept it.",
         "`kubectl apply` 會拒絕整個物件，新模型版本的部署根本不會開始；在 CI 裡這個錯誤出現得很晚，映像早已建好推上去了。最常見的是 `8GB`：GPU 規格和 model card 都這樣寫記憶體，但 Kubernetes 不接受。"
     ),
-    failing: "apiVersion: v1\nkind: Pod\nmetadata: { name: model }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n      resources:\n        requests: { memory: 16Gi }\n        limits: { memory: 8Gi }\n",
+    failing: long_str!("apiVersion: v1\nkind: Pod\nmetadata: { name: model }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n      resources:\n        requests: { memory: 16Gi }\n        limits: { memory: 8Gi }\n"),
     fixed: "apiVersion: v1\nkind: Pod\nmetadata: { name: model }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n      resources:\n        requests: { memory: 8Gi }\n        limits: { memory: 8Gi }\n",
-    fix: words!(
+    fix: long!(
         "Write the value the message asks for; quantity fixes (`8GB` → `8Gi`) can be applied directly.",
         "依訊息改成正確的值；數量格式的修正（`8GB` → `8Gi`）可以直接套用。"
     ),

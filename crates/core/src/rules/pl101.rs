@@ -19,6 +19,7 @@
 //! `CanonicalizeBytes`), see [`api_quantity`].
 
 use super::{containers, edit, is_gpu_resource, words, Context, Rule};
+use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity, TextEdit};
 use crate::manifest::model::{Amount, Container};
 use crate::manifest::quantity::Quantity;
@@ -34,17 +35,17 @@ pub static RULE: Rule = Rule {
         "a GPU written only in requests, or a GPU request different from its limit",
         "GPU 只寫在 requests，或 GPU 的 requests 與 limits 不相等"
     ),
-    what: words!(
+    what: long!(
         "For each container and init container, every GPU extended resource (`nvidia.com/gpu`, `nvidia.com/gpu.shared`, `nvidia.com/mig-<profile>`, `amd.com/gpu`, `gpu.intel.com/...`) written in `resources.requests` must also be in `resources.limits`, with the same quantity. A GPU written only in `limits` is fine: the API server copies the limit into the request. The messages quote the API server (`Limit must be set for non overcommitable resources`, `must be equal to nvidia.com/gpu limit of 2`).",
         "對每個 container 與 init container，寫在 `resources.requests` 裡的 GPU 擴充資源（`nvidia.com/gpu`、`nvidia.com/gpu.shared`、`nvidia.com/mig-<profile>`、`amd.com/gpu`、`gpu.intel.com/...`）也必須出現在 `resources.limits`，而且數量相同。只寫在 `limits` 沒問題：API server 會把 limits 複製到 requests。訊息引用 API server 的原文（`Limit must be set for non overcommitable resources`、`must be equal to nvidia.com/gpu limit of 2`）。"
     ),
-    why: words!(
+    why: long!(
         "Habit from CPU and memory says \"requests is what I need\", so GPUs often end up in `requests` only, or with `requests: 1` and `limits: 2`. But a GPU is an extended resource: whole devices, never overcommitted, so Kubernetes insists that the limit is written and equals the request. `kubectl apply` rejects the whole Deployment or Job: the new model version never rolls out, and in a CI pipeline the failure shows up only after the image was built and pushed.",
         "CPU 與記憶體的習慣是「requests 寫我需要多少」，所以 GPU 常常只寫在 `requests`，或寫成 `requests: 1`、`limits: 2`。但 GPU 是擴充資源（Extended Resource）：以整張卡為單位、不能超賣，Kubernetes 要求一定要寫 limits，而且要等於 requests。`kubectl apply` 會拒絕整個 Deployment 或 Job：新版模型根本不會上線，在 CI 裡還要等映像建好、推上去之後才發現。"
     ),
-    failing: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-server }\nspec:\n  selector: { matchLabels: { app: llm-server } }\n  template:\n    metadata: { labels: { app: llm-server } }\n    spec:\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.6.3\n          resources:\n            requests:\n              memory: 16Gi\n              nvidia.com/gpu: 1\n            limits:\n              memory: 32Gi\n",
+    failing: long_str!("apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-server }\nspec:\n  selector: { matchLabels: { app: llm-server } }\n  template:\n    metadata: { labels: { app: llm-server } }\n    spec:\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.6.3\n          resources:\n            requests:\n              memory: 16Gi\n              nvidia.com/gpu: 1\n            limits:\n              memory: 32Gi\n"),
     fixed: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-server }\nspec:\n  selector: { matchLabels: { app: llm-server } }\n  template:\n    metadata: { labels: { app: llm-server } }\n    spec:\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.6.3\n          resources:\n            requests:\n              memory: 16Gi\n              nvidia.com/gpu: 1\n            limits:\n              nvidia.com/gpu: 1\n              memory: 32Gi\n",
-    fix: words!(
+    fix: long!(
         "Write the GPU count in `limits` (writing it only there is enough: the request is copied from it). If both are written, make them equal. Fixes can be applied directly: a request-only GPU is copied into `limits` (creating the block if needed), a different request is set to the limit.",
         "把 GPU 數量寫在 `limits`（只寫在 limits 就夠了，requests 會自動複製）。兩邊都寫的話，數量要相同。修正可以直接套用：只在 requests 的 GPU 會被複製到 `limits`（必要時建立 limits 區塊），不相等的 requests 會改成跟 limits 一樣。"
     ),

@@ -14,6 +14,7 @@
 
 use super::pl101::{api_quantity, trimmed, written};
 use super::{containers, edit, is_gpu_resource, words, Context, Rule};
+use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::manifest::model::Container;
 use crate::text;
@@ -27,17 +28,17 @@ pub static RULE: Rule = Rule {
         "a fraction of a GPU (`nvidia.com/gpu: 0.5`), which Kubernetes cannot hand out",
         "要求零點幾張 GPU（`nvidia.com/gpu: 0.5`），Kubernetes 無法這樣分配"
     ),
-    what: words!(
+    what: long!(
         "Reports every GPU extended resource (`nvidia.com/gpu`, `nvidia.com/gpu.shared`, `nvidia.com/mig-<profile>`, `amd.com/gpu`, ...) in `requests` or `limits` whose quantity is not a whole number (`0.5`, `500m`, `1.5`), with the API server's message: `resources.limits[nvidia.com/gpu]: Invalid value: \"500m\": must be an integer`. CPU may be fractional; GPUs may not.",
         "回報 `requests` 或 `limits` 中數量不是整數的 GPU 擴充資源（`nvidia.com/gpu`、`nvidia.com/gpu.shared`、`nvidia.com/mig-<profile>`、`amd.com/gpu` 等），例如 `0.5`、`500m`、`1.5`，訊息引用 API server 的原文：`resources.limits[nvidia.com/gpu]: Invalid value: \"500m\": must be an integer`。CPU 可以寫小數，GPU 不行。"
     ),
-    why: words!(
+    why: long!(
         "A small model or a notebook does not need a whole A100, and `cpu: 500m` suggests that `nvidia.com/gpu: 0.5` should work too. It does not: the device plugin hands out whole devices, and `kubectl apply` rejects the object. Sharing a GPU is set up on the node, not in the pod: time-slicing (the device plugin advertises each GPU N times; no memory isolation, one process can take all the GPU memory), MPS (per-client memory and compute caps), or MIG (hardware slices such as `nvidia.com/mig-1g.10gb` on A100/H100, with their own memory). The pod then asks for 1 of those.",
         "小模型或 notebook 用不到一整張 A100，而 `cpu: 500m` 讓人以為 `nvidia.com/gpu: 0.5` 也行。其實不行：device plugin 只能分配整張裝置，`kubectl apply` 會直接拒絕。共用 GPU 要在節點上設定，不是在 Pod 裡寫小數：Time-slicing（device plugin 把每張 GPU 宣告成 N 份；沒有記憶體隔離，一個程式就能吃光 GPU 記憶體）、MPS（每個使用者有記憶體與運算上限）、或 MIG（A100/H100 上的硬體切片，例如 `nvidia.com/mig-1g.10gb`，各自有獨立記憶體）。Pod 再要求 1 份這種資源。"
     ),
-    failing: "apiVersion: v1\nkind: Pod\nmetadata: { name: notebook }\nspec:\n  containers:\n    - name: jupyter\n      image: quay.io/jupyter/pytorch-notebook:cuda12-2024-10-07\n      resources:\n        limits:\n          memory: 8Gi\n          nvidia.com/gpu: 0.5\n",
+    failing: long_str!("apiVersion: v1\nkind: Pod\nmetadata: { name: notebook }\nspec:\n  containers:\n    - name: jupyter\n      image: quay.io/jupyter/pytorch-notebook:cuda12-2024-10-07\n      resources:\n        limits:\n          memory: 8Gi\n          nvidia.com/gpu: 0.5\n"),
     fixed: "apiVersion: v1\nkind: Pod\nmetadata: { name: notebook }\nspec:\n  containers:\n    - name: jupyter\n      image: quay.io/jupyter/pytorch-notebook:cuda12-2024-10-07\n      resources:\n        limits:\n          memory: 8Gi\n          nvidia.com/gpu: 1\n",
-    fix: words!(
+    fix: long!(
         "Ask for whole GPUs: the fix rounds the quantity up (`0.5` → `1`), which is what the pod gets on upstream Kubernetes anyway. To really share a card, enable time-slicing or MPS in the NVIDIA device plugin, or partition it with MIG, and request `nvidia.com/gpu: 1` (or `nvidia.com/gpu.shared: 1`, `nvidia.com/mig-1g.10gb: 1`).",
         "改成整數張 GPU：修正會無條件進位（`0.5` → `1`），在原生 Kubernetes 上本來就只能拿到整張。真的要共用一張卡，請在 NVIDIA device plugin 開啟 Time-slicing 或 MPS，或用 MIG 切割，再要求 `nvidia.com/gpu: 1`（或 `nvidia.com/gpu.shared: 1`、`nvidia.com/mig-1g.10gb: 1`）。"
     ),

@@ -19,6 +19,7 @@
 use super::pl101::{add_to_map, insert_at};
 use super::pl104::{fix_limit, memory_source, show_bytes};
 use super::{containers, is_ml_container, words, Context, Rule};
+use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity, TextEdit};
 use crate::manifest::model::{Container, Workload};
 use crate::manifest::quantity;
@@ -33,17 +34,17 @@ pub static RULE: Rule = Rule {
         "an ML container without a memory limit",
         "ML container 沒有設定記憶體 limit"
     ),
-    what: words!(
+    what: long!(
         "Reports every ML container (it asks for a GPU, the Scenario describes it, or its image is a known ML serving or training image) whose `resources.limits` has no `memory`. The suggested limit is the loading peak × workers plus 20% headroom, rounded up to whole GiB (the Scenario's figures, else 1.75 × the memory request, else 1.75 × 2Gi).",
         "回報 `resources.limits` 沒有 `memory` 的 ML container（要求 GPU、Scenario 有描述，或映像是常見的 ML 推論／訓練映像）。建議的 limit 是載入尖峰 × worker 數再加 20% 餘裕，進位到整數 GiB（用 Scenario 的數字；沒有的話取記憶體 requests 的 1.75 倍，再沒有就是 2Gi 的 1.75 倍）。"
     ),
-    why: words!(
+    why: long!(
         "A model server's memory is not flat: loading the weights peaks at 1.5–2 × the steady state, and a new model version can be twice as big as the last. With no limit nothing stops the container at its own budget: during the loading peak it takes the node's memory, and then the kernel OOM killer or the kubelet's eviction kills whatever its QoS class says — often another team's pod, or the training job that has been running for ten hours. The pod is BestEffort (no requests or limits at all, killed first) or Burstable, never Guaranteed.",
         "模型伺服器的記憶體用量不是一條水平線：載入權重時的尖峰是穩態的 1.5–2 倍，新版模型還可能比舊版大一倍。沒有 limit 就沒有東西把 container 擋在自己的預算內：載入尖峰時它會吃掉節點的記憶體，接著 kernel 的 OOM killer 或 kubelet 的驅逐（eviction）依 QoS 等級挑選受害者——常常是別的團隊的 Pod，或已經跑了十個小時的訓練 Job。這個 Pod 會是 BestEffort（完全沒寫 requests／limits，最先被砍）或 Burstable，永遠不會是 Guaranteed。"
     ),
-    failing: "apiVersion: batch/v1\nkind: Job\nmetadata: { name: finetune }\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: trainer\n          image: nvcr.io/nvidia/pytorch:24.08-py3\n          command: [\"python\", \"train.py\"]\n          resources:\n            requests:\n              cpu: \"4\"\n              memory: 16Gi\n",
+    failing: long_str!("apiVersion: batch/v1\nkind: Job\nmetadata: { name: finetune }\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: trainer\n          image: nvcr.io/nvidia/pytorch:24.08-py3\n          command: [\"python\", \"train.py\"]\n          resources:\n            requests:\n              cpu: \"4\"\n              memory: 16Gi\n"),
     fixed: "apiVersion: batch/v1\nkind: Job\nmetadata: { name: finetune }\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: trainer\n          image: nvcr.io/nvidia/pytorch:24.08-py3\n          command: [\"python\", \"train.py\"]\n          resources:\n            limits:\n              memory: 34Gi\n            requests:\n              cpu: \"4\"\n              memory: 16Gi\n",
-    fix: words!(
+    fix: long!(
         "Add `memory` under `resources.limits`, sized from the loading peak: peak × workers plus 20% headroom, rounded up to whole GiB (the fix writes that value; measure the real peak with `kubectl top pod` while the model loads and adjust). Keep `requests.memory` at the steady state. For a pod that must not be evicted, set requests equal to limits (Guaranteed).",
         "在 `resources.limits` 加上 `memory`，大小依載入尖峰決定：尖峰 × worker 數再加 20% 餘裕，進位到整數 GiB（修正會寫入這個值；請在模型載入時用 `kubectl top pod` 量測實際尖峰再調整）。`requests.memory` 維持穩態的量。不能被驅逐的 Pod，把 requests 設成等於 limits（Guaranteed）。"
     ),

@@ -31,6 +31,7 @@
 
 use super::pl101::{trimmed, written};
 use super::{containers, edit, is_ml_container, words, Context, Rule};
+use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::manifest::model::Container;
 use crate::manifest::quantity;
@@ -46,17 +47,17 @@ pub static RULE: Rule = Rule {
         "the memory limit is below the loading peak: OOMKilled at every start",
         "記憶體 limit 低於載入尖峰：每次啟動都會 OOMKilled"
     ),
-    what: words!(
+    what: long!(
         "For each ML container (or container the Scenario describes) with a memory limit, compares the limit with the memory needed at the loading peak: the Scenario's `memory.peak` × `workers`. Without a Scenario value the peak is 1.75 × steady, where steady is the memory request as written (else half the limit, else 2Gi). Reports when the limit is below the peak: an error when the Scenario gives the memory, a warning when the peak is only that estimate.",
         "對每個有記憶體 limit 的 ML container（或 Scenario 有描述的 container），比較 limit 與載入尖峰所需的記憶體：Scenario 的 `memory.peak` × `workers`。Scenario 沒寫時，尖峰取穩態的 1.75 倍，穩態是 manifest 寫的記憶體 requests（沒有就取 limits 的一半，再沒有就是 2Gi）。limit 低於尖峰就回報：Scenario 有給記憶體數字時是錯誤，只是上述估計時是警告。"
     ),
-    why: words!(
+    why: long!(
         "Loading weights needs more memory than serving them: the file is read, deserialized and copied to the GPU, and for a moment both copies live in RAM (the blog measures the peak at 1.5–2 × steady). Each worker (gunicorn, uvicorn --workers, DataLoader) loads its own copy. A limit sized from the steady state is hit at the peak: the kernel kills the process (`OOMKilled`, exit code 137), the kubelet restarts it, it loads again and is killed again — CrashLoopBackOff, with no event in `kubectl describe pod` to say why, only `Last State: Terminated, Reason: OOMKilled`.",
         "載入權重比提供服務更吃記憶體：檔案要讀進來、反序列化、再複製到 GPU，有一段時間兩份資料同時在 RAM 裡（部落格量到尖峰通常是穩態的 1.5–2 倍）。每個 worker（gunicorn、uvicorn --workers、DataLoader）都會各自載入一份。照穩態設定的 limit 會在尖峰被撞到：kernel 砍掉程式（`OOMKilled`，exit code 137），kubelet 重啟，重新載入，再被砍——CrashLoopBackOff，而且 `kubectl describe pod` 的 Events 裡沒有任何事件說明原因，只有 `Last State: Terminated, Reason: OOMKilled`。"
     ),
-    failing: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: model-api }\nspec:\n  selector: { matchLabels: { app: model-api } }\n  template:\n    metadata: { labels: { app: model-api } }\n    spec:\n      containers:\n        - name: api\n          image: registry.example.com/model-api:0.3.1\n          resources:\n            requests: { memory: 6Gi }\n            limits: { memory: 8Gi }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: oom-at-load }\nspec:\n  workload:\n    - container: api\n      memory: { steady: 6Gi, peak: 11Gi }\n",
+    failing: long_str!("apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: model-api }\nspec:\n  selector: { matchLabels: { app: model-api } }\n  template:\n    metadata: { labels: { app: model-api } }\n    spec:\n      containers:\n        - name: api\n          image: registry.example.com/model-api:0.3.1\n          resources:\n            requests: { memory: 6Gi }\n            limits: { memory: 8Gi }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: oom-at-load }\nspec:\n  workload:\n    - container: api\n      memory: { steady: 6Gi, peak: 11Gi }\n"),
     fixed: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: model-api }\nspec:\n  selector: { matchLabels: { app: model-api } }\n  template:\n    metadata: { labels: { app: model-api } }\n    spec:\n      containers:\n        - name: api\n          image: registry.example.com/model-api:0.3.1\n          resources:\n            requests: { memory: 6Gi }\n            limits: { memory: 14Gi }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: oom-at-load }\nspec:\n  workload:\n    - container: api\n      memory: { steady: 6Gi, peak: 11Gi }\n",
-    fix: words!(
+    fix: long!(
         "Set the memory limit to the loading peak × workers plus 20% headroom, rounded up to whole GiB (and at least 1.5 × steady); the fix writes that value. Keep the request at the steady state: it is what the scheduler reserves. If the node cannot hold the peak, load fewer workers, load with `mmap`/safetensors to avoid the double copy, or move to a larger node.",
         "把記憶體 limit 設成載入尖峰 × worker 數再加 20% 餘裕，無條件進位到整數 GiB（且至少是穩態的 1.5 倍）；修正會寫入這個值。requests 維持穩態的量：那是排程器保留的量。節點放不下這個尖峰的話，就減少 worker 數、用 `mmap`／safetensors 載入避免兩份複本，或換更大的節點。"
     ),

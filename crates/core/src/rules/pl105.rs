@@ -21,6 +21,7 @@
 use super::pl101::{trimmed, written};
 use super::pl104::{applies, fix_limit, show_bytes, show_total};
 use super::{containers, edit, words, Context, Rule};
+use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::manifest::quantity;
 use crate::text;
@@ -34,17 +35,17 @@ pub static RULE: Rule = Rule {
         "the memory limit leaves less than 50% headroom above the steady state",
         "記憶體 limit 比穩態多不到 50%，餘裕不足"
     ),
-    what: words!(
+    what: long!(
         "For each ML container (or container the Scenario describes) with a memory limit that holds the loading peak, reports a limit below 1.5 × the steady memory × workers (the Scenario's `memory.steady`, else the memory request). When the limit is also below the loading peak, PL104 reports it instead.",
         "對每個記憶體 limit 撐得住載入尖峰的 ML container（或 Scenario 有描述的 container），limit 低於穩態記憶體 × worker 數的 1.5 倍時回報（穩態取 Scenario 的 `memory.steady`，沒有就取記憶體 requests）。limit 連載入尖峰都不到時，改由 PL104 回報。"
     ),
-    why: words!(
+    why: long!(
         "Steady state is not fixed: an LLM server's KV cache grows with concurrent requests and context length, a bigger batch or a longer input needs more, and the allocator fragments over hours. The blog's rule of thumb is that the peak is 1.5–2 × steady; a limit just above steady turns the first busy hour into an OOMKilled (exit code 137) in the middle of traffic, or kills a training run after hours of GPU time.",
         "穩態不是固定的：LLM 伺服器的 KV cache 會隨同時請求數與 context 長度成長，batch 變大、輸入變長都要更多記憶體，記憶體也會隨時間碎片化。部落格的經驗法則是尖峰約為穩態的 1.5–2 倍；limit 只比穩態多一點，第一個尖峰時段就會在服務流量中 OOMKilled（exit code 137），或讓跑了好幾個小時 GPU 的訓練功虧一簣。"
     ),
-    failing: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: tgi }\nspec:\n  selector: { matchLabels: { app: tgi } }\n  template:\n    metadata: { labels: { app: tgi } }\n    spec:\n      containers:\n        - name: tgi\n          image: ghcr.io/huggingface/text-generation-inference:2.4.0\n          resources:\n            requests: { memory: 6Gi }\n            limits: { memory: 8Gi, nvidia.com/gpu: 1 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: safetensors-load }\nspec:\n  workload:\n    - container: tgi\n      memory: { steady: 6Gi, peak: 7Gi }\n",
+    failing: long_str!("apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: tgi }\nspec:\n  selector: { matchLabels: { app: tgi } }\n  template:\n    metadata: { labels: { app: tgi } }\n    spec:\n      containers:\n        - name: tgi\n          image: ghcr.io/huggingface/text-generation-inference:2.4.0\n          resources:\n            requests: { memory: 6Gi }\n            limits: { memory: 8Gi, nvidia.com/gpu: 1 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: safetensors-load }\nspec:\n  workload:\n    - container: tgi\n      memory: { steady: 6Gi, peak: 7Gi }\n"),
     fixed: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: tgi }\nspec:\n  selector: { matchLabels: { app: tgi } }\n  template:\n    metadata: { labels: { app: tgi } }\n    spec:\n      containers:\n        - name: tgi\n          image: ghcr.io/huggingface/text-generation-inference:2.4.0\n          resources:\n            requests: { memory: 6Gi }\n            limits: { memory: 9Gi, nvidia.com/gpu: 1 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: safetensors-load }\nspec:\n  workload:\n    - container: tgi\n      memory: { steady: 6Gi, peak: 7Gi }\n",
-    fix: words!(
+    fix: long!(
         "Raise the memory limit to at least 1.5 × steady (and 20% above the loading peak), rounded up to whole GiB; the fix writes that value. If the steady state itself grows (KV cache), cap it in the server instead (vLLM `--gpu-memory-utilization`, `--max-num-seqs`; smaller batches).",
         "把記憶體 limit 提高到至少穩態的 1.5 倍（且比載入尖峰多 20%），進位到整數 GiB；修正會寫入這個值。如果是穩態本身會長大（KV cache），請在伺服器端設上限（vLLM 的 `--gpu-memory-utilization`、`--max-num-seqs`；縮小 batch）。"
     ),

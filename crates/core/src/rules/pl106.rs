@@ -28,6 +28,7 @@
 
 use super::pl101::insert_at;
 use super::{containers, edit, gpu_requests, words, Context, Rule};
+use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity, TextEdit};
 use crate::manifest::model::{Container, PodSpec};
 use crate::text;
@@ -41,17 +42,17 @@ pub static RULE: Rule = Rule {
         "a multi-GPU or multi-process workload without an in-memory /dev/shm",
         "多 GPU 或多行程的工作負載沒有掛載記憶體型的 /dev/shm"
     ),
-    what: words!(
+    what: long!(
         "Reports a container that asks for 2 or more GPUs, runs a distributed or multi-process launcher (`torchrun`, `torch.distributed`, `--nproc_per_node`, `deepspeed`, `accelerate launch`), uses DataLoader workers (`num_workers` other than 0 in its command or args), or runs more than one worker in the Scenario, when no volume with `emptyDir.medium: Memory` is mounted at `/dev/shm` in it (pods with `hostIPC: true` use the node's /dev/shm and are skipped).",
         "當 container 要求 2 張以上的 GPU、使用分散式或多行程啟動器（`torchrun`、`torch.distributed`、`--nproc_per_node`、`deepspeed`、`accelerate launch`）、在 command 或 args 裡使用 DataLoader worker（`num_workers` 不是 0），或 Scenario 裡有多個 worker，卻沒有把 `emptyDir.medium: Memory` 的 volume 掛到 `/dev/shm` 時回報（`hostIPC: true` 的 Pod 用的是節點的 /dev/shm，不檢查）。"
     ),
-    why: words!(
+    why: long!(
         "Inside a pod, /dev/shm is the container runtime's default tmpfs of 64 MiB, and Kubernetes has no field to enlarge it (there is no `--shm-size`). NCCL puts its intra-node buffers there and PyTorch DataLoader workers hand every batch to the trainer through it, so a multi-GPU job fails at the first all-reduce (`NCCL WARN Error while creating shared memory segment /dev/shm/nccl-…`) and a DataLoader dies with `Bus error` or `unable to write to file </torch_…>: No space left on device` — often after the GPUs were allocated and the image was pulled, sometimes only when a big batch comes along.",
         "在 Pod 裡，/dev/shm 是 container runtime 預設的 64 MiB tmpfs，Kubernetes 也沒有欄位能把它調大（沒有 `--shm-size`）。NCCL 把節點內的緩衝區放在這裡，PyTorch DataLoader 的 worker 也透過它把每個 batch 交給訓練程式，所以多 GPU 的工作會在第一次 all-reduce 就失敗（`NCCL WARN Error while creating shared memory segment /dev/shm/nccl-…`），DataLoader 則會出現 `Bus error` 或 `unable to write to file </torch_…>: No space left on device`——往往是 GPU 已經分配、映像也拉好之後，有時甚至要等到遇上大 batch 才爆。"
     ),
-    failing: "apiVersion: batch/v1\nkind: Job\nmetadata: { name: ddp-train }\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: trainer\n          image: nvcr.io/nvidia/pytorch:24.08-py3\n          command: [\"torchrun\", \"--nproc_per_node=4\", \"train.py\"]\n          resources:\n            limits: { memory: 64Gi, nvidia.com/gpu: 4 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: one-8-gpu-node }\nspec:\n  cluster:\n    nodePools:\n      - { name: gpu, count: 1, cpu: \"64\", memory: 512Gi, gpu: { model: A100-80GB, count: 8 } }\n",
+    failing: long_str!("apiVersion: batch/v1\nkind: Job\nmetadata: { name: ddp-train }\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: trainer\n          image: nvcr.io/nvidia/pytorch:24.08-py3\n          command: [\"torchrun\", \"--nproc_per_node=4\", \"train.py\"]\n          resources:\n            limits: { memory: 64Gi, nvidia.com/gpu: 4 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: one-8-gpu-node }\nspec:\n  cluster:\n    nodePools:\n      - { name: gpu, count: 1, cpu: \"64\", memory: 512Gi, gpu: { model: A100-80GB, count: 8 } }\n"),
     fixed: "apiVersion: batch/v1\nkind: Job\nmetadata: { name: ddp-train }\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      volumes:\n        - name: dshm\n          emptyDir: { medium: Memory, sizeLimit: 16Gi }\n      containers:\n        - name: trainer\n          image: nvcr.io/nvidia/pytorch:24.08-py3\n          command: [\"torchrun\", \"--nproc_per_node=4\", \"train.py\"]\n          volumeMounts:\n            - { name: dshm, mountPath: /dev/shm }\n          resources:\n            limits: { memory: 64Gi, nvidia.com/gpu: 4 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: one-8-gpu-node }\nspec:\n  cluster:\n    nodePools:\n      - { name: gpu, count: 1, cpu: \"64\", memory: 512Gi, gpu: { model: A100-80GB, count: 8 } }\n",
-    fix: words!(
+    fix: long!(
         "Add an `emptyDir` volume with `medium: Memory` and mount it at `/dev/shm` (the fix adds both, as `dshm`). It is RAM: what is written there counts toward the pod's memory, so keep the memory limit large enough and set a `sizeLimit` if you want a cap.",
         "加上一個 `medium: Memory` 的 `emptyDir` volume，掛到 `/dev/shm`（修正會同時加上兩者，名稱是 `dshm`）。它用的是 RAM：寫在裡面的資料會算進 Pod 的記憶體用量，所以記憶體 limit 要留夠，想設上限可以加 `sizeLimit`。"
     ),

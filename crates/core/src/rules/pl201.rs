@@ -11,6 +11,7 @@
 //! before it can answer: the CrashLoopBackOff of the blog article.
 
 use super::{containers, edit, handler_yaml, words, Context, KillRisk, Rule};
+use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::manifest::duration;
 use crate::text;
@@ -24,17 +25,17 @@ pub static RULE: Rule = Rule {
         "a liveness probe with no startupProbe gives up before the model has loaded",
         "有 liveness 探針卻沒有 startupProbe，模型還沒載入完就被判定失敗"
     ),
-    what: words!(
+    what: long!(
         "For each container with a livenessProbe and no startupProbe, compares the probe's failure budget, `initialDelaySeconds + failureThreshold × periodSeconds`, with the load time of the program (the Scenario's `startup`, default 40s). When the budget is not longer than the load time, the kubelet kills the container before it ever answers.",
         "對每個有 livenessProbe 但沒有 startupProbe 的 container，比較探針的失敗預算 `initialDelaySeconds + failureThreshold × periodSeconds` 與程式的載入時間（Scenario 的 `startup`，預設 40 秒）。預算不比載入時間長時，kubelet 會在程式能回應之前就把 container 砍掉。"
     ),
-    why: words!(
+    why: long!(
         "Loading weights takes tens of seconds to minutes, and the server does not listen until it is done. With the defaults (period 10 s, failureThreshold 3) the liveness probe fails three times in a row within 30 s, the kubelet restarts the container, loading starts over, and the pod loops in CrashLoopBackOff with back-off growing from 10 s to 5 min — RESTARTS 7 after 12 minutes and never Ready.",
         "載入權重要花幾十秒到幾分鐘，伺服器在載入完成前不會監聽。使用預設值（period 10 秒、failureThreshold 3）時，liveness 探針在 30 秒內連續失敗三次，kubelet 重啟 container，模型載入從頭來過，Pod 陷入 CrashLoopBackOff，退避時間從 10 秒一路加倍到 5 分鐘——12 分鐘後 RESTARTS 7，永遠不會 Ready。"
     ),
-    failing: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: model-api }\nspec:\n  selector: { matchLabels: { app: model-api } }\n  template:\n    metadata: { labels: { app: model-api } }\n    spec:\n      containers:\n        - name: api\n          image: registry.example.com/model-api:0.3.1\n          ports: [{ containerPort: 8000 }]\n          livenessProbe:\n            httpGet: { path: /health, port: 8000 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: slow-load }\nspec:\n  workload:\n    - container: api\n      startup: 40s\n",
+    failing: long_str!("apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: model-api }\nspec:\n  selector: { matchLabels: { app: model-api } }\n  template:\n    metadata: { labels: { app: model-api } }\n    spec:\n      containers:\n        - name: api\n          image: registry.example.com/model-api:0.3.1\n          ports: [{ containerPort: 8000 }]\n          livenessProbe:\n            httpGet: { path: /health, port: 8000 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: slow-load }\nspec:\n  workload:\n    - container: api\n      startup: 40s\n"),
     fixed: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: model-api }\nspec:\n  selector: { matchLabels: { app: model-api } }\n  template:\n    metadata: { labels: { app: model-api } }\n    spec:\n      containers:\n        - name: api\n          image: registry.example.com/model-api:0.3.1\n          ports: [{ containerPort: 8000 }]\n          startupProbe:\n            httpGet: { path: /health, port: 8000 }\n            periodSeconds: 10\n            failureThreshold: 6\n          livenessProbe:\n            httpGet: { path: /health, port: 8000 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: slow-load }\nspec:\n  workload:\n    - container: api\n      startup: 40s\n",
-    fix: words!(
+    fix: long!(
         "Add a startupProbe with the same check, `periodSeconds: 10` and a `failureThreshold` that covers the load time with 50% margin (`ceil(1.5 × startup / 10)`). Liveness and readiness wait until it succeeds, then the liveness probe keeps its fast detection of a hung server. Raising `initialDelaySeconds` instead also works, but delays every restart and must be re-tuned whenever the model grows.",
         "加上一個檢查方式相同的 startupProbe，`periodSeconds: 10`，`failureThreshold` 取足以涵蓋載入時間並多留 50% 的值（`ceil(1.5 × startup / 10)`）。liveness 與 readiness 會等它成功才開始，之後 liveness 探針仍能快速發現卡死的伺服器。改成加大 `initialDelaySeconds` 也行，但每次重啟都會被拖慢，而且模型一變大就得重新調整。"
     ),

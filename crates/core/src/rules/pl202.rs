@@ -9,6 +9,7 @@
 //! probe grid).
 
 use super::{containers, edit, words, Context, KillRisk, Rule};
+use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::manifest::duration;
 use crate::text;
@@ -22,17 +23,17 @@ pub static RULE: Rule = Rule {
         "the startupProbe gives up before the model has loaded",
         "startupProbe 在模型載入完成前就判定失敗"
     ),
-    what: words!(
+    what: long!(
         "For each startupProbe, compares `initialDelaySeconds + failureThreshold × periodSeconds` with the program's load time (the Scenario's `startup`, default 40s). When the budget is not longer than the load time, the startup probe fails for good and the kubelet restarts the container.",
         "對每個 startupProbe，比較 `initialDelaySeconds + failureThreshold × periodSeconds` 與程式的載入時間（Scenario 的 `startup`，預設 40 秒）。預算不比載入時間長時，startup 探針會判定失敗，kubelet 重啟 container。"
     ),
-    why: words!(
+    why: long!(
         "A startupProbe copied from a small web service (`failureThreshold: 3`) protects 30 seconds; a 7B model on a cold node takes minutes. The result is the same crash loop the startupProbe was added to prevent, now with `Startup probe failed` in the events. Models also grow: a budget that fit last quarter's model no longer fits this one's.",
         "從小型 web 服務抄來的 startupProbe（`failureThreshold: 3`）只保護 30 秒；7B 模型在冷節點上要好幾分鐘。結果就是 startupProbe 原本要避免的那個重啟迴圈，只是 Events 裡換成 `Startup probe failed`。模型也會長大：上一季模型夠用的預算，這一季可能就不夠了。"
     ),
-    failing: "apiVersion: v1\nkind: Pod\nmetadata: { name: model }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n      ports: [{ containerPort: 8000 }]\n      startupProbe:\n        httpGet: { path: /health, port: 8000 }\n        periodSeconds: 10\n        failureThreshold: 3\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: big-model }\nspec:\n  workload:\n    - container: api\n      startup: 2m\n",
+    failing: long_str!("apiVersion: v1\nkind: Pod\nmetadata: { name: model }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n      ports: [{ containerPort: 8000 }]\n      startupProbe:\n        httpGet: { path: /health, port: 8000 }\n        periodSeconds: 10\n        failureThreshold: 3\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: big-model }\nspec:\n  workload:\n    - container: api\n      startup: 2m\n"),
     fixed: "apiVersion: v1\nkind: Pod\nmetadata: { name: model }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n      ports: [{ containerPort: 8000 }]\n      startupProbe:\n        httpGet: { path: /health, port: 8000 }\n        periodSeconds: 10\n        failureThreshold: 18\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: big-model }\nspec:\n  workload:\n    - container: api\n      startup: 2m\n",
-    fix: words!(
+    fix: long!(
         "Raise `failureThreshold` until `initialDelaySeconds + failureThreshold × periodSeconds` covers the load time with 50% margin. A generous startup budget costs nothing when the model loads fast: the probe succeeds at the first answer.",
         "提高 `failureThreshold`，讓 `initialDelaySeconds + failureThreshold × periodSeconds` 涵蓋載入時間並多留 50%。寬裕的啟動預算在模型載入得快時沒有任何代價：探針在第一次回應時就成功了。"
     ),

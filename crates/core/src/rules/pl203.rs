@@ -17,6 +17,7 @@
 //! are left alone.
 
 use super::{edit, handler_yaml, serves, words, Context, Rule};
+use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::manifest::duration;
 use crate::manifest::model::{Container, ProbeKind};
@@ -32,17 +33,17 @@ pub static RULE: Rule = Rule {
         "a serving container has no readinessProbe, so it gets traffic before the model has loaded",
         "提供服務的 container 沒有 readinessProbe，模型還沒載入完就開始接流量"
     ),
-    what: words!(
+    what: long!(
         "For each container of a Deployment, StatefulSet, ReplicaSet, DaemonSet or Pod that declares a `containerPort` (it serves traffic), reports a missing `readinessProbe`. Containers without ports (sidecars, log shippers) and Job or CronJob pods are not checked.",
         "對 Deployment、StatefulSet、ReplicaSet、DaemonSet 或 Pod 中宣告了 `containerPort`（也就是提供服務）的每個 container，回報缺少 `readinessProbe`。沒有 port 的 container（sidecar、日誌收集器）以及 Job、CronJob 的 Pod 不檢查。"
     ),
-    why: words!(
+    why: long!(
         "Without a readinessProbe, Ready follows Started: with no startupProbe the pod is Ready the moment the container runs, while the server is still loading weights for tens of seconds. The Service sends requests to it and clients get connection refused or 502 on every rollout, scale-up and restart. With a startupProbe the load is covered, but once started the pod stays behind the Service even when its health endpoint stops answering (overloaded batch queue, hung GPU) until the liveness probe restarts it.",
         "沒有 readinessProbe 時，Ready 跟著 Started 走：沒有 startupProbe 的話，container 一跑起來 Pod 就是 Ready，但伺服器還要花幾十秒載入權重。Service 會把請求送過去，每次滾動更新、擴增 replicas、重啟時客戶端都會收到 connection refused 或 502。有 startupProbe 的話載入期間沒問題，但啟動之後，即使健康檢查端點不再回應（批次佇列塞滿、GPU 卡死），Pod 也會一直留在 Service 後面，直到 liveness 探針把它重啟。"
     ),
-    failing: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-api }\nspec:\n  selector: { matchLabels: { app: llm-api } }\n  template:\n    metadata: { labels: { app: llm-api } }\n    spec:\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.6.3\n          ports: [{ containerPort: 8000 }]\n          resources:\n            limits: { memory: 24Gi, nvidia.com/gpu: 1 }\n          lifecycle:\n            preStop:\n              sleep: { seconds: 10 }\n",
+    failing: long_str!("apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-api }\nspec:\n  selector: { matchLabels: { app: llm-api } }\n  template:\n    metadata: { labels: { app: llm-api } }\n    spec:\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.6.3\n          ports: [{ containerPort: 8000 }]\n          resources:\n            limits: { memory: 24Gi, nvidia.com/gpu: 1 }\n          lifecycle:\n            preStop:\n              sleep: { seconds: 10 }\n"),
     fixed: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-api }\nspec:\n  selector: { matchLabels: { app: llm-api } }\n  template:\n    metadata: { labels: { app: llm-api } }\n    spec:\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.6.3\n          ports: [{ containerPort: 8000 }]\n          readinessProbe:\n            httpGet: { path: /health, port: 8000 }\n            periodSeconds: 5\n          resources:\n            limits: { memory: 24Gi, nvidia.com/gpu: 1 }\n          lifecycle:\n            preStop:\n              sleep: { seconds: 10 }\n",
-    fix: words!(
+    fix: long!(
         "Add a readinessProbe that asks the server whether it can take a request — usually the same check as the startupProbe or livenessProbe, with a short `periodSeconds` (5) so the pod joins and leaves the Service quickly. The automatic fix copies the startupProbe's (else the livenessProbe's) handler; without either it probes `httpGet` on the program's health path (the Scenario's `healthPath`, default `/health`) and serving port (the Scenario's `listenPort`, else the container's only port).",
         "加上 readinessProbe，問伺服器「現在能不能接請求」——通常和 startupProbe 或 livenessProbe 的檢查相同，`periodSeconds` 設短一點（5），讓 Pod 快速加入或離開 Service。自動修正會複製 startupProbe（沒有的話複製 livenessProbe）的檢查方式；兩者都沒有時，改用 `httpGet` 探測程式的健康檢查路徑（Scenario 的 `healthPath`，預設 `/health`）與服務 port（Scenario 的 `listenPort`，否則用 container 唯一的 port）。"
     ),

@@ -39,6 +39,7 @@
 //! number as the fix.
 
 use super::{containers, edit, words, Context, Rule};
+use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::manifest::model::{Container, Handler, PortRef, Probe, ProbeKind};
 use crate::manifest::scenario::Program;
@@ -54,17 +55,17 @@ pub static RULE: Rule = Rule {
         "a probe targets a named port the container does not declare, or a port the program does not listen on",
         "探針指向 container 沒有宣告的具名 port，或程式沒有在聽的 port"
     ),
-    what: words!(
+    what: long!(
         "For each httpGet, tcpSocket and grpc probe: a named port (`port: http`) must be the `name` of one of the container's `ports`; a numeric port must be the port the program serves on (the Scenario's `listenPort`, default the first containerPort). A number is reported only when the Scenario writes `listenPort`, or when the container declares ports and the number is neither one of them nor mentioned in its command, args or env (`--health-port=8081`), so a probe on another port of a multi-port server is not flagged by guesswork.",
         "對每個 httpGet、tcpSocket 與 grpc 探針：具名 port（`port: http`）必須是 container `ports` 中某一項的 `name`；數字 port 必須是程式實際提供服務的 port（Scenario 的 `listenPort`，預設為第一個 containerPort）。只有在 Scenario 寫了 `listenPort`，或 container 有宣告 port、而該數字既不在其中、也沒出現在 command、args 或 env 裡（`--health-port=8081`）時，才回報數字 port，避免對多 port 伺服器的其他 port 亂猜。"
     ),
-    why: words!(
+    why: long!(
         "Serving images each have their own default port (vLLM's OpenAI server 8000, the TGI container 80, Triton 8000/8001/8002 for HTTP/gRPC/metrics), and a manifest copied from another model keeps the old one. A probe on a port nobody listens on gets connection refused forever: the readiness probe never passes, so the expensive GPU pod never receives traffic, and a liveness or startup probe restarts the container after every model load. A misspelt port name is quieter and worse: the kubelet cannot resolve it, discards every result, and the pod simply never becomes Ready — or, for a liveness probe, the check is silently off.",
         "每個推論服務映像都有自己的預設 port（vLLM 的 OpenAI 伺服器 8000、TGI container 80、Triton 的 HTTP/gRPC/metrics 分別是 8000/8001/8002），從別的模型抄來的 manifest 常留著舊的 port。探針打在沒人監聽的 port 上會永遠 connection refused：readiness 探針永遠不會通過，昂貴的 GPU Pod 一個請求都收不到；liveness 或 startup 探針則會在每次模型載入後重啟 container。拼錯 port 名稱更安靜也更糟：kubelet 解析不了，每次結果都被丟掉，Pod 就是永遠不會 Ready——如果是 liveness 探針，這項檢查等於默默關掉了。"
     ),
-    failing: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-api }\nspec:\n  selector: { matchLabels: { app: llm-api } }\n  template:\n    metadata: { labels: { app: llm-api } }\n    spec:\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.6.3\n          ports: [{ name: http, containerPort: 8000 }]\n          readinessProbe:\n            httpGet: { path: /health, port: web }\n            periodSeconds: 5\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: llm-api }\nspec:\n  workload:\n    - container: vllm\n      listenPort: 8000\n",
+    failing: long_str!("apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-api }\nspec:\n  selector: { matchLabels: { app: llm-api } }\n  template:\n    metadata: { labels: { app: llm-api } }\n    spec:\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.6.3\n          ports: [{ name: http, containerPort: 8000 }]\n          readinessProbe:\n            httpGet: { path: /health, port: web }\n            periodSeconds: 5\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: llm-api }\nspec:\n  workload:\n    - container: vllm\n      listenPort: 8000\n"),
     fixed: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-api }\nspec:\n  selector: { matchLabels: { app: llm-api } }\n  template:\n    metadata: { labels: { app: llm-api } }\n    spec:\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.6.3\n          ports: [{ name: http, containerPort: 8000 }]\n          readinessProbe:\n            httpGet: { path: /health, port: http }\n            periodSeconds: 5\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: llm-api }\nspec:\n  workload:\n    - container: vllm\n      listenPort: 8000\n",
-    fix: words!(
+    fix: long!(
         "Point the probe at the port the server listens on: a name declared in the container's `ports`, or the number itself. Check the image's documentation or `kubectl logs` for the port it binds (\"Uvicorn running on http://0.0.0.0:8000\"). The automatic fix writes the served port number (the Scenario's `listenPort`, or the container's only port when a name is unknown).",
         "把探針指向伺服器實際監聽的 port：container `ports` 裡宣告的名稱，或直接寫數字。可以從映像的文件或 `kubectl logs` 找到它綁定的 port（\"Uvicorn running on http://0.0.0.0:8000\"）。自動修正會寫入程式提供服務的 port 數字（Scenario 的 `listenPort`；名稱找不到時則用 container 唯一的 port）。"
     ),

@@ -23,6 +23,7 @@
 //! `latency + 1 s`.
 
 use super::{containers, edit, words, Context, Rule};
+use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::manifest::duration;
 use crate::manifest::model::{Handler, ProbeKind};
@@ -37,17 +38,17 @@ pub static RULE: Rule = Rule {
         "the health endpoint answers slower than the probe's timeoutSeconds",
         "健康檢查端點的回應比探針的 timeoutSeconds 還慢"
     ),
-    what: words!(
+    what: long!(
         "For each httpGet probe on the program's health path (the Scenario's `healthPath`, default `/health`) and each grpc probe, compares `timeoutSeconds` (default 1) with the time the health endpoint takes to answer (the Scenario's `healthLatency`, default 20ms). When the timeout is not longer than the latency, every probe times out.",
         "對每個探測程式健康檢查路徑（Scenario 的 `healthPath`，預設 `/health`）的 httpGet 探針，以及每個 grpc 探針，比較 `timeoutSeconds`（預設 1）與健康檢查端點的回應時間（Scenario 的 `healthLatency`，預設 20ms）。逾時不比回應時間長時，每次探測都會逾時。"
     ),
-    why: words!(
+    why: long!(
         "An LLM server busy with a full batch, or one whose /health runs a tiny generation to prove the GPU works, can take seconds to answer. The default timeout is 1 second: each probe fails with `context deadline exceeded (Client.Timeout exceeded while awaiting headers)`, the readiness probe pulls the pod out of the Service exactly when it is busiest, and a liveness probe restarts a healthy server — reloading the model and dropping every request in flight.",
         "LLM 伺服器在批次塞滿時，或 /health 會跑一次小生成來確認 GPU 正常時，回應可能要好幾秒。預設逾時只有 1 秒：每次探測都以 `context deadline exceeded (Client.Timeout exceeded while awaiting headers)` 失敗，readiness 探針會在 Pod 最忙的時候把它移出 Service，liveness 探針則會重啟一個其實健康的伺服器——重新載入模型，還丟掉所有處理中的請求。"
     ),
-    failing: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-api }\nspec:\n  selector: { matchLabels: { app: llm-api } }\n  template:\n    metadata: { labels: { app: llm-api } }\n    spec:\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.6.3\n          ports: [{ containerPort: 8000 }]\n          readinessProbe:\n            httpGet: { path: /health, port: 8000 }\n            periodSeconds: 5\n          lifecycle:\n            preStop:\n              sleep: { seconds: 10 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: busy-health }\nspec:\n  workload:\n    - container: vllm\n      healthLatency: 1500ms\n",
+    failing: long_str!("apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-api }\nspec:\n  selector: { matchLabels: { app: llm-api } }\n  template:\n    metadata: { labels: { app: llm-api } }\n    spec:\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.6.3\n          ports: [{ containerPort: 8000 }]\n          readinessProbe:\n            httpGet: { path: /health, port: 8000 }\n            periodSeconds: 5\n          lifecycle:\n            preStop:\n              sleep: { seconds: 10 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: busy-health }\nspec:\n  workload:\n    - container: vllm\n      healthLatency: 1500ms\n"),
     fixed: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-api }\nspec:\n  selector: { matchLabels: { app: llm-api } }\n  template:\n    metadata: { labels: { app: llm-api } }\n    spec:\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.6.3\n          ports: [{ containerPort: 8000 }]\n          readinessProbe:\n            httpGet: { path: /health, port: 8000 }\n            timeoutSeconds: 3\n            periodSeconds: 5\n          lifecycle:\n            preStop:\n              sleep: { seconds: 10 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: busy-health }\nspec:\n  workload:\n    - container: vllm\n      healthLatency: 1500ms\n",
-    fix: words!(
+    fix: long!(
         "Raise `timeoutSeconds` above the slowest health answer you expect; the automatic fix writes twice the Scenario's `healthLatency`, rounded up to whole seconds. Keep the health endpoint cheap too: it should say whether the server can take requests, not run the model.",
         "把 `timeoutSeconds` 調高到超過預期最慢的健康檢查回應；自動修正會寫入 Scenario `healthLatency` 的兩倍，無條件進位到整數秒。也要讓健康檢查端點保持輕量：它只需要回答伺服器能不能接請求，不該跑模型。"
     ),

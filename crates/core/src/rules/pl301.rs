@@ -16,6 +16,7 @@
 //! choice would be a guess at a version.
 
 use super::{containers, edit, words, Context, Rule};
+use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::manifest::model::{image_tag, ImageTag};
 use crate::span::Span;
@@ -30,17 +31,17 @@ pub static RULE: Rule = Rule {
         "an image with tag `latest` or no tag: what runs can change without the manifest changing",
         "映像的 tag 是 `latest` 或沒有 tag：manifest 沒變，實際跑的東西卻可能變了"
     ),
-    what: words!(
+    what: long!(
         "Reports every container and init container whose image has the tag `latest`, or no tag and no digest (which Kubernetes reads as `latest`). A `:port` in the registry host (`registry:5000/model`) is not a tag. A tag (`:v0.6.3`) or a digest (`@sha256:…`) passes.",
         "回報每個映像 tag 為 `latest`、或沒有 tag 也沒有 digest（Kubernetes 會當成 `latest`）的 container 與 init container。registry 主機的 `:port`（`registry:5000/model`）不是 tag。有 tag（`:v0.6.3`）或 digest（`@sha256:…`）就通過。"
     ),
-    why: words!(
+    why: long!(
         "`latest` gets `imagePullPolicy: Always` by default: every container start, each crash-loop restart included, asks the registry, and once `latest` has moved the node downloads a new multi-GB CUDA image before the model can even start loading (a registry outage or rate limit turns the restart into ImagePullBackOff). Two replicas started a day apart can run different model-server versions behind one Service, with different outputs, and rolling back is impossible because the old version has no name to go back to.",
         "`latest` 預設會得到 `imagePullPolicy: Always`：每次 container 啟動（包含每次 CrashLoopBackOff 的重啟）都會去問 registry，一旦 `latest` 指向新版，節點就要先下載好幾 GB 的 CUDA 映像，模型才能開始載入（registry 掛掉或被限流時，重啟就變成 ImagePullBackOff）。相隔一天啟動的兩個副本，可能在同一個 Service 後面跑著不同版本的模型伺服器、給出不同的結果；而且舊版本沒有名字，想回滾也回不去。"
     ),
-    failing: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-server }\nspec:\n  selector: { matchLabels: { app: llm-server } }\n  template:\n    metadata: { labels: { app: llm-server } }\n    spec:\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:latest\n          args: [\"--model\", \"Qwen/Qwen2.5-1.5B-Instruct\"]\n          ports: [{ containerPort: 8000 }]\n",
+    failing: long_str!("apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-server }\nspec:\n  selector: { matchLabels: { app: llm-server } }\n  template:\n    metadata: { labels: { app: llm-server } }\n    spec:\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:latest\n          args: [\"--model\", \"Qwen/Qwen2.5-1.5B-Instruct\"]\n          ports: [{ containerPort: 8000 }]\n"),
     fixed: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-server }\nspec:\n  selector: { matchLabels: { app: llm-server } }\n  template:\n    metadata: { labels: { app: llm-server } }\n    spec:\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.6.3\n          args: [\"--model\", \"Qwen/Qwen2.5-1.5B-Instruct\"]\n          ports: [{ containerPort: 8000 }]\n",
-    fix: words!(
+    fix: long!(
         "Pin a version tag (`vllm/vllm-openai:v0.6.3`), or better a digest (`vllm/vllm-openai@sha256:…`, which stays the same even if someone re-pushes the tag). When another container in the same file already pins the same image, the fix copies that pin.",
         "固定版本 tag（`vllm/vllm-openai:v0.6.3`），更好的是用 digest（`vllm/vllm-openai@sha256:…`，就算有人重新推送同一個 tag 也不會變）。若同一個檔案裡另一個 container 已經固定了同一個映像，修正會沿用那個版本。"
     ),

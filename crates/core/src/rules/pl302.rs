@@ -48,6 +48,7 @@
 //! report prints is the name's line, not the value's (block style).
 
 use super::{containers, words, Context, Rule};
+use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::text;
 
@@ -60,17 +61,17 @@ pub static RULE: Rule = Rule {
         "a credential written as a literal `env` value instead of a `secretKeyRef`",
         "憑證以明文寫在 `env` 的 value，而不是用 `secretKeyRef`"
     ),
-    what: words!(
+    what: long!(
         "Reports an `env[].value` that looks like a credential: the variable's name has the word TOKEN, SECRET, PASSWORD, PASSWD, APIKEY, CREDENTIAL(S), or API/ACCESS/PRIVATE KEY (`HF_TOKEN`, `WANDB_API_KEY`, `AWS_SECRET_ACCESS_KEY`; not `MAX_NUM_BATCHED_TOKENS`, not `TOKEN_PATH`) and the value is not a placeholder (empty, `changeme`, `<your-token>`, `${HF_TOKEN}`, a path, a number or a boolean); or, whatever the name, the value has the shape of a known token: `hf_…` (Hugging Face), `sk-…` (OpenAI and similar), `AKIA…` (AWS), `ghp_…`/`github_pat_…` (GitHub), `glpat-…`, `xoxb-…` (Slack), a PEM private key, or a URL with a password (`postgresql://user:pass@host/db`). The message shows at most the first 4 characters of the value.",
         "回報看起來像憑證的 `env[].value`：變數名稱含有 TOKEN、SECRET、PASSWORD、PASSWD、APIKEY、CREDENTIAL(S) 或 API／ACCESS／PRIVATE KEY 這些字（`HF_TOKEN`、`WANDB_API_KEY`、`AWS_SECRET_ACCESS_KEY`；不包括 `MAX_NUM_BATCHED_TOKENS`、`TOKEN_PATH`），而且值不是佔位字（空字串、`changeme`、`<your-token>`、`${HF_TOKEN}`、路徑、數字或布林值）；或者不論名稱，值本身就是已知 token 的格式：`hf_…`（Hugging Face）、`sk-…`（OpenAI 等）、`AKIA…`（AWS）、`ghp_…`／`github_pat_…`（GitHub）、`glpat-…`、`xoxb-…`（Slack）、PEM 私鑰，或含密碼的 URL（`postgresql://user:pass@host/db`）。訊息最多只顯示值的前 4 個字元。"
     ),
-    why: words!(
+    why: long!(
         "Manifests live in git, get pasted into issues and chats, and a literal env value is printed by `kubectl get pod -o yaml` and `kubectl describe pod` to anyone who may read pods. A Hugging Face token grants access to gated weights (Llama, Gemma) and to your private models and datasets; a W&B or OpenAI key bills your account; an MLflow database URL with its password opens every experiment. Once committed, the token stays in the git history: it must be revoked, not just deleted.",
         "manifest 放在 git 裡、會被貼進 issue 和聊天室，而明文的 env 值會被 `kubectl get pod -o yaml` 和 `kubectl describe pod` 印給任何能讀 Pod 的人看。Hugging Face token 能存取需授權的權重（Llama、Gemma）以及你的私有模型與資料集；W&B 或 OpenAI 的 key 會算到你的帳上；帶密碼的 MLflow 資料庫 URL 則打開所有實驗紀錄。一旦 commit 進去，token 就留在 git 歷史裡：必須撤銷，光刪掉不夠。"
     ),
-    failing: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-server }\nspec:\n  selector: { matchLabels: { app: llm-server } }\n  template:\n    metadata: { labels: { app: llm-server } }\n    spec:\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.6.3\n          args: [\"--model\", \"meta-llama/Llama-3.1-8B-Instruct\"]\n          env:\n            - name: HF_TOKEN\n              value: hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ01234567\n",
+    failing: long_str!("apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-server }\nspec:\n  selector: { matchLabels: { app: llm-server } }\n  template:\n    metadata: { labels: { app: llm-server } }\n    spec:\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.6.3\n          args: [\"--model\", \"meta-llama/Llama-3.1-8B-Instruct\"]\n          env:\n            - name: HF_TOKEN\n              value: hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ01234567\n"),
     fixed: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-server }\nspec:\n  selector: { matchLabels: { app: llm-server } }\n  template:\n    metadata: { labels: { app: llm-server } }\n    spec:\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.6.3\n          args: [\"--model\", \"meta-llama/Llama-3.1-8B-Instruct\"]\n          env:\n            - name: HF_TOKEN\n              valueFrom:\n                secretKeyRef: { name: hf-token, key: HF_TOKEN }\n",
-    fix: words!(
+    fix: long!(
         "Revoke the token (it is in git history now), create a Secret outside the manifest — `kubectl create secret generic hf-token --from-literal=HF_TOKEN=<new token>` — and reference it: `valueFrom: { secretKeyRef: { name: hf-token, key: HF_TOKEN } }` (or `envFrom: [{ secretRef: { name: hf-token } }]` for several keys). There is no automatic fix: the Secret has to be created with the real value.",
         "先撤銷這個 token（它已經在 git 歷史裡了），在 manifest 之外建立 Secret——`kubectl create secret generic hf-token --from-literal=HF_TOKEN=<新的 token>`——再引用它：`valueFrom: { secretKeyRef: { name: hf-token, key: HF_TOKEN } }`（多個 key 時可用 `envFrom: [{ secretRef: { name: hf-token } }]`）。沒有自動修正：Secret 必須用真正的值來建立。"
     ),

@@ -20,6 +20,7 @@
 //! kube_features.go`; KEP-3960).
 
 use super::{edit, serves, words, Context, Rule};
+use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity, TextEdit};
 use crate::manifest::model::Container;
 use crate::span::Span;
@@ -34,17 +35,17 @@ pub static RULE: Rule = Rule {
         "a serving container has no preStop hook, so rollouts cut requests that are still routed to it",
         "提供服務的 container 沒有 preStop hook（沒有優雅關機），滾動更新時仍被導向它的請求會被切斷"
     ),
-    what: words!(
+    what: long!(
         "For each container of a Deployment, StatefulSet, ReplicaSet, DaemonSet or Pod that declares a `containerPort` (it serves traffic), reports a missing `lifecycle.preStop`. Containers without ports and Job or CronJob pods are not checked.",
         "對 Deployment、StatefulSet、ReplicaSet、DaemonSet 或 Pod 中宣告了 `containerPort`（也就是提供服務）的每個 container，回報缺少 `lifecycle.preStop`。沒有 port 的 container 以及 Job、CronJob 的 Pod 不檢查。"
     ),
-    why: words!(
+    why: long!(
         "When a pod is deleted, the kubelet's SIGTERM and the removal of the pod from the Service's endpoints happen at the same time; kube-proxy and the ingress take a few more seconds to stop routing to it. Without a preStop hook there is no graceful shutdown: the server starts shutting down immediately and refuses the requests that still arrive, and an LLM request that was seconds into generating is cut off. Every rollout and every scale-down of the GPU service turns into a burst of 502s.",
         "Pod 被刪除時，kubelet 送出 SIGTERM 和 Pod 從 Service endpoints 移除是同時發生的；kube-proxy 和 ingress 還要再過幾秒才會停止把流量導過來。沒有 preStop hook 就談不上優雅關機：伺服器立刻開始關機，拒絕那些還在送進來的請求，已經生成了好幾秒的 LLM 請求也會被切斷。每次滾動更新、每次縮減 GPU 服務的 replicas，都會變成一波 502。"
     ),
-    failing: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-api }\nspec:\n  replicas: 2\n  selector: { matchLabels: { app: llm-api } }\n  template:\n    metadata: { labels: { app: llm-api } }\n    spec:\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.6.3\n          ports: [{ containerPort: 8000 }]\n          readinessProbe:\n            httpGet: { path: /health, port: 8000 }\n            periodSeconds: 5\n",
+    failing: long_str!("apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-api }\nspec:\n  replicas: 2\n  selector: { matchLabels: { app: llm-api } }\n  template:\n    metadata: { labels: { app: llm-api } }\n    spec:\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.6.3\n          ports: [{ containerPort: 8000 }]\n          readinessProbe:\n            httpGet: { path: /health, port: 8000 }\n            periodSeconds: 5\n"),
     fixed: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-api }\nspec:\n  replicas: 2\n  selector: { matchLabels: { app: llm-api } }\n  template:\n    metadata: { labels: { app: llm-api } }\n    spec:\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.6.3\n          ports: [{ containerPort: 8000 }]\n          lifecycle:\n            preStop:\n              sleep: { seconds: 10 }\n          readinessProbe:\n            httpGet: { path: /health, port: 8000 }\n            periodSeconds: 5\n",
-    fix: words!(
+    fix: long!(
         "Add `lifecycle: { preStop: { sleep: { seconds: 10 } } }`: the container keeps serving for 10 more seconds while the endpoints, kube-proxy and the ingress stop routing to it, then gets SIGTERM and finishes its in-flight requests. The `sleep` action (GA in Kubernetes 1.34) needs no shell in the image; on older clusters use `exec: { command: [\"sleep\", \"10\"] }`. The sleep counts against `terminationGracePeriodSeconds` (default 30): keep the grace period longer than the sleep plus the server's own shutdown time (PL402).",
         "加上 `lifecycle: { preStop: { sleep: { seconds: 10 } } }`：container 會多服務 10 秒，讓 endpoints、kube-proxy 和 ingress 停止導流，之後才收到 SIGTERM 並把處理中的請求做完。`sleep` 動作（Kubernetes 1.34 GA）不需要映像裡有 shell；較舊的叢集請改用 `exec: { command: [\"sleep\", \"10\"] }`。sleep 的時間會算進 `terminationGracePeriodSeconds`（預設 30）：寬限期要比 sleep 加上伺服器自己的關機時間更長（PL402）。"
     ),

@@ -29,6 +29,7 @@
 //! longer under load.
 
 use super::{edit, pod_spec_path, words, Context, Rule};
+use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity, TextEdit};
 use crate::manifest::duration::{self, Millis};
 use crate::manifest::model::{Container, Handler, Workload};
@@ -43,17 +44,17 @@ pub static RULE: Rule = Rule {
         "terminationGracePeriodSeconds does not cover the preStop hook plus the program's shutdown",
         "terminationGracePeriodSeconds 不足以涵蓋 preStop hook 加上程式的關機時間"
     ),
-    what: words!(
+    what: long!(
         "For each container with a preStop hook, compares the pod's `terminationGracePeriodSeconds` (default 30) with the preStop time (`sleep.seconds`, or `N` of an exec `sleep N`; other hooks count as 0) plus the time the program needs after SIGTERM (the Scenario's `shutdown`, default 1s). Reports when the grace period is not longer. A container without a preStop hook is reported when its shutdown alone outlasts the grace period.",
         "對每個有 preStop hook 的 container，比較 Pod 的 `terminationGracePeriodSeconds`（預設 30）與 preStop 時間（`sleep.seconds`，或 exec `sleep N` 的 `N`；其他 hook 視為 0）加上程式收到 SIGTERM 後需要的時間（Scenario 的 `shutdown`，預設 1 秒）。寬限期沒有比較長就回報。沒有 preStop hook 的 container，只有在關機時間本身就超過寬限期時才回報。"
     ),
-    why: words!(
+    why: long!(
         "The grace period is one budget for the preStop hook and the SIGTERM phase together. A preStop `sleep 30` with the default 30 s grace period eats all of it: the kubelet abandons the hook, sends SIGTERM with the minimum 2 s left, and then SIGKILL (exit 137). An inference server draining long generations, or a trainer writing its last checkpoint on SIGTERM, is killed halfway: requests are lost, and the checkpoint may be half-written.",
         "寬限期是 preStop hook 和 SIGTERM 階段共用的同一份預算。preStop `sleep 30` 配上預設 30 秒的寬限期會把它全部用光：kubelet 放棄 hook，只剩最低的 2 秒就送 SIGTERM，接著 SIGKILL（exit 137）。正在把長生成跑完的推論伺服器，或收到 SIGTERM 才寫最後一個 checkpoint 的訓練程式，會在半途被砍：請求遺失，checkpoint 也可能只寫了一半。"
     ),
-    failing: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-api }\nspec:\n  selector: { matchLabels: { app: llm-api } }\n  template:\n    metadata: { labels: { app: llm-api } }\n    spec:\n      terminationGracePeriodSeconds: 30\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.6.3\n          ports: [{ containerPort: 8000 }]\n          readinessProbe:\n            httpGet: { path: /health, port: 8000 }\n            periodSeconds: 5\n          lifecycle:\n            preStop:\n              exec: { command: [\"sleep\", \"15\"] }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: long-drain }\nspec:\n  workload:\n    - container: vllm\n      shutdown: 20s\n",
+    failing: long_str!("apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-api }\nspec:\n  selector: { matchLabels: { app: llm-api } }\n  template:\n    metadata: { labels: { app: llm-api } }\n    spec:\n      terminationGracePeriodSeconds: 30\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.6.3\n          ports: [{ containerPort: 8000 }]\n          readinessProbe:\n            httpGet: { path: /health, port: 8000 }\n            periodSeconds: 5\n          lifecycle:\n            preStop:\n              exec: { command: [\"sleep\", \"15\"] }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: long-drain }\nspec:\n  workload:\n    - container: vllm\n      shutdown: 20s\n"),
     fixed: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-api }\nspec:\n  selector: { matchLabels: { app: llm-api } }\n  template:\n    metadata: { labels: { app: llm-api } }\n    spec:\n      terminationGracePeriodSeconds: 45\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.6.3\n          ports: [{ containerPort: 8000 }]\n          readinessProbe:\n            httpGet: { path: /health, port: 8000 }\n            periodSeconds: 5\n          lifecycle:\n            preStop:\n              exec: { command: [\"sleep\", \"15\"] }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: long-drain }\nspec:\n  workload:\n    - container: vllm\n      shutdown: 20s\n",
-    fix: words!(
+    fix: long!(
         "Set `terminationGracePeriodSeconds` (in the pod spec) to at least the preStop time plus the program's shutdown time; the automatic fix writes `ceil(preStop + shutdown) + 10`. Or shorten the preStop sleep: 5–15 s is usually enough for the endpoints to catch up.",
         "把 pod spec 的 `terminationGracePeriodSeconds` 設為至少 preStop 時間加上程式的關機時間；自動修正會寫入 `ceil(preStop + shutdown) + 10`。也可以縮短 preStop 的 sleep：通常 5–15 秒就足以讓 endpoints 跟上。"
     ),

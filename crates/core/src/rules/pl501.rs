@@ -21,6 +21,7 @@
 
 use super::pl502::{blocking_taints, fits, resource_span, scheduling_message, subject, taint_text};
 use super::{edit, pod_gpu_requests, words, Context, Rule};
+use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity, TextEdit};
 use crate::manifest::model::{Toleration, Workload};
 use crate::manifest::scenario::{NodePool, Taint};
@@ -36,17 +37,17 @@ pub static RULE: Rule = Rule {
         "every GPU node has a taint the GPU pod does not tolerate",
         "每個 GPU 節點都有這個 GPU Pod 不容忍的 taint"
     ),
-    what: words!(
+    what: long!(
         "For each pod that asks for GPUs, takes the Scenario's node pools whose nodes have enough of every requested GPU resource, and checks their `NoSchedule` and `NoExecute` taints against the pod's tolerations (`PreferNoSchedule` does not block). It fires when every such pool has a taint none of the tolerations tolerates. A toleration with the taint's key but `operator: Equal` and another value (`\"true\"` against `present`), or another effect, is named in the message.",
         "對每個要求 GPU 的 Pod，找出 Scenario 中節點有足夠 GPU 資源的節點池，再用 Pod 的 tolerations 比對這些節點池的 `NoSchedule` 與 `NoExecute` taint（`PreferNoSchedule` 不會擋）。如果每個這樣的節點池都有一個沒被任何 toleration 容忍的 taint，就會觸發。若 toleration 的 key 對了，但用 `operator: Equal` 配上不同的值（`\"true\"` 對上 `present`）或 effect 不同，訊息會特別指出。"
     ),
-    why: words!(
+    why: long!(
         "Managed clusters taint GPU nodes so that ordinary pods stay off the expensive machines. On GKE the ExtendedResourceToleration admission plugin adds the toleration to GPU pods by itself, so a manifest that works there stays Pending on AKS, EKS or a self-built cluster, where the plugin is off: no error, just FailedScheduling while the GPU node idles.",
         "託管叢集會替 GPU 節點加上 taint，讓一般 Pod 不會佔用昂貴的機器。GKE 的 ExtendedResourceToleration admission plugin 會自動替 GPU Pod 加上 toleration，所以在 GKE 上正常的 manifest，換到 AKS、EKS 或自建叢集（這個 plugin 預設關閉）就會停在 Pending：沒有錯誤，只有 FailedScheduling，GPU 節點在旁邊閒置。"
     ),
-    failing: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: vllm }\nspec:\n  selector: { matchLabels: { app: vllm } }\n  template:\n    metadata: { labels: { app: vllm } }\n    spec:\n      containers:\n        - name: server\n          image: vllm/vllm-openai:v0.6.3\n          resources:\n            limits: { nvidia.com/gpu: 1 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: tainted-gpu-pool }\nspec:\n  cluster:\n    nodePools:\n      - name: gpu\n        gpu: { model: L4, count: 1 }\n        taints: [{ key: nvidia.com/gpu, value: present, effect: NoSchedule }]\n",
+    failing: long_str!("apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: vllm }\nspec:\n  selector: { matchLabels: { app: vllm } }\n  template:\n    metadata: { labels: { app: vllm } }\n    spec:\n      containers:\n        - name: server\n          image: vllm/vllm-openai:v0.6.3\n          resources:\n            limits: { nvidia.com/gpu: 1 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: tainted-gpu-pool }\nspec:\n  cluster:\n    nodePools:\n      - name: gpu\n        gpu: { model: L4, count: 1 }\n        taints: [{ key: nvidia.com/gpu, value: present, effect: NoSchedule }]\n"),
     fixed: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: vllm }\nspec:\n  selector: { matchLabels: { app: vllm } }\n  template:\n    metadata: { labels: { app: vllm } }\n    spec:\n      tolerations:\n        - { key: nvidia.com/gpu, operator: Exists, effect: NoSchedule }\n      containers:\n        - name: server\n          image: vllm/vllm-openai:v0.6.3\n          resources:\n            limits: { nvidia.com/gpu: 1 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: tainted-gpu-pool }\nspec:\n  cluster:\n    nodePools:\n      - name: gpu\n        gpu: { model: L4, count: 1 }\n        taints: [{ key: nvidia.com/gpu, value: present, effect: NoSchedule }]\n",
-    fix: words!(
+    fix: long!(
         "Add a toleration for the taint to the pod spec: `{ key: nvidia.com/gpu, operator: Exists, effect: NoSchedule }`. `Exists` matches any value (`present`, `true`), so the same manifest works on every cloud. Check the real taint with `kubectl describe node <gpu-node> | grep Taints`.",
         "在 Pod spec 加上對應這個 taint 的 toleration：`{ key: nvidia.com/gpu, operator: Exists, effect: NoSchedule }`。`Exists` 不管值是什麼（`present`、`true`）都會符合，同一份 manifest 在各家雲端都能用。真實的 taint 可以用 `kubectl describe node <gpu-node> | grep Taints` 確認。"
     ),

@@ -17,6 +17,7 @@
 //! scheduler's FitError text in the v1.35 profile ("PROFILE-NEW",
 //! scheduler-controllers.md §0, §1.1-§1.3, §12), which the simulator reuses.
 
+use super::{long, long_str};
 use super::{pod_gpu_requests, words, Context, Rule};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::i18n::Text;
@@ -34,17 +35,17 @@ pub static RULE: Rule = Rule {
         "no node of the cluster can ever satisfy the pod's GPU request",
         "叢集裡沒有任何節點能滿足這個 Pod 的 GPU 需求"
     ),
-    what: words!(
+    what: long!(
         "For each pod that asks for GPUs (`nvidia.com/gpu`, `nvidia.com/gpu.shared`, `nvidia.com/mig-<profile>`…), checks whether one node of some node pool of the Scenario (default: one node with one A100-80GB and the device plugin) advertises every requested resource in at least the requested count. It fires when none does: the pools have no GPU, the device plugin is off (`devicePlugin: false`), time-slicing with `renameByDefault: true` renamed the resource to `nvidia.com/gpu.shared`, a `nvidia.com/mig-*` resource is asked but no pool uses the mixed MIG strategy with that profile, `nvidia.com/gpu` is asked while every GPU pool uses the mixed strategy, or each node has fewer GPUs than one pod asks for (GPUs of one pod cannot come from two nodes). The message gives the FailedScheduling event the pod would get on Kubernetes v1.35.",
         "對每個要求 GPU 的 Pod（`nvidia.com/gpu`、`nvidia.com/gpu.shared`、`nvidia.com/mig-<profile>`…），檢查 Scenario 的節點池中是否有一個節點宣告了所有要求的資源，而且數量足夠（預設：一個節點、一張 A100-80GB、device plugin 有執行）。沒有任何節點符合時就會觸發：節點池沒有 GPU、device plugin 沒開（`devicePlugin: false`）、time-slicing 的 `renameByDefault: true` 把資源改名成 `nvidia.com/gpu.shared`、要求 `nvidia.com/mig-*` 但沒有節點池用 mixed MIG 策略切出這個 profile、所有 GPU 節點池都用 mixed 策略卻要求 `nvidia.com/gpu`，或每個節點的 GPU 比一個 Pod 要求的還少（同一個 Pod 的 GPU 不能來自兩個節點）。訊息會附上 Kubernetes v1.35 下這個 Pod 會收到的 FailedScheduling 事件。"
     ),
-    why: words!(
+    why: long!(
         "The pod is accepted by the API server and then waits in Pending forever: no error at `kubectl apply`, no crash, no log, only a FailedScheduling event. A training Job never starts and a model server never comes up, and the reason (a renamed resource, a missing device plugin, a MIG strategy) is in the cluster's configuration, not in the manifest you are staring at.",
         "API server 會接受這個 Pod，然後它就永遠停在 Pending：`kubectl apply` 不會報錯、不會 crash、沒有日誌，只有一則 FailedScheduling 事件。訓練 Job 永遠不會開始、模型伺服器永遠起不來，而原因（資源被改名、沒有 device plugin、MIG 策略）藏在叢集設定裡，不在你正盯著看的 manifest 裡。"
     ),
-    failing: "apiVersion: batch/v1\nkind: Job\nmetadata: { name: finetune }\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: train\n          image: nvcr.io/nvidia/pytorch:24.05-py3\n          resources:\n            limits: { nvidia.com/gpu: 4 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: two-gpu-nodes }\nspec:\n  cluster:\n    nodePools:\n      - name: gpu\n        count: 2\n        gpu: { model: L4, count: 2 }\n",
+    failing: long_str!("apiVersion: batch/v1\nkind: Job\nmetadata: { name: finetune }\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: train\n          image: nvcr.io/nvidia/pytorch:24.05-py3\n          resources:\n            limits: { nvidia.com/gpu: 4 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: two-gpu-nodes }\nspec:\n  cluster:\n    nodePools:\n      - name: gpu\n        count: 2\n        gpu: { model: L4, count: 2 }\n"),
     fixed: "apiVersion: batch/v1\nkind: Job\nmetadata: { name: finetune }\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n        - name: train\n          image: nvcr.io/nvidia/pytorch:24.05-py3\n          resources:\n            limits: { nvidia.com/gpu: 2 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: two-gpu-nodes }\nspec:\n  cluster:\n    nodePools:\n      - name: gpu\n        count: 2\n        gpu: { model: L4, count: 2 }\n",
-    fix: words!(
+    fix: long!(
         "Ask for what the nodes really advertise (`kubectl describe node`, Allocatable): no more GPUs per pod than one node has, `nvidia.com/gpu.shared` when shared GPUs are renamed, the exact `nvidia.com/mig-<profile>` of a mixed MIG layout, or `nvidia.com/gpu` under the single strategy. If the manifest is right and the Scenario does not match your cluster, change the node pool instead (`gpu.count`, `devicePlugin`, `sharing`).",
         "改成節點真正宣告的資源（`kubectl describe node` 的 Allocatable）：每個 Pod 的 GPU 數不超過一個節點的數量、共享 GPU 被改名時要求 `nvidia.com/gpu.shared`、mixed MIG 配置下要求確切的 `nvidia.com/mig-<profile>`、single 策略下要求 `nvidia.com/gpu`。如果 manifest 沒錯、是 Scenario 跟你的叢集不符，就改節點池（`gpu.count`、`devicePlugin`、`sharing`）。"
     ),

@@ -21,6 +21,7 @@
 
 use super::pl502::{nodes, resource_span, subject};
 use super::{edit, words, Context, Rule};
+use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::gpu::{self, GpuModel, LayoutError, MigProfile};
 use crate::manifest::model::{Container, Workload};
@@ -38,17 +39,17 @@ pub static RULE: Rule = Rule {
         "a MIG layout or MIG profile the GPU model cannot have",
         "GPU 型號做不到的 MIG 配置或 MIG profile"
     ),
-    what: words!(
+    what: long!(
         "In the Scenario, for each node pool with `sharing.mode: mig`: the GPU model must support MIG (not T4, L4, A10G, L40S…) and be known to podlab's catalog; the `layout` must use that model's profile names and fit on one GPU (compute slices ≤ 7 and memory slices ≤ 8 on A100/H100-class cards, 4 and 4 on A30; at most one `+me` profile); the `single` strategy needs one profile repeated. In a manifest, a `nvidia.com/mig-<profile>` request whose profile exists on no GPU model of the node pools (`mig-1g.5gb` on A100-80GB, whose smallest is `1g.10gb`).",
         "在 Scenario 中，對每個 `sharing.mode: mig` 的節點池檢查：GPU 型號必須支援 MIG（T4、L4、A10G、L40S… 都不支援），而且在 podlab 的型號目錄裡；`layout` 必須使用該型號的 profile 名稱，且放得進一張 GPU（A100/H100 等級的卡 compute slice ≤ 7、memory slice ≤ 8，A30 是 4 和 4；`+me` profile 最多一個）；`single` 策略只能重複同一個 profile。在 manifest 中，檢查 `nvidia.com/mig-<profile>` 的 profile 是否存在於節點池的任何 GPU 型號（例如 A100-80GB 上的 `mig-1g.5gb`，它最小的是 `1g.10gb`）。"
     ),
-    why: words!(
+    why: long!(
         "MIG profile names encode the card's memory, so a name copied from an A100-40GB tutorial (`1g.5gb`, `3g.20gb`) does not exist on the A100-80GB or H100 you rent, and MIG Manager fails to apply a layout that does not fit. Either way no node advertises the resource, and the inference pods you meant to pack seven to a GPU all stay Pending.",
         "MIG profile 的名稱裡寫著卡的記憶體大小，從 A100-40GB 教學複製來的名稱（`1g.5gb`、`3g.20gb`）在你租的 A100-80GB 或 H100 上根本不存在；放不進一張卡的 layout，MIG Manager 也套用不了。不管哪一種，都沒有節點會宣告這個資源，原本打算一張 GPU 塞七個的推論 Pod 全部停在 Pending。"
     ),
-    failing: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: embedder }\nspec:\n  replicas: 2\n  selector: { matchLabels: { app: embedder } }\n  template:\n    metadata: { labels: { app: embedder } }\n    spec:\n      containers:\n        - name: triton\n          image: nvcr.io/nvidia/tritonserver:24.05-py3\n          resources:\n            limits: { nvidia.com/mig-1g.5gb: 1 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: mig-a100 }\nspec:\n  cluster:\n    nodePools:\n      - name: gpu\n        gpu: { model: A100-80GB, count: 1 }\n        sharing: { mode: mig, strategy: mixed, layout: [1g.10gb, 1g.10gb, 1g.10gb, 1g.10gb, 3g.40gb] }\n",
+    failing: long_str!("apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: embedder }\nspec:\n  replicas: 2\n  selector: { matchLabels: { app: embedder } }\n  template:\n    metadata: { labels: { app: embedder } }\n    spec:\n      containers:\n        - name: triton\n          image: nvcr.io/nvidia/tritonserver:24.05-py3\n          resources:\n            limits: { nvidia.com/mig-1g.5gb: 1 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: mig-a100 }\nspec:\n  cluster:\n    nodePools:\n      - name: gpu\n        gpu: { model: A100-80GB, count: 1 }\n        sharing: { mode: mig, strategy: mixed, layout: [1g.10gb, 1g.10gb, 1g.10gb, 1g.10gb, 3g.40gb] }\n"),
     fixed: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: embedder }\nspec:\n  replicas: 2\n  selector: { matchLabels: { app: embedder } }\n  template:\n    metadata: { labels: { app: embedder } }\n    spec:\n      containers:\n        - name: triton\n          image: nvcr.io/nvidia/tritonserver:24.05-py3\n          resources:\n            limits: { nvidia.com/mig-1g.10gb: 1 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: mig-a100 }\nspec:\n  cluster:\n    nodePools:\n      - name: gpu\n        gpu: { model: A100-80GB, count: 1 }\n        sharing: { mode: mig, strategy: mixed, layout: [1g.10gb, 1g.10gb, 1g.10gb, 1g.10gb, 3g.40gb] }\n",
-    fix: words!(
+    fix: long!(
         "Use the profile names of your GPU model (`nvidia-smi mig -lgip` lists them; on A100-80GB and H100-80GB: 1g.10gb, 1g.20gb, 2g.20gb, 3g.40gb, 4g.40gb, 7g.80gb) and a layout that fits on one card; use `strategy: mixed` for different profiles on one GPU; for GPUs without MIG, share them with time-slicing or MPS instead.",
         "使用你的 GPU 型號的 profile 名稱（`nvidia-smi mig -lgip` 會列出來；A100-80GB 與 H100-80GB 是 1g.10gb、1g.20gb、2g.20gb、3g.40gb、4g.40gb、7g.80gb），layout 要放得進一張卡；同一張 GPU 要切成不同 profile 時用 `strategy: mixed`；不支援 MIG 的 GPU 改用 time-slicing 或 MPS 共享。"
     ),

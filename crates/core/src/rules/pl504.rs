@@ -21,6 +21,7 @@
 
 use super::pl502::{blocking_taints, fits, pods_at_once, resource_span, subject};
 use super::{gpu_requests, pod_gpu_requests, words, Context, Rule};
+use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::gpu::GpuModel;
 use crate::manifest::model::Workload;
@@ -37,17 +38,17 @@ pub static RULE: Rule = Rule {
         "pods sharing one time-sliced GPU can need more device memory than it has",
         "共用同一張 time-slicing GPU 的 Pod 加起來可能需要超過它的 GPU 記憶體"
     ),
-    what: words!(
+    what: long!(
         "For each node pool with `sharing.mode: timeSlicing`, takes the GPU pods that can land on it (with `replicas` or `parallelism` copies) and their device memory (the Scenario's `gpuMemory × workers`), and finds the most memory that `replicas` shares of one physical GPU can receive. It warns when that sum is larger than the card's memory. For `sharing.mode: mps` it warns when one process needs more than the per-client cap, card memory / replicas.",
         "對每個 `sharing.mode: timeSlicing` 的節點池，找出能排到上面的 GPU Pod（依 `replicas` 或 `parallelism` 展開）和它們的 GPU 記憶體（Scenario 的 `gpuMemory × workers`），計算同一張實體 GPU 的 `replicas` 份額最多可能收到多少記憶體需求，超過卡的記憶體就警告。對 `sharing.mode: mps`，則在單一行程需要的記憶體超過每個 client 的上限（卡的記憶體 / replicas）時警告。"
     ),
-    why: words!(
+    why: long!(
         "Time-slicing shares compute, not memory: four replicas of a 20Gi model on a 24Gi A10G all start, the first one loads, and the others die with `CUDA out of memory` — or the first one does, at its next batch. vLLM even reserves 90% of the card at start (`--gpu-memory-utilization 0.9`), so two of them never share one. The pods restart, load again and crash again, and which one survives changes every time. MPS does cap memory, so an oversized model fails at load every time.",
         "Time-slicing 共享的是運算，不是記憶體：在 24Gi 的 A10G 上跑四個 20Gi 模型的副本，全部都能啟動，第一個載入成功，其他的就以 `CUDA out of memory` 掛掉——或是第一個在下一個 batch 掛掉。vLLM 甚至一啟動就預留整張卡的 90%（`--gpu-memory-utilization 0.9`），兩個 vLLM 根本無法共用一張卡。Pod 重啟、重新載入、再掛掉，而且每次活下來的是誰都不一樣。MPS 會限制記憶體，所以太大的模型每次載入都會失敗。"
     ),
-    failing: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: tgi }\nspec:\n  replicas: 4\n  selector: { matchLabels: { app: tgi } }\n  template:\n    metadata: { labels: { app: tgi } }\n    spec:\n      containers:\n        - name: server\n          image: ghcr.io/huggingface/text-generation-inference:2.4.0\n          resources:\n            limits: { nvidia.com/gpu: 1 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: shared-a10g }\nspec:\n  workload:\n    - container: server\n      gpuMemory: 20Gi\n  cluster:\n    nodePools:\n      - name: gpu\n        gpu: { model: A10G, count: 1 }\n        sharing: { mode: timeSlicing, replicas: 4 }\n",
+    failing: long_str!("apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: tgi }\nspec:\n  replicas: 4\n  selector: { matchLabels: { app: tgi } }\n  template:\n    metadata: { labels: { app: tgi } }\n    spec:\n      containers:\n        - name: server\n          image: ghcr.io/huggingface/text-generation-inference:2.4.0\n          resources:\n            limits: { nvidia.com/gpu: 1 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: shared-a10g }\nspec:\n  workload:\n    - container: server\n      gpuMemory: 20Gi\n  cluster:\n    nodePools:\n      - name: gpu\n        gpu: { model: A10G, count: 1 }\n        sharing: { mode: timeSlicing, replicas: 4 }\n"),
     fixed: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: tgi }\nspec:\n  replicas: 4\n  selector: { matchLabels: { app: tgi } }\n  template:\n    metadata: { labels: { app: tgi } }\n    spec:\n      containers:\n        - name: server\n          image: ghcr.io/huggingface/text-generation-inference:2.4.0\n          resources:\n            limits: { nvidia.com/gpu: 1 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: shared-a10g }\nspec:\n  workload:\n    - container: server\n      gpuMemory: 5Gi\n  cluster:\n    nodePools:\n      - name: gpu\n        gpu: { model: A10G, count: 1 }\n        sharing: { mode: timeSlicing, replicas: 4 }\n",
-    fix: words!(
+    fix: long!(
         "Make the worst case fit: fewer time-slicing replicas per GPU (so fewer pods share a card), a smaller or quantized model, or a cap in the server itself (vLLM `--gpu-memory-utilization`, PyTorch `set_per_process_memory_fraction`). For real isolation use MIG, which gives each pod its own memory; MPS caps each client at card memory / replicas.",
         "讓最壞情況也放得下：減少每張 GPU 的 time-slicing replicas（共用一張卡的 Pod 變少）、換小一點或量化過的模型，或在伺服器本身設上限（vLLM 的 `--gpu-memory-utilization`、PyTorch 的 `set_per_process_memory_fraction`）。要真正的記憶體隔離請用 MIG，每個 Pod 有自己的記憶體；MPS 則把每個 client 限制在卡的記憶體 / replicas。"
     ),

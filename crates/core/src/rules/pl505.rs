@@ -16,6 +16,7 @@ use super::pl502::{
     resource_span, scheduling_message, subject,
 };
 use super::{edit, pod_gpu_requests, words, Context, Rule};
+use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::manifest::model::WorkloadKind;
 use crate::text;
@@ -29,17 +30,17 @@ pub static RULE: Rule = Rule {
         "more GPU pods at once than the cluster's GPUs can hold",
         "同時要跑的 GPU Pod 比叢集的 GPU 放得下的還多"
     ),
-    what: words!(
+    what: long!(
         "For Deployments, StatefulSets and ReplicaSets (`replicas`) and Jobs and CronJobs (`parallelism`, at most `completions`), counts how many of its GPU pods the Scenario's node pools can hold at once: on each node, the GPUs it advertises divided by the pod's request, over every node of the pools whose taints the pod tolerates. It warns when more pods are wanted, and says how many stay Pending. It stays quiet when not even one pod fits (PL501, PL502).",
         "對 Deployment、StatefulSet、ReplicaSet（`replicas`）以及 Job、CronJob（`parallelism`，最多 `completions`），計算 Scenario 的節點池同時放得下幾個這種 GPU Pod：每個節點宣告的 GPU 數除以 Pod 的需求，加總 Pod 能容忍其 taint 的所有節點。要求的 Pod 比這個數多就警告，並說明有幾個會停在 Pending。連一個都放不下時不報（由 PL501、PL502 處理）。"
     ),
-    why: words!(
+    why: long!(
         "GPUs cannot be overcommitted: the extra replicas wait in Pending while the Deployment reports fewer ready pods than asked, autoscalers keep adding pods that cannot start, and a rolling update can hang. For distributed training with one pod per rank, the ranks that did start wait for the missing ones at the rendezvous and burn GPU hours doing nothing.",
         "GPU 不能超賣：多出來的副本停在 Pending，Deployment 的 Ready 數一直不足，自動擴縮不斷加出無法啟動的 Pod，滾動更新也可能卡住。分散式訓練若是一個 rank 一個 Pod，已經啟動的 rank 會在 rendezvous 等待缺席的 rank，白白燒掉 GPU 時數。"
     ),
-    failing: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: vllm }\nspec:\n  replicas: 4\n  selector: { matchLabels: { app: vllm } }\n  template:\n    metadata: { labels: { app: vllm } }\n    spec:\n      containers:\n        - name: server\n          image: vllm/vllm-openai:v0.6.3\n          resources:\n            limits: { nvidia.com/gpu: 1 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: two-l4 }\nspec:\n  cluster:\n    nodePools:\n      - name: gpu\n        count: 2\n        gpu: { model: L4, count: 1 }\n",
+    failing: long_str!("apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: vllm }\nspec:\n  replicas: 4\n  selector: { matchLabels: { app: vllm } }\n  template:\n    metadata: { labels: { app: vllm } }\n    spec:\n      containers:\n        - name: server\n          image: vllm/vllm-openai:v0.6.3\n          resources:\n            limits: { nvidia.com/gpu: 1 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: two-l4 }\nspec:\n  cluster:\n    nodePools:\n      - name: gpu\n        count: 2\n        gpu: { model: L4, count: 1 }\n"),
     fixed: "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: vllm }\nspec:\n  replicas: 2\n  selector: { matchLabels: { app: vllm } }\n  template:\n    metadata: { labels: { app: vllm } }\n    spec:\n      containers:\n        - name: server\n          image: vllm/vllm-openai:v0.6.3\n          resources:\n            limits: { nvidia.com/gpu: 1 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: two-l4 }\nspec:\n  cluster:\n    nodePools:\n      - name: gpu\n        count: 2\n        gpu: { model: L4, count: 1 }\n",
-    fix: words!(
+    fix: long!(
         "Lower `replicas` (or `parallelism`) to what the GPUs hold, or give the cluster more GPU nodes; if the model is small, share GPUs with time-slicing, MPS or MIG. When the Scenario describes your cluster, the fix lowers the value to the number of pods that fit.",
         "把 `replicas`（或 `parallelism`）降到 GPU 放得下的數量，或替叢集加 GPU 節點；模型不大的話，可以用 time-slicing、MPS 或 MIG 共享 GPU。Scenario 描述了你的叢集時，修正會把這個值降到放得下的 Pod 數。"
     ),

@@ -47,6 +47,7 @@
 //! modelled).
 
 use super::{edit, pod_gpu_requests, words, Context, Rule};
+use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::manifest::duration::{self, Millis};
 use crate::manifest::model::WorkloadKind;
@@ -62,17 +63,17 @@ pub static RULE: Rule = Rule {
         "a GPU CronJob runs longer than its schedule interval and concurrencyPolicy Allow lets the runs pile up",
         "GPU CronJob 跑一次的時間比排程間隔長，concurrencyPolicy Allow 讓執行一輪輪疊上去"
     ),
-    what: words!(
+    what: long!(
         "For each CronJob whose pods ask for a GPU and whose `concurrencyPolicy` is `Allow` (the default), compares the time one run takes — the Scenario's `imagePull + startup + runFor` of its containers, the largest; no `runFor`, no check — with the shortest interval between two times of its `schedule` (five-field cron as Kubernetes parses it with robfig/cron: lists, ranges, steps, month and day names, `@hourly`/`@daily`/… and `@every`; when both day-of-month and day-of-week are restricted a day matches if either does). It reports when the run is longer. A Job `activeDeadlineSeconds` not longer than the interval, or a schedule that does not parse, silences it.",
         "對每個 Pod 要求 GPU、`concurrencyPolicy` 為 `Allow`（預設值）的 CronJob，比較跑一次所需的時間——Scenario 中各 container 的 `imagePull + startup + runFor`，取最大者；沒有 `runFor` 就不檢查——與 `schedule` 兩次觸發之間最短的間隔（依 Kubernetes 使用的 robfig/cron 解析五欄位 cron：列表、範圍、間隔、月份與星期名稱、`@hourly`／`@daily`／… 與 `@every`；日期與星期兩欄都有限制時，任一欄符合即觸發）。跑一次比間隔長就回報。Job 的 `activeDeadlineSeconds` 不超過間隔，或 schedule 無法解析時，不回報。"
     ),
-    why: words!(
+    why: long!(
         "With `Allow` the CronJob controller creates a new Job at every schedule time, whether or not the previous one has finished. A nightly fine-tune or an hourly batch-inference run that holds the only GPU longer than the interval leaves the next run's pod Pending (`0/1 nodes are available: 1 Insufficient nvidia.com/gpu`); the runs pile up, each new one waiting for the GPU, and on a cluster with spare GPUs two runs bill GPU hours at once and may write the same output. Runs get longer as data and models grow, so a schedule that fit at first stops fitting silently.",
         "在 `Allow` 之下，CronJob 控制器每到排程時間就建立新的 Job，不管上一個跑完沒有。每晚的微調或每小時的批次推論，若佔用唯一一張 GPU 的時間超過排程間隔，下一輪的 Pod 就會卡在 Pending（`0/1 nodes are available: 1 Insufficient nvidia.com/gpu`）；執行一輪輪疊上去，每個新的都在等 GPU。叢集有多餘的 GPU 時，則會有兩輪同時計費，還可能寫到同一份輸出。資料與模型會長大，執行時間也跟著變長，原本排得下的排程會無聲地排不下。"
     ),
-    failing: "apiVersion: batch/v1\nkind: CronJob\nmetadata: { name: batch-embed }\nspec:\n  schedule: \"0 * * * *\"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: Never\n          containers:\n            - name: embed\n              image: registry.example.com/batch-embed:1.4.0\n              resources:\n                limits: { nvidia.com/gpu: 1, memory: 16Gi }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: slow-batch }\nspec:\n  workload:\n    - container: embed\n      startup: 1m\n      runFor: 75m\n",
+    failing: long_str!("apiVersion: batch/v1\nkind: CronJob\nmetadata: { name: batch-embed }\nspec:\n  schedule: \"0 * * * *\"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: Never\n          containers:\n            - name: embed\n              image: registry.example.com/batch-embed:1.4.0\n              resources:\n                limits: { nvidia.com/gpu: 1, memory: 16Gi }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: slow-batch }\nspec:\n  workload:\n    - container: embed\n      startup: 1m\n      runFor: 75m\n"),
     fixed: "apiVersion: batch/v1\nkind: CronJob\nmetadata: { name: batch-embed }\nspec:\n  concurrencyPolicy: Forbid\n  schedule: \"0 * * * *\"\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: Never\n          containers:\n            - name: embed\n              image: registry.example.com/batch-embed:1.4.0\n              resources:\n                limits: { nvidia.com/gpu: 1, memory: 16Gi }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: slow-batch }\nspec:\n  workload:\n    - container: embed\n      startup: 1m\n      runFor: 75m\n",
-    fix: words!(
+    fix: long!(
         "Set `concurrencyPolicy: Forbid`: while a run is active the controller skips the schedule time (Normal `JobAlreadyActive` event) and starts the most recent missed time as soon as the run ends (within `startingDeadlineSeconds`, if set). `Replace` is rarely right for GPU work: it deletes the running Job, so a run that is always too long never finishes. Or space the schedule out, or make the run shorter.",
         "設定 `concurrencyPolicy: Forbid`：有執行還在跑時，控制器會跳過該次排程（Normal 事件 `JobAlreadyActive`），等這輪結束後立刻補跑最近一次錯過的排程（若有設定 `startingDeadlineSeconds`，須在期限內）。`Replace` 很少適合 GPU 工作：它會刪掉正在跑的 Job，一輪總是跑太久的話就永遠跑不完。也可以把排程拉開，或縮短每輪的執行時間。"
     ),
