@@ -396,3 +396,68 @@ fn the_slider_edits_the_text_and_a_share_link_restores_it_elsewhere() {
     assert_eq!(hidden, json!("none"));
     other.screenshot(&out.join("playground-embed.png"));
 }
+
+/// Issue 5: an exercise solved through the page (its goals turn green as
+/// the text is fixed), the index shows it solved, and one interview-mode
+/// path (describe → logs --previous → the right cause) is scored.
+#[test]
+fn an_exercise_is_solved_in_the_page_and_an_interview_is_scored() {
+    let server = StaticServer::start(dist_dir());
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    session.set_window_size(1400, 1000);
+    session.goto(&server.url("/?exercise=liveness-crash-loop&lang=en"));
+    session.wait_for_element("[data-testid=goals]", PAGE_LOAD);
+    assert!(session.find("[data-testid=solved]").is_none());
+    let summary = text_of(&session, "[data-testid=goal-summary]");
+    assert!(!summary.starts_with("Solved"), "{summary}");
+    // The fix a learner would make: PL201's startupProbe.
+    let fix = session.wait_for_element("[data-testid=fix-PL201]", RELINT);
+    session.click(&fix);
+    session.wait_for_element("[data-testid=solved]", RELINT);
+    let passed = session.execute(
+        "return [...document.querySelectorAll('[data-testid=goals] li')].every(li => li.dataset.passed === 'true');",
+        json!([]),
+    );
+    assert_eq!(passed, json!(true));
+    session.screenshot(&out.join("exercise-solved.png"));
+
+    session.goto(&server.url("/?exercises&lang=zh-TW"));
+    let item = session.wait_for_element("[data-testid=exercise-liveness-crash-loop]", PAGE_LOAD);
+    assert!(
+        session.text(&item).contains("已解開"),
+        "{}",
+        session.text(&item)
+    );
+
+    session.goto(&server.url("/?exercise=liveness-crash-loop&mode=interview&lang=en"));
+    session.wait_for_element("[data-testid=interview-symptom]", PAGE_LOAD);
+    let describe = session.wait_for_element("[data-testid=interview-cmd-describe]", RELINT);
+    session.click(&describe);
+    session.wait_for("describe's output", RELINT, |session| {
+        let text = session
+            .find("[data-testid=interview-output-0]")
+            .map(|e| session.text(&e))?;
+        text.contains("Liveness probe failed").then_some(())
+    });
+    let previous = session.wait_for_element("[data-testid=interview-cmd-logs-previous]", RELINT);
+    session.click(&previous);
+    session.wait_for_element("[data-testid=interview-output-1]", RELINT);
+    let cause = session.execute(
+        "const radios = [...document.querySelectorAll('.causes input')];\
+         return radios.length;",
+        json!([]),
+    );
+    assert!(cause.as_u64().unwrap_or(0) >= 2, "{cause}");
+    // The first option of this exercise is the right one (its file says so).
+    let first = session.wait_for_element("[data-testid=cause-0]", RELINT);
+    session.click(&first);
+    let score = session.wait_for_element("[data-testid=interview-score]", RELINT);
+    let text = session.text(&score);
+    assert!(
+        text.contains("right root cause") && text.contains("2 of 2"),
+        "{text}"
+    );
+    session.screenshot(&out.join("interview-scored.png"));
+}

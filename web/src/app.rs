@@ -10,9 +10,15 @@ use std::rc::Rc;
 use podlab_core::i18n::Lang;
 use yew::prelude::*;
 
-use crate::components::{Controls, Diagnostics, Editor, LangToggle, ShareBar, Simulation};
+use podlab_core::exercise::{self, Exercise, GoalResult};
+
+use crate::components::{
+    Controls, Diagnostics, Editor, ExerciseIndex, ExercisePanel, InterviewView, LangToggle,
+    ShareBar, Simulation,
+};
 use crate::hooks::use_debounced_effect;
-use crate::persist::{self, Notice};
+use crate::library::{self, Library};
+use crate::persist::{self, Notice, Page};
 use crate::state::{Action, AppState, Linted};
 use crate::{i18n, view_model, DEFAULT_TEXT};
 
@@ -32,6 +38,14 @@ pub struct AppProps {
     /// up to date (the real page; tests mount without it).
     #[prop_or_default]
     pub persist: bool,
+    /// The page to show; `None` reads the query string (`?exercises`,
+    /// `?exercise=<id>[&mode=interview]`).
+    #[prop_or_default]
+    pub page: Option<Page>,
+    /// The exercise library; `None` fetches it from `exercises/` when an
+    /// exercise page needs it.
+    #[prop_or_default]
+    pub library: Option<Library>,
 }
 
 /// Compares an `Rc` by address: a new lint is a new `Rc`.
@@ -45,21 +59,69 @@ impl<T> PartialEq for SameRc<T> {
 
 #[component]
 pub fn App(props: &AppProps) -> Html {
-    // Where the first text comes from, decided once.
+    // The page, decided once.
+    let page: Rc<Page> = {
+        let page = props.page.clone();
+        use_memo((), move |_| {
+            page.unwrap_or_else(|| persist::page(&persist::query()))
+        })
+    };
+    let exercise_page_id: Option<String> = match &*page {
+        Page::Exercise { id, .. } => Some(id.clone()),
+        _ => None,
+    };
+    let library = use_state(|| props.library.clone());
+    let library_error = use_state(|| None::<String>);
+    {
+        let library = library.clone();
+        let library_error = library_error.clone();
+        let needed = *page != Page::Playground;
+        use_effect_with((), move |_| {
+            if needed && library.is_none() {
+                wasm_bindgen_futures::spawn_local(async move {
+                    match library::fetch().await {
+                        Ok(loaded) => library.set(Some(Library(loaded))),
+                        Err(error) => library_error.set(Some(error)),
+                    }
+                });
+            }
+        });
+    }
+    let exercise: Option<Rc<Exercise>> = exercise_page_id
+        .as_deref()
+        .and_then(|id| library.as_ref().and_then(|library| library.find(id)));
+    let exercise_id: Option<String> = exercise.as_ref().map(|e| e.id.clone());
+    // Where the first text comes from, decided once: the text given, a
+    // link, the autosave (of this exercise), the exercise's start (once
+    // fetched: `awaiting_start`), the default.
     let opening = {
         let text = props.text.clone();
         let persist = props.persist;
-        use_memo((), move |_| match text {
-            Some(text) => (text.to_string(), None),
-            None if persist => {
-                let (text, _, notice) = persist::initial_text(
-                    &persist::fragment(),
-                    persist::load_autosave(),
-                    DEFAULT_TEXT,
-                );
-                (text, notice)
+        let id = exercise_page_id.clone();
+        let exercise = exercise.clone();
+        use_memo((), move |_| {
+            let fallback = match (&id, &exercise) {
+                (_, Some(exercise)) => Some(exercise.start.clone()),
+                (Some(_), None) => None,
+                (None, _) => Some(DEFAULT_TEXT.to_string()),
+            };
+            match text {
+                Some(text) => (text.to_string(), None, false),
+                None if persist => {
+                    let (text, source, notice) = persist::initial_text(
+                        &persist::fragment(),
+                        persist::load_autosave(id.as_deref()),
+                        fallback.as_deref().unwrap_or(""),
+                    );
+                    let awaiting = fallback.is_none() && source == persist::Source::Default;
+                    (text, notice, awaiting)
+                }
+                None => (
+                    fallback.clone().unwrap_or_default(),
+                    None,
+                    fallback.is_none(),
+                ),
             }
-            None => (DEFAULT_TEXT.to_string(), None),
         })
     };
     let state = {
@@ -69,14 +131,51 @@ pub fn App(props: &AppProps) -> Html {
     };
     let lang = state.lang;
     let notice = use_state(|| opening.1.clone());
+    // The exercise's start, once the library has arrived.
+    {
+        let dispatcher = state.dispatcher();
+        let start = exercise.as_ref().map(|e| e.start.clone());
+        let awaiting = opening.2;
+        use_effect_with(start.is_some(), move |_| {
+            if let (true, Some(start)) = (awaiting, start) {
+                dispatcher.dispatch(Action::Replace(start.into()));
+            }
+        });
+    }
+    let unknown_exercise = match (&exercise_page_id, library.as_ref()) {
+        (Some(id), Some(_)) if exercise.is_none() => Some(id.clone()),
+        _ => None,
+    };
     let embed = use_memo((), |_| persist::is_embed(&persist::query()));
     // After each lint (so not per keystroke): the link and the autosave.
     {
         let persist = props.persist;
+        let id = exercise_id.clone();
         use_effect_with(SameRc(state.linted.clone()), move |linted| {
-            if persist {
-                persist::autosave(&linted.0.text);
+            // Not the empty text shown while an exercise is being fetched.
+            if persist && !linted.0.text.is_empty() {
+                persist::autosave(id.as_deref(), &linted.0.text);
                 persist::write_fragment(&linted.0.text);
+            }
+        });
+    }
+    // The exercise's goals, checked by the simulator on each linted text.
+    let results: Option<Rc<Vec<GoalResult>>> = {
+        let exercise = exercise.clone();
+        let results = use_memo(SameRc(state.linted.clone()), move |linted| {
+            exercise.map(|exercise| Rc::new(exercise::check(&exercise, &linted.0.text)))
+        });
+        (*results).clone()
+    };
+    {
+        let persist = props.persist;
+        let id = exercise_id.clone();
+        let solved = results.as_ref().is_some_and(|r| exercise::goals::solved(r));
+        use_effect_with(solved, move |solved| {
+            if *solved && persist {
+                if let Some(id) = id {
+                    persist::mark_solved(&id);
+                }
             }
         });
     }
@@ -123,7 +222,23 @@ pub fn App(props: &AppProps) -> Html {
     let notice_text = notice.as_ref().map(|notice| match notice {
         Notice::CorruptLink => i18n::notice_corrupt_link(),
         Notice::LinkTooLarge => i18n::notice_link_too_large(),
+        Notice::UnknownExercise(id) => i18n::unknown_exercise(id),
     });
+    let notice_text = notice_text
+        .or_else(|| unknown_exercise.as_deref().map(i18n::unknown_exercise))
+        .or_else(|| library_error.as_deref().map(i18n::library_failed));
+    let on_replace = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |text: String| dispatcher.dispatch(Action::Replace(text.into())))
+    };
+    let interview = matches!(
+        *page,
+        Page::Exercise {
+            interview: true,
+            ..
+        }
+    );
+    let progress = use_memo((), |_| persist::load_progress());
     let on_lang = {
         let dispatcher = state.dispatcher();
         Callback::from(move |lang: Lang| dispatcher.dispatch(Action::SetLang(lang)))
@@ -138,6 +253,9 @@ pub fn App(props: &AppProps) -> Html {
                 </div>
                 <div class="header-tools">
                     <ShareBar text={state.text.clone()} {lang} />
+                    if *page == Page::Playground {
+                        <a class="to-exercises" data-testid="to-exercises" href={format!("?exercises&lang={}", lang.code())}>{ i18n::exercises().get(lang).to_owned() }</a>
+                    }
                     <LangToggle {lang} on_change={on_lang} />
                 </div>
             </header>
@@ -147,6 +265,11 @@ pub fn App(props: &AppProps) -> Html {
                     <button type="button" onclick={on_dismiss}>{ i18n::dismiss().get(lang).to_owned() }</button>
                 </div>
             }
+            if *page == Page::Exercises {
+                <ExerciseIndex {lang} solved={(*progress).clone()} exercises={(*library).clone()} />
+            } else if let (true, Some(exercise)) = (interview, exercise.clone()) {
+                <InterviewView {exercise} {lang} />
+            } else {
             <main>
                 <Editor
                     text={state.text.clone()}
@@ -155,6 +278,9 @@ pub fn App(props: &AppProps) -> Html {
                     node_ref={editor_ref.clone()}
                 />
                 <div class="side">
+                if let (Some(exercise), Some(results)) = (exercise.clone(), results.clone()) {
+                    <ExercisePanel {exercise} {results} {lang} {on_replace} />
+                }
                 <Controls values={(*state.values).clone()} {lang} on_change={on_control} />
                 <Diagnostics
                     heading={AttrValue::from(i18n::diagnostics_heading().get(lang).to_owned())}
@@ -167,6 +293,7 @@ pub fn App(props: &AppProps) -> Html {
                 </div>
                 <Simulation linted={state.linted.clone()} {lang} pending={state.is_stale()} />
             </main>
+            }
         </div>
     }
 }

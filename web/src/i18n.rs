@@ -10,6 +10,7 @@ use podlab_core::i18n::{Lang, Text};
 use podlab_core::text;
 
 pub use crate::i18n_controls::*;
+pub use crate::i18n_exercises::*;
 
 pub fn title() -> Text {
     Text::new("podlab playground", "podlab 練習場")

@@ -9,6 +9,8 @@ pub mod components;
 pub mod hooks;
 pub mod i18n;
 mod i18n_controls;
+mod i18n_exercises;
+pub mod library;
 pub mod persist;
 pub mod state;
 pub mod view_model;

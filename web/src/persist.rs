@@ -18,6 +18,8 @@ pub enum Notice {
     CorruptLink,
     /// The link's text inflates past the limit.
     LinkTooLarge,
+    /// `?exercise=<id>` names no exercise of the library.
+    UnknownExercise(String),
 }
 
 /// Where the first text came from.
@@ -70,6 +72,95 @@ pub fn is_embed(query: &str) -> bool {
         .any(|pair| matches!(pair, "embed=1" | "embed=true" | "embed"))
 }
 
+/// The value of `name` in a query string (`?exercise=oom-workers&lang=en`).
+pub fn query_param(query: &str, name: &str) -> Option<String> {
+    query.trim_start_matches('?').split('&').find_map(|pair| {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        (key == name).then(|| value.to_string())
+    })
+}
+
+/// What the page shows, from its query string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Page {
+    Playground,
+    /// `?exercises`: the index.
+    Exercises,
+    /// `?exercise=<id>`: one exercise; with `&mode=interview`, its interview.
+    Exercise {
+        id: String,
+        interview: bool,
+    },
+}
+
+pub fn page(query: &str) -> Page {
+    if let Some(id) = query_param(query, "exercise").filter(|id| !id.is_empty()) {
+        let interview = query_param(query, "mode").as_deref() == Some("interview");
+        return Page::Exercise { id, interview };
+    }
+    if query_param(query, "exercises").is_some() {
+        return Page::Exercises;
+    }
+    Page::Playground
+}
+
+/// The localStorage key of the autosaved text: one for the playground, one
+/// per exercise (an exercise never overwrites the playground's text).
+pub fn autosave_key(exercise: Option<&str>) -> String {
+    match exercise {
+        Some(id) => format!("podlab.exercise.{id}.v1"),
+        None => AUTOSAVE_KEY.to_string(),
+    }
+}
+
+/// The localStorage key of the solved exercises (ids, comma-separated).
+pub const PROGRESS_KEY: &str = "podlab.solved.v1";
+
+/// The solved ids in a stored progress value.
+pub fn parse_progress(stored: &str) -> Vec<String> {
+    let mut ids: Vec<String> = stored
+        .split(',')
+        .map(str::trim)
+        .filter(|id| !id.is_empty())
+        .map(String::from)
+        .collect();
+    podlab_core::sort::sort(&mut ids);
+    ids.dedup();
+    ids
+}
+
+/// The stored value with `id` added.
+pub fn with_solved(stored: &str, id: &str) -> String {
+    let mut ids = parse_progress(stored);
+    if !ids.iter().any(|known| known == id) {
+        ids.push(id.to_string());
+        podlab_core::sort::sort(&mut ids);
+    }
+    ids.join(",")
+}
+
+pub fn load_progress() -> Vec<String> {
+    load(PROGRESS_KEY).map_or_else(Vec::new, |stored| parse_progress(&stored))
+}
+
+pub fn mark_solved(id: &str) {
+    let stored = load(PROGRESS_KEY).unwrap_or_default();
+    save(PROGRESS_KEY, &with_solved(&stored, id));
+}
+
+fn load(key: &str) -> Option<String> {
+    let storage = web_sys::window()?.local_storage().ok()??;
+    storage.get_item(key).ok()?
+}
+
+fn save(key: &str, value: &str) {
+    if let Some(storage) =
+        web_sys::window().and_then(|window| window.local_storage().ok().flatten())
+    {
+        let _ = storage.set_item(key, value);
+    }
+}
+
 /// The share link for a text on the page at `base` (the page's address
 /// without its fragment), or why there is none.
 pub fn link(base: &str, text: &str) -> Result<String, ShareError> {
@@ -110,18 +201,13 @@ pub fn query() -> String {
 }
 
 /// The autosaved text, if storage works and holds one.
-pub fn load_autosave() -> Option<String> {
-    let storage = web_sys::window()?.local_storage().ok()??;
-    storage.get_item(AUTOSAVE_KEY).ok()?
+pub fn load_autosave(exercise: Option<&str>) -> Option<String> {
+    load(&autosave_key(exercise))
 }
 
 /// Saves the text; silently does nothing where storage is unavailable.
-pub fn autosave(text: &str) {
-    if let Some(storage) =
-        web_sys::window().and_then(|window| window.local_storage().ok().flatten())
-    {
-        let _ = storage.set_item(AUTOSAVE_KEY, text);
-    }
+pub fn autosave(exercise: Option<&str>, text: &str) {
+    save(&autosave_key(exercise), text);
 }
 
 /// Replaces the fragment without a new history entry (so Back leaves the
@@ -174,6 +260,38 @@ mod tests {
             initial_text("#", Some("  \n".into()), "default"),
             ("default".to_string(), Source::Default, None)
         );
+    }
+
+    #[test]
+    fn pages_from_the_query_string() {
+        assert_eq!(page(""), Page::Playground);
+        assert_eq!(page("?lang=en"), Page::Playground);
+        assert_eq!(page("?exercises"), Page::Exercises);
+        assert_eq!(page("?lang=zh-TW&exercises=1"), Page::Exercises);
+        assert_eq!(
+            page("?exercise=oom-workers&embed=1"),
+            Page::Exercise {
+                id: "oom-workers".into(),
+                interview: false
+            }
+        );
+        assert_eq!(
+            page("?exercise=gpu-taint&mode=interview"),
+            Page::Exercise {
+                id: "gpu-taint".into(),
+                interview: true
+            }
+        );
+        assert_eq!(page("?exercise="), Page::Playground);
+    }
+
+    #[test]
+    fn progress_and_autosave_keys() {
+        assert_eq!(with_solved("", "b"), "b");
+        assert_eq!(with_solved("b", "a"), "a,b");
+        assert_eq!(with_solved("a,b", "a"), "a,b");
+        assert_eq!(parse_progress(" b, ,a,a"), vec!["a", "b"]);
+        assert_ne!(autosave_key(Some("x")), autosave_key(None));
     }
 
     #[test]

@@ -67,6 +67,8 @@ pub enum Action {
     SetLang(Lang),
     /// A slider or picker changed the Scenario (written into the text).
     Control(Change),
+    /// A whole new text (an exercise's start or solution), linted at once.
+    Replace(Rc<str>),
 }
 
 impl AppState {
@@ -101,6 +103,7 @@ impl Reducible for AppState {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         match action {
             Action::Edit(text) if text != self.text => Rc::new(self.edited(text)),
+            Action::Replace(text) => Rc::new(AppState::new(text, self.lang)),
             Action::Control(change) => match controls::apply(&self.text, &change) {
                 Ok(text) if *text != *self.text => Rc::new(self.edited(text.into())),
                 _ => self,

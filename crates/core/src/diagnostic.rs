@@ -85,7 +85,7 @@ impl Diagnostic {
 /// or fall outside the text or off a character boundary, are skipped.
 pub fn apply_edits(text: &str, edits: &[TextEdit]) -> String {
     let mut sorted: Vec<&TextEdit> = edits.iter().collect();
-    sorted.sort_by_key(|edit| (edit.span.start, edit.span.end));
+    crate::sort::sort_by_key(&mut sorted, |edit| (edit.span.start, edit.span.end));
     let mut out = String::with_capacity(text.len() + 64);
     let mut cursor = 0;
     for edit in sorted {

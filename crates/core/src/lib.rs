@@ -12,4 +12,5 @@ pub mod manifest;
 pub mod rules;
 pub mod share;
 pub mod sim;
+pub mod sort;
 pub mod span;

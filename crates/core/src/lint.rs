@@ -61,7 +61,9 @@ pub fn lint(text: &str) -> LintReport {
         scenario: &scenario,
     };
     rules::run(&context, &mut diagnostics);
-    diagnostics.sort_by(|a, b| (a.span.start, a.rule).cmp(&(b.span.start, b.rule)));
+    crate::sort::sort_by(&mut diagnostics, |a, b| {
+        (a.span.start, a.rule).cmp(&(b.span.start, b.rule))
+    });
     if diagnostics.len() > MAX_DIAGNOSTICS {
         let omitted = diagnostics.len() - MAX_DIAGNOSTICS;
         let at = diagnostics[MAX_DIAGNOSTICS].span.start;

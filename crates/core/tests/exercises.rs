@@ -392,3 +392,13 @@ fn get_events_of_the_cronjob_overlap() {
         interview_output("cronjob-overlap", exercise::Command::GetEvents)
     );
 }
+
+#[test]
+fn the_ids_name_every_embedded_file_in_order() {
+    let ids: Vec<&str> = library::FILES.iter().map(|(id, _, _)| *id).collect();
+    assert_eq!(ids, library::IDS);
+    for (id, start, solution) in library::FILES {
+        let exercise = library::from_files(start, Some(solution)).expect("reads");
+        assert_eq!(exercise.id, *id);
+    }
+}

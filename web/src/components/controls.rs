@@ -74,10 +74,10 @@ fn slider(
     testid: &'static str,
     label: String,
     shown: String,
-    min: f64,
-    max: f64,
-    step: f64,
-    value: f64,
+    min: &'static str,
+    max: &'static str,
+    step: &'static str,
+    value: String,
     on_value: Callback<f64>,
 ) -> Html {
     let oninput = Callback::from(move |event: InputEvent| {
@@ -94,10 +94,10 @@ fn slider(
                 type="range"
                 id={id}
                 data-testid={testid}
-                min={min.to_string()}
-                max={max.to_string()}
-                step={step.to_string()}
-                value={value.to_string()}
+                {min}
+                {max}
+                {step}
+                {value}
                 aria-valuetext={shown}
                 {oninput}
             />
@@ -119,7 +119,16 @@ pub fn Controls(props: &ControlsProps) -> Html {
         let on_change = props.on_change.clone();
         Callback::from(move |value: f64| on_change.emit(make(value)))
     };
-    let gib_value = |bytes: i128| bytes as f64 / GIB as f64;
+    // The input's value in GiB, written with integers (no float formatting
+    // in the wasm): `7.5`.
+    let gib_value = |bytes: i128| {
+        let tenths = (bytes * 10 + GIB / 2) / GIB;
+        if tenths % 10 == 0 {
+            (tenths / 10).to_string()
+        } else {
+            format!("{}.{}", tenths / 10, tenths % 10)
+        }
+    };
     let on_preset = {
         let on_change = props.on_change.clone();
         Callback::from(move |event: Event| {
@@ -154,15 +163,15 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 "slider-startup",
                 i18n::load_time().get(lang).to_owned(),
                 format!("{} s", values.startup / 1000),
-                0.0, 600.0, 5.0,
-                (values.startup / 1000) as f64,
+                "0", "600", "5",
+                (values.startup / 1000).to_string(),
                 emit(|seconds| Change::Startup((seconds.max(0.0) as u64) * 1000)),
             ) }
             { slider(
                 "slider-memory-steady",
                 i18n::memory_steady().get(lang).to_owned(),
                 gib(values.memory_steady),
-                0.5, 64.0, 0.5,
+                "0.5", "64", "0.5",
                 gib_value(values.memory_steady),
                 emit(|gib| Change::MemorySteady((gib * GIB as f64).round() as i128)),
             ) }
@@ -170,7 +179,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 "slider-memory-peak",
                 i18n::memory_peak().get(lang).to_owned(),
                 gib(values.memory_peak),
-                0.5, 128.0, 0.5,
+                "0.5", "128", "0.5",
                 gib_value(values.memory_peak),
                 emit(|gib| Change::MemoryPeak((gib * GIB as f64).round() as i128)),
             ) }
@@ -178,15 +187,15 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 "slider-workers",
                 i18n::workers().get(lang).to_owned(),
                 values.workers.to_string(),
-                1.0, 8.0, 1.0,
-                values.workers as f64,
+                "1", "8", "1",
+                values.workers.to_string(),
                 emit(|n| Change::Workers(n.round() as i64)),
             ) }
             { slider(
                 "slider-gpu-memory",
                 i18n::gpu_memory().get(lang).to_owned(),
                 gib(values.gpu_memory),
-                0.0, 80.0, 1.0,
+                "0", "80", "1",
                 gib_value(values.gpu_memory),
                 emit(|gib| Change::GpuMemory((gib * GIB as f64).round() as i128)),
             ) }

@@ -41,18 +41,18 @@ pub fn Editor(props: &EditorProps) -> Html {
             }
         }
     };
+    // The last text typed here: a new text equal to it came from typing
+    // (the caret is already right); any other came from elsewhere.
+    let typed = use_mut_ref(String::new);
     {
         let selection = selection.clone();
         let node_ref = props.node_ref.clone();
-        use_effect_with(EditorText(props.text.clone()), move |_| {
+        let typed = typed.clone();
+        use_effect_with(EditorText(props.text.clone()), move |text| {
             let Some(textarea) = node_ref.cast::<HtmlTextAreaElement>() else {
                 return;
             };
-            let focused = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.active_element())
-                .is_some_and(|active| active == **textarea);
-            if focused {
+            if *typed.borrow() == *text.0 {
                 return;
             }
             if let Some((start, end)) = *selection.borrow() {
@@ -87,7 +87,9 @@ pub fn Editor(props: &EditorProps) -> Html {
         Callback::from(move |event: InputEvent| {
             let textarea: HtmlTextAreaElement = event.target_unchecked_into();
             remember(&textarea);
-            on_input.emit(textarea.value().into());
+            let value = textarea.value();
+            typed.borrow_mut().clone_from(&value);
+            on_input.emit(value.into());
         })
     };
     html! {

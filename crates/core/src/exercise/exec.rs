@@ -392,7 +392,7 @@ impl<'a> ExecContext<'a> {
                 }
                 (None, None) => Vec::new(),
             };
-            names.sort_unstable();
+            crate::sort::sort(&mut names);
             let stdout: String = names.iter().map(|name| format!("{name}\n")).collect();
             return ExecOutput {
                 notes,
@@ -415,7 +415,7 @@ impl<'a> ExecContext<'a> {
             .filter(|child| !child.is_empty())
             .collect();
         if !children.is_empty() {
-            children.sort_unstable();
+            crate::sort::sort(&mut children);
             children.dedup();
             let stdout: String = children.iter().map(|name| format!("{name}\n")).collect();
             return ExecOutput {

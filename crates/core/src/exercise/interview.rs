@@ -291,7 +291,7 @@ fn get_events(run: &Run, at: Millis) -> String {
     if rows.is_empty() {
         return "No resources found in default namespace.\n".into();
     }
-    rows.sort_by_key(|(last, _)| *last);
+    crate::sort::sort_by_key(&mut rows, |(last, _)| *last);
     let mut table = String::from("LAST SEEN\tTYPE\tREASON\tOBJECT\tMESSAGE\n");
     for (_, row) in rows {
         table.push_str(&row);
@@ -360,7 +360,7 @@ fn describe_node(context: &ExecContext, node: &str, at: Millis) -> String {
             .iter()
             .map(|(key, value)| format!("{key}={value}")),
     );
-    labels.sort();
+    crate::sort::sort(&mut labels);
     let mut text = format!("Name:\t{node}\nRoles:\t<none>\n");
     for (index, label) in labels.iter().enumerate() {
         let head = if index == 0 { "Labels:" } else { "" };
@@ -392,7 +392,7 @@ fn describe_node(context: &ExecContext, node: &str, at: Millis) -> String {
     for (name, count) in pool.extended_resources() {
         capacity.push((name, Quantity::from_units(i128::from(count))));
     }
-    capacity.sort_by(|a, b| a.0.cmp(&b.0));
+    crate::sort::sort_by(&mut capacity, |a, b| a.0.cmp(&b.0));
     // Each resource list aligns on its own (`printResourceList`).
     let mut out = describe::tabwrite(&text, 2);
     text = String::new();

@@ -1,5 +1,8 @@
 //! The exercise library: the files of the repository's `exercises/`
-//! directory, embedded so the CLI and the wasm page need no file access.
+//! directory. With the `library` feature (the CLI, the tests) they are
+//! embedded; the web build leaves them out of the wasm (its size budget)
+//! and fetches `exercises/<id>.yaml` from the static site instead, reading
+//! each with [`from_files`].
 //!
 //! Each exercise is `exercises/<id>.yaml` (manifests + Scenario + Exercise)
 //! and its reference solution `exercises/<id>.solution.yaml` (the fixed
@@ -8,6 +11,7 @@
 
 use super::{read, Exercise};
 
+#[cfg(feature = "library")]
 macro_rules! entry {
     ($id:literal) => {
         (
@@ -18,7 +22,36 @@ macro_rules! entry {
     };
 }
 
-/// `(id, starting file, solution)`, in the order the index lists them.
+/// The ids, in the order the index lists them.
+pub const IDS: &[&str] = &[
+    "liveness-crash-loop",
+    "startup-budget-too-short",
+    "readiness-missing",
+    "probe-wrong-port",
+    "oom-loading-peak",
+    "oom-workers",
+    "no-device-plugin",
+    "one-gpu-two-replicas",
+    "gpu-taint",
+    "fractional-gpu",
+    "timeslice-neighbour",
+    "mig-on-t4",
+    "job-backoff-limit",
+    "cronjob-overlap",
+    "silent-model-version",
+];
+
+/// An exercise from its two files (as fetched by the page).
+pub fn from_files(start: &str, solution: Option<&str>) -> Option<Exercise> {
+    let (exercise, _) = read(start);
+    exercise.map(|mut exercise| {
+        exercise.solution = solution.map(str::to_string);
+        exercise
+    })
+}
+
+/// `(id, starting file, solution)`, in the order of [`IDS`].
+#[cfg(feature = "library")]
 pub const FILES: &[(&str, &str, &str)] = &[
     entry!("liveness-crash-loop"),
     entry!("startup-budget-too-short"),
@@ -39,6 +72,7 @@ pub const FILES: &[(&str, &str, &str)] = &[
 
 /// Every exercise of the library, in order. An exercise whose file does not
 /// lower is left out (the library test proves none is).
+#[cfg(feature = "library")]
 pub fn all() -> Vec<Exercise> {
     FILES
         .iter()
@@ -53,6 +87,7 @@ pub fn all() -> Vec<Exercise> {
 }
 
 /// The exercise with this id.
+#[cfg(feature = "library")]
 pub fn find(id: &str) -> Option<Exercise> {
     let (_, start, solution) = FILES.iter().find(|(known, _, _)| *known == id)?;
     let (exercise, _) = read(start);

@@ -209,7 +209,7 @@ fn controlled_by(pod: &PodRun) -> Option<String> {
 fn multiline(text: &mut Text, title: &str, mut entries: Vec<(String, String)>) {
     // sort.Slice/sort.Strings on at most a dozen entries: insertion sort,
     // stable, as `sort_by` is.
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    crate::sort::sort_by(&mut entries, |a, b| a.0.cmp(&b.0));
     if entries.is_empty() {
         text.line(0, &format!("{title}:\t<none>"));
         return;
@@ -433,7 +433,7 @@ fn container_block(
             api_access_volume(pod)
         ),
     ));
-    mounts.sort_by(|a, b| a.0.cmp(&b.0));
+    crate::sort::sort_by(&mut mounts, |a, b| a.0.cmp(&b.0));
     text.line(2, "Mounts:");
     for (_, line) in mounts {
         text.line(3, &line);
@@ -503,7 +503,7 @@ fn resources(text: &mut Text, container: &Container) {
         if list.is_empty() {
             continue;
         }
-        list.sort_by(|a, b| a.0.cmp(&b.0));
+        crate::sort::sort_by(list, |a, b| a.0.cmp(&b.0));
         text.line(2, &format!("{title}:"));
         for (name, quantity) in list.iter() {
             text.line(3, &format!("{name}:\t{}", quantity_string(name, *quantity)));
@@ -684,7 +684,7 @@ fn events_section(text: &mut Text, objects: &[EventObject], at: Millis) {
         return;
     }
     let mut rows: Vec<&EventObject> = objects.iter().collect();
-    rows.sort_by_key(|event| last_timestamp_seconds(event));
+    crate::sort::sort_by_key(&mut rows, |event| last_timestamp_seconds(event));
     text.line(0, "Events:");
     text.line(1, "Type\tReason\tAge\tFrom\tMessage");
     text.line(1, "----\t------\t----\t----\t-------");

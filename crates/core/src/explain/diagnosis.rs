@@ -633,7 +633,9 @@ fn secs_zh(ms: Millis) -> String {
     if ms.is_multiple_of(1000) {
         format!("{} 秒", ms / 1000)
     } else {
-        format!("{} 秒", ms as f64 / 1000.0)
+        // Integer arithmetic (no float formatting in the wasm): 38.7 秒.
+        let fraction = format!("{:03}", ms % 1000);
+        format!("{}.{} 秒", ms / 1000, fraction.trim_end_matches('0'))
     }
 }
 

@@ -185,7 +185,7 @@ pub fn aggregate_with(run: &Run, object: &str, at: Millis, spam_filter: bool) ->
         .filter(|stored| at < stored.written.saturating_add(EVENT_TTL))
         .map(|stored| stored.object)
         .collect();
-    objects.sort_by(|a, b| a.name.cmp(&b.name));
+    crate::sort::sort_by(&mut objects, |a, b| a.name.cmp(&b.name));
     objects
 }
 

@@ -252,16 +252,19 @@ pub fn cuda_out_of_memory(oom: &GpuOom) -> String {
 /// `format_size` of PyTorch's caching allocator: bytes, then KiB, MiB and
 /// GiB with two decimals.
 fn torch_size(bytes: i128) -> String {
-    let b = bytes.max(0) as f64;
-    if bytes <= 1024 {
-        format!("{} bytes", bytes.max(0))
+    let bytes = bytes.max(0);
+    let unit = if bytes <= 1024 {
+        return format!("{bytes} bytes");
     } else if bytes <= 1 << 20 {
-        format!("{:.2} KiB", b / 1024.0)
+        ("KiB", 1i128 << 10)
     } else if bytes <= 1 << 30 {
-        format!("{:.2} MiB", b / 1048576.0)
+        ("MiB", 1 << 20)
     } else {
-        format!("{:.2} GiB", b / 1073741824.0)
-    }
+        ("GiB", 1 << 30)
+    };
+    // Hundredths, rounded half up, in integers (no float formatting).
+    let hundredths = (bytes * 100 + unit.1 / 2) / unit.1;
+    format!("{}.{:02} {}", hundredths / 100, hundredths % 100, unit.0)
 }
 
 /// (offset into the load, percent done) every 10 s before the load ends;

@@ -296,7 +296,7 @@ fn segments(run: &Run, pod: &PodRun, container: &ContainerRun) -> Vec<Segment> {
     changes.extend(container.back_offs.iter().map(|(from, _)| *from));
     changes.extend(pod.deleting);
     changes.retain(|at| *at >= pod.created && *at < end);
-    changes.sort_unstable();
+    crate::sort::sort(&mut changes);
     changes.dedup();
 
     let mut segments: Vec<Segment> = Vec::new();
@@ -373,7 +373,7 @@ fn markers(run: &Run, pod: &PodRun, container: &ContainerRun) -> Vec<Marker> {
     }
     markers.retain(|marker| marker.at <= run.end);
     // Stable: equal times keep events first, in the run's order.
-    markers.sort_by_key(|marker| marker.at);
+    crate::sort::sort_by_key(&mut markers, |marker| marker.at);
     markers
 }
 
@@ -702,7 +702,7 @@ mod tests {
             .flatten()
             .map(|entry| entry.path())
             .collect();
-        files.sort();
+        crate::sort::sort(&mut files);
         assert!(files.len() >= 5, "{files:?}");
         for file in files {
             let text = std::fs::read_to_string(&file).expect("a golden file");

@@ -106,10 +106,12 @@ pub fn show_bytes(bytes: i128) -> String {
             if bytes % unit == 0 {
                 return format!("{}{suffix}", bytes / unit);
             }
-            let value = bytes as f64 / unit as f64;
-            let shown = format!("{value:.1}");
-            let shown = shown.strip_suffix(".0").unwrap_or(&shown);
-            return format!("{shown}{suffix}");
+            // Tenths, rounded half up, in integers (no float formatting).
+            let tenths = (bytes * 10 + unit / 2) / unit;
+            if tenths % 10 == 0 {
+                return format!("{}{suffix}", tenths / 10);
+            }
+            return format!("{}.{}{suffix}", tenths / 10, tenths % 10);
         }
     }
     bytes.to_string()

@@ -107,7 +107,7 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .filter(|(known, _)| *known == normalized(repository))
             .map(|(_, pin)| *pin)
             .collect();
-        pins.sort_unstable();
+        crate::sort::sort(&mut pins);
         pins.dedup();
         let name = &container.name;
         let kind = workload.kind.as_str();

@@ -122,7 +122,7 @@ fn histogram<'a>(entries: impl Iterator<Item = (usize, &'a str)>) -> String {
         .filter(|(_, count)| *count > 0)
         .map(|(reason, count)| format!("{count} {reason}"))
         .collect();
-    lines.sort();
+    crate::sort::sort(&mut lines);
     lines.join(", ")
 }
 

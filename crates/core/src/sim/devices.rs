@@ -284,7 +284,7 @@ impl<'a> Sim<'a> {
             .filter(|&t| t > now as f64)
             .collect();
         points.push(now as f64);
-        points.sort_by(f64::total_cmp);
+        crate::sort::sort_by(&mut points, f64::total_cmp);
         points.dedup();
         let cap = capacity as f64;
         let mut crossing_at = None;

@@ -1,12 +1,14 @@
 //! Share links: the whole text in the URL fragment (issue 4), as
-//! `#v1.<base64url of raw DEFLATE>`. The fragment never reaches a server,
+//! `#v1.<base64url of raw DEFLATE>` (encoded by `deflate.rs`, decoded by
+//! miniz_oxide). The fragment never reaches a server,
 //! so a link works from the static site and offline.
 //!
 //! Decoding treats the fragment as hostile: a wrong prefix, bad base64, a
 //! corrupt stream or a text that inflates past [`MAX_TEXT_BYTES`] is an
 //! error the page shows, never a panic, a hang or a blank page.
 
-use miniz_oxide::deflate::compress_to_vec;
+mod deflate;
+
 use miniz_oxide::inflate::{decompress_to_vec_with_limit, DecompressError};
 
 /// The format's prefix; a later format gets `v2.`.
@@ -32,7 +34,7 @@ pub enum ShareError {
 
 /// The fragment (without `#`) for a text.
 pub fn encode(text: &str) -> Result<String, ShareError> {
-    let compressed = compress_to_vec(text.as_bytes(), 9);
+    let compressed = deflate::compress(text.as_bytes());
     let fragment = format!("{PREFIX}{}", base64url(&compressed));
     if fragment.len() > MAX_FRAGMENT_BYTES {
         return Err(ShareError::TooLong {
@@ -107,11 +109,12 @@ fn from_base64url(text: &str) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use miniz_oxide::deflate::compress_to_vec;
     use proptest::prelude::*;
 
     #[test]
     fn a_manifest_round_trips_and_stays_short() {
-        let text = include_str!("../../../tests/golden/crash-loop-liveness-40s.yaml");
+        let text = include_str!("../../../../tests/golden/crash-loop-liveness-40s.yaml");
         let fragment = encode(text).expect("fits");
         assert!(fragment.starts_with("v1."));
         assert!(

@@ -1,0 +1,102 @@
+//! One exercise beside the editor: its story, the goals the simulator
+//! checks on every (debounced) edit, hints one at a time, the explanation
+//! once solved, and Start over / Load the solution.
+
+use std::rc::Rc;
+
+use podlab_core::exercise::{goals, Exercise, GoalResult};
+use podlab_core::i18n::Lang;
+use yew::prelude::*;
+
+use crate::i18n;
+
+#[derive(Properties)]
+pub struct ExercisePanelProps {
+    pub exercise: Rc<Exercise>,
+    pub results: Rc<Vec<GoalResult>>,
+    pub lang: Lang,
+    /// Replace the text (start over, load the solution).
+    pub on_replace: Callback<String>,
+}
+
+impl PartialEq for ExercisePanelProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.exercise, &other.exercise)
+            && Rc::ptr_eq(&self.results, &other.results)
+            && self.lang == other.lang
+            && self.on_replace == other.on_replace
+    }
+}
+
+#[component]
+pub fn ExercisePanel(props: &ExercisePanelProps) -> Html {
+    let lang = props.lang;
+    let exercise = &props.exercise;
+    let shown_hints = use_state(|| 0usize);
+    let solved = goals::solved(&props.results);
+    let more_hint = {
+        let shown_hints = shown_hints.clone();
+        let total = exercise.hints.len();
+        Callback::from(move |_: MouseEvent| shown_hints.set((*shown_hints + 1).min(total)))
+    };
+    let reset = {
+        let on_replace = props.on_replace.clone();
+        let start = exercise.start.clone();
+        Callback::from(move |_: MouseEvent| on_replace.emit(start.clone()))
+    };
+    let solution = exercise.solution.clone().map(|solution| {
+        let on_replace = props.on_replace.clone();
+        Callback::from(move |_: MouseEvent| on_replace.emit(solution.clone()))
+    });
+    let interview_href = format!(
+        "?exercise={}&mode=interview&lang={}",
+        exercise.id,
+        lang.code()
+    );
+    let index_href = format!("?exercises&lang={}", lang.code());
+    html! {
+        <section class={classes!("exercise", solved.then_some("solved"))} data-testid="exercise" aria-label={exercise.title.get(lang).to_owned()}>
+            <nav class="exercise-nav">
+                <a href={index_href}>{ i18n::back_to_index().get(lang).to_owned() }</a>
+                if exercise.interview.is_some() {
+                    <a href={interview_href} data-testid="to-interview">{ i18n::interview_mode().get(lang).to_owned() }</a>
+                }
+            </nav>
+            <h2>{ exercise.title.get(lang).to_owned() }</h2>
+            <p>{ exercise.story.get(lang).to_owned() }</p>
+            <p><strong>{ format!("{}: ", i18n::goal().get(lang)) }</strong>{ exercise.goal.get(lang).to_owned() }</p>
+            <h3>{ i18n::goals().get(lang).to_owned() }</h3>
+            <ul class="goals" data-testid="goals">
+                { for props.results.iter().enumerate().map(|(index, result)| html! {
+                    <li class={if result.passed { "pass" } else { "fail" }} data-testid={format!("goal-{index}")} data-passed={result.passed.to_string()}>
+                        <span class="goal-mark" aria-hidden="true">{ if result.passed { "✓" } else { "✗" } }</span>
+                        <span class="goal-label">{ result.label.get(lang).to_owned() }</span>
+                        <span class="goal-why">{ result.why.get(lang).to_owned() }</span>
+                    </li>
+                }) }
+            </ul>
+            <p class="goal-summary" role="status" aria-live="polite" data-testid="goal-summary">
+                { goals::summary(&props.results).get(lang).to_owned() }
+            </p>
+            if solved {
+                <div class="solved-banner" data-testid="solved">{ i18n::solved_banner().get(lang).to_owned() }</div>
+                <h3>{ i18n::explanation().get(lang).to_owned() }</h3>
+                <p>{ exercise.explanation.get(lang).to_owned() }</p>
+            }
+            <ol class="hints">
+                { for exercise.hints.iter().take(*shown_hints).enumerate().map(|(n, hint)| html! {
+                    <li aria-label={i18n::hint_n(n + 1, exercise.hints.len()).get(lang).to_owned()}>{ hint.get(lang).to_owned() }</li>
+                }) }
+            </ol>
+            <div class="exercise-actions">
+                if *shown_hints < exercise.hints.len() {
+                    <button type="button" data-testid="hint" onclick={more_hint}>{ i18n::hint().get(lang).to_owned() }</button>
+                }
+                <button type="button" data-testid="reset" onclick={reset}>{ i18n::reset().get(lang).to_owned() }</button>
+                if let Some(onclick) = solution {
+                    <button type="button" data-testid="solution" {onclick}>{ i18n::show_solution().get(lang).to_owned() }</button>
+                }
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,161 @@
+//! Exercise pages in headless Chromium (wasm-bindgen-test): the goals are
+//! checked live and the solution solves; the index filters; interview mode
+//! reveals command output and scores the path.
+#![cfg(target_arch = "wasm32")]
+
+use std::time::Duration;
+
+use podlab_core::i18n::Lang;
+use std::rc::Rc;
+
+use podlab_web::library::Library;
+use podlab_web::persist::Page;
+use podlab_web::{App, AppProps};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// The embedded library (the page fetches the same files).
+fn library() -> Option<Library> {
+    Some(Library(Rc::new(
+        podlab_core::exercise::library::all()
+            .into_iter()
+            .map(Rc::new)
+            .collect(),
+    )))
+}
+
+async fn mount(props: AppProps) -> Element {
+    let document = gloo::utils::document();
+    let root = document.create_element("div").expect("create a div");
+    gloo::utils::body()
+        .append_child(&root)
+        .expect("append the root");
+    yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
+    yew::platform::time::sleep(Duration::from_millis(0)).await;
+    root
+}
+
+async fn until(what: &str, done: impl Fn() -> bool) {
+    for _ in 0..500 {
+        if done() {
+            return;
+        }
+        yew::platform::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("gave up waiting for {what}");
+}
+
+fn find(root: &Element, selector: &str) -> Option<Element> {
+    root.query_selector(selector).ok().flatten()
+}
+
+fn click(root: &Element, selector: &str) {
+    find(root, selector)
+        .unwrap_or_else(|| panic!("nothing matches {selector}"))
+        .unchecked_into::<HtmlElement>()
+        .click();
+}
+
+fn text_of(root: &Element, selector: &str) -> String {
+    find(root, selector)
+        .and_then(|e| e.text_content())
+        .unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn the_reference_solution_turns_every_goal_green() {
+    let root = mount(AppProps {
+        lang: Some(Lang::En),
+        page: Some(Page::Exercise {
+            id: "oom-loading-peak".into(),
+            interview: false,
+        }),
+        library: library(),
+        ..AppProps::default()
+    })
+    .await;
+    until("the goals", || {
+        find(&root, "[data-testid=goal-0]").is_some()
+    })
+    .await;
+    assert!(find(&root, "[data-testid=solved]").is_none());
+    let failing = root
+        .query_selector_all("[data-testid=goals] li[data-passed=false]")
+        .expect("selector")
+        .length();
+    assert!(failing >= 1, "the start fails a goal");
+    click(&root, "[data-testid=solution]");
+    until("solved", || find(&root, "[data-testid=solved]").is_some()).await;
+    assert!(text_of(&root, "[data-testid=goal-summary]").starts_with("Solved"));
+}
+
+#[wasm_bindgen_test]
+async fn the_index_lists_every_exercise_and_filters_by_tag() {
+    let root = mount(AppProps {
+        lang: Some(Lang::ZhTw),
+        page: Some(Page::Exercises),
+        library: library(),
+        ..AppProps::default()
+    })
+    .await;
+    until("the index", || {
+        find(&root, "[data-testid=exercise-index]").is_some()
+    })
+    .await;
+    let count = |root: &Element| {
+        root.query_selector_all(".exercise-list > li")
+            .expect("selector")
+            .length()
+    };
+    let all = count(&root);
+    assert_eq!(all as usize, podlab_core::exercise::library::all().len());
+    click(&root, "[data-testid=filter-jobs]");
+    until("the jobs filter", || count(&root) < all).await;
+    assert!(find(&root, "[data-testid=exercise-job-backoff-limit]").is_some());
+    assert!(find(&root, "[data-testid=exercise-gpu-taint]").is_none());
+    assert!(text_of(&root, "[data-testid=exercise-index]").contains("練習題"));
+}
+
+#[wasm_bindgen_test]
+async fn an_interview_reveals_outputs_and_scores_the_path() {
+    let root = mount(AppProps {
+        lang: Some(Lang::En),
+        page: Some(Page::Exercise {
+            id: "liveness-crash-loop".into(),
+            interview: true,
+        }),
+        library: library(),
+        ..AppProps::default()
+    })
+    .await;
+    until("the symptom", || {
+        text_of(&root, "[data-testid=interview-symptom]").contains("CrashLoopBackOff")
+    })
+    .await;
+    assert!(find(&root, "[data-testid=interview-output-0]").is_none());
+    click(&root, "[data-testid=interview-cmd-describe]");
+    until("describe's output", || {
+        text_of(&root, "[data-testid=interview-output-0]").contains("Liveness probe failed")
+    })
+    .await;
+    click(&root, "[data-testid=interview-cmd-logs-previous]");
+    until("logs --previous", || {
+        text_of(&root, "[data-testid=interview-output-1]").contains("--previous")
+    })
+    .await;
+    let correct = podlab_core::exercise::library::find("liveness-crash-loop")
+        .and_then(|e| e.interview)
+        .and_then(|i| i.causes.iter().position(|c| c.correct))
+        .expect("a correct cause");
+    click(&root, &format!("[data-testid=cause-{correct}]"));
+    until("the score", || {
+        find(&root, "[data-testid=interview-score]").is_some()
+    })
+    .await;
+    let score = text_of(&root, "[data-testid=interview-score]");
+    assert!(score.contains("right root cause"), "{score}");
+    assert!(score.contains("2 of 2"), "{score}");
+}
