@@ -261,6 +261,16 @@ fn scalar_of(change: &Change) -> (&'static [&'static str], String) {
     }
 }
 
+/// The default pool of DESIGN.md (one A100-80GB node) written out, with
+/// `choice` as its sharing: what a sharing change writes when the text has
+/// no pools of its own.
+fn default_pool_sharing(choice: &SharingChoice) -> String {
+    format!(
+        r#"{{ name: gpu, count: 1, cpu: "8", memory: 32Gi, gpu: {{ model: A100-80GB, count: 1 }}, sharing: {} }}"#,
+        choice.flow()
+    )
+}
+
 /// `spec.workload[<entry for container>].<path> = value`.
 fn workload_edit(
     text: &str,
@@ -310,16 +320,11 @@ fn sharing_edits(
         .and_then(Node::items)
         .filter(|items| !items.is_empty());
     let Some(pools) = pools else {
-        // The default pool (one A100-80GB), written with the sharing.
-        let pool = format!(
-            r#"{{ name: gpu, count: 1, cpu: "8", memory: 32Gi, gpu: {{ model: A100-80GB, count: 1 }}, sharing: {} }}"#,
-            choice.flow()
-        );
         return set_path(
             text,
             root,
             &["spec", "cluster", "nodePools"],
-            Value::Seq(vec![pool]),
+            Value::Seq(vec![default_pool_sharing(choice)]),
         );
     };
     if pools.iter().all(|pool| pool.get("gpu").is_none()) {
@@ -494,8 +499,8 @@ fn append_scenario(text: &str, container: &str, change: &Change) -> String {
         }
         Change::Sharing(choice) => {
             spec.push_str(&format!(
-                "  cluster:\n    nodePools:\n      - {{ name: gpu, count: 1, cpu: \"8\", memory: 32Gi, gpu: {{ model: A100-80GB, count: 1 }}, sharing: {} }}\n",
-                choice.flow()
+                "  cluster:\n    nodePools:\n      - {}\n",
+                default_pool_sharing(choice)
             ));
         }
         _ => {

@@ -251,12 +251,7 @@ fn gpu_out_of_memory(
     let show = pl104::show_bytes;
     let (need, capacity, others) = (show(oom.need), show(oom.capacity), show(oom.others));
     let model = &oom.gpu_model;
-    let restarts = container
-        .instances
-        .iter()
-        .filter(|i| i.started <= at)
-        .count()
-        .saturating_sub(1);
+    let restarts = restarts_at(container, at);
     let described = describe::describe_pod(run, pod, at);
     let mut evidence = Evidence::new();
     evidence.find(&described, "Exit Code:    1", None);
@@ -639,6 +634,16 @@ fn secs_zh(ms: Millis) -> String {
     }
 }
 
+/// RESTARTS at `at`: the instances started by then, less the first.
+fn restarts_at(container: &ContainerRun, at: Millis) -> usize {
+    container
+        .instances
+        .iter()
+        .filter(|i| i.started <= at)
+        .count()
+        .saturating_sub(1)
+}
+
 fn last_line(text: &str) -> Option<&str> {
     text.lines().rev().find(|line| !line.trim().is_empty())
 }
@@ -658,12 +663,7 @@ fn liveness_during_load(
     let load_zh = secs_zh(container.program.startup.value);
     let killed_after = secs(killing.at - instance.started);
     let killed_after_zh = secs_zh(killing.at - instance.started);
-    let restarts = container
-        .instances
-        .iter()
-        .filter(|i| i.started <= at)
-        .count()
-        .saturating_sub(1);
+    let restarts = restarts_at(container, at);
     let described = describe::describe_pod(run, pod, at);
     let mut evidence = Evidence::new();
     evidence.find(&described, "Restart Count:", None);
@@ -1055,12 +1055,7 @@ fn oom_killed(
         |c| pl104::fix_limit(program, c),
     );
     let new_limit = pl104::show_bytes(new_limit);
-    let restarts = container
-        .instances
-        .iter()
-        .filter(|i| i.started <= at)
-        .count()
-        .saturating_sub(1);
+    let restarts = restarts_at(container, at);
     let described = describe::describe_pod(run, pod, at);
     let mut evidence = Evidence::new();
     evidence.find(
