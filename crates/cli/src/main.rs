@@ -70,10 +70,7 @@ fn rules_command(args: &[String]) -> Result<u8, String> {
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         match arg.as_str() {
-            "--lang" => {
-                let code = iter.next().ok_or("--lang needs a value")?;
-                lang = Lang::parse(code).ok_or_else(|| format!("unknown language `{code}`"))?;
-            }
+            "--lang" => lang = lang_value(iter.next())?,
             _ if wanted.is_none() => wanted = Some(arg.clone()),
             _ => return Err(USAGE.into()),
         }
@@ -99,10 +96,7 @@ fn exercises_command(args: &[String]) -> Result<u8, String> {
     while let Some(arg) = iter.next() {
         match arg.as_str() {
             "--format" => format = iter.next().ok_or("--format needs a value")?.clone(),
-            "--lang" => {
-                let code = iter.next().ok_or("--lang needs a value")?;
-                lang = Lang::parse(code).ok_or_else(|| format!("unknown language `{code}`"))?;
-            }
+            "--lang" => lang = lang_value(iter.next())?,
             _ => positional.push(arg.clone()),
         }
     }
@@ -240,10 +234,7 @@ fn simulate_command(args: &[String]) -> Result<u8, String> {
     while let Some(arg) = iter.next() {
         match arg.as_str() {
             "--format" => format = iter.next().ok_or("--format needs a value")?.clone(),
-            "--lang" => {
-                let code = iter.next().ok_or("--lang needs a value")?;
-                lang = Lang::parse(code).ok_or_else(|| format!("unknown language `{code}`"))?;
-            }
+            "--lang" => lang = lang_value(iter.next())?,
             "--at" => {
                 let value = iter.next().ok_or("--at needs a duration (`12m`)")?;
                 at = Some(duration::parse(value).map_err(|error| error.message(value).en)?);
@@ -431,6 +422,12 @@ fn kubectl_transcript(run: &podlab_core::sim::Run, at: u64) -> String {
     out
 }
 
+/// The value after `--lang`: `en` or `zh-TW`.
+fn lang_value(code: Option<&String>) -> Result<Lang, String> {
+    let code = code.ok_or("--lang needs a value")?;
+    Lang::parse(code).ok_or_else(|| format!("unknown language `{code}`"))
+}
+
 fn read_input(file: &str) -> Result<String, String> {
     if file == "-" {
         let mut buffer = String::new();
@@ -451,10 +448,7 @@ fn lint_command(rest: &[String]) -> Result<u8, String> {
     while let Some(arg) = iter.next() {
         match arg.as_str() {
             "--format" => format = iter.next().ok_or("--format needs a value")?.clone(),
-            "--lang" => {
-                let code = iter.next().ok_or("--lang needs a value")?;
-                lang = Lang::parse(code).ok_or_else(|| format!("unknown language `{code}`"))?;
-            }
+            "--lang" => lang = lang_value(iter.next())?,
             _ => files.push(arg.clone()),
         }
     }
