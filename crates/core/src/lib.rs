@@ -9,6 +9,7 @@ pub mod gpu;
 pub mod i18n;
 pub mod lint;
 pub mod manifest;
+pub mod number;
 pub mod rules;
 pub mod share;
 pub mod sim;

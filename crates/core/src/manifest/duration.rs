@@ -106,8 +106,9 @@ pub fn format(ms: Millis) -> String {
         if ms < 1000 {
             return format!("{ms}ms");
         }
-        let seconds = ms as f64 / 1000.0;
-        return format!("{seconds}s");
+        // `1.5s`, written with integers (no float formatting in the wasm).
+        let fraction = format!("{:03}", ms % 1000);
+        return format!("{}.{}s", ms / 1000, fraction.trim_end_matches('0'));
     }
     let mut seconds = ms / 1000;
     let hours = seconds / 3600;
@@ -150,7 +151,9 @@ mod tests {
 
     #[test]
     fn formatting_round_trips() {
-        for text in ["40s", "1m30s", "500ms", "1h", "15m", "1.5s"] {
+        for text in [
+            "40s", "1m30s", "500ms", "1h", "15m", "1.5s", "2.05s", "61.25s",
+        ] {
             assert_eq!(format(parse(text).unwrap()), text);
         }
     }

@@ -377,9 +377,7 @@ fn check_string(node: &Node, path: &str, out: &mut Vec<Diagnostic>) {
     let is_string = match &node.kind {
         NodeKind::Scalar { style, .. } => {
             style.is_quoted()
-                || (node.as_bool().is_none()
-                    && node.as_int().is_none()
-                    && node.as_float().is_none())
+                || (node.as_bool().is_none() && node.as_int().is_none() && !node.is_float())
         }
         _ => false,
     };

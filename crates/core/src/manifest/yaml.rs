@@ -173,23 +173,22 @@ impl Node {
             NodeKind::Scalar { .. } if self.is_null() => Text::new("null", "null（空值）"),
             NodeKind::Scalar { .. } if self.as_bool().is_some() => Text::new("a boolean", "布林值"),
             NodeKind::Scalar { .. } if self.as_int().is_some() => Text::new("an integer", "整數"),
-            NodeKind::Scalar { style, .. } if !style.is_quoted() && self.as_float().is_some() => {
+            NodeKind::Scalar { style, .. } if !style.is_quoted() && self.is_float() => {
                 Text::new("a number", "數字")
             }
             NodeKind::Scalar { .. } => Text::new("a string", "字串"),
         }
     }
 
-    pub fn as_float(&self) -> Option<f64> {
+    /// Whether a plain scalar reads as a finite float (the grammar of
+    /// `f64::from_str`, checked without it: see `number`).
+    pub fn is_float(&self) -> bool {
         match &self.kind {
             NodeKind::Scalar {
                 value,
                 style: ScalarStyle::Plain,
-            } => value
-                .parse::<f64>()
-                .ok()
-                .filter(|number| number.is_finite()),
-            _ => None,
+            } => crate::number::is_finite_float(value),
+            _ => false,
         }
     }
 }

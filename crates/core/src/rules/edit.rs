@@ -39,7 +39,7 @@ pub fn yaml_scalar(value: &str) -> String {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '-' | '_' | '.'))
         && !value.starts_with(['-', '.'])
-        && value.parse::<f64>().is_err()
+        && !crate::number::is_float(value)
         && !matches!(
             value.to_ascii_lowercase().as_str(),
             "true" | "false" | "yes" | "no" | "on" | "off" | "y" | "n" | "null" | "~"

@@ -183,7 +183,7 @@ fn placeholder(value: &str) -> bool {
     let value = value.trim();
     let lower = value.to_ascii_lowercase();
     if value.is_empty()
-        || value.parse::<f64>().is_ok()
+        || crate::number::is_float(value)
         || matches!(
             lower.as_str(),
             "true" | "false" | "yes" | "no" | "on" | "off"

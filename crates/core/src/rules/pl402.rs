@@ -33,6 +33,7 @@ use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity, TextEdit};
 use crate::manifest::duration::{self, Millis};
 use crate::manifest::model::{Container, Handler, Workload};
+use crate::number::Float;
 use crate::text;
 
 pub static RULE: Rule = Rule {
@@ -106,13 +107,13 @@ fn sleep_argument(argument: &str) -> Option<u64> {
         (at, 'h') => (&argument[..at], 3600),
         _ => (argument, 1),
     };
-    let seconds: f64 = number.parse().ok()?;
-    if !seconds.is_finite() || seconds < 0.0 {
+    // Read exactly, without `f64::from_str` (see `number`); negative,
+    // infinite and NaN arguments are not a sleep podlab can time.
+    let Some(Float::Number(seconds)) = crate::number::parse(number) else {
         return None;
-    }
+    };
     // Whole seconds, as `executePreStopHook` counts them.
-    let total = (seconds * f64::from(unit)).floor();
-    (total < 1e15).then_some(total as u64)
+    seconds.floor_times(unit, 1_000_000_000_000_000)
 }
 
 /// What one container needs: preStop seconds and shutdown milliseconds.
