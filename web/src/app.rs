@@ -274,6 +274,8 @@ pub fn App(props: &AppProps) -> Html {
                 <Editor
                     text={state.text.clone()}
                     label={AttrValue::from(i18n::editor_label().get(lang).to_owned())}
+                    lint={(!state.is_stale()).then(|| state.linted.clone())}
+                    {lang}
                     {on_input}
                     node_ref={editor_ref.clone()}
                 />

@@ -298,3 +298,44 @@ mod tests {
         }
     }
 }
+
+// ---------------------------------------------------------------- editor
+// Appended after the tests, rather than above them, so that this section
+// and other work on the words above merge without conflicts.
+
+/// Under the editor's label, and the textarea's description: Tab indents
+/// inside the editor, so keyboard users need the way out spelt out.
+#[allow(clippy::items_after_test_module)]
+pub fn editor_hint() -> Text {
+    Text::new(
+        "Tab indents, Shift+Tab outdents. To leave the editor with the keyboard, press Esc, then Tab.",
+        "Tab 增加縮排，Shift+Tab 減少縮排。要用鍵盤離開編輯器，請先按 Esc，再按 Tab。",
+    )
+}
+
+/// One problem as a gutter marker words it: "error PL001: message".
+#[allow(clippy::items_after_test_module)]
+pub fn problem(severity: podlab_core::diagnostic::Severity, rule: &str, message: &Text) -> Text {
+    let Text {
+        en: severity_en,
+        zh_tw: severity_zh,
+    } = podlab_core::i18n::ui::severity(severity);
+    let (en, zh) = (&message.en, &message.zh_tw);
+    text!("{severity_en} {rule}: {en}", "{severity_zh} {rule}：{zh}")
+}
+
+/// A gutter marker's accessible text: the line and its problems.
+#[allow(clippy::items_after_test_module)]
+pub fn line_problems(line: usize, problems: &[Text]) -> Text {
+    let en = problems
+        .iter()
+        .map(|problem| problem.en.as_str())
+        .collect::<Vec<_>>()
+        .join("; ");
+    let zh = problems
+        .iter()
+        .map(|problem| problem.zh_tw.as_str())
+        .collect::<Vec<_>>()
+        .join("；");
+    text!("Line {line}: {en}", "第 {line} 行：{zh}")
+}

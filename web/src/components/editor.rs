@@ -1,9 +1,37 @@
-//! The YAML editor: a plain monospace textarea, controlled by the app state.
+//! The YAML editor: a textarea with line numbers, syntax colours and the
+//! lint's diagnostics (a marker in the gutter, a wavy line under the span).
+//!
+//! The textarea stays the real editor (typing, selection, undo, IME, screen
+//! readers). Its own text is transparent; a `<pre>` under it draws the same
+//! characters in colour with the same font, padding, line height and tab
+//! size (style.css, "editor"). The overlay never adds or drops a character,
+//! so the caret the browser draws sits on the coloured text. Scrolling moves
+//! the overlay and the gutter by a transform, and only the lines near the
+//! visible ones are drawn (`layout::window`): a 5 MB text costs one pass to
+//! find its lines per edit, not a DOM node per line.
+//!
+//! The caret survives programmatic changes of the text (sliders, fixes): it
+//! is remembered on every caret move and put back when the text changes
+//! while the editor is not focused.
 
+mod layout;
+mod yaml_tokens;
+
+use std::cell::RefCell;
 use std::rc::Rc;
 
-use web_sys::HtmlTextAreaElement;
+use podlab_core::i18n::Lang;
+use wasm_bindgen::prelude::*;
+use web_sys::{HtmlElement, HtmlTextAreaElement, InputEvent, InputEventInit};
 use yew::prelude::*;
+
+use self::layout::{DrawnLine, Lines, Mark};
+use crate::i18n;
+use crate::state::Linted;
+use crate::view_model::{severity_class, utf16_offset};
+
+/// The CSS `--code-line` (style.css), until the page has been measured.
+const DEFAULT_LINE_PX: f64 = 19.0;
 
 #[derive(Properties)]
 pub struct EditorProps {
@@ -12,6 +40,13 @@ pub struct EditorProps {
     pub on_input: Callback<Rc<str>>,
     /// The textarea, for selecting a diagnostic's span.
     pub node_ref: NodeRef,
+    /// The lint of exactly `text`, or `None` while an edit waits for the
+    /// debounced lint: marks are never drawn on a text they were not made for.
+    #[prop_or_default]
+    pub lint: Option<Rc<Linted>>,
+    /// The language of the hint and of the markers' text.
+    #[prop_or_default]
+    pub lang: Lang,
 }
 
 impl PartialEq for EditorProps {
@@ -21,6 +56,27 @@ impl PartialEq for EditorProps {
             && self.label == other.label
             && self.on_input == other.on_input
             && self.node_ref == other.node_ref
+            && SameLint(self.lint.clone()) == SameLint(other.lint.clone())
+            && self.lang == other.lang
+    }
+}
+
+/// Which lines fit in the textarea: the first visible one (rounded down to
+/// a chunk, so small scrolls change nothing) and how many fit.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct View {
+    first: usize,
+    rows: usize,
+}
+
+impl View {
+    fn of(textarea: &HtmlTextAreaElement, line_px: f64) -> View {
+        let line_px = line_px.max(1.0);
+        let first = (f64::from(textarea.scroll_top().max(0)) / line_px) as usize;
+        View {
+            first: first / layout::CHUNK_LINES * layout::CHUNK_LINES,
+            rows: (f64::from(textarea.client_height().max(0)) / line_px).ceil() as usize + 1,
+        }
     }
 }
 
@@ -61,11 +117,63 @@ pub fn Editor(props: &EditorProps) -> Html {
             }
         });
     }
+
+    let gutter_ref = use_node_ref();
+    let overlay_ref = use_node_ref();
+    let line_px = use_mut_ref(|| DEFAULT_LINE_PX);
+    let view = use_state_eq(|| View { first: 0, rows: 60 });
+    // After every render: measure a line, move the gutter and the overlay to
+    // the textarea's scroll position, and draw other lines if it needs them.
+    {
+        let (node_ref, gutter_ref, overlay_ref) = (
+            props.node_ref.clone(),
+            gutter_ref.clone(),
+            overlay_ref.clone(),
+        );
+        let (line_px, view) = (line_px.clone(), view.clone());
+        use_effect(move || {
+            if let Some(textarea) = node_ref.cast::<HtmlTextAreaElement>() {
+                measure_line(&gutter_ref, &line_px);
+                follow_scroll(&textarea, &gutter_ref, &overlay_ref);
+                view.set(View::of(&textarea, *line_px.borrow()));
+            }
+        });
+    }
+
+    let lines = use_memo(EditorText(props.text.clone()), |text| Lines::new(&text.0));
+    let marks = use_memo(
+        (SameLint(props.lint.clone()), EditorText(props.text.clone())),
+        |(lint, text)| marks_of(lint.0.as_deref(), &text.0),
+    );
+    let window = layout::window(lines.count(), view.first, view.rows);
+    let plain = layout::needs_plain(&lines, &window);
+    let drawn = layout::draw(&props.text, &lines, window.clone(), &marks);
+
+    let onscroll = {
+        let (gutter_ref, overlay_ref) = (gutter_ref.clone(), overlay_ref.clone());
+        let (line_px, view) = (line_px.clone(), view.clone());
+        Callback::from(move |event: Event| {
+            let textarea: HtmlTextAreaElement = event.target_unchecked_into();
+            follow_scroll(&textarea, &gutter_ref, &overlay_ref);
+            view.set(View::of(&textarea, *line_px.borrow()));
+        })
+    };
+    let onkeydown = {
+        // Escape, then Tab, leaves the editor (the hint says so): Tab alone
+        // indents, which would otherwise trap keyboard users inside.
+        let escaped = use_mut_ref(|| false);
+        Callback::from(move |event: KeyboardEvent| on_key_down(&event, &escaped))
+    };
     let on_caret = {
         let remember = remember.clone();
         Callback::from(move |event: Event| {
             let textarea: HtmlTextAreaElement = event.target_unchecked_into();
-            remember(&textarea);
+            // A `select` event while the editor is not focused comes from a
+            // script (a new value puts the caret at the end), not from the
+            // person: remembering it would lose their caret.
+            if is_focused(&textarea) {
+                remember(&textarea);
+            }
         })
     };
     let on_key = {
@@ -82,6 +190,19 @@ pub fn Editor(props: &EditorProps) -> Html {
             remember(&textarea);
         })
     };
+    // A script may set the value without an `input` event (WebDriver's
+    // clear fires only `change`): take the new value as an edit too, or the
+    // next render (a scroll draws new lines) would put the old text back.
+    let onchange = {
+        let on_input = props.on_input.clone();
+        let typed = typed.clone();
+        Callback::from(move |event: Event| {
+            let textarea: HtmlTextAreaElement = event.target_unchecked_into();
+            let value = textarea.value();
+            typed.borrow_mut().clone_from(&value);
+            on_input.emit(value.into());
+        })
+    };
     let oninput = {
         let on_input = props.on_input.clone();
         Callback::from(move |event: InputEvent| {
@@ -92,24 +213,289 @@ pub fn Editor(props: &EditorProps) -> Html {
             on_input.emit(value.into());
         })
     };
+
+    let lang = props.lang;
+    let skip = (window.start > 0).then(|| {
+        html! { <span class="skip" style={format!("height: calc(var(--code-line) * {})", window.start)}></span> }
+    });
+    let last_line = lines.count().saturating_sub(1);
+    let gutter_lines = drawn.iter().map(|line| {
+        let marker = gutter_marker(line, &marks, props, lang);
+        html! {
+            <div class="ln" key={line.line} data-line={(line.line + 1).to_string()}>
+                { marker }
+                <span class="num" aria-hidden="true">{ line.line + 1 }</span>
+            </div>
+        }
+    });
+    let overlay_lines = drawn
+        .iter()
+        .map(|line| overlay_line(&props.text, line, line.line < last_line));
+    let hint_id = "editor-hint";
     html! {
         <section class="editor">
             <label for="editor">{ props.label.clone() }</label>
-            <textarea
-                id="editor"
-                ref={props.node_ref.clone()}
-                data-testid="editor"
-                spellcheck="false"
-                autocomplete="off"
-                autocapitalize="off"
-                rows="24"
-                value={AttrValue::from(props.text.clone())}
-                {oninput}
-                onselect={on_caret}
-                onkeyup={on_key}
-                onclick={on_click}
-            />
+            <p id={hint_id} class="editor-hint">{ i18n::editor_hint().get(lang).to_owned() }</p>
+            <div class={classes!("code", plain.then_some("plain"))}>
+                <div
+                    class="gutter"
+                    data-testid="gutter"
+                    style={format!("--digits: {}", lines.count().to_string().len().max(2))}
+                >
+                    <div class="gutter-lines" ref={gutter_ref}>
+                        { for skip.clone() }
+                        { for gutter_lines }
+                    </div>
+                </div>
+                <div class="code-area">
+                    if !plain {
+                        <pre class="highlight" aria-hidden="true">
+                            <code ref={overlay_ref} data-testid="highlight">
+                                { for skip }
+                                { for overlay_lines }
+                            </code>
+                        </pre>
+                    }
+                    <textarea
+                        id="editor"
+                        ref={props.node_ref.clone()}
+                        data-testid="editor"
+                        aria-describedby={hint_id}
+                        spellcheck="false"
+                        autocomplete="off"
+                        autocapitalize="off"
+                        wrap="off"
+                        rows="24"
+                        value={AttrValue::from(props.text.clone())}
+                        {oninput}
+                        {onchange}
+                        {onkeydown}
+                        {onscroll}
+                        onselect={on_caret}
+                        onkeyup={on_key}
+                        onclick={on_click}
+                    />
+                </div>
+            </div>
         </section>
+    }
+}
+
+/// One line of the overlay: a span per token (so a token's text stays in
+/// one element), wavy-underlined pieces inside it, and the line break.
+fn overlay_line(text: &str, line: &DrawnLine, line_break: bool) -> Html {
+    let mut tokens: Vec<(Option<yaml_tokens::Kind>, Vec<&layout::Piece>)> = Vec::new();
+    for piece in &line.pieces {
+        match tokens.last_mut() {
+            Some((kind, pieces)) if *kind == piece.kind => pieces.push(piece),
+            _ => tokens.push((piece.kind, vec![piece])),
+        }
+    }
+    let tokens = tokens.into_iter().map(|(kind, pieces)| {
+        let pieces = pieces.into_iter().map(|piece| {
+            let piece_text = text.get(piece.range.clone()).unwrap_or_default().to_owned();
+            match piece.severity {
+                Some(severity) => html! {
+                    <span class={classes!("sq", severity_class(severity))}>{ piece_text }</span>
+                },
+                None => html! { { piece_text } },
+            }
+        });
+        match kind {
+            Some(kind) => html! { <span class={kind.class()}>{ for pieces }</span> },
+            None => html! { <>{ for pieces }</> },
+        }
+    });
+    let end_mark = line.end_mark.map(|severity| {
+        html! { <span class={classes!("sq-end", severity_class(severity))}></span> }
+    });
+    html! {
+        <span key={line.line}>{ for tokens }{ for end_mark }{ for line_break.then_some("\n") }</span>
+    }
+}
+
+/// The marks of the lint's diagnostics, in the report's order (so a mark's
+/// index is its diagnostic's); none when the lint is not of this text.
+fn marks_of(lint: Option<&Linted>, text: &Rc<str>) -> Vec<Mark> {
+    let Some(lint) = lint.filter(|lint| Rc::ptr_eq(&lint.text, text) || lint.text == *text) else {
+        return Vec::new();
+    };
+    lint.report
+        .diagnostics
+        .iter()
+        .map(|diagnostic| {
+            Mark::new(
+                text,
+                diagnostic.span.start,
+                diagnostic.span.end,
+                diagnostic.severity,
+            )
+        })
+        .collect()
+}
+
+/// The gutter's marker for the diagnostics that start on `line`: the worst
+/// severity's glyph (so colour is not the only cue), the messages as its
+/// tooltip and accessible name; a click selects the first one's span.
+fn gutter_marker(line: &DrawnLine, marks: &[Mark], props: &EditorProps, lang: Lang) -> Html {
+    let (Some(lint), Some(&first)) = (props.lint.as_ref(), line.starting.first()) else {
+        return html! { <span class="mark-space"></span> };
+    };
+    let diagnostics: Vec<_> = line
+        .starting
+        .iter()
+        .filter_map(|&index| lint.report.diagnostics.get(index))
+        .collect();
+    let Some(worst) = diagnostics.first() else {
+        return html! { <span class="mark-space"></span> };
+    };
+    let problems: Vec<_> = diagnostics
+        .iter()
+        .map(|diagnostic| i18n::problem(diagnostic.severity, diagnostic.rule, &diagnostic.message))
+        .collect();
+    let label = i18n::line_problems(line.line + 1, &problems);
+    let title: Vec<&str> = problems.iter().map(|problem| problem.get(lang)).collect();
+    let rules: Vec<&str> = diagnostics
+        .iter()
+        .map(|diagnostic| diagnostic.rule)
+        .collect();
+    let glyph = match worst.severity {
+        podlab_core::diagnostic::Severity::Error => "×",
+        podlab_core::diagnostic::Severity::Warning => "!",
+        podlab_core::diagnostic::Severity::Info => "i",
+    };
+    let onclick = {
+        let node_ref = props.node_ref.clone();
+        let text = props.text.clone();
+        let mark = marks.get(first).copied();
+        Callback::from(move |_: MouseEvent| {
+            let (Some(textarea), Some(mark)) = (node_ref.cast::<HtmlTextAreaElement>(), mark)
+            else {
+                return;
+            };
+            let _ = textarea.focus();
+            let _ = textarea.set_selection_range(
+                utf16_offset(&text, mark.start),
+                utf16_offset(&text, mark.end),
+            );
+        })
+    };
+    html! {
+        <span
+            class={classes!("mark", severity_class(worst.severity))}
+            role="img"
+            aria-label={label.get(lang).to_owned()}
+            title={title.join("\n")}
+            data-rules={rules.join(" ")}
+            {onclick}
+        >{ glyph }</span>
+    }
+}
+
+/// Tab and Shift-Tab indent and outdent; Escape then Tab lets Tab move the
+/// focus on as usual.
+fn on_key_down(event: &KeyboardEvent, escaped: &RefCell<bool>) {
+    let key = event.key();
+    if key == "Escape" {
+        *escaped.borrow_mut() = true;
+        return;
+    }
+    if key != "Tab" || event.ctrl_key() || event.alt_key() || event.meta_key() {
+        if key != "Shift" {
+            *escaped.borrow_mut() = false;
+        }
+        return;
+    }
+    if escaped.replace(false) {
+        return;
+    }
+    event.prevent_default();
+    let textarea: HtmlTextAreaElement = event.target_unchecked_into();
+    indent(&textarea, event.shift_key());
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The page's document, for the one method of it this crate's web-sys
+    /// features leave out.
+    #[wasm_bindgen(js_name = Document)]
+    type EditingDocument;
+
+    /// `document.execCommand`: the one way to change a textarea's text that
+    /// keeps the browser's undo history (Ctrl+Z undoes an indent) and fires
+    /// `input` as typing does. Deprecated, yet in every browser.
+    #[wasm_bindgen(method, catch, js_name = execCommand)]
+    fn exec_command(
+        this: &EditingDocument,
+        command: &str,
+        show_ui: bool,
+        value: &str,
+    ) -> Result<bool, JsValue>;
+}
+
+/// Applies Tab (or Shift-Tab, `outdent`) to the textarea's selection.
+fn indent(textarea: &HtmlTextAreaElement, outdent: bool) {
+    let (Ok(Some(start)), Ok(Some(end))) = (textarea.selection_start(), textarea.selection_end())
+    else {
+        return;
+    };
+    let before = textarea.value();
+    let Some(edit) = layout::tab(&before, (start, end), outdent) else {
+        return;
+    };
+    let _ = textarea.set_selection_range(edit.from, edit.to);
+    let inserted = web_sys::window()
+        .and_then(|window| window.document())
+        .and_then(|document| {
+            document
+                .unchecked_ref::<EditingDocument>()
+                .exec_command("insertText", false, &edit.insert)
+                .ok()
+        })
+        .unwrap_or(false);
+    if !inserted || textarea.value() == before {
+        // Without execCommand: no undo step, but the same text and event.
+        let _ = textarea.set_range_text_with_start_and_end(&edit.insert, edit.from, edit.to);
+        let init = InputEventInit::new();
+        init.set_bubbles(true);
+        if let Ok(event) = InputEvent::new_with_event_init_dict("input", &init) {
+            let _ = textarea.dispatch_event(&event);
+        }
+    }
+    let _ = textarea.set_selection_range(edit.selection.0, edit.selection.1);
+}
+
+fn is_focused(textarea: &HtmlTextAreaElement) -> bool {
+    web_sys::window()
+        .and_then(|window| window.document())
+        .and_then(|document| document.active_element())
+        .is_some_and(|active| active == ***textarea)
+}
+
+/// Reads the height of a drawn line (CSS `--code-line`) from the gutter.
+fn measure_line(gutter: &NodeRef, line_px: &RefCell<f64>) {
+    let height = gutter
+        .cast::<HtmlElement>()
+        .and_then(|gutter| gutter.query_selector(".ln").ok().flatten())
+        .and_then(|line| line.dyn_into::<HtmlElement>().ok())
+        .map(|line| line.offset_height())
+        .unwrap_or(0);
+    if height > 0 {
+        *line_px.borrow_mut() = f64::from(height);
+    }
+}
+
+/// Moves the gutter and the overlay to the textarea's scroll position.
+fn follow_scroll(textarea: &HtmlTextAreaElement, gutter: &NodeRef, overlay: &NodeRef) {
+    let (top, left) = (textarea.scroll_top(), textarea.scroll_left());
+    if let Some(gutter) = gutter.cast::<HtmlElement>() {
+        let _ = gutter.set_attribute("style", &format!("transform: translateY({}px)", -top));
+    }
+    if let Some(overlay) = overlay.cast::<HtmlElement>() {
+        let _ = overlay.set_attribute(
+            "style",
+            &format!("transform: translate({}px, {}px)", -left, -top),
+        );
     }
 }
 
@@ -119,5 +505,18 @@ struct EditorText(Rc<str>);
 impl PartialEq for EditorText {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// Compares a lint by pointer (a new lint is a new `Rc`).
+struct SameLint(Option<Rc<Linted>>);
+
+impl PartialEq for SameLint {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.0, &other.0) {
+            (Some(this), Some(that)) => Rc::ptr_eq(this, that),
+            (None, None) => true,
+            _ => false,
+        }
     }
 }
