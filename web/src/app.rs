@@ -18,6 +18,7 @@ use crate::components::{
 };
 use crate::hooks::use_debounced_effect;
 use crate::library::{self, Library};
+use crate::perf;
 use crate::persist::{self, Notice, Page};
 use crate::state::{Action, AppState, Linted};
 use crate::{i18n, view_model, DEFAULT_TEXT};
@@ -154,8 +155,11 @@ pub fn App(props: &AppProps) -> Html {
         use_effect_with(SameRc(state.linted.clone()), move |linted| {
             // Not the empty text shown while an exercise is being fetched.
             if persist && !linted.0.text.is_empty() {
-                persist::autosave(id.as_deref(), &linted.0.text);
-                persist::write_fragment(&linted.0.text);
+                let text = linted.0.text.clone();
+                persist::after_frame(move || {
+                    persist::autosave(id.as_deref(), &text);
+                    persist::write_fragment(&text);
+                });
             }
         });
     }
@@ -182,10 +186,21 @@ pub fn App(props: &AppProps) -> Html {
 
     {
         let dispatcher = state.dispatcher();
+        // Only a text the lint has not seen is a change to time (not the
+        // first mount's text).
+        let stale = state.is_stale();
         use_debounced_effect(state.text.clone(), LINT_DEBOUNCE_MS, move || {
-            dispatcher.dispatch(Action::Lint)
+            if stale {
+                perf::change();
+            }
+            dispatcher.dispatch(Action::Lint);
+            if stale {
+                perf::core_done();
+            }
         });
     }
+    // The new lint and run are in the DOM: time the change (see `perf`).
+    use_effect_with(SameRc(state.linted.clone()), |_| perf::redrawn());
     use_effect_with(lang, |lang| set_document_language(*lang));
 
     let rows = use_memo(

@@ -11,6 +11,7 @@ pub mod i18n;
 mod i18n_controls;
 mod i18n_exercises;
 pub mod library;
+mod perf;
 pub mod persist;
 pub mod state;
 pub mod view_model;
