@@ -282,6 +282,20 @@ fn cronjob_names_and_concurrency_policies() {
         "Killing",
         "Stopping container main"
     )));
+    // While it is being deleted `kubectl get pods` says Terminating
+    // (printPod: a deletionTimestamp on a pod that is not Succeeded or
+    // Failed), and the timeline's lane says the same.
+    assert_eq!(first.deleting, Some(120_100));
+    assert_eq!(get_pods::status(first, 120_000), "Running");
+    assert_eq!(get_pods::status(first, 120_100), "Terminating");
+    assert_eq!(get_pods::status(first, 121_000), "Terminating");
+    let table = get_pods::render(&run, 120_500);
+    let row = table
+        .lines()
+        .find(|line| line.starts_with(&first.name))
+        .unwrap_or_default();
+    assert!(row.contains("1/1     Terminating"), "{table}");
+    assert!(!get_pods::render(&run, 121_100).contains(&first.name));
     assert!(run
         .jobs
         .iter()

@@ -46,7 +46,17 @@ pub fn status(pod: &PodRun, at: Millis) -> String {
         let all_ready = statuses.iter().all(|s| s.ready);
         reason = if all_ready { "Running" } else { "NotReady" }.to_string();
     }
-    reason
+    terminating(pod, at).unwrap_or(reason)
+}
+
+/// `printPod`'s last step (kubectl-output.md §1.4, 5): a pod with a
+/// `deletionTimestamp` whose phase is not `Succeeded`/`Failed` shows
+/// `Terminating`, whatever its containers say. (`Unknown` for a pod on a
+/// lost node is not modelled: podlab's nodes do not fail.)
+fn terminating(pod: &PodRun, at: Millis) -> Option<String> {
+    let deleting = pod.deleting.is_some_and(|deleting| deleting <= at);
+    let terminal = matches!(pod.phase_at(at), "Succeeded" | "Failed");
+    (deleting && !terminal).then(|| "Terminating".to_owned())
 }
 
 /// The row of one pod at `at`.
