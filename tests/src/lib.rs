@@ -6,6 +6,7 @@
 //! these tests with `PODLAB_DIST` pointing at it. Without a built site the
 //! tests fail and say so; they never pass vacuously.
 
+pub mod page;
 pub mod server;
 pub mod webdriver;
 

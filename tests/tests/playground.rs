@@ -4,29 +4,11 @@
 //! crash loop shows CrashLoopBackOff at 12 minutes until the PL201 fix makes
 //! the pod Ready. Screenshots go to target/e2e/.
 
-use std::time::Duration;
-
+use podlab_e2e::page::{open, slide, text_of, PAGE_LOAD, RELINT};
 use podlab_e2e::server::StaticServer;
 use podlab_e2e::webdriver::{ChromeDriver, Session};
 use podlab_e2e::{dist_dir, output_dir};
 use serde_json::json;
-
-/// Loading wasm in a cold headless browser on a busy 2-core machine.
-const PAGE_LOAD: Duration = Duration::from_secs(30);
-/// The lint debounce is 150 ms; leave room for a slow machine.
-const RELINT: Duration = Duration::from_secs(5);
-
-fn open(session: &Session, server: &StaticServer, query: &str) {
-    session.goto(&server.url(&format!("/{query}")));
-    session.wait_for_element("[data-testid=summary]", PAGE_LOAD);
-}
-
-fn text_of(session: &Session, selector: &str) -> String {
-    let element = session
-        .find(selector)
-        .unwrap_or_else(|| panic!("nothing matches {selector}"));
-    session.text(&element)
-}
 
 fn replace_editor_text(session: &Session, text: &str) {
     let editor = session
@@ -312,80 +294,6 @@ fn the_crash_loop_at_12_minutes_and_the_pl201_fix_makes_the_pod_ready() {
     session.screenshot(&out.join("playground-pl201-fixed-ready.png"));
 }
 
-/// Moves a range input as a drag would: sets its value and fires `input`.
-fn slide(session: &Session, testid: &str, value: u64) {
-    session.execute(
-        "const s = document.querySelector('[data-testid=' + arguments[0] + ']');\
-         s.value = String(arguments[1]);\
-         s.dispatchEvent(new Event('input', { bubbles: true }));",
-        json!([testid, value]),
-    );
-}
-
-/// Issue 4 asks a slider change to redraw the reference Deployment in
-/// under 16 ms: the page times each debounced change until its DOM is
-/// written and laid out
-/// (`podlab-redraw` in the User Timing API, see `web/src/perf.rs`). Ten
-/// load-time values on the default text; the numbers go to
-/// `target/e2e/redraw.txt`, for the record, not asserted (a busy machine
-/// would make such an assertion fail for no fault of the page).
-fn record_redraws(session: &Session, out: &std::path::Path) {
-    let count = |session: &Session| {
-        session
-            .execute(
-                "return performance.getEntriesByName('podlab-redraw').length;",
-                json!([]),
-            )
-            .as_u64()
-            .unwrap_or(0)
-    };
-    for (index, seconds) in [30, 60, 90, 20, 45, 120, 10, 75, 35, 40]
-        .into_iter()
-        .enumerate()
-    {
-        slide(session, "slider-startup", seconds);
-        let want = index as u64 + 1;
-        session.wait_for("the change to be timed", RELINT, |session| {
-            (count(session) >= want).then_some(())
-        });
-    }
-    let mut report = String::from(
-        "slider change on the reference Deployment, 10 changes (headless Chromium, this machine):\n",
-    );
-    for (name, what) in [
-        ("podlab-core", "the core (lint + simulate + timeline)"),
-        ("podlab-redraw", "change → DOM written and laid out"),
-    ] {
-        let durations = session.execute(
-            "return performance.getEntriesByName(arguments[0]).map(e => e.duration);",
-            json!([name]),
-        );
-        let mut durations: Vec<f64> = durations
-            .as_array()
-            .map(|values| {
-                values
-                    .iter()
-                    .filter_map(serde_json::Value::as_f64)
-                    .collect()
-            })
-            .unwrap_or_default();
-        assert_eq!(durations.len(), 10, "one {name} per change: {durations:?}");
-        durations.sort_by(f64::total_cmp);
-        let median = (durations[4] + durations[5]) / 2.0;
-        report.push_str(&format!(
-            "{what}: median {median:.1} ms, min {:.1} ms, max {:.1} ms; all {durations:.1?}\n",
-            durations[0], durations[9]
-        ));
-    }
-    let elements = session.execute(
-        "return document.getElementsByTagName('*').length;",
-        json!([]),
-    );
-    report.push_str(&format!("elements on the page: {elements}\n"));
-    print!("{report}");
-    let _ = std::fs::write(out.join("redraw.txt"), report);
-}
-
 fn editor_value(session: &Session) -> String {
     let editor = session
         .find("[data-testid=editor]")
@@ -409,16 +317,7 @@ fn the_slider_edits_the_text_and_a_share_link_restores_it_elsewhere() {
     let session = driver.new_session(&out);
     session.set_window_size(1400, 1000);
     open(&session, &server, "?lang=en");
-    session.wait_for_element("[data-testid=timeline]", PAGE_LOAD);
-    // Navigation start → an interactive timeline, for the record (issue 4
-    // asks for the number; it is written down, not asserted).
-    let ms = session.execute("return performance.now();", json!([]));
-    let _ = std::fs::write(
-        out.join("time-to-timeline.txt"),
-        format!("navigation start to the timeline on the page: {ms} ms (headless Chromium, this machine)\n"),
-    );
     session.wait_for_element("[data-testid=slider-startup]", PAGE_LOAD);
-    record_redraws(&session, &out);
     replace_editor_text(&session, CRASH_LOOP);
     session.wait_for_element("[data-testid=fix-PL201]", RELINT);
 
@@ -533,6 +432,23 @@ fn an_exercise_is_solved_in_the_page_and_an_interview_is_scored() {
         "{text}"
     );
     session.screenshot(&out.join("interview-scored.png"));
+
+    // An article embeds one exercise: `?exercise=` in embed mode keeps the
+    // goals and drops the page chrome.
+    session.set_window_size(700, 900);
+    session.goto(&server.url("/?exercise=gpu-taint&embed=1&lang=en"));
+    session.wait_for_element("[data-testid=goals]", PAGE_LOAD);
+    let hidden = session.execute(
+        "return getComputedStyle(document.querySelector('.tagline')).display;",
+        json!([]),
+    );
+    assert_eq!(hidden, json!("none"));
+    let title = text_of(&session, "[data-testid=exercise]");
+    assert!(
+        title.contains("toleration") || title.contains("taint"),
+        "{title}"
+    );
+    session.screenshot(&out.join("exercise-embedded.png"));
 }
 
 /// WebDriver's codes for keys that are not characters; a modifier stays

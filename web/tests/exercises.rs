@@ -159,3 +159,30 @@ async fn an_interview_reveals_outputs_and_scores_the_path() {
     assert!(score.contains("right root cause"), "{score}");
     assert!(score.contains("2 of 2"), "{score}");
 }
+
+/// An object the API server refuses has no pod: the interview offers only
+/// the commands that need none, and `apply` shows the refusal.
+#[wasm_bindgen_test]
+async fn an_interview_without_a_pod_offers_apply_and_shows_the_refusal() {
+    let root = mount(AppProps {
+        lang: Some(Lang::En),
+        page: Some(Page::Exercise {
+            id: "fractional-gpu".into(),
+            interview: true,
+        }),
+        library: library(),
+        ..AppProps::default()
+    })
+    .await;
+    until("the symptom", || {
+        text_of(&root, "[data-testid=interview-symptom]").contains("No resources found")
+    })
+    .await;
+    assert!(find(&root, "[data-testid=interview-cmd-describe]").is_none());
+    click(&root, "[data-testid=interview-cmd-apply]");
+    until("apply's answer", || {
+        let output = text_of(&root, "[data-testid=interview-output-0]");
+        output.starts_with("$ kubectl apply -f .") && output.contains("must be an integer")
+    })
+    .await;
+}

@@ -357,7 +357,7 @@ fn interview_output(id: &str, command: exercise::Command) -> String {
     let run = simulate(&exercise.start, &Options::default());
     let context = ExecContext::new(&exercise.start, &run);
     let pod = interview::focus_pod(&run, at).expect("a pod");
-    let (line, output) = interview::run_command(&context, pod, command, at);
+    let (line, output) = interview::run_command(&context, Some(pod), command, at);
     format!("$ {line}\n{output}")
 }
 

@@ -55,10 +55,7 @@ pub fn InterviewView(props: &InterviewProps) -> Html {
         let exercise = exercise.clone();
         Callback::from(move |_: MouseEvent| {
             let context = ExecContext::new(&exercise.start, &run);
-            let Some(pod) = focus_pod(&run, at) else {
-                return;
-            };
-            let (line, output) = run_command(&context, pod, command, at);
+            let (line, output) = run_command(&context, focus_pod(&run, at), command, at);
             let mut next = (*steps).clone();
             next.push(Step {
                 command,
@@ -92,9 +89,11 @@ pub fn InterviewView(props: &InterviewProps) -> Html {
             { for steps.iter().enumerate().map(|(index, step)| html! {
                 <pre class="terminal" data-testid={format!("interview-output-{index}")}>{ format!("$ {}\n{}", step.line, step.output) }</pre>
             }) }
-            if has_pod && cause.is_none() {
+            if cause.is_none() {
                 <div class="commands" role="group" aria-label={i18n::interview_run().get(lang).to_owned()}>
-                    { for interview.commands.iter().map(|command| html! {
+                    // Without a pod (the API server refused the object),
+                    // only the commands that need none.
+                    { for interview.commands.iter().filter(|command| has_pod || !command.needs_pod()).map(|command| html! {
                         <button type="button" data-testid={format!("interview-cmd-{}", command.id())}
                             onclick={on_command(*command)}>
                             { command.id() }

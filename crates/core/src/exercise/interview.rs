@@ -10,6 +10,7 @@ use crate::diagnostic::Diagnostic;
 use crate::explain::{describe, get_pods, logs};
 use crate::i18n::Text;
 use crate::manifest::duration::Millis;
+use crate::manifest::model::WorkloadKind;
 use crate::manifest::validate::invalid_value;
 use crate::manifest::yaml::Node;
 use crate::sim::{PodRun, Run};
@@ -21,6 +22,8 @@ use super::{duration_of, localized};
 /// A command the learner may choose.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Command {
+    /// `kubectl apply -f .` again: what the API server answers.
+    Apply,
     Describe,
     Logs,
     LogsPrevious,
@@ -32,7 +35,8 @@ pub enum Command {
 }
 
 impl Command {
-    pub const ALL: [Command; 8] = [
+    pub const ALL: [Command; 9] = [
+        Command::Apply,
         Command::Describe,
         Command::Logs,
         Command::LogsPrevious,
@@ -46,6 +50,7 @@ impl Command {
     /// As written in `interview.commands`.
     pub fn id(self) -> &'static str {
         match self {
+            Command::Apply => "apply",
             Command::Describe => "describe",
             Command::Logs => "logs",
             Command::LogsPrevious => "logs-previous",
@@ -63,10 +68,20 @@ impl Command {
             .find(|command| command.id() == written)
     }
 
+    /// Whether it asks about a pod (so there is nothing to run while no
+    /// pod exists, e.g. when the API server refused the object).
+    pub fn needs_pod(self) -> bool {
+        !matches!(
+            self,
+            Command::Apply | Command::GetEvents | Command::GetNodes | Command::DescribeNode
+        )
+    }
+
     /// The command line as typed, for `pod` (and `node`, the node
     /// `describe-node` looks at: [`interesting_node`]).
     pub fn command_line(self, pod: &str, container: &str, node: &str) -> String {
         match self {
+            Command::Apply => "kubectl apply -f .".into(),
             Command::Describe => format!("kubectl describe pod {pod}"),
             Command::Logs => format!("kubectl logs {pod} -c {container}"),
             Command::LogsPrevious => format!("kubectl logs {pod} -c {container} --previous"),
@@ -212,10 +227,23 @@ pub fn symptom(run: &Run, at: Millis) -> String {
 /// shared, so its memory shows there).
 pub fn run_command(
     context: &ExecContext,
-    pod: &PodRun,
+    pod: Option<&PodRun>,
     command: Command,
     at: Millis,
 ) -> (String, String) {
+    let Some(pod) = pod else {
+        // No pod (every object refused): only the commands that need none.
+        let node = first_node(context);
+        let line = command.command_line("", "", &node);
+        let output = match command {
+            Command::Apply => apply(context),
+            Command::GetEvents => get_events(context.run, at),
+            Command::GetNodes => get_nodes(context, at),
+            Command::DescribeNode => describe_node(context, &node, at),
+            _ => "No resources found in default namespace.\n".into(),
+        };
+        return (line, output);
+    };
     let running = |candidate: &PodRun| {
         candidate
             .containers
@@ -247,6 +275,7 @@ pub fn run_command(
     let line = command.command_line(&pod.name, container, &node);
     let run = context.run;
     let output = match command {
+        Command::Apply => apply(context),
         Command::Describe => describe::describe_pod(run, pod, at),
         Command::Logs | Command::LogsPrevious => {
             match logs::logs(run, pod, container, at, command == Command::LogsPrevious) {
@@ -265,6 +294,42 @@ pub fn run_command(
         Command::DescribeNode => describe_node(context, &node, at),
     };
     (line, output)
+}
+
+/// `kubectl apply -f .` on the text: `<resource>.<group>/<name> created`
+/// for each workload the API server accepts (kubectl's `created` line,
+/// `-o name` form plus the operation), then the refusals, which kubectl
+/// gathers and prints after the objects it could apply. Objects other than
+/// workloads (Services, ConfigMaps) are not listed: podlab does not model
+/// them.
+fn apply(context: &ExecContext) -> String {
+    let mut out = String::new();
+    for workload in &context.reading.workloads {
+        let object = format!("{}/{}", workload.kind.as_str(), workload.name);
+        if context
+            .run
+            .refused
+            .iter()
+            .any(|refused| refused.object == object)
+        {
+            continue;
+        }
+        let resource = match workload.kind {
+            WorkloadKind::Pod => "pod",
+            WorkloadKind::Deployment => "deployment.apps",
+            WorkloadKind::ReplicaSet => "replicaset.apps",
+            WorkloadKind::StatefulSet => "statefulset.apps",
+            WorkloadKind::DaemonSet => "daemonset.apps",
+            WorkloadKind::Job => "job.batch",
+            WorkloadKind::CronJob => "cronjob.batch",
+        };
+        out.push_str(&format!("{resource}/{} created\n", workload.name));
+    }
+    for refused in &context.run.refused {
+        out.push_str(&refused.message);
+        out.push('\n');
+    }
+    out
 }
 
 /// `kubectl get events --sort-by=.lastTimestamp` for every pod (columns of
@@ -324,6 +389,11 @@ pub fn interesting_node(context: &ExecContext, pod: &PodRun, at: Millis) -> Stri
             return node.clone();
         }
     }
+    first_node(context)
+}
+
+/// The first node with a GPU, else the first node.
+fn first_node(context: &ExecContext) -> String {
     let pools = &context.reading.scenario.node_pools;
     pools
         .iter()
@@ -576,17 +646,17 @@ mod tests {
         assert!(symptom.contains("CrashLoopBackOff"), "{symptom}");
         let context = ExecContext::new(&exercise.start, &run);
         let pod = focus_pod(&run, interview.at).expect("a pod");
-        let (line, describe) = run_command(&context, pod, Command::Describe, interview.at);
+        let (line, describe) = run_command(&context, Some(pod), Command::Describe, interview.at);
         assert_eq!(line, format!("kubectl describe pod {}", pod.name));
         assert!(describe.contains("Liveness probe failed"), "{describe}");
-        let (_, previous) = run_command(&context, pod, Command::LogsPrevious, interview.at);
+        let (_, previous) = run_command(&context, Some(pod), Command::LogsPrevious, interview.at);
         assert!(!previous.is_empty());
-        let (_, events) = run_command(&context, pod, Command::GetEvents, interview.at);
+        let (_, events) = run_command(&context, Some(pod), Command::GetEvents, interview.at);
         assert!(events.starts_with("LAST SEEN   TYPE"), "{events}");
         assert!(events.contains("Killing"), "{events}");
-        let (_, nodes) = run_command(&context, pod, Command::GetNodes, interview.at);
+        let (_, nodes) = run_command(&context, Some(pod), Command::GetNodes, interview.at);
         assert!(nodes.contains("gpu-0   Ready"), "{nodes}");
-        let (line, node) = run_command(&context, pod, Command::DescribeNode, interview.at);
+        let (line, node) = run_command(&context, Some(pod), Command::DescribeNode, interview.at);
         assert_eq!(line, "kubectl describe node gpu-0");
         assert!(node.contains("Non-terminated Pods:"), "{node}");
     }
@@ -597,21 +667,60 @@ mod tests {
             let interview = exercise.interview.as_ref().expect("has an interview");
             let run = simulate(&exercise.start, &Options::default());
             let context = ExecContext::new(&exercise.start, &run);
-            let Some(pod) = focus_pod(&run, interview.at) else {
+            let pod = focus_pod(&run, interview.at);
+            if pod.is_none() {
                 // An object the API server refused has no pod to ask about:
-                // the symptom is `kubectl apply`'s error and an empty list.
+                // the symptom is an empty list, and only commands that need
+                // no pod are offered (`apply` shows the refusal).
                 assert!(!run.refused.is_empty(), "{}: no pod", exercise.id);
                 assert_eq!(
                     symptom(&run, interview.at),
                     "No resources found in default namespace.\n"
                 );
-                continue;
-            };
+                for command in &interview.commands {
+                    assert!(!command.needs_pod(), "{}: {command:?}", exercise.id);
+                }
+                assert!(interview.recommended.contains(&Command::Apply));
+            }
             for command in &interview.commands {
-                let (line, _) = run_command(&context, pod, *command, interview.at);
+                let (line, output) = run_command(&context, pod, *command, interview.at);
                 assert!(line.starts_with("kubectl "), "{}: {line}", exercise.id);
+                // (`kubectl logs` of an unscheduled pod prints nothing,
+                // kubectl-output.md §5; the others always print something.)
+                if !command.needs_pod() {
+                    assert!(!output.is_empty(), "{}: {line}", exercise.id);
+                }
             }
         }
+    }
+
+    /// `kubectl apply` again on a refused object: the accepted objects'
+    /// `created` lines, then the API server's refusal (kubectl prints the
+    /// errors after what it could apply).
+    #[test]
+    fn apply_shows_the_refusal_when_there_is_no_pod() {
+        let exercise = library::find("fractional-gpu").expect("in the library");
+        let at = exercise.interview.as_ref().expect("interview").at;
+        let run = simulate(&exercise.start, &Options::default());
+        let context = ExecContext::new(&exercise.start, &run);
+        assert!(focus_pod(&run, at).is_none());
+        let (line, output) = run_command(&context, None, Command::Apply, at);
+        assert_eq!(line, "kubectl apply -f .");
+        assert!(
+            output.starts_with("The Deployment \"rerank\" is invalid: ")
+                && output.contains("must be an integer"),
+            "{output}"
+        );
+        assert!(!output.contains("created"), "{output}");
+
+        // With the fix, the Deployment is created and nothing is refused.
+        let fixed = exercise
+            .start
+            .replace("nvidia.com/gpu: 0.5", "nvidia.com/gpu: 1");
+        let run = simulate(&fixed, &Options::default());
+        let context = ExecContext::new(&fixed, &run);
+        let (_, output) = run_command(&context, focus_pod(&run, at), Command::Apply, at);
+        assert_eq!(output, "deployment.apps/rerank created\n");
     }
 
     #[test]
@@ -621,12 +730,12 @@ mod tests {
         let run = simulate(&exercise.start, &Options::default());
         let context = ExecContext::new(&exercise.start, &run);
         let pod = focus_pod(&run, at).expect("a pod");
-        let (_, describe) = run_command(&context, pod, Command::Describe, at);
+        let (_, describe) = run_command(&context, Some(pod), Command::Describe, at);
         // describe prints the sources and the value as written, never the
         // resolved version.
         assert!(describe.contains("rollback-pin"), "{describe}");
         assert!(!describe.contains("fraud-detector/6"), "{describe}");
-        let (_, env) = run_command(&context, pod, Command::ExecEnv, at);
+        let (_, env) = run_command(&context, Some(pod), Command::ExecEnv, at);
         assert!(env.contains("MODEL_VERSION=6\n"), "{env}");
         assert!(
             env.contains("MODEL_URI=models:/fraud-detector/6\n"),
@@ -642,7 +751,7 @@ mod tests {
             let run = simulate(&exercise.start, &Options::default());
             let context = ExecContext::new(&exercise.start, &run);
             let pod = focus_pod(&run, at).expect("a pod");
-            let (_, node) = run_command(&context, pod, Command::DescribeNode, at);
+            let (_, node) = run_command(&context, Some(pod), Command::DescribeNode, at);
             for text in wanted {
                 assert!(node.contains(text), "{id}: {text}\n{node}");
             }
