@@ -117,6 +117,14 @@ pub fn no_pods() -> Text {
 }
 
 /// The tooltip and accessible name of a lane's pod button.
+/// The label of a long, scrolling list of lanes.
+pub fn pod_count(pods: usize) -> Text {
+    text!(
+        "{pods} pods, one lane each (scroll the list)",
+        "{pods} 個 Pod，每個一條時間軸（可捲動清單）"
+    )
+}
+
 pub fn select_pod(name: &str) -> Text {
     text!(
         "Show pod {name} in the kubectl panes",

@@ -374,3 +374,80 @@ async fn the_load_time_slider_edits_the_text_and_ends_the_crash_loop() {
     let slider: HtmlInputElement = find(&root, "[data-testid=slider-startup]").unchecked_into();
     assert_eq!(slider.value(), "5");
 }
+
+/// A CronJob every minute for two hours: 119 pods, more than the timeline
+/// draws at once. The list scrolls in its own box and holds only the lanes
+/// in view; scrolled to the end, it draws the last pod's lane.
+#[wasm_bindgen_test]
+async fn many_pods_are_drawn_only_where_the_list_is_scrolled() {
+    const CRON: &str = r#"apiVersion: batch/v1
+kind: CronJob
+metadata: { name: batch }
+spec:
+  schedule: "* * * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: Never
+          containers:
+            - name: main
+              image: registry.example.com/report:1.0
+              resources:
+                limits: { memory: 4Gi }
+---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+metadata: { name: two-hours }
+spec:
+  duration: 2h
+  workload:
+    - container: main
+      startup: 10s
+      runFor: 2m
+"#;
+    let root = mount(AppProps {
+        lang: Some(Lang::En),
+        text: Some(CRON.into()),
+        ..AppProps::default()
+    })
+    .await;
+    until("the timeline", || {
+        root.query_selector("[data-testid=pod-status-0]")
+            .ok()
+            .flatten()
+            .is_some()
+    })
+    .await;
+    let list = find(&root, ".pods.windowed");
+    let drawn = || {
+        root.query_selector_all("li.pod")
+            .map(|l| l.length())
+            .unwrap_or(0)
+    };
+    assert!(drawn() > 0 && drawn() < 15, "{} lanes drawn", drawn());
+    assert!(root
+        .query_selector("[data-testid=pod-status-118]")
+        .ok()
+        .flatten()
+        .is_none());
+    // Every lane keeps its place: the list is as tall as all of them.
+    assert!(list.scroll_height() > 119 * 140, "{}", list.scroll_height());
+
+    list.set_scroll_top(list.scroll_height());
+    list.dispatch_event(&web_sys::Event::new("scroll").expect("an event"))
+        .expect("dispatch scroll");
+    until("the last lane", || {
+        root.query_selector("[data-testid=pod-status-118]")
+            .ok()
+            .flatten()
+            .is_some()
+    })
+    .await;
+    assert!(drawn() < 15, "{} lanes drawn", drawn());
+    assert!(root
+        .query_selector("[data-testid=pod-status-0]")
+        .ok()
+        .flatten()
+        .is_none());
+}

@@ -23,6 +23,34 @@ use podlab_core::lint::lint;
 use podlab_core::sim::{simulate, Options};
 
 const REFERENCE: &str = include_str!("../../../web/src/default.yaml");
+
+/// A CronJob every minute for a simulated day: 1,439 pods, one lane each.
+const CRON_DAY: &str = r#"apiVersion: batch/v1
+kind: CronJob
+metadata: { name: batch }
+spec:
+  schedule: "* * * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: Never
+          containers:
+            - name: main
+              image: registry.example.com/report:1.0
+              resources:
+                limits: { memory: 4Gi }
+---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+metadata: { name: day }
+spec:
+  duration: 24h
+  workload:
+    - container: main
+      startup: 30s
+      runFor: 2m
+"#;
 const WARMUP: usize = 20;
 const CHANGES: usize = 200;
 const CURSOR_MS: u64 = 12 * 60 * 1000;
@@ -32,12 +60,14 @@ fn main() {
     if !timed {
         let work = change(REFERENCE, 30);
         assert!(work > 0, "the change produced nothing");
+        assert!(change(CRON_DAY, 30) > 1_000, "a day of CronJob pods");
         println!("change bench: test mode (no --bench), one change run");
         return;
     }
     for index in 0..WARMUP {
         black_box(change(REFERENCE, 10 + index as u64));
     }
+    bench_cron_day();
     let mut times: Vec<Duration> = (0..CHANGES)
         .map(|index| {
             // The load time a drag would pass through: 5 s to 600 s.
@@ -54,6 +84,26 @@ fn main() {
         millis(times[times.len() / 2]),
         millis(times[0]),
         millis(times[times.len() - 1]),
+    );
+}
+
+/// The same change on a day of CronJob runs: the core's part of the
+/// page's worst common case (the page draws only the lanes in view).
+fn bench_cron_day() {
+    let rounds = 5;
+    let mut times: Vec<Duration> = (0..rounds)
+        .map(|index| {
+            let started = Instant::now();
+            black_box(change(black_box(CRON_DAY), 20 + index));
+            started.elapsed()
+        })
+        .collect();
+    times.sort();
+    let pods = simulate(CRON_DAY, &Options::default()).pods.len();
+    println!(
+        "slider change, CronJob every minute for 24h ({pods} pods): median {:.1} ms, min {:.1} ms over {rounds} changes",
+        times[rounds as usize / 2].as_secs_f64() * 1e3,
+        times[0].as_secs_f64() * 1e3,
     );
 }
 

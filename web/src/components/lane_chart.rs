@@ -23,7 +23,7 @@ const BAR_HEIGHT: u32 = 24;
 const MEMORY_LABEL_Y: u32 = 77;
 const MEMORY_Y: u32 = 81;
 const MEMORY_HEIGHT: u32 = 34;
-const CHART_HEIGHT: u32 = MEMORY_Y + MEMORY_HEIGHT + 2;
+pub(crate) const CHART_HEIGHT: u32 = MEMORY_Y + MEMORY_HEIGHT + 2;
 
 #[derive(Properties)]
 pub struct LaneChartProps {

@@ -5,14 +5,22 @@
 //! language, so playing re-renders the status texts and the cursor, not the
 //! segments. Positions are percentages of the width, so the SVG never
 //! scales its text and fits any width from 360 px up.
+//!
+//! Past `WINDOWED_FROM` pods (a CronJob over a day makes one per run) the
+//! list scrolls inside its own box and only the lanes in view (plus a few)
+//! are drawn, each at a height fixed by its number of containers, so the
+//! page stays quick with thousands of pods.
 
 use std::rc::Rc;
+
+use web_sys::Element;
 
 use podlab_core::explain::timeline::{nice_ticks, Timeline as TimelineData};
 use podlab_core::i18n::Lang;
 use podlab_core::manifest::duration::Millis;
 use yew::prelude::*;
 
+use super::lane_chart::CHART_HEIGHT;
 use super::{LaneChart, Legend};
 use crate::{i18n, view_model};
 
@@ -38,12 +46,109 @@ impl PartialEq for TimelineProps {
     }
 }
 
+/// From this many pods on, only the lanes in view are drawn.
+pub const WINDOWED_FROM: usize = 40;
+/// Heights in px of a windowed lane (the CSS of `.pods.windowed` fixes the
+/// head to one line): the head, a container's name line (several
+/// containers only), the padding.
+const HEAD_PX: u32 = 28;
+const NAME_PX: u32 = 18;
+const PAD_PX: u32 = 8;
+/// The scrolling box's height before it is measured (CSS: `max-height`).
+const VIEW_PX: u32 = 600;
+/// Lanes drawn beyond each edge of the view.
+const OVERSCAN: usize = 3;
+
+/// Each windowed lane's top, and the total height last.
+fn lane_offsets(timeline: &TimelineData) -> Vec<u32> {
+    let mut offsets = Vec::with_capacity(timeline.pods.len() + 1);
+    let mut top = 0u32;
+    for pod in &timeline.pods {
+        offsets.push(top);
+        let containers = pod.containers.len().max(1) as u32;
+        let name = if containers > 1 { NAME_PX } else { 0 };
+        top = top.saturating_add(HEAD_PX + PAD_PX + containers * (CHART_HEIGHT + name));
+    }
+    offsets.push(top);
+    offsets
+}
+
+/// The lanes overlapping `[scroll, scroll + view)`, with `OVERSCAN` more
+/// on each side; `offsets` as `lane_offsets` gives them.
+pub fn visible_lanes(offsets: &[u32], scroll: u32, view: u32) -> std::ops::Range<usize> {
+    let lanes = offsets.len().saturating_sub(1);
+    let first = offsets[..lanes]
+        .partition_point(|top| *top <= scroll)
+        .saturating_sub(1);
+    let last = offsets[..lanes].partition_point(|top| *top < scroll.saturating_add(view));
+    first.saturating_sub(OVERSCAN)..(last + OVERSCAN).min(lanes)
+}
+
+/// Compares the timeline by address: a new run is a new `Rc`.
+struct SameTimeline(Rc<TimelineData>);
+
+impl PartialEq for SameTimeline {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
 #[component]
 pub fn Timeline(props: &TimelineProps) -> Html {
     let lang = props.lang;
     let timeline = &props.timeline;
     let end = timeline.end;
-    let lanes = timeline.pods.iter().enumerate().map(|(index, pod)| {
+    let windowed = timeline.pods.len() >= WINDOWED_FROM;
+    let offsets = use_memo(SameTimeline(timeline.clone()), |t| lane_offsets(&t.0));
+    // The list's scroll position and height, read on scroll.
+    let view = use_state_eq(|| (0u32, VIEW_PX));
+    let list_ref = use_node_ref();
+    let onscroll = {
+        let view = view.clone();
+        Callback::from(move |event: Event| {
+            let list: Element = event.target_unchecked_into();
+            let height = u32::try_from(list.client_height()).unwrap_or(VIEW_PX);
+            view.set((u32::try_from(list.scroll_top()).unwrap_or(0), height.max(1)));
+        })
+    };
+    // A pod chosen elsewhere (the panes' list) is scrolled into view.
+    {
+        let list_ref = list_ref.clone();
+        let offsets = offsets.clone();
+        let view = view.clone();
+        use_effect_with((props.selected, windowed), move |&(selected, windowed)| {
+            let (Some(list), true) = (list_ref.cast::<Element>(), windowed) else {
+                return;
+            };
+            let (Some(&top), Some(&bottom)) = (offsets.get(selected), offsets.get(selected + 1))
+            else {
+                return;
+            };
+            let (scroll, height) = *view;
+            if top < scroll || bottom > scroll + height {
+                list.set_scroll_top(i32::try_from(top).unwrap_or(i32::MAX));
+            }
+        });
+    }
+    let range = if windowed {
+        visible_lanes(&offsets, view.0, view.1)
+    } else {
+        0..timeline.pods.len()
+    };
+    let lane_style = |index: usize| {
+        windowed.then(|| {
+            let height = offsets[index + 1] - offsets[index];
+            format!("height: {height}px")
+        })
+    };
+    let spacer = |height: u32| {
+        (windowed && height > 0).then(|| {
+            html! { <li class="spacer" aria-hidden="true" style={format!("height: {height}px")}></li> }
+        })
+    };
+    let above = spacer(offsets[range.start]);
+    let below = spacer(offsets[timeline.pods.len()] - offsets[range.end]);
+    let lanes = timeline.pods[range.clone()].iter().zip(range).map(|(pod, index)| {
         let selected = index == props.selected;
         let onclick = props.on_select.reform(move |_: MouseEvent| index);
         let status = props.statuses.get(index).cloned().unwrap_or_default();
@@ -51,6 +156,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             <li
                 key={pod.name.clone()}
                 class={classes!("pod", selected.then_some("selected"))}
+                style={lane_style(index)}
                 {onclick}
             >
                 <div class="pod-head">
@@ -113,12 +219,35 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 <p class="empty">{ i18n::no_pods().get(lang).to_owned() }</p>
             } else {
                 <div class="lanes">
-                    <ul class="pods">{ for lanes }</ul>
+                    // The box's height is part of the windowing, so it is
+                    // set here, not left to the style sheet.
+                    <ul class={classes!("pods", windowed.then_some("windowed"))} ref={list_ref} {onscroll}
+                        tabindex={windowed.then_some("0")}
+                        style={windowed.then(|| format!("max-height: min({VIEW_PX}px, 75vh); overflow-y: auto"))}
+                        aria-label={windowed.then(|| i18n::pod_count(timeline.pods.len()).get(lang).to_owned())}>
+                        { for above }{ for lanes }{ for below }
+                    </ul>
                     <svg class="axis" width="100%" height="20" aria-hidden="true">{ for axis }</svg>
                     <div class="cursor" style={format!("left: {cursor_left}")} aria-hidden="true"></div>
                 </div>
                 <Legend timeline={timeline.clone()} {lang} />
             }
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_lanes_in_view_and_a_few_more_are_drawn() {
+        // 100 lanes of 100 px.
+        let offsets: Vec<u32> = (0..=100).map(|lane| lane * 100).collect();
+        assert_eq!(visible_lanes(&offsets, 0, 600), 0..9);
+        assert_eq!(visible_lanes(&offsets, 1_050, 600), 7..20);
+        assert_eq!(visible_lanes(&offsets, 9_400, 600), 91..100);
+        assert_eq!(visible_lanes(&offsets, 20_000, 600), 96..100);
+        assert_eq!(visible_lanes(&[0], 0, 600), 0..0);
     }
 }

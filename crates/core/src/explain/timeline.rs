@@ -25,9 +25,11 @@
 //! - the exit reason (`Error`, `OOMKilled`, `Completed`) while the last
 //!   instance has exited and nothing waits to restart it.
 
+use std::collections::HashMap;
+
 use crate::manifest::duration::Millis;
 use crate::manifest::model::ProbeKind;
-use crate::sim::{ContainerRun, ContainerState, PodRun, Run};
+use crate::sim::{ContainerRun, ContainerState, Event, PodRun, Run};
 
 /// What a container is doing during a segment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -214,12 +216,24 @@ pub struct Timeline {
 
 /// The timeline of a run.
 pub fn timeline(run: &Run) -> Timeline {
+    // Each pod's events, gathered in one pass (a CronJob's day has
+    // thousands of pods: scanning every event per pod was quadratic).
+    let mut by_object: HashMap<&str, Vec<&Event>> = HashMap::new();
+    for event in &run.events {
+        by_object.entry(&event.object).or_default().push(event);
+    }
     Timeline {
         end: run.end,
         pods: run
             .pods
             .iter()
-            .map(|pod| PodLane {
+            .map(|pod| {
+                let events = by_object
+                    .get(format!("Pod/{}", pod.name).as_str())
+                    .map_or(&[][..], Vec::as_slice);
+                (pod, events)
+            })
+            .map(|(pod, events)| PodLane {
                 name: pod.name.clone(),
                 owner: pod.owner.clone(),
                 created: pod.created,
@@ -227,14 +241,19 @@ pub fn timeline(run: &Run) -> Timeline {
                 containers: pod
                     .containers
                     .iter()
-                    .map(|container| container_lane(run, pod, container))
+                    .map(|container| container_lane(run, pod, events, container))
                     .collect(),
             })
             .collect(),
     }
 }
 
-fn container_lane(run: &Run, pod: &PodRun, container: &ContainerRun) -> ContainerLane {
+fn container_lane(
+    run: &Run,
+    pod: &PodRun,
+    events: &[&Event],
+    container: &ContainerRun,
+) -> ContainerLane {
     let memory_limit = pod
         .spec
         .containers
@@ -245,8 +264,8 @@ fn container_lane(run: &Run, pod: &PodRun, container: &ContainerRun) -> Containe
         .map(|quantity| quantity.value());
     ContainerLane {
         name: container.name.clone(),
-        segments: segments(run, pod, container),
-        markers: markers(run, pod, container),
+        segments: segments(run, pod, events, container),
+        markers: markers(run, events, container),
         memory: memory_curve(container, pod.deleted.unwrap_or(run.end).min(run.end)),
         memory_limit,
     }
@@ -273,16 +292,10 @@ fn memory_curve(container: &ContainerRun, end: Millis) -> Vec<(Millis, i128)> {
 /// records a change (creation, binding, each start, startup success, Ready
 /// edges, exits, back-offs, deletion, and every event of the pod, which the
 /// kubelet records with each failed start) and holds until the next one.
-fn segments(run: &Run, pod: &PodRun, container: &ContainerRun) -> Vec<Segment> {
+fn segments(run: &Run, pod: &PodRun, events: &[&Event], container: &ContainerRun) -> Vec<Segment> {
     let end = pod.deleted.unwrap_or(run.end).min(run.end);
-    let object = format!("Pod/{}", pod.name);
     let mut changes = vec![pod.created];
-    changes.extend(
-        run.events
-            .iter()
-            .filter(|event| event.object == object)
-            .map(|event| event.at),
-    );
+    changes.extend(events.iter().map(|event| event.at));
     changes.extend(pod.node.as_ref().map(|(_, bound)| *bound));
     for instance in &container.instances {
         changes.push(instance.started);
@@ -333,15 +346,12 @@ fn state_at(pod: &PodRun, container: &ContainerRun, at: Millis) -> State {
     }
 }
 
-fn markers(run: &Run, pod: &PodRun, container: &ContainerRun) -> Vec<Marker> {
-    let object = format!("Pod/{}", pod.name);
+/// `events` are the pod's own.
+fn markers(run: &Run, events: &[&Event], container: &ContainerRun) -> Vec<Marker> {
     let field_path = format!("spec.containers{{{}}}", container.name);
-    let mut markers: Vec<Marker> = run
-        .events
+    let mut markers: Vec<Marker> = events
         .iter()
-        .filter(|event| {
-            event.object == object && event.field_path.as_deref() == Some(field_path.as_str())
-        })
+        .filter(|event| event.field_path.as_deref() == Some(field_path.as_str()))
         .filter_map(|event| {
             let kind = match event.reason {
                 "Unhealthy" => MarkerKind::ProbeFailure(probe_kind(&event.message)?),
