@@ -50,6 +50,11 @@ fn run(args: &[String]) -> Result<u8, String> {
     let Some((command, rest)) = args.split_first() else {
         return Err(USAGE.into());
     };
+    // `podlab simulate --help` asks for help, not for a file named so.
+    if rest.iter().any(|arg| arg == "--help" || arg == "-h") {
+        println!("{USAGE}");
+        return Ok(0);
+    }
     match command.as_str() {
         "lint" => lint_command(rest),
         "rules" => rules_command(rest),
@@ -239,6 +244,7 @@ fn simulate_command(args: &[String]) -> Result<u8, String> {
                 let value = iter.next().ok_or("--at needs a duration (`12m`)")?;
                 at = Some(duration::parse(value).map_err(|error| error.message(value).en)?);
             }
+            _ if arg.starts_with("--") => return Err(format!("unknown option `{arg}`\n{USAGE}")),
             _ => files.push(arg.clone()),
         }
     }
@@ -449,6 +455,7 @@ fn lint_command(rest: &[String]) -> Result<u8, String> {
         match arg.as_str() {
             "--format" => format = iter.next().ok_or("--format needs a value")?.clone(),
             "--lang" => lang = lang_value(iter.next())?,
+            _ if arg.starts_with("--") => return Err(format!("unknown option `{arg}`\n{USAGE}")),
             _ => files.push(arg.clone()),
         }
     }

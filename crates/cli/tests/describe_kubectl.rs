@@ -118,6 +118,14 @@ fn gpu_memory_failures_match_kubectl() {
     compare("gpu-memory-at-run-time.yaml", 120_000);
 }
 
+/// Job pods of four CronJobs at 121 s, one of them being deleted by
+/// `concurrencyPolicy: Replace` (`Status: Terminating (lasts <invalid>)`,
+/// `Termination Grace Period: 30s`).
+#[test]
+fn cronjob_pods_and_a_terminating_pod_match_kubectl() {
+    compare("cronjob-policies.yaml", 121_000);
+}
+
 #[test]
 fn reference_one_gpu_at_15_minutes_matches_kubectl_for_both_pods() {
     compare("reference-one-gpu.yaml", 900_000);

@@ -120,6 +120,13 @@ fn exit_codes_are_0_clean_1_error_2_usage() {
     assert_eq!(podlab(&["lint"]).status.code(), Some(2));
     assert_eq!(podlab(&["frobnicate"]).status.code(), Some(2));
     assert_eq!(podlab(&["rules", "PL999"]).status.code(), Some(2));
+    // Help after a command is help, not a file called `--help`.
+    let help = podlab(&["simulate", "--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    assert!(stdout(&help).starts_with("usage: podlab lint"));
+    let unknown = podlab(&["lint", "--strict", "PL201/pass_article_deployment.yaml"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("unknown option `--strict`"));
 }
 
 #[test]

@@ -670,6 +670,13 @@ pub fn pod(run: &Run, pod: &PodRun, at: Millis, clock: Clock, source: &str) -> V
     if let Some(owners) = owner_references(pod) {
         metadata["ownerReferences"] = owners;
     }
+    // Being deleted: the API server sets deletionTimestamp to the delete
+    // plus the grace period, and deletionGracePeriodSeconds.
+    if let Some(deleting) = pod.deleting.filter(|deleting| *deleting <= at) {
+        let grace = pod.spec.termination_grace_period_seconds.value.max(0);
+        metadata["deletionTimestamp"] = json!(clock.time(deleting + grace.unsigned_abs() * 1000));
+        metadata["deletionGracePeriodSeconds"] = json!(grace);
+    }
     let containers: Vec<Value> = pod
         .spec
         .containers

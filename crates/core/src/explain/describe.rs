@@ -123,6 +123,19 @@ impl PodView {
     }
 }
 
+/// `translateTimestampSince`: `duration.HumanDuration(time.Since(t))`,
+/// which truncates to whole seconds and prints `<invalid>` below -1 s and
+/// `0s` from there to 0.
+fn since(timestamp: Millis, at: Millis) -> String {
+    if at >= timestamp {
+        human_duration(at - timestamp)
+    } else if (timestamp - at) / 1000 >= 2 {
+        "<invalid>".to_owned()
+    } else {
+        "0s".to_owned()
+    }
+}
+
 /// `status.startTime`: set by the kubelet's first sync of the pod.
 fn start_time(pod: &PodRun) -> Millis {
     pod.created + Timing::default().first_sync
@@ -149,7 +162,25 @@ fn header(text: &mut Text, pod: &PodRun, view: &PodView) {
     }
     multiline(text, "Labels", labels(pod));
     text.line(0, "Annotations:\t<none>");
-    text.line(0, &format!("Status:\t{}", view.phase));
+    // §2.2 (7): a pod being deleted (not Succeeded/Failed) shows
+    // `Terminating (lasts <age of deletionTimestamp>)` and its grace period.
+    // The API server sets deletionTimestamp to the delete + the grace
+    // period, so it lies in the future while the pod stops: `<invalid>`.
+    let grace = pod.spec.termination_grace_period_seconds.value.max(0);
+    match pod.deleting.filter(|deleting| *deleting <= view.at) {
+        Some(deleting) if !matches!(view.phase, "Succeeded" | "Failed") => {
+            // A metav1.Time: whole seconds on the wire.
+            let timestamp = events::to_wire_seconds(
+                deleting.saturating_add(grace.unsigned_abs().saturating_mul(1000)),
+            );
+            text.line(
+                0,
+                &format!("Status:\tTerminating (lasts {})", since(timestamp, view.at)),
+            );
+            text.line(0, &format!("Termination Grace Period:\t{grace}s"));
+        }
+        _ => text.line(0, &format!("Status:\t{}", view.phase)),
+    }
     let ip = if view.sandbox { pod.ip.as_str() } else { "" };
     text.line(0, &format!("IP:\t{ip}"));
     if ip.is_empty() {
