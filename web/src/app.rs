@@ -167,7 +167,15 @@ pub fn App(props: &AppProps) -> Html {
     let results: Option<Rc<Vec<GoalResult>>> = {
         let exercise = exercise.clone();
         let results = use_memo(SameRc(state.linted.clone()), move |linted| {
-            exercise.map(|exercise| Rc::new(exercise::check(&exercise, &linted.0.text)))
+            // The page's own run when it reaches as far as the goals need
+            // (no second simulation per edit).
+            exercise.map(|exercise| {
+                Rc::new(exercise::check_with(
+                    &exercise,
+                    &linted.0.text,
+                    Some(&linted.0.run),
+                ))
+            })
         });
         (*results).clone()
     };

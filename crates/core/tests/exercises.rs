@@ -38,6 +38,35 @@ fn every_exercise_file_lints_without_reading_errors_and_lowers_cleanly() {
     }
 }
 
+/// The page checks goals on its own run (`check_with`) when it reaches the
+/// goals' horizon: the results are the same as `check`'s own simulation,
+/// and for most exercises the page's run is reused.
+#[test]
+fn checking_on_the_pages_run_gives_the_same_results() {
+    use podlab_core::sim::{simulate, Options};
+    let mut reused = 0;
+    let all = library::all();
+    for exercise in &all {
+        let horizon = goals::horizon(exercise, &podlab_core::lint::read(&exercise.start));
+        let solution = exercise.solution.clone().unwrap_or_default();
+        for text in [&exercise.start, &solution] {
+            let run = simulate(text, &Options::default());
+            reused += usize::from(run.end == horizon);
+            assert_eq!(
+                exercise::check_with(exercise, text, Some(&run)),
+                exercise::check(exercise, text),
+                "{}",
+                exercise.id
+            );
+        }
+    }
+    println!(
+        "reused the page's run for {reused} of {} texts",
+        all.len() * 2
+    );
+    assert!(reused >= all.len(), "reused {reused} of {}", all.len() * 2);
+}
+
 #[test]
 fn every_start_fails_a_goal_and_every_solution_passes_all() {
     for exercise in library::all() {

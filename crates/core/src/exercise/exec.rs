@@ -538,24 +538,24 @@ impl<'a> ExecContext<'a> {
         );
         let used = if shared {
             // No memory isolation on the card: nvidia-smi shows every
-            // process's memory. podlab sums the GPU containers on the same
-            // node (exact for one-GPU nodes; the run does not say which
-            // physical GPU of a multi-GPU node a replica got).
+            // process on the physical GPU(s) this container's replica is
+            // on: the containers on the same node holding a replica of the
+            // same GPU (`ContainerRun::gpus`, as the plugin allocated them).
             let node = pod.node.as_ref().map(|(node, _)| node.as_str());
+            let gpus = pod
+                .containers
+                .iter()
+                .find(|c| c.name == container.name)
+                .map_or(&[][..], |c| c.gpus.as_slice());
             self.run
                 .pods
                 .iter()
                 .filter(|other| other.node.as_ref().map(|(node, _)| node.as_str()) == node)
                 .flat_map(|other| {
                     other
-                        .spec
                         .containers
                         .iter()
-                        .filter(|c| {
-                            crate::rules::gpu_requests(c)
-                                .iter()
-                                .any(|(_, count)| *count > 0)
-                        })
+                        .filter(|c| c.gpus.iter().any(|gpu| gpus.contains(gpu)))
                         .map(move |c| own(other, &c.name))
                 })
                 .sum()
@@ -1023,6 +1023,28 @@ spec:
             "{widths:?}\n{}",
             loaded.stdout
         );
+    }
+
+    /// Two time-sliced T4s, two replicas each, four pods of 3 GiB: the
+    /// plugin's distributed policy puts pods 1 and 3 on GPU 0, pods 2 and 4
+    /// on GPU 1, so each card shows its own two tenants (6 GiB), not all
+    /// four (12 GiB).
+    #[test]
+    fn nvidia_smi_on_a_time_sliced_card_counts_only_that_cards_tenants() {
+        let text = "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: embed }\nspec:\n  replicas: 4\n  selector: { matchLabels: { app: embed } }\n  template:\n    metadata: { labels: { app: embed } }\n    spec:\n      containers:\n        - name: embed\n          image: x:1\n          resources:\n            limits: { memory: 8Gi, nvidia.com/gpu: 1 }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: s }\nspec:\n  duration: 5m\n  workload:\n    - { container: embed, startup: 10s, gpuMemory: 3Gi }\n  cluster:\n    nodePools:\n      - name: gpu\n        gpu: { model: T4, count: 2 }\n        sharing: { mode: timeSlicing, replicas: 2 }\n";
+        let run = simulate(text, &Options::default());
+        assert_eq!(run.pods.len(), 4);
+        let gpus: Vec<Vec<usize>> = run
+            .pods
+            .iter()
+            .map(|p| p.containers[0].gpus.clone())
+            .collect();
+        assert_eq!(gpus, [vec![0], vec![1], vec![0], vec![1]]);
+        let context = ExecContext::new(text, &run);
+        for pod in &run.pods {
+            let out = context.exec(pod, "embed", &split_command("nvidia-smi"), 240_000);
+            assert!(out.stdout.contains("6144MiB / 16384MiB"), "{}", out.stdout);
+        }
     }
 
     #[test]

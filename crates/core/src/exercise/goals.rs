@@ -298,12 +298,10 @@ pub(super) fn lower(items: &[Node], out: &mut Vec<Diagnostic>) -> Vec<Goal> {
 /// The rules whose errors mean the API server would not store the object.
 const REJECTED_BY_API: &[&str] = &["PL001", "PL002", "PL003", "PL005", "PL101", "PL102"];
 
-/// Simulates `text` (the learner's whole file; its Exercise document may be
-/// absent) and checks every goal of `exercise`.
-pub fn check(exercise: &Exercise, text: &str) -> Vec<GoalResult> {
-    let reading = read(text);
-    let start = read(&exercise.start);
-    let horizon = exercise
+/// How far the goals need the simulation: the latest `within` plus a
+/// minute, and at least the starting Scenario's duration.
+pub fn horizon(exercise: &Exercise, start: &Reading) -> Millis {
+    exercise
         .goals
         .iter()
         .filter_map(|goal| match goal {
@@ -314,20 +312,43 @@ pub fn check(exercise: &Exercise, text: &str) -> Vec<GoalResult> {
         })
         .chain([start.scenario.duration.value])
         .max()
-        .unwrap_or(0);
-    let run = sim::simulate_reading(
-        &reading,
-        sim::seed_of(text),
-        &sim::Options {
-            until: Some(horizon),
-        },
-    );
+        .unwrap_or(0)
+}
+
+/// Simulates `text` (the learner's whole file; its Exercise document may be
+/// absent) and checks every goal of `exercise`.
+pub fn check(exercise: &Exercise, text: &str) -> Vec<GoalResult> {
+    check_with(exercise, text, None)
+}
+
+/// `check`, reusing `run` (the caller's simulation of `text` with
+/// `sim::Options::default()`, as the page has one) when it ends where the
+/// goals need: the simulation is deterministic, so it is then the very run
+/// `check` would make. Simulated anew otherwise.
+pub fn check_with(exercise: &Exercise, text: &str, run: Option<&Run>) -> Vec<GoalResult> {
+    let reading = read(text);
+    let start = read(&exercise.start);
+    let horizon = horizon(exercise, &start);
+    let own;
+    let run = match run {
+        Some(run) if run.end == horizon => run,
+        _ => {
+            own = sim::simulate_reading(
+                &reading,
+                sim::seed_of(text),
+                &sim::Options {
+                    until: Some(horizon),
+                },
+            );
+            &own
+        }
+    };
     let world = World {
         text,
         reading: &reading,
         start: &start,
-        run: &run,
-        exec: ExecContext::new(text, &run),
+        run,
+        exec: ExecContext::new(text, run),
     };
     std::iter::once(Goal::Accepted)
         .chain(exercise.goals.iter().cloned())

@@ -29,7 +29,7 @@ use crate::manifest::yaml::{self, Limits, Node};
 use crate::span::{LineIndex, Span};
 use crate::text;
 
-pub use goals::{check, Goal, GoalResult};
+pub use goals::{check, check_with, Goal, GoalResult};
 pub use interview::{Cause, Command, Interview};
 
 /// The filters of the exercise index (issue 5, item 6).

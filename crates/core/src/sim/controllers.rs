@@ -73,6 +73,7 @@ impl<'a> Sim<'a> {
                     back_offs: Vec::new(),
                     waiting: Vec::new(),
                     program: scenario.program(container),
+                    gpus: Vec::new(),
                 },
             })
             .collect();

@@ -138,6 +138,11 @@ impl<'a> Sim<'a> {
                     }
                 }
             }
+            let devices = &self.nodes[node].devices;
+            let mut gpus: Vec<usize> = held.iter().map(|&index| devices[index].gpu).collect();
+            crate::sort::sort(&mut gpus);
+            gpus.dedup();
+            self.pods[pod].containers[c].run.gpus = gpus;
             self.pods[pod].containers[c].devices = held;
         }
     }

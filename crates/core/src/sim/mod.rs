@@ -140,6 +140,11 @@ pub struct ContainerRun {
     /// The Scenario's program model for this container (what it logs,
     /// `explain::logs`).
     pub program: crate::manifest::scenario::Program,
+    /// The node's physical GPUs (indices) its devices are on, as allocated
+    /// at binding (a time-slicing or MPS replica, a MIG device, a whole
+    /// GPU): `nvidia-smi` on a shared card counts only its neighbours on
+    /// these.
+    pub gpus: Vec<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
