@@ -115,6 +115,33 @@ async fn broken_yaml_shows_pl001_with_its_line_after_the_debounce() {
     assert!(text_of(&root, "[data-testid=summary]").contains("1 error"));
 }
 
+/// Issue 4: YAML pasted from a web page that lost its indentation gets the
+/// core's one-sentence hint, not a cascade of syntax errors.
+#[wasm_bindgen_test]
+async fn flattened_yaml_from_a_web_page_gets_the_one_sentence_hint() {
+    let root = mount(english()).await;
+    type_into_editor(
+        &root,
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\nname: model-api\nspec:\nreplicas: 1\ntemplate:\nspec:\ncontainers:\n- name: api\nimage: x:1\n",
+    );
+    until("the hint", || {
+        root.query_selector("[data-testid=diagnostics]")
+            .ok()
+            .flatten()
+            .is_some_and(|list| {
+                list.text_content()
+                    .unwrap_or_default()
+                    .contains("the indentation was probably lost when copying from a web page")
+            })
+    })
+    .await;
+    let items = root
+        .query_selector_all("[data-testid=diagnostics] [data-rule=PL001]")
+        .map(|list| list.length())
+        .unwrap_or(0);
+    assert_eq!(items, 1, "one hint, not a cascade");
+}
+
 #[wasm_bindgen_test]
 async fn language_toggle_switches_the_page_to_chinese_and_back() {
     let root = mount(AppProps {

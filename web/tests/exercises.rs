@@ -92,6 +92,61 @@ async fn the_reference_solution_turns_every_goal_green() {
     assert!(text_of(&root, "[data-testid=goal-summary]").starts_with("Solved"));
 }
 
+/// Issue 5's "done when": every exercise is solvable in the page, in both
+/// languages. Each exercise page in English and in zh-TW: the start fails
+/// a goal, loading the reference solution turns every goal green and the
+/// page says so in its language.
+#[wasm_bindgen_test]
+async fn every_exercise_is_solvable_in_the_page_in_both_languages() {
+    for exercise in podlab_core::exercise::library::all() {
+        for (lang, solved_word) in [(Lang::En, "Solved"), (Lang::ZhTw, "解開了")] {
+            let document = gloo::utils::document();
+            let root = document.create_element("div").expect("create a div");
+            gloo::utils::body()
+                .append_child(&root)
+                .expect("append the root");
+            let app = yew::Renderer::<App>::with_root_and_props(
+                root.clone(),
+                AppProps {
+                    lang: Some(lang),
+                    page: Some(Page::Exercise {
+                        id: exercise.id.clone(),
+                        interview: false,
+                    }),
+                    library: library(),
+                    ..AppProps::default()
+                },
+            )
+            .render();
+            until("the goals", || {
+                find(&root, "[data-testid=goal-0]").is_some()
+            })
+            .await;
+            assert!(
+                find(&root, "[data-testid=goals] li[data-passed=false]").is_some(),
+                "{}: the start fails a goal",
+                exercise.id
+            );
+            let title = text_of(&root, "[data-testid=exercise]");
+            assert!(
+                title.contains(exercise.title.get(lang)),
+                "{}: {title}",
+                exercise.id
+            );
+            click(&root, "[data-testid=solution]");
+            until("solved", || find(&root, "[data-testid=solved]").is_some()).await;
+            let summary = text_of(&root, "[data-testid=goal-summary]");
+            assert!(
+                summary.starts_with(solved_word),
+                "{}: {summary}",
+                exercise.id
+            );
+            app.destroy();
+            root.remove();
+        }
+    }
+}
+
 #[wasm_bindgen_test]
 async fn the_index_lists_every_exercise_and_filters_by_tag() {
     let root = mount(AppProps {
