@@ -21,7 +21,7 @@ use super::{long, long_str};
 use super::{pod_gpu_requests, words, Context, Rule};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::i18n::Text;
-use crate::manifest::model::{Toleration, Workload, WorkloadKind};
+use crate::manifest::model::{PodSpec, Toleration, Workload, WorkloadKind};
 use crate::manifest::scenario::{MigStrategy, NodePool, Scenario, Sharing, Taint};
 use crate::span::Span;
 use crate::text;
@@ -221,6 +221,19 @@ pub(super) fn pods_per_node(pool: &NodePool, requests: &[(String, i64)]) -> i64 
         .map(|(resource, count)| per_node(pool, resource) / (*count).max(1))
         .min()
         .unwrap_or(0)
+}
+
+/// Whether the pod's `nodeSelector` and required node affinity let it onto
+/// some node of `pool` (the NodeAffinity filter, as the simulator runs it;
+/// the nodes differ only in `kubernetes.io/hostname`).
+pub(super) fn selects(pool: &NodePool, pod: &PodSpec) -> bool {
+    if pod.node_selector.is_empty() && pod.node_affinity.is_empty() {
+        return true;
+    }
+    (0..nodes(pool).min(1000)).any(|index| {
+        let name = format!("{}-{index}", pool.name);
+        crate::sim::admits(pod, |key| crate::sim::pool_label(pool, &name, key))
+    })
 }
 
 /// The `NoSchedule`/`NoExecute` taints of `pool` that none of `tolerations`

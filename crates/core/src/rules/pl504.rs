@@ -19,7 +19,7 @@
 //! Scenario's `gpuMemory × workers` of its GPU containers (default 0: no
 //! finding).
 
-use super::pl502::{blocking_taints, fits, pods_at_once, resource_span, subject};
+use super::pl502::{blocking_taints, fits, pods_at_once, resource_span, selects, subject};
 use super::{gpu_requests, pod_gpu_requests, words, Context, Rule};
 use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Severity};
@@ -167,7 +167,10 @@ fn tenants<'w>(context: &Context<'w>, pool: &NodePool, resource: &str) -> Vec<Te
         else {
             continue;
         };
-        if !fits(pool, &requests) || !blocking_taints(pool, &workload.pod.tolerations).is_empty() {
+        if !fits(pool, &requests)
+            || !selects(pool, &workload.pod)
+            || !blocking_taints(pool, &workload.pod.tolerations).is_empty()
+        {
             continue;
         }
         let memory = pod_gpu_memory(workload, context.scenario);

@@ -13,7 +13,7 @@
 
 use super::pl502::{
     blocking_taints, fits, nodes, per_node, pods_at_once, pods_per_node, requests_text,
-    resource_span, scheduling_message, subject,
+    resource_span, scheduling_message, selects, subject,
 };
 use super::{edit, pod_gpu_requests, words, Context, Rule};
 use super::{long, long_str};
@@ -66,7 +66,9 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .node_pools
             .iter()
             .filter(|pool| {
-                fits(pool, &requests) && blocking_taints(pool, &workload.pod.tolerations).is_empty()
+                fits(pool, &requests)
+                    && selects(pool, &workload.pod)
+                    && blocking_taints(pool, &workload.pod.tolerations).is_empty()
             })
             .collect();
         let fit = usable.iter().fold(0i64, |sum, pool| {

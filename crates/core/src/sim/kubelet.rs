@@ -317,6 +317,61 @@ impl Rng {
 }
 
 /// A node of a pool, with what is still free on it.
+/// A label of node `node` of `pool`: the pool's labels plus the
+/// well-known ones every node carries.
+pub(crate) fn pool_label<'p>(pool: &'p NodePool, node: &'p str, key: &str) -> Option<&'p str> {
+    match key {
+        "kubernetes.io/hostname" => Some(node),
+        "kubernetes.io/os" => Some("linux"),
+        "kubernetes.io/arch" => Some("amd64"),
+        _ => pool
+            .labels
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str()),
+    }
+}
+
+/// The NodeAffinity filter (scheduler-controllers.md §2): every
+/// `nodeSelector` pair, and one of the required terms (each requirement
+/// of it) when there are any, against a node's `label`s.
+pub(crate) fn admits<'l>(pod: &PodSpec, label: impl Fn(&str) -> Option<&'l str>) -> bool {
+    let selector = pod
+        .node_selector
+        .iter()
+        .all(|(key, value)| label(key) == Some(value.as_str()));
+    let requirement = |r: &Requirement| {
+        let label = label(&r.key);
+        let number = |text: &str| text.trim().parse::<i64>().ok();
+        match r.operator.as_str() {
+            "In" => label.is_some_and(|l| r.values.iter().any(|v| v == l)),
+            "NotIn" => label.is_none_or(|l| r.values.iter().all(|v| v != l)),
+            "Exists" => label.is_some(),
+            "DoesNotExist" => label.is_none(),
+            "Gt" | "Lt" => {
+                let (Some(have), Some(bound)) = (
+                    label.and_then(number),
+                    r.values.first().and_then(|v| number(v)),
+                ) else {
+                    return false;
+                };
+                if r.operator == "Gt" {
+                    have > bound
+                } else {
+                    have < bound
+                }
+            }
+            _ => false,
+        }
+    };
+    let affinity = pod.node_affinity.is_empty()
+        || pod
+            .node_affinity
+            .iter()
+            .any(|term| !term.is_empty() && term.iter().all(requirement));
+    selector && affinity
+}
+
 struct Node<'a> {
     name: String,
     pool: &'a NodePool,
@@ -335,58 +390,9 @@ struct Node<'a> {
 }
 
 impl Node<'_> {
-    /// The pool's labels plus the well-known ones every node carries.
-    fn label(&self, key: &str) -> Option<&str> {
-        match key {
-            "kubernetes.io/hostname" => Some(self.name.as_str()),
-            "kubernetes.io/os" => Some("linux"),
-            "kubernetes.io/arch" => Some("amd64"),
-            _ => self
-                .pool
-                .labels
-                .iter()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| v.as_str()),
-        }
-    }
-
-    /// The NodeAffinity filter: every `nodeSelector` pair, and one of the
-    /// required terms (each requirement of it) when there are any.
+    /// The NodeAffinity filter on this node.
     fn matches(&self, pod: &PodSpec) -> bool {
-        let selector = pod
-            .node_selector
-            .iter()
-            .all(|(key, value)| self.label(key) == Some(value.as_str()));
-        let requirement = |r: &Requirement| {
-            let label = self.label(&r.key);
-            let number = |text: &str| text.trim().parse::<i64>().ok();
-            match r.operator.as_str() {
-                "In" => label.is_some_and(|l| r.values.iter().any(|v| v == l)),
-                "NotIn" => label.is_none_or(|l| r.values.iter().all(|v| v != l)),
-                "Exists" => label.is_some(),
-                "DoesNotExist" => label.is_none(),
-                "Gt" | "Lt" => {
-                    let (Some(have), Some(bound)) = (
-                        label.and_then(number),
-                        r.values.first().and_then(|v| number(v)),
-                    ) else {
-                        return false;
-                    };
-                    if r.operator == "Gt" {
-                        have > bound
-                    } else {
-                        have < bound
-                    }
-                }
-                _ => false,
-            }
-        };
-        let affinity = pod.node_affinity.is_empty()
-            || pod
-                .node_affinity
-                .iter()
-                .any(|term| !term.is_empty() && term.iter().all(requirement));
-        selector && affinity
+        admits(pod, |key| pool_label(self.pool, &self.name, key))
     }
 
     /// The TaintToleration filter; a DaemonSet's pods also carry the

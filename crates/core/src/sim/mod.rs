@@ -21,6 +21,7 @@ mod cron;
 pub mod image;
 mod kubelet;
 
+pub(crate) use kubelet::{admits, pool_label};
 pub use kubelet::{simulate_reading, Timing};
 
 use crate::lint::read;
