@@ -103,6 +103,13 @@ fn the_article_crash_loop_is_a_liveness_kill_during_the_load() {
     );
     assert!(d.fix.en.contains("startupProbe") && d.fix.en.contains("PL201"));
     assert!(d.fix.zh_tw.contains("startupProbe") && d.fix.zh_tw.contains("PL201"));
+    // No readinessProbe: the container is Ready while it runs, so the
+    // symptom does not say "never Ready".
+    assert!(
+        d.symptom.en.contains("shows Ready while it runs") && !d.symptom.en.contains("never Ready"),
+        "{}",
+        d.symptom.en
+    );
     // Every evidence line is printed by describe or logs --previous as is.
     let describe = podlab_core::explain::describe::describe_pod(&run, &run.pods[0], 720_000);
     let previous =
@@ -469,4 +476,33 @@ fn cuda_out_of_memory_is_explained_by_the_sharing_mode() {
         .contains("MIG device 1g.10gb has only 10Gi"));
     assert!(diagnoses.iter().all(|d| d.pod != "whole-card"));
     assert_eq!(diagnoses.len(), 3, "{diagnoses:#?}");
+}
+
+/// The same crash loop with a readinessProbe on the same endpoint: the
+/// container is never Ready, and the symptom says so.
+#[test]
+fn a_crash_loop_with_a_readiness_probe_is_never_ready() {
+    let text = golden("crash-loop-liveness-40s.yaml").replace(
+        "            initialDelaySeconds: 10\n---",
+        "            initialDelaySeconds: 10\n          readinessProbe:\n            httpGet: { path: /health, port: 8000 }\n---",
+    );
+    assert!(text.contains("readinessProbe"));
+    let run = simulate(
+        &text,
+        &Options {
+            until: Some(720_000),
+        },
+    );
+    let diagnoses = diagnose(&run, 720_000);
+    let d = diagnoses
+        .iter()
+        .find(|d| d.kind == Kind::LivenessDuringLoad)
+        .expect("the liveness kill");
+    assert!(d.symptom.en.ends_with("never Ready"), "{}", d.symptom.en);
+    assert!(
+        d.symptom.zh_tw.contains("從來沒有 Ready"),
+        "{}",
+        d.symptom.zh_tw
+    );
+    assert_bilingual(d);
 }

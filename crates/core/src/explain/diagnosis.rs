@@ -701,13 +701,28 @@ fn liveness_during_load(
     };
     let period = pl201::FIX_PERIOD_SECONDS;
     let covered = threshold * period;
+    // Without a readinessProbe a running container counts as Ready (kubelet
+    // status manager: no probe means ready once started), so it is Ready
+    // between kills although the model never loads.
+    let ever_ready = container
+        .instances
+        .iter()
+        .any(|instance| instance.ready.iter().any(|(from, _)| *from <= at));
+    let symptom = if ever_ready {
+        text!(
+            "CrashLoopBackOff: container \"{name}\" restarted {restarts} times; with no readinessProbe it shows Ready while it runs, but the model never finishes loading",
+            "CrashLoopBackOff：container「{name}」已重啟 {restarts} 次；沒有 readinessProbe，所以執行期間顯示 Ready，但模型從來沒有載入完"
+        )
+    } else {
+        text!(
+            "CrashLoopBackOff: container \"{name}\" restarted {restarts} times, never Ready",
+            "CrashLoopBackOff：container「{name}」已重啟 {restarts} 次，從來沒有 Ready"
+        )
+    };
     Diagnosis {
         pod: pod.name.clone(),
         kind: Kind::LivenessDuringLoad,
-        symptom: text!(
-            "CrashLoopBackOff: container \"{name}\" restarted {restarts} times, never Ready",
-            "CrashLoopBackOff：container「{name}」已重啟 {restarts} 次，從來沒有 Ready"
-        ),
+        symptom,
         root_cause: text!(
             "the model takes {load} to load, but the livenessProbe ({settings}, no startupProbe) kills the container {killed_after} after it starts, before loading ends; every restart loads from zero, so it never finishes",
             "模型載入要 {load_zh}，但 livenessProbe（{settings_zh}，沒有 startupProbe）在 container 啟動後 {killed_after_zh} 就把它砍掉，那時還沒載入完；每次重啟都從頭載入，所以永遠載入不完"
