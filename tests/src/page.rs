@@ -18,11 +18,23 @@ pub fn open(session: &Session, server: &StaticServer, query: &str) {
     session.wait_for_element("[data-testid=summary]", PAGE_LOAD);
 }
 
+/// The rendered text (`innerText`) of the first element `selector`
+/// matches, read in one script call: finding an element and then asking
+/// for its text is two calls, and Yew may replace the element in between
+/// (a new run has new pod names, so new keyed lanes): a stale element.
+pub fn try_text_of(session: &Session, selector: &str) -> Option<String> {
+    session
+        .execute(
+            "const e = document.querySelector(arguments[0]); return e ? e.innerText : null;",
+            json!([selector]),
+        )
+        .as_str()
+        // As WebDriver's element text, without surrounding white space.
+        .map(|text| text.trim().to_owned())
+}
+
 pub fn text_of(session: &Session, selector: &str) -> String {
-    let element = session
-        .find(selector)
-        .unwrap_or_else(|| panic!("nothing matches {selector}"));
-    session.text(&element)
+    try_text_of(session, selector).unwrap_or_else(|| panic!("nothing matches {selector}"))
 }
 
 /// Moves a range input as a drag would: sets its value and fires `input`.

@@ -4,7 +4,7 @@
 //! crash loop shows CrashLoopBackOff at 12 minutes until the PL201 fix makes
 //! the pod Ready. Screenshots go to target/e2e/.
 
-use podlab_e2e::page::{open, slide, text_of, PAGE_LOAD, RELINT};
+use podlab_e2e::page::{open, slide, text_of, try_text_of, PAGE_LOAD, RELINT};
 use podlab_e2e::server::StaticServer;
 use podlab_e2e::webdriver::{ChromeDriver, Session};
 use podlab_e2e::{dist_dir, output_dir};
@@ -408,9 +408,7 @@ fn an_exercise_is_solved_in_the_page_and_an_interview_is_scored() {
     let describe = session.wait_for_element("[data-testid=interview-cmd-describe]", RELINT);
     session.click(&describe);
     session.wait_for("describe's output", RELINT, |session| {
-        let text = session
-            .find("[data-testid=interview-output-0]")
-            .map(|e| session.text(&e))?;
+        let text = try_text_of(session, "[data-testid=interview-output-0]")?;
         text.contains("Liveness probe failed").then_some(())
     });
     let previous = session.wait_for_element("[data-testid=interview-cmd-logs-previous]", RELINT);
