@@ -8,9 +8,11 @@
 //! a frame must hold, without the wait for the display's next frame (which
 //! would add 0–16.7 ms that depend only on when the change happened).
 //! Painting the laid-out page is left out: the browser does it off the
-//! main thread's JavaScript, and it cannot be timed from the page. Issue 4 asks a
-//! slider change to redraw the reference Deployment in under 16 ms; this is
-//! where that is measured (`target/e2e/redraw.txt`), not asserted.
+//! main thread's JavaScript, and it cannot be timed from the page.
+//!
+//! Issue 4 asks a slider change to redraw the reference Deployment in
+//! under 16 ms; this is where that is measured (`target/e2e/redraw.txt`),
+//! not asserted.
 
 use std::hint::black_box;
 

@@ -54,7 +54,8 @@ pub const WINDOWED_FROM: usize = 40;
 const HEAD_PX: u32 = 28;
 const NAME_PX: u32 = 18;
 const PAD_PX: u32 = 8;
-/// The scrolling box's height before it is measured (CSS: `max-height`).
+/// The scrolling box's `max-height` (or 75% of the viewport, if less),
+/// assumed until a scroll event measures it.
 const VIEW_PX: u32 = 600;
 /// Lanes drawn beyond each edge of the view.
 const OVERSCAN: usize = 3;

@@ -296,12 +296,13 @@ pub fn run_command(
     (line, output)
 }
 
-/// `kubectl apply -f .` on the text: `<resource>.<group>/<name> created`
-/// for each workload the API server accepts (kubectl's `created` line,
-/// `-o name` form plus the operation), then the refusals, which kubectl
-/// gathers and prints after the objects it could apply. Objects other than
-/// workloads (Services, ConfigMaps) are not listed: podlab does not model
-/// them.
+/// `kubectl apply -f .` run again on the text that was applied at 0:
+/// `<resource>.<group>/<name> unchanged` for each workload the API server
+/// accepted (kubectl's apply prints `created` for a new object,
+/// `configured` after a patch and `unchanged` for an empty patch, in the
+/// `-o name` form), then the refusals, which kubectl gathers and prints
+/// after the objects it could apply. Objects other than workloads
+/// (Services, ConfigMaps) are not listed: podlab does not model them.
 fn apply(context: &ExecContext) -> String {
     let mut out = String::new();
     for workload in &context.reading.workloads {
@@ -323,7 +324,7 @@ fn apply(context: &ExecContext) -> String {
             WorkloadKind::Job => "job.batch",
             WorkloadKind::CronJob => "cronjob.batch",
         };
-        out.push_str(&format!("{resource}/{} created\n", workload.name));
+        out.push_str(&format!("{resource}/{} unchanged\n", workload.name));
     }
     for refused in &context.run.refused {
         out.push_str(&refused.message);
@@ -695,7 +696,7 @@ mod tests {
     }
 
     /// `kubectl apply` again on a refused object: the accepted objects'
-    /// `created` lines, then the API server's refusal (kubectl prints the
+    /// `unchanged` lines, then the API server's refusal (kubectl prints the
     /// errors after what it could apply).
     #[test]
     fn apply_shows_the_refusal_when_there_is_no_pod() {
@@ -711,16 +712,17 @@ mod tests {
                 && output.contains("must be an integer"),
             "{output}"
         );
-        assert!(!output.contains("created"), "{output}");
+        assert!(!output.contains("unchanged"), "{output}");
 
-        // With the fix, the Deployment is created and nothing is refused.
+        // With the fix, the Deployment exists (applied at 0, so unchanged)
+        // and nothing is refused.
         let fixed = exercise
             .start
             .replace("nvidia.com/gpu: 0.5", "nvidia.com/gpu: 1");
         let run = simulate(&fixed, &Options::default());
         let context = ExecContext::new(&fixed, &run);
         let (_, output) = run_command(&context, focus_pod(&run, at), Command::Apply, at);
-        assert_eq!(output, "deployment.apps/rerank created\n");
+        assert_eq!(output, "deployment.apps/rerank unchanged\n");
     }
 
     #[test]
