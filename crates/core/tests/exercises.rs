@@ -431,3 +431,60 @@ fn the_ids_name_every_embedded_file_in_order() {
         assert_eq!(exercise.id, *id);
     }
 }
+
+/// Issue 12 item 3: the learner's editor holds only what the learner may
+/// change. Its text names no cause (no comment, no Exercise document, no
+/// `correct:` answer, no explanation), keeps every manifest and the
+/// Scenario unchanged, and is judged exactly like the whole file: the start
+/// fails the same goals, the solution (also shown without its Exercise
+/// document) solves.
+#[test]
+fn the_learners_text_keeps_the_manifests_and_none_of_the_answers() {
+    for exercise in library::all() {
+        let id = &exercise.id;
+        let learner = exercise::learner_text(&exercise.start);
+        assert!(!learner.contains("kind: Exercise"), "{id}:\n{learner}");
+        assert!(!learner.contains("correct:"), "{id}");
+        assert!(
+            !learner.contains(exercise.explanation.get(podlab_core::i18n::Lang::En)),
+            "{id}"
+        );
+        assert!(
+            learner.lines().all(|line| !line.trim_start().starts_with('#')),
+            "{id}: a comment line is left:\n{learner}"
+        );
+        // The same objects and Scenario as the whole file: the same run,
+        // event for event.
+        let options = podlab_core::sim::Options::default();
+        let (whole, kept) = (
+            podlab_core::sim::simulate(&exercise.start, &options),
+            podlab_core::sim::simulate(&learner, &options),
+        );
+        // (Pod names hash the text they were made from, so compare the
+        // rest of each event.)
+        let shape = |run: &podlab_core::sim::Run| {
+            run.events
+                .iter()
+                .map(|e| (e.at, e.reason, e.warning, e.field_path.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(shape(&kept), shape(&whole), "{id}");
+        assert_eq!(kept.refused, whole.refused, "{id}");
+        // Judged the same way: the start fails, and fails the same goals.
+        let (on_whole, on_learner) = (
+            exercise::check(&exercise, &exercise.start),
+            exercise::check(&exercise, &learner),
+        );
+        assert!(!goals::solved(&on_learner), "{id}: the start solves");
+        let passed = |results: &[exercise::GoalResult]| {
+            results.iter().map(|r| r.passed).collect::<Vec<_>>()
+        };
+        assert_eq!(passed(&on_learner), passed(&on_whole), "{id}");
+        let solution = exercise::learner_text(exercise.solution.as_deref().unwrap_or_default());
+        assert!(!solution.contains("kind: Exercise"), "{id}");
+        assert!(
+            goals::solved(&exercise::check(&exercise, &solution)),
+            "{id}: the solution as the learner sees it does not solve"
+        );
+    }
+}

@@ -272,6 +272,50 @@ pub(crate) fn time(ms: Millis) -> String {
     out
 }
 
+/// The text a learner edits (issue 12 item 3): the exercise file without
+/// its `kind: Exercise` document (hints, explanation, the interview's
+/// `correct:` answers) and without its comment lines (an exercise's header
+/// comment says what is wrong). The story and goals are shown beside the
+/// editor instead. Comment lines are whole lines whose first non-blank
+/// character is `#`; the library's files have no block scalar whose
+/// content could start with one.
+pub fn learner_text(file: &str) -> String {
+    let index = LineIndex::new(file);
+    let stream = yaml::parse(file, &index, &Limits::default());
+    let mut out = String::new();
+    for document in &stream.documents {
+        let kind = document
+            .root
+            .as_ref()
+            .and_then(|root| root.get("kind"))
+            .and_then(Node::as_str);
+        if kind == Some("Exercise") {
+            continue;
+        }
+        let Some(body) = file.get(document.span.start..document.span.end) else {
+            continue;
+        };
+        let kept: Vec<&str> = body
+            .lines()
+            .filter(|line| {
+                let line = line.trim_start();
+                !line.starts_with('#') && line.trim_end() != "---"
+            })
+            .collect();
+        if kept.iter().all(|line| line.trim().is_empty()) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str("---\n");
+        }
+        for line in kept {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// The exercise's list line: id, title, tags.
 pub fn summary_line(exercise: &Exercise, lang: Lang) -> String {
     let tags: Vec<&str> = exercise.tags.iter().map(|tag| tag.as_str()).collect();
