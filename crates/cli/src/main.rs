@@ -276,6 +276,7 @@ fn simulate_command(args: &[String]) -> Result<u8, String> {
         eprintln!("podlab: some objects could not be read as written (`podlab lint` shows where); simulating what could be read");
     }
     let run = sim::simulate(&text, &sim::Options { until: at });
+    let cluster_note = sim::cluster_note(&text);
     let at = run.end;
     let seconds = |ms: u64| ms as f64 / 1000.0;
     if format == "json" {
@@ -347,6 +348,10 @@ fn simulate_command(args: &[String]) -> Result<u8, String> {
             .map(|refused| json!({"object": refused.object, "message": refused.message}))
             .collect();
         let mut output = json!({"at": seconds(at), "pods": pods, "jobs": jobs, "events": events});
+        // Only when the cluster was inferred from the manifests' cloud hints.
+        if let Some(note) = &cluster_note {
+            output["clusterNote"] = json!(note.get(lang));
+        }
         // Only when something was refused, so the contract's shape is unchanged otherwise.
         if !refused.is_empty() {
             output["refused"] = json!(refused);
@@ -356,6 +361,10 @@ fn simulate_command(args: &[String]) -> Result<u8, String> {
             serde_json::to_string_pretty(&output).unwrap_or_default()
         );
     } else {
+        if let Some(note) = &cluster_note {
+            // A shell comment, so the transcript still reads as a terminal session.
+            println!("# {}\n", note.get(lang));
+        }
         print!("{}", kubectl_transcript(&run, at));
         // After the transcript: a diagnosis per unhealthy pod, in `--lang`
         // (kubectl's own output above stays English).

@@ -160,3 +160,39 @@ fn text_ends_with_a_diagnosis_in_the_chosen_language() {
     let (_, healthy) = podlab(&["simulate", &golden("reference-two-gpus.yaml")]);
     assert!(!healthy.contains("Diagnosis"), "{healthy}");
 }
+
+/// A GKE sample without a Scenario cluster: the note says which cluster was
+/// assumed, first in the text output and as `clusterNote` in JSON; a file
+/// without cloud hints has neither.
+#[test]
+fn simulate_names_the_cluster_it_assumed_for_a_gke_sample() {
+    let sample = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../core/tests/corpus/GoogleCloudPlatform__kubernetes-engine-samples/ai-ml__llm-serving-gemma__vllm__vllm-2-2b-it.yaml"
+    );
+    let (code, text) = podlab(&["simulate", sample, "--at", "1m"]);
+    assert_eq!(code, Some(0));
+    let first = text.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("# No Scenario cluster: podlab assumed"),
+        "{first}"
+    );
+    assert!(first.contains("`nvidia-l4` (1 node, 1 × L4"), "{first}");
+    assert!(text.contains("to nvidia-l4-0"), "{text}");
+    let (_, zh) = podlab(&["simulate", sample, "--at", "1m", "--lang", "zh-TW"]);
+    assert!(zh.starts_with("# 沒有 Scenario cluster"), "{zh}");
+    let (_, json) = podlab(&["simulate", sample, "--at", "1m", "--format", "json"]);
+    let value: Value = serde_json::from_str(&json).expect("JSON");
+    assert!(value["clusterNote"]
+        .as_str()
+        .is_some_and(|note| note.contains("spec.cluster.nodePools")));
+    assert_eq!(value["pods"][0]["node"], "nvidia-l4-0");
+    let (_, plain) = podlab(&[
+        "simulate",
+        &golden("crash-loop-liveness-40s.yaml"),
+        "--format",
+        "json",
+    ]);
+    let plain: Value = serde_json::from_str(&plain).expect("JSON");
+    assert!(plain.get("clusterNote").is_none());
+}

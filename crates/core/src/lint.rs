@@ -190,9 +190,13 @@ pub fn read(text: &str) -> Reading {
             ));
         }
     }
+    let mut scenario = scenario.unwrap_or_default();
+    if !scenario.pools_written {
+        crate::manifest::infer::infer_cluster(&mut scenario, &workloads);
+    }
     Reading {
         workloads,
-        scenario: scenario.unwrap_or_default(),
+        scenario,
         diagnostics,
         index,
     }

@@ -32,8 +32,9 @@
 //!   `default`, the `kube-api-access-*` projected volume and its read-only
 //!   mount in every container, the DefaultTolerationSeconds tolerations
 //!   (not-ready/unreachable NoExecute for 300s). ExtendedResourceToleration
-//!   is off by default (`scheduler-controllers.md` §4), so no
-//!   `nvidia.com/gpu` toleration is added.
+//!   is off by default (`scheduler-controllers.md` §4); where the Scenario
+//!   turns it on (an inferred GKE cluster, `manifest/infer.rs`), the
+//!   simulator's pod already carries the added `nvidia.com/gpu` toleration.
 //! - not in the model, so not printed or printed as the API default:
 //!   annotations (`<none>`), init containers (not simulated: no block),
 //!   `readOnly`/`subPath` of mounts (`rw`), `tolerationSeconds` of written

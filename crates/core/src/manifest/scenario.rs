@@ -31,6 +31,13 @@ pub struct Scenario {
     pub pools_written: bool,
     /// `cluster.missing`: objects that behave as absent (`Secret/mlflow-secret`).
     pub missing: Vec<String>,
+    /// Set when no cluster was written and the pools were inferred from the
+    /// manifests' cloud hints (`infer.rs`): which cluster was assumed and how
+    /// to change it. `None` for a written cluster and for the default pool.
+    pub inferred_note: Option<crate::i18n::Text>,
+    /// The ExtendedResourceToleration admission plugin is on (GKE; or
+    /// `cluster.admissionPlugins: [ExtendedResourceToleration]`).
+    pub extended_resource_toleration: bool,
 }
 
 /// One `spec.workload[]` entry as written.
@@ -260,6 +267,8 @@ impl Default for Scenario {
             node_pools: vec![NodePool::default_pool()],
             pools_written: false,
             missing: Vec::new(),
+            inferred_note: None,
+            extended_resource_toleration: false,
         }
     }
 }
@@ -267,6 +276,12 @@ impl Default for Scenario {
 impl Scenario {
     pub fn is_written(&self) -> bool {
         self.kind_span.is_some()
+    }
+
+    /// Whether the node pools were inferred from the manifests (no written
+    /// cluster, some cloud hint): a cluster nobody stated.
+    pub fn is_cluster_inferred(&self) -> bool {
+        self.inferred_note.is_some()
     }
 
     /// The program entry for a container: its own name first, then `*`.
@@ -437,6 +452,12 @@ pub fn lower_scenario(root: &Node, kind_span: Span) -> Scenario {
             .iter()
             .filter_map(|item| item.as_str().map(str::to_string))
             .collect();
+        scenario.extended_resource_toleration = cluster
+            .get("admissionPlugins")
+            .and_then(Node::items)
+            .unwrap_or(&[])
+            .iter()
+            .any(|item| item.as_str() == Some("ExtendedResourceToleration"));
     }
     scenario
 }

@@ -309,6 +309,7 @@ schema!(SCENARIO_EXIT, "Scenario exit", "Scenario exit", [
 
 schema!(SCENARIO_CLUSTER, "Scenario cluster", "Scenario cluster", [
     "nodePools" => ListOf(&SCENARIO_NODE_POOL), "missing" => StrList,
+    "admissionPlugins" => StrList,
 ]);
 
 schema!(SCENARIO_NODE_POOL, "node pool", "節點池", [

@@ -15,7 +15,8 @@
 //! NoSchedule}` to pods that request the resource, but it is off by default
 //! in kube-apiserver (`DefaultOffAdmissionPlugins`); GKE enables it, AKS and
 //! EKS do not (gpu-sharing.md §8; Azure/AKS#1449). podlab models a cluster
-//! without it, like the simulator. The frequent mistake of gpu-sharing.md §8,
+//! without it unless the Scenario turns it on (an inferred GKE cluster or
+//! `cluster.admissionPlugins`); then `Scenario::tolerations` adds it. The frequent mistake of gpu-sharing.md §8,
 //! `operator: Equal` with a value other than the taint's, gets its own message
 //! (`k8s.io/api/core/v1.(*Toleration).ToleratesTaint`: Equal needs the same value).
 
@@ -127,7 +128,8 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if requests.is_empty() {
             continue;
         }
-        let tolerations = &workload.pod.tolerations;
+        let admitted = scenario.tolerations(&workload.pod);
+        let tolerations = &*admitted;
         let candidates: Vec<(&NodePool, Vec<&Taint>)> = scenario
             .node_pools
             .iter()

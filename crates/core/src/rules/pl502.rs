@@ -309,7 +309,7 @@ pub(super) fn scheduling_message(scenario: &Scenario, workload: &Workload, full:
     let rejected: Vec<Rejection> = scenario
         .node_pools
         .iter()
-        .filter_map(|pool| rejection(pool, &requests, &workload.pod.tolerations, full))
+        .filter_map(|pool| rejection(pool, &requests, &scenario.tolerations(&workload.pod), full))
         .collect();
     failed_scheduling_message(all_nodes(scenario), &rejected)
 }

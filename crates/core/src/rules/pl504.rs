@@ -169,7 +169,7 @@ fn tenants<'w>(context: &Context<'w>, pool: &NodePool, resource: &str) -> Vec<Te
         };
         if !fits(pool, &requests)
             || !selects(pool, &workload.pod)
-            || !blocking_taints(pool, &workload.pod.tolerations).is_empty()
+            || !blocking_taints(pool, &context.scenario.tolerations(&workload.pod)).is_empty()
         {
             continue;
         }

@@ -68,7 +68,7 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .filter(|pool| {
                 fits(pool, &requests)
                     && selects(pool, &workload.pod)
-                    && blocking_taints(pool, &workload.pod.tolerations).is_empty()
+                    && blocking_taints(pool, &scenario.tolerations(&workload.pod)).is_empty()
             })
             .collect();
         let fit = usable.iter().fold(0i64, |sum, pool| {

@@ -423,6 +423,20 @@ fn count(replicas: &Option<crate::manifest::model::Setting<i64>>) -> usize {
 
 /// Simulates what a file's objects do on the Scenario's cluster.
 pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run {
+    // Admission (ExtendedResourceToleration) changes the pods the API
+    // server stores, so the scheduler and `describe` see its tolerations.
+    let admitted;
+    let reading = if reading.scenario.extended_resource_toleration {
+        let mut copy = reading.clone();
+        for workload in &mut copy.workloads {
+            let tolerations = reading.scenario.tolerations(&workload.pod).into_owned();
+            workload.pod.tolerations = tolerations;
+        }
+        admitted = copy;
+        &admitted
+    } else {
+        reading
+    };
     let scenario = &reading.scenario;
     let until = options.until.unwrap_or(scenario.duration.value);
     let timing = Timing::default();

@@ -40,6 +40,16 @@ pub fn simulate(text: &str, options: &Options) -> Run {
     simulate_reading(&reading, seed_of(text), options)
 }
 
+/// The note on the cluster podlab assumed for `text` — `Some` when no
+/// Scenario writes `cluster.nodePools` and a pod names a managed cloud's GPU
+/// node (`manifest::infer`), in both languages: which pools were assumed,
+/// from which hints, and how to change them. `None` for a written cluster
+/// and for the default pool. The page shows it beside the timeline;
+/// `podlab simulate` prints it.
+pub fn cluster_note(text: &str) -> Option<crate::i18n::Text> {
+    read(text).scenario.inferred_note
+}
+
 /// FNV-1a over the text: the seed of everything random in a run.
 pub fn seed_of(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
