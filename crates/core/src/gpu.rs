@@ -33,7 +33,13 @@ pub struct GpuModel {
     pub model: &'static str,
     /// Other names (GFD product labels, marketing names).
     pub aliases: &'static [&'static str],
+    /// The marketing size (`16` for a T4): a label only.
     pub memory_gib: u32,
+    /// The total memory `nvidia-smi` shows (`15360MiB` on a T4), which is
+    /// also what NVML, PyTorch's `torch.cuda.mem_get_info` and GFD's
+    /// `nvidia.com/gpu.memory` report: the device memory podlab uses.
+    /// Sources per model in `docs/simulator.md` ("GPU memory").
+    pub usable_mib: u32,
     /// `(compute slices, memory slices)` when the card supports MIG.
     pub mig_slices: Option<(u32, u32)>,
     pub profiles: &'static [MigProfile],
@@ -61,11 +67,17 @@ const fn me(name: &'static str, memory_gib: u32, compute: u32, memory: u32) -> M
     }
 }
 
-const fn plain(model: &'static str, aliases: &'static [&'static str], memory_gib: u32) -> GpuModel {
+const fn plain(
+    model: &'static str,
+    aliases: &'static [&'static str],
+    memory_gib: u32,
+    usable_mib: u32,
+) -> GpuModel {
     GpuModel {
         model,
         aliases,
         memory_gib,
+        usable_mib,
         mig_slices: None,
         profiles: &[],
     }
@@ -84,18 +96,22 @@ const P80: &[MigProfile] = &[
     p("7g.80gb", 80, 7, 8, 1),
 ];
 
-/// Every model podlab knows, in the order `podlab` lists them.
+/// Every model podlab knows, in the order `podlab` lists them. The last
+/// number of each is the `nvidia-smi` total in MiB (sources in
+/// `docs/simulator.md`, "GPU memory"); for V100, A30, H100-96GB, GH200,
+/// GB200, B300 and RTX PRO 6000 it is still the nominal size (UNCONFIRMED).
 pub static CATALOG: &[GpuModel] = &[
-    plain("T4", &["Tesla-T4"], 16),
-    plain("V100", &["Tesla-V100"], 32),
-    plain("L4", &["NVIDIA-L4"], 24),
-    plain("A10G", &["NVIDIA-A10G"], 24),
-    plain("A10", &["NVIDIA-A10"], 24),
-    plain("L40S", &["NVIDIA-L40S"], 48),
+    plain("T4", &["Tesla-T4"], 16, 15360),
+    plain("V100", &["Tesla-V100"], 32, 32768),
+    plain("L4", &["NVIDIA-L4"], 24, 23034),
+    plain("A10G", &["NVIDIA-A10G"], 24, 23028),
+    plain("A10", &["NVIDIA-A10"], 24, 23028),
+    plain("L40S", &["NVIDIA-L40S"], 48, 46068),
     GpuModel {
         model: "A30-24GB",
         aliases: &["A30"],
         memory_gib: 24,
+        usable_mib: 24576,
         mig_slices: FOUR,
         profiles: &[
             p("1g.6gb", 6, 1, 1, 4),
@@ -109,6 +125,7 @@ pub static CATALOG: &[GpuModel] = &[
         model: "A100-40GB",
         aliases: &["A100-SXM4-40GB", "A100-PCIE-40GB"],
         memory_gib: 40,
+        usable_mib: 40960,
         mig_slices: EIGHT,
         profiles: &[
             p("1g.5gb", 5, 1, 1, 7),
@@ -124,6 +141,7 @@ pub static CATALOG: &[GpuModel] = &[
         model: "A100-80GB",
         aliases: &["A100-SXM4-80GB", "A100-PCIE-80GB", "A100-80GB-PCIe", "A100"],
         memory_gib: 80,
+        usable_mib: 81920,
         mig_slices: EIGHT,
         profiles: P80,
     },
@@ -136,6 +154,7 @@ pub static CATALOG: &[GpuModel] = &[
             "H100",
         ],
         memory_gib: 80,
+        usable_mib: 81559,
         mig_slices: EIGHT,
         profiles: P80,
     },
@@ -143,6 +162,7 @@ pub static CATALOG: &[GpuModel] = &[
         model: "H100-94GB",
         aliases: &["H100-NVL", "H100-SXM5-94GB", "H100-PCIE-94GB"],
         memory_gib: 94,
+        usable_mib: 95330,
         mig_slices: EIGHT,
         profiles: &[
             p("1g.12gb", 12, 1, 1, 7),
@@ -158,6 +178,7 @@ pub static CATALOG: &[GpuModel] = &[
         model: "H100-96GB",
         aliases: &["H100 on GH200", "H20"],
         memory_gib: 96,
+        usable_mib: 98304,
         mig_slices: EIGHT,
         profiles: &[
             p("1g.12gb", 12, 1, 1, 7),
@@ -173,6 +194,7 @@ pub static CATALOG: &[GpuModel] = &[
         model: "H200-141GB",
         aliases: &["H200-SXM5", "H200-NVL", "NVIDIA-H200", "H200"],
         memory_gib: 141,
+        usable_mib: 143771,
         mig_slices: EIGHT,
         profiles: &[
             p("1g.18gb", 18, 1, 1, 7),
@@ -188,6 +210,7 @@ pub static CATALOG: &[GpuModel] = &[
         model: "GH200-144GB",
         aliases: &["GH200 144G HBM3e", "GH200"],
         memory_gib: 144,
+        usable_mib: 147456,
         mig_slices: EIGHT,
         profiles: &[
             p("1g.18gb", 18, 1, 1, 7),
@@ -203,6 +226,7 @@ pub static CATALOG: &[GpuModel] = &[
         model: "B200-180GB",
         aliases: &["B200", "NVIDIA-B200"],
         memory_gib: 180,
+        usable_mib: 183359,
         mig_slices: EIGHT,
         profiles: &[
             p("1g.23gb", 23, 1, 1, 7),
@@ -218,6 +242,7 @@ pub static CATALOG: &[GpuModel] = &[
         model: "GB200-186GB",
         aliases: &["GB200"],
         memory_gib: 186,
+        usable_mib: 190464,
         mig_slices: EIGHT,
         profiles: &[
             p("1g.23gb", 23, 1, 1, 7),
@@ -233,6 +258,7 @@ pub static CATALOG: &[GpuModel] = &[
         model: "B300-288GB",
         aliases: &["B300"],
         memory_gib: 288,
+        usable_mib: 294912,
         mig_slices: EIGHT,
         profiles: &[
             p("1g.34gb", 34, 1, 1, 7),
@@ -250,6 +276,7 @@ pub static CATALOG: &[GpuModel] = &[
             "NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition",
         ],
         memory_gib: 96,
+        usable_mib: 98304,
         mig_slices: FOUR,
         profiles: &[
             p("1g.24gb", 24, 1, 1, 4),
@@ -280,9 +307,10 @@ impl GpuModel {
         self.profiles.iter().find(|profile| profile.name == name)
     }
 
-    /// Device memory in bytes (nominal, GiB).
+    /// Device memory in bytes, as `nvidia-smi` and CUDA report it
+    /// ([`GpuModel::usable_mib`]), not the marketing size.
     pub fn memory_bytes(&self) -> i128 {
-        i128::from(self.memory_gib) << 30
+        i128::from(self.usable_mib) << 20
     }
 }
 

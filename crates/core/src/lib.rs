@@ -11,6 +11,7 @@ pub mod lint;
 pub mod manifest;
 pub mod number;
 pub mod rules;
+pub mod sched;
 pub mod share;
 pub mod sim;
 pub mod sort;

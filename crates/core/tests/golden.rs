@@ -378,12 +378,13 @@ fn exits(run: &Run, pod: &str) -> Vec<(u64, i64)> {
 }
 
 /// gpu-sharing.md §3: time-slicing has no memory isolation. Both chat
-/// replicas start at 2.0 s on one T4 (16 GiB) and climb to 10 GiB over
-/// 60 s: 2 × 10 × (t − 2) / 60 = 16 → t = 50.0, and the one allocating last
+/// replicas start at 2.0 s on one T4 (15360 MiB = 15 GiB as nvidia-smi and
+/// CUDA report it, not the nominal 16) and climb to 10 GiB over 60 s:
+/// 2 × 10 × (t − 2) / 60 = 15 → t = 47.0, and the one allocating last
 /// (same start: the later pod) fails with exit 1. It restarts at once
-/// (PLEG 51.0 + 0.3): the neighbour holds 10 GiB from 62.0, so it fails at
-/// 6 GiB: 51.3 + 36 = 87.3; then back-off 10 s from 87.3 → start 97.6,
-/// fails at 97.6 + 36 = 133.6. The first replica never restarts.
+/// (PLEG 48.0 + 0.3): the neighbour holds 10 GiB from 62.0, so it fails at
+/// 5 GiB: 48.3 + 30 = 78.3; then back-off 10 s → start 78.3 + 10 + 0.3 =
+/// 88.6, fails at 88.6 + 30 = 118.6. The first replica never restarts.
 #[test]
 fn time_slicing_neighbours_run_the_last_allocator_out_of_device_memory() {
     let run = run("gpu-memory-at-run-time.yaml", 300);
@@ -395,7 +396,7 @@ fn time_slicing_neighbours_run_the_last_allocator_out_of_device_memory() {
     assert_eq!(exits(&run, &chat[0].name), vec![]);
     assert_eq!(
         &exits(&run, &chat[1].name)[..3],
-        &[(50_000, 1), (87_300, 1), (133_600, 1)]
+        &[(47_000, 1), (78_300, 1), (118_600, 1)]
     );
     let oom = chat[1].containers[0].instances[1]
         .exit
@@ -403,32 +404,33 @@ fn time_slicing_neighbours_run_the_last_allocator_out_of_device_memory() {
         .and_then(|e| e.gpu_oom.clone())
         .expect("a CUDA OOM");
     assert_eq!(oom.mode, "time-slicing");
-    assert_eq!(oom.capacity, 16 << 30);
+    assert_eq!(oom.capacity, 15_360 << 20);
     assert_eq!(oom.others, 10 << 30);
-    assert_eq!(oom.own, 6 << 30);
+    assert_eq!(oom.own, 5 << 30);
     assert_eq!(oom.neighbours, vec![chat[0].name.clone()]);
     let previous = podlab_core::explain::logs::logs(&run, chat[1], "chat", 120_000, true)
         .expect("a previous instance");
     assert_eq!(
         previous.lines().last(),
-        Some("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1024.00 MiB. GPU 0 has a total capacity of 16.00 GiB of which 0 bytes is free. Including non-PyTorch memory, this process has 6.00 GiB memory in use.")
+        Some("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1024.00 MiB. GPU 0 has a total capacity of 15.00 GiB of which 0 bytes is free. Including non-PyTorch memory, this process has 5.00 GiB memory in use.")
     );
     // The device memory curve the timeline draws agrees with the failure.
     assert_eq!(
-        chat[1].containers[0].gpu_memory_at(87_299) >> 20,
-        (6 << 10) - 1
+        chat[1].containers[0].gpu_memory_at(78_299) >> 20,
+        (5 << 10) - 1
     );
     assert_eq!(chat[0].containers[0].gpu_memory_at(100_000), 10 << 30);
 }
 
-/// gpu-sharing.md §4 and §5: an MPS client is capped at 16 GiB / 4 = 4 GiB
-/// (5 GiB over 20 s: 4/5 × 20 = 16 s → 18.0, then 19.3 + 16 = 35.3); a MIG
-/// 1g.10gb device holds 10 GiB (12 GiB over 30 s: 25 s → 27.0); 16 GiB on a
-/// whole L4 (24 GiB) loads and never restarts.
+/// gpu-sharing.md §4 and §5: an MPS client is capped at the T4's nvidia-smi
+/// total 15360 MiB / 4 = 3840 MiB = 3.75 GiB (5 GiB over 20 s: 3.75/5 × 20 =
+/// 15 s → 17.0, then 18.3 + 15 = 33.3); a MIG 1g.10gb device keeps its
+/// profile's 10 GiB (12 GiB over 30 s: 25 s → 27.0); 16 GiB on a whole L4
+/// (23034 MiB ≈ 22.5 GiB) loads and never restarts.
 #[test]
 fn mps_caps_and_mig_slices_fail_alone_and_a_whole_card_fits() {
     let run = run("gpu-memory-at-run-time.yaml", 300);
-    assert_eq!(&exits(&run, "embedder")[..2], &[(18_000, 1), (35_300, 1)]);
+    assert_eq!(&exits(&run, "embedder")[..2], &[(17_000, 1), (33_300, 1)]);
     assert_eq!(exits(&run, "ranker")[0], (27_000, 1));
     assert_eq!(exits(&run, "whole-card"), vec![]);
     let mode = |pod: &str| {
@@ -438,7 +440,8 @@ fn mps_caps_and_mig_slices_fail_alone_and_a_whole_card_fits() {
             .and_then(|e| e.gpu_oom.as_ref())
             .map(|oom| (oom.mode.clone(), oom.capacity >> 30))
     };
-    assert_eq!(mode("embedder"), Some(("MPS".to_string(), 4)));
+    // 3840 MiB >> 10 = 3 (whole GiB, rounded down).
+    assert_eq!(mode("embedder"), Some(("MPS".to_string(), 3)));
     assert_eq!(mode("ranker"), Some(("MIG 1g.10gb".to_string(), 10)));
     assert_eq!(status_column(&run, "whole-card", 300_000), "Running");
 }
@@ -463,4 +466,29 @@ fn a_fractional_gpu_is_refused_and_nothing_of_it_runs() {
     );
     let names: Vec<&str> = run.pods.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, vec!["ok"]);
+}
+
+/// A T4 holds 15360 MiB as nvidia-smi and CUDA report it, not the nominal
+/// 16 GiB: a model of 15.5 GiB = 15872 MiB > 15360 MiB fails with a CUDA
+/// out-of-memory error alone on a whole card, one of 15 GiB = 15360 MiB fits.
+#[test]
+fn a_15_5_gib_model_no_longer_fits_a_t4() {
+    let text = |memory: &str| {
+        format!("apiVersion: v1\nkind: Pod\nmetadata: {{ name: llm }}\nspec:\n  containers:\n    - name: llm\n      image: x:1\n      resources:\n        limits: {{ nvidia.com/gpu: 1 }}\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: {{ name: s }}\nspec:\n  duration: 2m\n  workload:\n    - {{ container: llm, startup: 10s, gpuMemory: {memory} }}\n  cluster:\n    nodePools:\n      - name: gpu\n        gpu: {{ model: T4, count: 1 }}\n")
+    };
+    let oom = |memory: &str| {
+        let run = simulate(
+            &text(memory),
+            &Options {
+                until: Some(120_000),
+            },
+        );
+        run.pods[0].containers[0]
+            .instances
+            .iter()
+            .find_map(|i| i.exit.as_ref().and_then(|e| e.gpu_oom.clone()))
+    };
+    let too_big = oom("15.5Gi").expect("15.5Gi must not fit a T4");
+    assert_eq!(too_big.capacity, 15_360 << 20);
+    assert!(oom("15Gi").is_none());
 }

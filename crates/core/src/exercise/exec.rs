@@ -1006,11 +1006,11 @@ spec:
         assert!(half.stdout.contains("Tesla T4"), "{}", half.stdout);
         let loaded = run_exec(FILE, "api", "api", "nvidia-smi", 240_000);
         assert!(
-            loaded.stdout.contains("10240MiB / 16384MiB"),
+            loaded.stdout.contains("10240MiB / 15360MiB"),
             "{}",
             loaded.stdout
         );
-        assert!(!half.stdout.contains("10240MiB / 16384MiB"));
+        assert!(!half.stdout.contains("10240MiB / 15360MiB"));
         assert!(loaded.stdout.contains("No running processes found"));
         let widths: Vec<usize> = loaded
             .stdout
@@ -1043,7 +1043,7 @@ spec:
         let context = ExecContext::new(text, &run);
         for pod in &run.pods {
             let out = context.exec(pod, "embed", &split_command("nvidia-smi"), 240_000);
-            assert!(out.stdout.contains("6144MiB / 16384MiB"), "{}", out.stdout);
+            assert!(out.stdout.contains("6144MiB / 15360MiB"), "{}", out.stdout);
         }
     }
 

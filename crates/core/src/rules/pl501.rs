@@ -141,7 +141,7 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let (who, who_zh) = subject(workload);
-        let event = scheduling_message(scenario, workload, false);
+        let event = scheduling_message(scenario, workload, 1);
         let pools: Vec<String> = candidates
             .iter()
             .map(|(pool, taints)| {

@@ -12,17 +12,18 @@
 //! pod must all come from one node. When no node of any pool could ever hold
 //! the pod, it stays Pending forever.
 //!
-//! This file also holds what PL501, PL504 and PL505 share: which pools can
-//! hold a pod, which taints block it, and [`failed_scheduling_message`], the
-//! scheduler's FitError text in the v1.35 profile ("PROFILE-NEW",
-//! scheduler-controllers.md §0, §1.1-§1.3, §12), which the simulator reuses.
+//! The filters and the FailedScheduling text are `crate::sched`'s, the same
+//! code the simulator schedules with; this file also holds what PL501, PL504
+//! and PL505 share about messages (spans, subjects, pod counts).
 
 use super::{long, long_str};
 use super::{pod_gpu_requests, words, Context, Rule};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::i18n::Text;
-use crate::manifest::model::{PodSpec, Toleration, Workload, WorkloadKind};
+use crate::manifest::model::{Workload, WorkloadKind};
 use crate::manifest::scenario::{MigStrategy, NodePool, Scenario, Sharing, Taint};
+use crate::sched;
+pub(super) use crate::sched::{blocking_taints, fits, nodes, per_node, pods_per_node, selects};
 use crate::span::Span;
 use crate::text;
 
@@ -52,206 +53,7 @@ pub static RULE: Rule = Rule {
     check: Some(check),
 };
 
-// ---- the scheduler's FailedScheduling message ------------------------------------
-
-/// `TaintToleration` in v1.35 (PR #134740; earlier `{key: value}` forms in
-/// scheduler-controllers.md §2).
-pub const UNTOLERATED_TAINT: &str = "node(s) had untolerated taint(s)";
-/// The preemption histogram entry of a node preemption cannot help.
-pub const NOT_HELPFUL: &str = "Preemption is not helpful for scheduling";
-/// The preemption entry of a node without lower-priority pods.
-pub const NO_VICTIMS: &str = "No preemption victims found for incoming pod";
-
-/// What the preemption dry run (`DefaultPreemption` PostFilter) finds on a
-/// rejected node (scheduler-controllers.md §1.3).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Preemption {
-    /// The filter status was UnschedulableAndUnresolvable (taint, node
-    /// affinity, cordon, node name, and in v1.34+ a request above the node's
-    /// allocatable): preemption skips the node.
-    NotHelpful,
-    /// Unschedulable, and no pod on the node has a lower priority.
-    NoVictims,
-    /// Unschedulable; even without every lower-priority pod these reasons remain.
-    StillRejected(Vec<String>),
-}
-
-/// Nodes that one filter rejected with the same reasons.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rejection {
-    /// How many nodes.
-    pub nodes: usize,
-    /// Every reason of the first failing filter plugin (a node can give several,
-    /// `Insufficient cpu` and `Insufficient memory`).
-    pub reasons: Vec<String>,
-    pub preemption: Preemption,
-}
-
-impl Rejection {
-    /// Rejected by an UnschedulableAndUnresolvable status.
-    pub fn unresolvable(nodes: usize, reasons: Vec<String>) -> Rejection {
-        Rejection {
-            nodes,
-            reasons,
-            preemption: Preemption::NotHelpful,
-        }
-    }
-
-    /// Rejected as Unschedulable, with no lower-priority pod to preempt.
-    pub fn no_victims(nodes: usize, reasons: Vec<String>) -> Rejection {
-        Rejection {
-            nodes,
-            reasons,
-            preemption: Preemption::NoVictims,
-        }
-    }
-}
-
-/// `"<count> <reason>"` entries, sorted byte-wise as whole strings and
-/// joined with `", "` (`(*FitError).Error`).
-fn histogram<'a>(entries: impl Iterator<Item = (usize, &'a str)>) -> String {
-    let mut tally: Vec<(&str, usize)> = Vec::new();
-    for (count, reason) in entries {
-        match tally.iter_mut().find(|(known, _)| *known == reason) {
-            Some((_, sum)) => *sum = sum.saturating_add(count),
-            None => tally.push((reason, count)),
-        }
-    }
-    let mut lines: Vec<String> = tally
-        .into_iter()
-        .filter(|(_, count)| *count > 0)
-        .map(|(reason, count)| format!("{count} {reason}"))
-        .collect();
-    crate::sort::sort(&mut lines);
-    lines.join(", ")
-}
-
-/// The message of a FailedScheduling event (and of the `PodScheduled=False`
-/// condition) when no node fits, as kube-scheduler v1.35 writes it with its
-/// default plugins and DRA enabled (scheduler-controllers.md §1, §12):
-///
-/// `0/<N> nodes are available: <histogram>. no new claims to deallocate,
-/// preemption: 0/<N> nodes are available: <preemption histogram>.`
-///
-/// `all_nodes` is every node of the cluster; `rejected` says how each
-/// evaluated node failed (the reasons of its *first* failing filter:
-/// `node(s) had untolerated taint(s)` comes before `Insufficient
-/// nvidia.com/gpu`). Nodes not listed are "absent": they add nothing to the
-/// first histogram and count as `Preemption is not helpful for scheduling` in
-/// the second. When no node is a preemption candidate, every node counts as
-/// not helpful. A cluster without nodes gives `no nodes available to schedule
-/// pods`. (Source: `kubernetes/kubernetes:pkg/scheduler/framework/types.go`
-/// `(*FitError).Error`; `.../preemption/preemption.go` `Preempt`;
-/// `.../dynamicresources/dynamicresources.go` `PostFilter`.)
-pub fn failed_scheduling_message(all_nodes: usize, rejected: &[Rejection]) -> String {
-    if all_nodes == 0 {
-        return "no nodes available to schedule pods".to_string();
-    }
-    let filters = histogram(rejected.iter().flat_map(|rejection| {
-        rejection
-            .reasons
-            .iter()
-            .map(move |reason| (rejection.nodes, reason.as_str()))
-    }));
-    let evaluated = rejected
-        .iter()
-        .fold(0usize, |sum, rejection| sum.saturating_add(rejection.nodes));
-    let candidates = rejected
-        .iter()
-        .any(|rejection| rejection.nodes > 0 && rejection.preemption != Preemption::NotHelpful);
-    let preemption = if candidates {
-        let mut entries: Vec<(usize, &str)> =
-            vec![(all_nodes.saturating_sub(evaluated), NOT_HELPFUL)];
-        for rejection in rejected {
-            match &rejection.preemption {
-                Preemption::NotHelpful => entries.push((rejection.nodes, NOT_HELPFUL)),
-                Preemption::NoVictims => entries.push((rejection.nodes, NO_VICTIMS)),
-                Preemption::StillRejected(reasons) => entries.extend(
-                    reasons
-                        .iter()
-                        .map(|reason| (rejection.nodes, reason.as_str())),
-                ),
-            }
-        }
-        histogram(entries.into_iter())
-    } else {
-        format!("{all_nodes} {NOT_HELPFUL}")
-    };
-    format!(
-        "0/{all_nodes} nodes are available: {filters}. no new claims to deallocate, preemption: 0/{all_nodes} nodes are available: {preemption}."
-    )
-}
-
 // ---- what the GPU rules share --------------------------------------------------
-
-/// The nodes of a pool (a negative count is none).
-pub(super) fn nodes(pool: &NodePool) -> usize {
-    usize::try_from(pool.count.max(0)).unwrap_or(usize::MAX)
-}
-
-/// Every node of the cluster.
-pub(super) fn all_nodes(scenario: &Scenario) -> usize {
-    scenario
-        .node_pools
-        .iter()
-        .fold(0usize, |sum, pool| sum.saturating_add(nodes(pool)))
-}
-
-/// How many of `resource` one node of `pool` advertises.
-pub(super) fn per_node(pool: &NodePool, resource: &str) -> i64 {
-    pool.extended_resources()
-        .iter()
-        .filter(|(name, _)| name == resource)
-        .fold(0i64, |sum, (_, count)| sum.saturating_add((*count).max(0)))
-}
-
-/// Whether one node of `pool` advertises every requested resource in the
-/// requested count (taints aside).
-pub(super) fn fits(pool: &NodePool, requests: &[(String, i64)]) -> bool {
-    nodes(pool) > 0
-        && requests
-            .iter()
-            .all(|(resource, count)| per_node(pool, resource) >= *count)
-}
-
-/// How many pods of `requests` one node of `pool` holds at once.
-pub(super) fn pods_per_node(pool: &NodePool, requests: &[(String, i64)]) -> i64 {
-    requests
-        .iter()
-        .map(|(resource, count)| per_node(pool, resource) / (*count).max(1))
-        .min()
-        .unwrap_or(0)
-}
-
-/// Whether the pod's `nodeSelector` and required node affinity let it onto
-/// some node of `pool` (the NodeAffinity filter, as the simulator runs it;
-/// the nodes differ only in `kubernetes.io/hostname`).
-pub(super) fn selects(pool: &NodePool, pod: &PodSpec) -> bool {
-    if pod.node_selector.is_empty() && pod.node_affinity.is_empty() {
-        return true;
-    }
-    (0..nodes(pool).min(1000)).any(|index| {
-        let name = format!("{}-{index}", pool.name);
-        crate::sim::admits(pod, |key| crate::sim::pool_label(pool, &name, key))
-    })
-}
-
-/// The `NoSchedule`/`NoExecute` taints of `pool` that none of `tolerations`
-/// tolerates (`PreferNoSchedule` never blocks; scheduler-controllers.md §2).
-pub(super) fn blocking_taints<'p>(
-    pool: &'p NodePool,
-    tolerations: &[Toleration],
-) -> Vec<&'p Taint> {
-    pool.taints
-        .iter()
-        .filter(|taint| matches!(taint.effect.as_str(), "NoSchedule" | "NoExecute"))
-        .filter(|taint| {
-            !tolerations
-                .iter()
-                .any(|toleration| toleration.tolerates(&taint.key, &taint.value, &taint.effect))
-        })
-        .collect()
-}
 
 /// A taint as `kubectl describe node` prints it: `nvidia.com/gpu=present:NoSchedule`.
 pub(super) fn taint_text(taint: &Taint) -> String {
@@ -262,56 +64,14 @@ pub(super) fn taint_text(taint: &Taint) -> String {
     }
 }
 
-/// How the nodes of `pool` reject the pod, filter by filter
-/// (TaintToleration, then NodeResourcesFit): `None` when they would take it.
-/// With `full`, nodes that could hold the pod are taken to be full of
-/// equal-priority GPU pods (the pods beyond the cluster's capacity).
-pub(super) fn rejection(
-    pool: &NodePool,
-    requests: &[(String, i64)],
-    tolerations: &[Toleration],
-    full: bool,
-) -> Option<Rejection> {
-    let count = nodes(pool);
-    if count == 0 {
-        return None;
-    }
-    if !blocking_taints(pool, tolerations).is_empty() {
-        return Some(Rejection::unresolvable(
-            count,
-            vec![UNTOLERATED_TAINT.into()],
-        ));
-    }
-    let short: Vec<String> = requests
-        .iter()
-        .filter(|(resource, wanted)| per_node(pool, resource) < *wanted)
-        .map(|(resource, _)| format!("Insufficient {resource}"))
-        .collect();
-    if !short.is_empty() {
-        // v1.34+: a request above the node's allocatable is unresolvable (PR #131345).
-        return Some(Rejection::unresolvable(count, short));
-    }
-    full.then(|| {
-        Rejection::no_victims(
-            count,
-            requests
-                .iter()
-                .map(|(resource, _)| format!("Insufficient {resource}"))
-                .collect(),
-        )
-    })
-}
-
-/// The FailedScheduling message a pod of `workload` gets in the Scenario's
-/// cluster (with `full`, once every node that can hold it is taken).
-pub(super) fn scheduling_message(scenario: &Scenario, workload: &Workload, full: bool) -> String {
-    let requests = pod_gpu_requests(workload);
-    let rejected: Vec<Rejection> = scenario
-        .node_pools
-        .iter()
-        .filter_map(|pool| rejection(pool, &requests, &scenario.tolerations(&workload.pod), full))
-        .collect();
-    failed_scheduling_message(all_nodes(scenario), &rejected)
+/// The FailedScheduling message the pods of `workload` get in the
+/// Scenario's cluster when it runs `pods` of them (1: a pod no node takes;
+/// more: the first pod beyond what the nodes hold), written by the same
+/// scheduling cycle the simulator runs ([`sched::first_failure`]).
+pub(super) fn scheduling_message(scenario: &Scenario, workload: &Workload, pods: i64) -> String {
+    let pods = usize::try_from(pods.clamp(1, 10_000)).unwrap_or(1);
+    sched::first_failure(scenario, workload, pods)
+        .unwrap_or_else(|| sched::failed_scheduling_message(sched::all_nodes(scenario), &[]))
 }
 
 /// Where to point at a pod's request for `resource`: its key in the first
@@ -673,7 +433,7 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let (asked, asked_zh) = requests_text(&requests);
         let reasons = reasons_en.join("; ");
         let reasons_zh = reasons_zh.join("；");
-        let event = scheduling_message(scenario, workload, false);
+        let event = scheduling_message(scenario, workload, 1);
         let resource = missing
             .first()
             .copied()
@@ -694,143 +454,6 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 "{advice}. On a real cluster, `kubectl describe node` lists what each node advertises under Allocatable, and `kubectl describe pod` shows the FailedScheduling event.",
                 "{advice_zh}。在真實叢集上，`kubectl describe node` 的 Allocatable 會列出每個節點宣告的資源，`kubectl describe pod` 會看到 FailedScheduling 事件。"
             )),
-        );
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn insufficient_gpu() -> Vec<String> {
-        vec!["Insufficient nvidia.com/gpu".to_string()]
-    }
-
-    // scheduler-controllers.md §11 (a): 1 node, no nvidia.com/gpu advertised.
-    #[test]
-    fn no_device_plugin_is_unresolvable() {
-        assert_eq!(
-            failed_scheduling_message(1, &[Rejection::unresolvable(1, insufficient_gpu())]),
-            "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."
-        );
-    }
-
-    // §11 (b): 1 node whose GPU is taken by an equal-priority pod.
-    #[test]
-    fn gpu_in_use_has_no_victims() {
-        assert_eq!(
-            failed_scheduling_message(1, &[Rejection::no_victims(1, insufficient_gpu())]),
-            "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."
-        );
-    }
-
-    // §11 (c): 1 tainted GPU node and 2 CPU-only nodes.
-    #[test]
-    fn tainted_gpu_node_and_cpu_nodes() {
-        assert_eq!(
-            failed_scheduling_message(
-                3,
-                &[
-                    Rejection::unresolvable(1, vec![UNTOLERATED_TAINT.into()]),
-                    Rejection::unresolvable(2, insufficient_gpu()),
-                ]
-            ),
-            "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
-        );
-    }
-
-    // §1.4 E1 (PROFILE-NEW): 3 nodes, each GPU in use.
-    #[test]
-    fn three_full_nodes() {
-        assert_eq!(
-            failed_scheduling_message(3, &[Rejection::no_victims(3, insufficient_gpu())]),
-            "0/3 nodes are available: 3 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod."
-        );
-    }
-
-    // §1.4 E2 (PROFILE-NEW): 2 cordoned nodes and 1 with too little free CPU.
-    #[test]
-    fn cordoned_and_busy_nodes() {
-        assert_eq!(
-            failed_scheduling_message(
-                3,
-                &[
-                    Rejection::unresolvable(2, vec!["node(s) were unschedulable".into()]),
-                    Rejection::no_victims(1, vec!["Insufficient cpu".into()]),
-                ]
-            ),
-            "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) were unschedulable. no new claims to deallocate, preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling."
-        );
-    }
-
-    // §1.4 E3 (PROFILE-NEW): a control-plane taint on a 1-node cluster.
-    #[test]
-    fn single_tainted_node() {
-        assert_eq!(
-            failed_scheduling_message(1, &[Rejection::unresolvable(1, vec![UNTOLERATED_TAINT.into()])]),
-            "0/1 nodes are available: 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."
-        );
-    }
-
-    // §1.4 E4 with the v1.35 taint text: "10 …" sorts before "2 …".
-    #[test]
-    fn counts_sort_as_strings() {
-        assert_eq!(
-            failed_scheduling_message(
-                12,
-                &[
-                    Rejection::no_victims(10, vec!["Insufficient cpu".into()]),
-                    Rejection::unresolvable(2, vec![UNTOLERATED_TAINT.into()]),
-                ]
-            ),
-            "0/12 nodes are available: 10 Insufficient cpu, 2 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/12 nodes are available: 10 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling."
-        );
-    }
-
-    // §1.4 E1's real event: a node may give two reasons; counts add up past N.
-    #[test]
-    fn several_reasons_per_node() {
-        assert_eq!(
-            failed_scheduling_message(
-                11,
-                &[
-                    Rejection::no_victims(
-                        4,
-                        vec!["Insufficient memory".into(), "Insufficient cpu".into()]
-                    ),
-                    Rejection::no_victims(6, vec!["Insufficient memory".into()]),
-                    Rejection::no_victims(1, vec![]),
-                ]
-            ),
-            "0/11 nodes are available: 10 Insufficient memory, 4 Insufficient cpu. no new claims to deallocate, preemption: 0/11 nodes are available: 11 No preemption victims found for incoming pod."
-        );
-    }
-
-    #[test]
-    fn preemption_that_still_fails_repeats_the_filter() {
-        assert_eq!(
-            failed_scheduling_message(
-                2,
-                &[Rejection {
-                    nodes: 2,
-                    reasons: insufficient_gpu(),
-                    preemption: Preemption::StillRejected(insufficient_gpu()),
-                }]
-            ),
-            "0/2 nodes are available: 2 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/2 nodes are available: 2 Insufficient nvidia.com/gpu."
-        );
-    }
-
-    #[test]
-    fn absent_nodes_and_an_empty_cluster() {
-        assert_eq!(
-            failed_scheduling_message(0, &[]),
-            "no nodes available to schedule pods"
-        );
-        // 2 nodes rejected as busy, 1 never evaluated.
-        assert_eq!(
-            failed_scheduling_message(3, &[Rejection::no_victims(2, insufficient_gpu())]),
-            "0/3 nodes are available: 2 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod."
         );
     }
 }

@@ -250,7 +250,8 @@ fn mps(
         return;
     };
     // set_default_device_pinned_mem_limit <gpu> <total_memory / replicas>M
-    let cap_mib = i128::from(model.memory_gib) * 1024 / i128::from(replicas.max(1));
+    // total_memory is NVML's, the `nvidia-smi` total (15360 MiB on a T4).
+    let cap_mib = i128::from(model.usable_mib) / i128::from(replicas.max(1));
     let cap = cap_mib << 20;
     for tenant in tenants(context, pool, &resource) {
         for container in &tenant.workload.pod.containers {

@@ -108,7 +108,7 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 "{who_zh}：{field} {wanted} × {asked_zh}，但它能用的節點同時只放得下 {fit} 個這樣的 Pod（共 {total} 個 {resource}，但同一個 Pod 的 GPU 必須在同一個節點上）：會有 {pending} 個 Pod 停在 Pending"
             )
         };
-        let event = scheduling_message(scenario, workload, true);
+        let event = scheduling_message(scenario, workload, wanted);
         let help = if workload.kind.is_batch() {
             text!(
                 "the extra pods start only when earlier ones finish (a distributed training run whose ranks must all be up never does); `kubectl get pods` shows them Pending and `kubectl describe pod` shows FailedScheduling \"{event}\". Alternatives: more GPU nodes, or sharing (time-slicing, MPS, MIG) in the Scenario",

@@ -77,20 +77,6 @@ impl<'a> Sim<'a> {
                 },
             })
             .collect();
-        let cpu: i128 = workload
-            .pod
-            .containers
-            .iter()
-            .filter_map(|c| c.resources.effective_request("cpu"))
-            .map(|q| q.milli)
-            .fold(0, i128::saturating_add);
-        let memory: i128 = workload
-            .pod
-            .containers
-            .iter()
-            .filter_map(|c| c.resources.effective_request("memory"))
-            .map(|q| q.value())
-            .fold(0, i128::saturating_add);
         let owner_text = match owner {
             Owner::Job(job) => format!("Job/{}", self.jobs[job].run.name),
             _ => format!("{}/{}", workload.kind.as_str(), workload.name),
@@ -131,9 +117,7 @@ impl<'a> Sim<'a> {
                 deleting: None,
                 deleted: None,
             },
-            cpu,
-            memory,
-            extended: pod_gpu_requests(workload),
+            request: sched::Request::of(workload),
             placed: None,
             pin,
             owner,
@@ -156,33 +140,22 @@ impl<'a> Sim<'a> {
         {
             return;
         }
-        let result = schedule(
-            &self.nodes,
+        let result = sched::schedule(
+            self.nodes.iter().map(|node| &node.sched),
             sim.spec,
             sim.pin,
-            sim.cpu,
-            sim.memory,
-            &sim.extended,
+            &sim.request,
         );
         let name = sim.run.name.clone();
         let object = format!("Pod/{name}");
         match result {
             Ok(node_index) => {
-                let (cpu, memory) = (sim.cpu, sim.memory);
-                let extended = sim.extended.clone();
+                let request = sim.request.clone();
                 let node = &mut self.nodes[node_index];
-                node.free_cpu_milli = node.free_cpu_milli.saturating_sub(cpu);
-                node.free_memory = node.free_memory.saturating_sub(memory);
-                for (resource, count) in &extended {
-                    if let Some((_, free)) =
-                        node.free_extended.iter_mut().find(|(k, _)| k == resource)
-                    {
-                        *free = free.saturating_sub(*count);
-                    }
-                }
+                node.sched.take(&request);
                 node.pods += 1;
                 let ip = format!("10.244.{node_index}.{}", 4 + node.pods);
-                let node_name = node.name.clone();
+                let node_name = node.sched.name.clone();
                 self.object_event(
                     object,
                     false,
@@ -198,7 +171,10 @@ impl<'a> Sim<'a> {
                 self.unschedulable.retain(|&other| other != pod);
                 self.push(now + self.timing.first_sync, Ev::FirstSync(pod));
             }
-            Err((message, waits_for_capacity)) => {
+            Err(sched::Unschedulable {
+                message,
+                waits_for_capacity,
+            }) => {
                 self.object_event(
                     object,
                     true,
@@ -236,16 +212,8 @@ impl<'a> Sim<'a> {
         self.free_devices(pod, node_index);
         self.pods[pod].placed = None;
         let sim = &self.pods[pod];
-        let (cpu, memory) = (sim.cpu, sim.memory);
-        let extended = sim.extended.clone();
-        let node = &mut self.nodes[node_index];
-        node.free_cpu_milli = node.free_cpu_milli.saturating_add(cpu);
-        node.free_memory = node.free_memory.saturating_add(memory);
-        for (resource, count) in &extended {
-            if let Some((_, free)) = node.free_extended.iter_mut().find(|(k, _)| k == resource) {
-                *free = free.saturating_add(*count);
-            }
-        }
+        let request = sim.request.clone();
+        self.nodes[node_index].sched.give_back(&request);
         let now = self.now;
         self.unschedulable
             .retain(|&other| self.pods[other].run.deleting.is_none());
@@ -826,8 +794,8 @@ impl<'a> Sim<'a> {
     /// match its nodeSelector/affinity (`NodeShouldRunDaemonPod`).
     pub(super) fn daemonset_create(&mut self, workload: &'a Workload) {
         for node in 0..self.nodes.len() {
-            let eligible = self.nodes[node].tolerated(&workload.pod, true)
-                && self.nodes[node].matches(&workload.pod);
+            let eligible = self.nodes[node].sched.tolerated(&workload.pod, true)
+                && self.nodes[node].sched.matches(&workload.pod);
             if !eligible {
                 continue;
             }

@@ -22,7 +22,7 @@
 use super::{Ev, ExitKind, NodePool, Sim};
 use crate::manifest::duration::Millis;
 use crate::manifest::scenario::{MigStrategy, Sharing};
-use crate::rules::gpu_requests;
+use crate::sched::gpu_requests;
 use crate::sim::GpuOom;
 
 /// One allocatable device of a node: a whole GPU, a time-slicing or MPS
@@ -374,6 +374,7 @@ impl<'a> Sim<'a> {
             need,
             mode: first.mode.clone(),
             gpu_model: self.nodes[node]
+                .sched
                 .pool
                 .gpu
                 .as_ref()

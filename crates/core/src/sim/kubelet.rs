@@ -18,15 +18,11 @@ use crate::explain::events::EPOCH_UNIX_SECONDS;
 use crate::lint::Reading;
 use crate::manifest::duration::Millis;
 use crate::manifest::model::{
-    Container, Handler, PodSpec, PortRef, Probe, ProbeKind, Requirement, Workload, WorkloadKind,
+    Container, Handler, PodSpec, PortRef, Probe, ProbeKind, Workload, WorkloadKind,
 };
 use crate::manifest::scenario::{NodePool, Program, Scenario};
-use crate::rules::pl502::{failed_scheduling_message, Rejection, UNTOLERATED_TAINT};
 use crate::rules::pl602::{self, Schedule};
-use crate::rules::pod_gpu_requests;
-
-/// The NodeAffinity filter's reason (`ErrReasonPod`, scheduler-controllers.md §2).
-pub const NODE_AFFINITY: &str = "node(s) didn't match Pod's node affinity/selector";
+use crate::sched;
 
 /// Timing Kubernetes leaves to chance, fixed (kubernetes-behavior.md,
 /// decision 5; kubelet.md §11 uses the same values).
@@ -160,9 +156,8 @@ struct PodSim<'a> {
     containers: Vec<ContainerSim<'a>>,
     run: PodRun,
     /// Requests the scheduler counts: cpu (milli), memory, extended resources.
-    cpu: i128,
-    memory: i128,
-    extended: Vec<(String, i64)>,
+    /// cpu, memory and GPU resources NodeResourcesFit checks.
+    request: sched::Request,
     /// The node whose resources the pod holds (bound and not yet finished).
     placed: Option<usize>,
     /// A DaemonSet pod's node (its `matchFields metadata.name` affinity).
@@ -316,68 +311,10 @@ impl Rng {
     }
 }
 
-/// A node of a pool, with what is still free on it.
-/// A label of node `node` of `pool`: the pool's labels plus the
-/// well-known ones every node carries.
-pub(crate) fn pool_label<'p>(pool: &'p NodePool, node: &'p str, key: &str) -> Option<&'p str> {
-    match key {
-        "kubernetes.io/hostname" => Some(node),
-        "kubernetes.io/os" => Some("linux"),
-        "kubernetes.io/arch" => Some("amd64"),
-        _ => pool
-            .labels
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str()),
-    }
-}
-
-/// The NodeAffinity filter (scheduler-controllers.md §2): every
-/// `nodeSelector` pair, and one of the required terms (each requirement
-/// of it) when there are any, against a node's `label`s.
-pub(crate) fn admits<'l>(pod: &PodSpec, label: impl Fn(&str) -> Option<&'l str>) -> bool {
-    let selector = pod
-        .node_selector
-        .iter()
-        .all(|(key, value)| label(key) == Some(value.as_str()));
-    let requirement = |r: &Requirement| {
-        let label = label(&r.key);
-        let number = |text: &str| text.trim().parse::<i64>().ok();
-        match r.operator.as_str() {
-            "In" => label.is_some_and(|l| r.values.iter().any(|v| v == l)),
-            "NotIn" => label.is_none_or(|l| r.values.iter().all(|v| v != l)),
-            "Exists" => label.is_some(),
-            "DoesNotExist" => label.is_none(),
-            "Gt" | "Lt" => {
-                let (Some(have), Some(bound)) = (
-                    label.and_then(number),
-                    r.values.first().and_then(|v| number(v)),
-                ) else {
-                    return false;
-                };
-                if r.operator == "Gt" {
-                    have > bound
-                } else {
-                    have < bound
-                }
-            }
-            _ => false,
-        }
-    };
-    let affinity = pod.node_affinity.is_empty()
-        || pod
-            .node_affinity
-            .iter()
-            .any(|term| !term.is_empty() && term.iter().all(requirement));
-    selector && affinity
-}
-
+/// A node of a pool: what the scheduler sees (`sched::Node`: pool, name,
+/// what is still free) and what the kubelet keeps.
 struct Node<'a> {
-    name: String,
-    pool: &'a NodePool,
-    free_cpu_milli: i128,
-    free_memory: i128,
-    free_extended: Vec<(String, i64)>,
+    sched: sched::Node<'a>,
     pods: usize,
     /// Images in the node's store: (reference as written, available from).
     images: Vec<(String, Millis)>,
@@ -387,34 +324,6 @@ struct Node<'a> {
     devices: Vec<devices::Device>,
     /// Per physical GPU: the generation of its latest memory check.
     gpu_checks: Vec<u64>,
-}
-
-impl Node<'_> {
-    /// The NodeAffinity filter on this node.
-    fn matches(&self, pod: &PodSpec) -> bool {
-        admits(pod, |key| pool_label(self.pool, &self.name, key))
-    }
-
-    /// The TaintToleration filter; a DaemonSet's pods also carry the
-    /// controller's automatic tolerations for the node-condition taints.
-    fn tolerated(&self, pod: &PodSpec, daemon: bool) -> bool {
-        const DAEMON_TOLERATED: &[&str] = &[
-            "node.kubernetes.io/not-ready",
-            "node.kubernetes.io/unreachable",
-            "node.kubernetes.io/disk-pressure",
-            "node.kubernetes.io/memory-pressure",
-            "node.kubernetes.io/pid-pressure",
-            "node.kubernetes.io/unschedulable",
-        ];
-        self.pool.taints.iter().all(|taint| {
-            !matches!(taint.effect.as_str(), "NoSchedule" | "NoExecute")
-                || (daemon && DAEMON_TOLERATED.contains(&taint.key.as_str()))
-                || pod
-                    .tolerations
-                    .iter()
-                    .any(|t| t.tolerates(&taint.key, &taint.value, &taint.effect))
-        })
-    }
 }
 
 fn count(replicas: &Option<crate::manifest::model::Setting<i64>>) -> usize {
@@ -442,13 +351,9 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
     let timing = Timing::default();
     let mut nodes: Vec<Node<'_>> = Vec::new();
     for pool in &scenario.node_pools {
-        for i in 0..pool.count.clamp(0, 1000) {
+        for i in 0..sched::nodes(pool) {
             nodes.push(Node {
-                name: format!("{}-{i}", pool.name),
-                pool,
-                free_cpu_milli: pool.cpu_milli,
-                free_memory: pool.memory_bytes,
-                free_extended: pool.extended_resources(),
+                sched: sched::Node::empty(pool, i),
                 pods: 0,
                 images: Vec::new(),
                 pull_busy_until: 0,
@@ -580,84 +485,6 @@ fn api_validation_error(reading: &Reading, workload: &Workload) -> Option<String
             many.join(", ")
         )),
     }
-}
-
-/// First fit over the nodes in pool order, each node rejected by its first
-/// failing filter (§1.2): TaintToleration (NoSchedule/NoExecute must be
-/// tolerated), NodeAffinity (nodeSelector, required terms, a DaemonSet
-/// pod's node), then cpu, memory and extended resources against what is
-/// still free. Err: the FailedScheduling message (§1, built by
-/// `rules::pl502`) and whether some node rejected it for resources only.
-fn schedule(
-    nodes: &[Node<'_>],
-    pod: &PodSpec,
-    pin: Option<usize>,
-    cpu: i128,
-    memory: i128,
-    extended: &[(String, i64)],
-) -> Result<usize, (String, bool)> {
-    let mut rejections: Vec<Rejection> = Vec::new();
-    let mut waits_for_capacity = false;
-    let mut reject = |unresolvable: bool, reasons: Vec<String>| {
-        let rejection = if unresolvable {
-            Rejection::unresolvable(1, reasons)
-        } else {
-            Rejection::no_victims(1, reasons)
-        };
-        match rejections.iter_mut().find(|known| {
-            known.reasons == rejection.reasons && known.preemption == rejection.preemption
-        }) {
-            Some(known) => known.nodes += 1,
-            None => rejections.push(rejection),
-        }
-    };
-    for (index, node) in nodes.iter().enumerate() {
-        if !node.tolerated(pod, pin.is_some()) {
-            reject(true, vec![UNTOLERATED_TAINT.to_string()]);
-            continue;
-        }
-        if !node.matches(pod) || pin.is_some_and(|pin| pin != index) {
-            reject(true, vec![NODE_AFFINITY.to_string()]);
-            continue;
-        }
-        let mut insufficient = Vec::new();
-        // v1.34+: a request above the node's allocatable is unresolvable.
-        let mut above_allocatable = true;
-        if cpu > node.free_cpu_milli {
-            insufficient.push("Insufficient cpu".to_string());
-            above_allocatable &= cpu > node.pool.cpu_milli;
-        }
-        if memory > node.free_memory {
-            insufficient.push("Insufficient memory".to_string());
-            above_allocatable &= memory > node.pool.memory_bytes;
-        }
-        for (name, count) in extended {
-            let free = node
-                .free_extended
-                .iter()
-                .find(|(known, _)| known == name)
-                .map_or(0, |(_, free)| *free);
-            if *count > free {
-                insufficient.push(format!("Insufficient {name}"));
-                let allocatable = node
-                    .pool
-                    .extended_resources()
-                    .iter()
-                    .find(|(known, _)| known == name)
-                    .map_or(0, |(_, n)| *n);
-                above_allocatable &= *count > allocatable;
-            }
-        }
-        if insufficient.is_empty() {
-            return Ok(index);
-        }
-        waits_for_capacity |= !above_allocatable;
-        reject(above_allocatable, insufficient);
-    }
-    Err((
-        failed_scheduling_message(nodes.len(), &rejections),
-        waits_for_capacity,
-    ))
 }
 
 /// Seconds a preStop hook takes: `sleep N` (exec) or the sleep action; 0 otherwise.

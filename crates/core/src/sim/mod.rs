@@ -21,7 +21,6 @@ mod cron;
 pub mod image;
 mod kubelet;
 
-pub(crate) use kubelet::{admits, pool_label};
 pub use kubelet::{simulate_reading, Timing};
 
 use crate::lint::read;

@@ -1,0 +1,706 @@
+//! kube-scheduler, once: the filters that judge a node for a pod and the
+//! FailedScheduling message, used by the simulator (`sim`) and by the lint
+//! rules PL501, PL502, PL504 and PL505 alike, so the text a rule quotes is
+//! the text the simulated scheduler writes for the same input.
+//!
+//! Layering: this module reads the manifest model and the Scenario and
+//! nothing above them; `rules` and `sim` both use it and neither uses the
+//! other through it.
+//!
+//! The filters run in the default profile's order and a node is rejected by
+//! the *first* one that fails (scheduler-controllers.md §1.2):
+//! TaintToleration, NodeAffinity (nodeSelector, required node affinity, and
+//! a DaemonSet pod's `matchFields metadata.name`), then NodeResourcesFit
+//! (cpu, memory, extended resources against what is still free). Sources:
+//! `kubernetes/kubernetes:pkg/scheduler/framework/plugins/tainttoleration/
+//! taint_toleration.go` `Filter`, `.../nodeaffinity/node_affinity.go`
+//! `Filter`, `.../noderesources/fit.go` `fitsRequest`,
+//! `pkg/scheduler/framework/types.go` `(*FitError).Error`.
+
+use crate::manifest::model::{Container, PodSpec, Requirement, Toleration, Workload};
+use crate::manifest::scenario::{NodePool, Scenario, Taint};
+
+/// The NodeAffinity filter's reason (`ErrReasonPod`, scheduler-controllers.md §2).
+pub const NODE_AFFINITY: &str = "node(s) didn't match Pod's node affinity/selector";
+
+// ---- the FailedScheduling message -----------------------------------------------
+
+/// `TaintToleration` in v1.35 (PR #134740; earlier `{key: value}` forms in
+/// scheduler-controllers.md §2).
+pub const UNTOLERATED_TAINT: &str = "node(s) had untolerated taint(s)";
+/// The preemption histogram entry of a node preemption cannot help.
+pub const NOT_HELPFUL: &str = "Preemption is not helpful for scheduling";
+/// The preemption entry of a node without lower-priority pods.
+pub const NO_VICTIMS: &str = "No preemption victims found for incoming pod";
+
+/// What the preemption dry run (`DefaultPreemption` PostFilter) finds on a
+/// rejected node (scheduler-controllers.md §1.3).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Preemption {
+    /// The filter status was UnschedulableAndUnresolvable (taint, node
+    /// affinity, cordon, node name, and in v1.34+ a request above the node's
+    /// allocatable): preemption skips the node.
+    NotHelpful,
+    /// Unschedulable, and no pod on the node has a lower priority.
+    NoVictims,
+    /// Unschedulable; even without every lower-priority pod these reasons remain.
+    StillRejected(Vec<String>),
+}
+
+/// Nodes that one filter rejected with the same reasons.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rejection {
+    /// How many nodes.
+    pub nodes: usize,
+    /// Every reason of the first failing filter plugin (a node can give several,
+    /// `Insufficient cpu` and `Insufficient memory`).
+    pub reasons: Vec<String>,
+    pub preemption: Preemption,
+}
+
+impl Rejection {
+    /// Rejected by an UnschedulableAndUnresolvable status.
+    pub fn unresolvable(nodes: usize, reasons: Vec<String>) -> Rejection {
+        Rejection {
+            nodes,
+            reasons,
+            preemption: Preemption::NotHelpful,
+        }
+    }
+
+    /// Rejected as Unschedulable, with no lower-priority pod to preempt.
+    pub fn no_victims(nodes: usize, reasons: Vec<String>) -> Rejection {
+        Rejection {
+            nodes,
+            reasons,
+            preemption: Preemption::NoVictims,
+        }
+    }
+}
+
+/// `"<count> <reason>"` entries, sorted byte-wise as whole strings and
+/// joined with `", "` (`(*FitError).Error`).
+fn histogram<'a>(entries: impl Iterator<Item = (usize, &'a str)>) -> String {
+    let mut tally: Vec<(&str, usize)> = Vec::new();
+    for (count, reason) in entries {
+        match tally.iter_mut().find(|(known, _)| *known == reason) {
+            Some((_, sum)) => *sum = sum.saturating_add(count),
+            None => tally.push((reason, count)),
+        }
+    }
+    let mut lines: Vec<String> = tally
+        .into_iter()
+        .filter(|(_, count)| *count > 0)
+        .map(|(reason, count)| format!("{count} {reason}"))
+        .collect();
+    crate::sort::sort(&mut lines);
+    lines.join(", ")
+}
+
+/// The message of a FailedScheduling event (and of the `PodScheduled=False`
+/// condition) when no node fits, as kube-scheduler v1.35 writes it with its
+/// default plugins and DRA enabled (scheduler-controllers.md §1, §12):
+///
+/// `0/<N> nodes are available: <histogram>. no new claims to deallocate,
+/// preemption: 0/<N> nodes are available: <preemption histogram>.`
+///
+/// `all_nodes` is every node of the cluster; `rejected` says how each
+/// evaluated node failed (the reasons of its *first* failing filter:
+/// `node(s) had untolerated taint(s)` comes before `Insufficient
+/// nvidia.com/gpu`). Nodes not listed are "absent": they add nothing to the
+/// first histogram and count as `Preemption is not helpful for scheduling` in
+/// the second. When no node is a preemption candidate, every node counts as
+/// not helpful. A cluster without nodes gives `no nodes available to schedule
+/// pods`. (Source: `kubernetes/kubernetes:pkg/scheduler/framework/types.go`
+/// `(*FitError).Error`; `.../preemption/preemption.go` `Preempt`;
+/// `.../dynamicresources/dynamicresources.go` `PostFilter`.)
+pub fn failed_scheduling_message(all_nodes: usize, rejected: &[Rejection]) -> String {
+    if all_nodes == 0 {
+        return "no nodes available to schedule pods".to_string();
+    }
+    let filters = histogram(rejected.iter().flat_map(|rejection| {
+        rejection
+            .reasons
+            .iter()
+            .map(move |reason| (rejection.nodes, reason.as_str()))
+    }));
+    let evaluated = rejected
+        .iter()
+        .fold(0usize, |sum, rejection| sum.saturating_add(rejection.nodes));
+    let candidates = rejected
+        .iter()
+        .any(|rejection| rejection.nodes > 0 && rejection.preemption != Preemption::NotHelpful);
+    let preemption = if candidates {
+        let mut entries: Vec<(usize, &str)> =
+            vec![(all_nodes.saturating_sub(evaluated), NOT_HELPFUL)];
+        for rejection in rejected {
+            match &rejection.preemption {
+                Preemption::NotHelpful => entries.push((rejection.nodes, NOT_HELPFUL)),
+                Preemption::NoVictims => entries.push((rejection.nodes, NO_VICTIMS)),
+                Preemption::StillRejected(reasons) => entries.extend(
+                    reasons
+                        .iter()
+                        .map(|reason| (rejection.nodes, reason.as_str())),
+                ),
+            }
+        }
+        histogram(entries.into_iter())
+    } else {
+        format!("{all_nodes} {NOT_HELPFUL}")
+    };
+    format!(
+        "0/{all_nodes} nodes are available: {filters}. no new claims to deallocate, preemption: 0/{all_nodes} nodes are available: {preemption}."
+    )
+}
+
+// ---- what a pod asks for ---------------------------------------------------------
+
+/// Extended resources that are GPUs or GPU slices: `nvidia.com/gpu`,
+/// `nvidia.com/gpu.shared`, `nvidia.com/mig-<profile>`, and other vendors'
+/// `<vendor>/gpu` (`amd.com/gpu`, `gpu.intel.com/i915`).
+pub fn is_gpu_resource(name: &str) -> bool {
+    name.starts_with("nvidia.com/gpu")
+        || name.starts_with("nvidia.com/mig-")
+        || name.ends_with("/gpu")
+        || name.starts_with("gpu.intel.com/")
+}
+
+/// The GPU resources a container asks for: the limit, else the request (an
+/// extended resource's request defaults to its limit, `SetDefaults_Pod`),
+/// rounded down to a whole number; `(name, count)`.
+pub fn gpu_requests(container: &Container) -> Vec<(String, i64)> {
+    let mut out: Vec<(String, i64)> = Vec::new();
+    for amount in container
+        .resources
+        .limits
+        .iter()
+        .chain(&container.resources.requests)
+    {
+        if !is_gpu_resource(&amount.name) || out.iter().any(|(name, _)| *name == amount.name) {
+            continue;
+        }
+        if let Some(quantity) = amount.quantity {
+            let count = i64::try_from(quantity.milli.div_euclid(1000)).unwrap_or(i64::MAX);
+            out.push((amount.name.clone(), count));
+        }
+    }
+    out
+}
+
+/// The GPU resources a pod needs on one node: the sum over its containers,
+/// or the largest init container's if that is more (init containers run one
+/// at a time; `resourcehelper.PodRequests`).
+pub fn pod_gpu_requests(workload: &Workload) -> Vec<(String, i64)> {
+    let mut total: Vec<(String, i64)> = Vec::new();
+    for container in &workload.pod.containers {
+        for (name, count) in gpu_requests(container) {
+            match total.iter_mut().find(|(known, _)| *known == name) {
+                Some((_, sum)) => *sum += count,
+                None => total.push((name, count)),
+            }
+        }
+    }
+    for container in &workload.pod.init_containers {
+        for (name, count) in gpu_requests(container) {
+            match total.iter_mut().find(|(known, _)| *known == name) {
+                Some((_, sum)) => *sum = (*sum).max(count),
+                None => total.push((name, count)),
+            }
+        }
+    }
+    total.retain(|(_, count)| *count > 0);
+    total
+}
+
+/// What NodeResourcesFit compares with a node's free resources: the sum of
+/// the app containers' effective cpu and memory requests (a limit alone
+/// defaults the request) and the GPU resources of [`pod_gpu_requests`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Request {
+    pub cpu_milli: i128,
+    pub memory: i128,
+    pub extended: Vec<(String, i64)>,
+}
+
+impl Request {
+    pub fn of(workload: &Workload) -> Request {
+        let containers = || workload.pod.containers.iter();
+        Request {
+            cpu_milli: containers()
+                .filter_map(|c| c.resources.effective_request("cpu"))
+                .map(|q| q.milli)
+                .fold(0, i128::saturating_add),
+            memory: containers()
+                .filter_map(|c| c.resources.effective_request("memory"))
+                .map(|q| q.value())
+                .fold(0, i128::saturating_add),
+            extended: pod_gpu_requests(workload),
+        }
+    }
+}
+
+// ---- the filters -------------------------------------------------------------------
+
+/// How many nodes a pool has (a negative count is none; at most 1,000, the
+/// simulator's cap).
+pub fn nodes(pool: &NodePool) -> usize {
+    usize::try_from(pool.count.clamp(0, 1000)).unwrap_or(0)
+}
+
+/// Every node of the cluster.
+pub fn all_nodes(scenario: &Scenario) -> usize {
+    scenario
+        .node_pools
+        .iter()
+        .fold(0usize, |sum, pool| sum.saturating_add(nodes(pool)))
+}
+
+/// The name of node `index` of `pool`: `gpu-0`.
+pub fn node_name(pool: &NodePool, index: usize) -> String {
+    format!("{}-{index}", pool.name)
+}
+
+/// How many of `resource` one node of `pool` advertises (its allocatable).
+pub fn per_node(pool: &NodePool, resource: &str) -> i64 {
+    pool.extended_resources()
+        .iter()
+        .filter(|(name, _)| name == resource)
+        .fold(0i64, |sum, (_, count)| sum.saturating_add((*count).max(0)))
+}
+
+/// Whether one node of `pool` advertises every requested resource in the
+/// requested count (taints aside).
+pub fn fits(pool: &NodePool, requests: &[(String, i64)]) -> bool {
+    nodes(pool) > 0
+        && requests
+            .iter()
+            .all(|(resource, count)| per_node(pool, resource) >= *count)
+}
+
+/// How many pods of `requests` one node of `pool` holds at once.
+pub fn pods_per_node(pool: &NodePool, requests: &[(String, i64)]) -> i64 {
+    requests
+        .iter()
+        .map(|(resource, count)| per_node(pool, resource) / (*count).max(1))
+        .min()
+        .unwrap_or(0)
+}
+
+/// A label of node `node` of `pool`: the pool's labels plus the
+/// well-known ones every node carries.
+pub fn pool_label<'p>(pool: &'p NodePool, node: &'p str, key: &str) -> Option<&'p str> {
+    match key {
+        "kubernetes.io/hostname" => Some(node),
+        "kubernetes.io/os" => Some("linux"),
+        "kubernetes.io/arch" => Some("amd64"),
+        _ => pool
+            .labels
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str()),
+    }
+}
+
+/// The NodeAffinity filter (scheduler-controllers.md §2): every
+/// `nodeSelector` pair, and one of the required terms (each requirement
+/// of it) when there are any, against a node's `label`s.
+pub fn admits<'l>(pod: &PodSpec, label: impl Fn(&str) -> Option<&'l str>) -> bool {
+    let selector = pod
+        .node_selector
+        .iter()
+        .all(|(key, value)| label(key) == Some(value.as_str()));
+    let requirement = |r: &Requirement| {
+        let label = label(&r.key);
+        let number = |text: &str| text.trim().parse::<i64>().ok();
+        match r.operator.as_str() {
+            "In" => label.is_some_and(|l| r.values.iter().any(|v| v == l)),
+            "NotIn" => label.is_none_or(|l| r.values.iter().all(|v| v != l)),
+            "Exists" => label.is_some(),
+            "DoesNotExist" => label.is_none(),
+            "Gt" | "Lt" => {
+                let (Some(have), Some(bound)) = (
+                    label.and_then(number),
+                    r.values.first().and_then(|v| number(v)),
+                ) else {
+                    return false;
+                };
+                if r.operator == "Gt" {
+                    have > bound
+                } else {
+                    have < bound
+                }
+            }
+            _ => false,
+        }
+    };
+    let affinity = pod.node_affinity.is_empty()
+        || pod
+            .node_affinity
+            .iter()
+            .any(|term| !term.is_empty() && term.iter().all(requirement));
+    selector && affinity
+}
+
+/// Whether the pod's `nodeSelector` and required node affinity let it onto
+/// some node of `pool` (the nodes differ only in `kubernetes.io/hostname`).
+pub fn selects(pool: &NodePool, pod: &PodSpec) -> bool {
+    if pod.node_selector.is_empty() && pod.node_affinity.is_empty() {
+        return true;
+    }
+    (0..nodes(pool)).any(|index| {
+        let name = node_name(pool, index);
+        admits(pod, |key| pool_label(pool, &name, key))
+    })
+}
+
+/// The node-condition taints the DaemonSet controller adds tolerations for
+/// (`pkg/controller/daemon/util` `AddOrUpdateDaemonPodTolerations`).
+const DAEMON_TOLERATED: &[&str] = &[
+    "node.kubernetes.io/not-ready",
+    "node.kubernetes.io/unreachable",
+    "node.kubernetes.io/disk-pressure",
+    "node.kubernetes.io/memory-pressure",
+    "node.kubernetes.io/pid-pressure",
+    "node.kubernetes.io/unschedulable",
+];
+
+/// The `NoSchedule`/`NoExecute` taints of `pool` that none of `tolerations`
+/// tolerates (`PreferNoSchedule` never blocks; scheduler-controllers.md §2);
+/// with `daemon`, the DaemonSet controller's automatic tolerations count too.
+pub fn untolerated_taints<'p>(
+    pool: &'p NodePool,
+    tolerations: &[Toleration],
+    daemon: bool,
+) -> Vec<&'p Taint> {
+    pool.taints
+        .iter()
+        .filter(|taint| matches!(taint.effect.as_str(), "NoSchedule" | "NoExecute"))
+        .filter(|taint| !(daemon && DAEMON_TOLERATED.contains(&taint.key.as_str())))
+        .filter(|taint| {
+            !tolerations
+                .iter()
+                .any(|toleration| toleration.tolerates(&taint.key, &taint.value, &taint.effect))
+        })
+        .collect()
+}
+
+/// The blocking taints of `pool` for an ordinary (not DaemonSet) pod.
+pub fn blocking_taints<'p>(pool: &'p NodePool, tolerations: &[Toleration]) -> Vec<&'p Taint> {
+    untolerated_taints(pool, tolerations, false)
+}
+
+// ---- nodes and the scheduling cycle -------------------------------------------------
+
+/// A node as the scheduler sees it: its pool (labels, taints, allocatable)
+/// and what is still free on it.
+#[derive(Clone, Debug)]
+pub struct Node<'p> {
+    pub name: String,
+    pub pool: &'p NodePool,
+    pub free_cpu_milli: i128,
+    pub free_memory: i128,
+    pub free_extended: Vec<(String, i64)>,
+}
+
+impl<'p> Node<'p> {
+    /// Node `index` of `pool`, with nothing on it.
+    pub fn empty(pool: &'p NodePool, index: usize) -> Node<'p> {
+        Node {
+            name: node_name(pool, index),
+            pool,
+            free_cpu_milli: pool.cpu_milli,
+            free_memory: pool.memory_bytes,
+            free_extended: pool.extended_resources(),
+        }
+    }
+
+    /// The NodeAffinity filter on this node.
+    pub fn matches(&self, pod: &PodSpec) -> bool {
+        admits(pod, |key| pool_label(self.pool, &self.name, key))
+    }
+
+    /// The TaintToleration filter; a DaemonSet's pods also carry the
+    /// controller's automatic tolerations for the node-condition taints.
+    pub fn tolerated(&self, pod: &PodSpec, daemon: bool) -> bool {
+        untolerated_taints(self.pool, &pod.tolerations, daemon).is_empty()
+    }
+
+    /// A bound pod takes its requests from the node.
+    pub fn take(&mut self, request: &Request) {
+        self.free_cpu_milli = self.free_cpu_milli.saturating_sub(request.cpu_milli);
+        self.free_memory = self.free_memory.saturating_sub(request.memory);
+        for (resource, count) in &request.extended {
+            if let Some((_, free)) = self.free_extended.iter_mut().find(|(k, _)| k == resource) {
+                *free = free.saturating_sub(*count);
+            }
+        }
+    }
+
+    /// A pod that stopped holding the node gives its requests back.
+    pub fn give_back(&mut self, request: &Request) {
+        self.free_cpu_milli = self.free_cpu_milli.saturating_add(request.cpu_milli);
+        self.free_memory = self.free_memory.saturating_add(request.memory);
+        for (resource, count) in &request.extended {
+            if let Some((_, free)) = self.free_extended.iter_mut().find(|(k, _)| k == resource) {
+                *free = free.saturating_add(*count);
+            }
+        }
+    }
+}
+
+/// Every node of the Scenario's cluster, empty, in pool order.
+pub fn cluster(scenario: &Scenario) -> Vec<Node<'_>> {
+    scenario
+        .node_pools
+        .iter()
+        .flat_map(|pool| (0..nodes(pool)).map(move |index| Node::empty(pool, index)))
+        .collect()
+}
+
+/// Why a scheduling cycle found no node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unschedulable {
+    /// The FailedScheduling message.
+    pub message: String,
+    /// Some node rejected the pod for resources that are merely in use
+    /// (not above its allocatable), so a pod that frees them helps.
+    pub waits_for_capacity: bool,
+}
+
+/// One scheduling cycle: first fit over `nodes` in order, each node rejected
+/// by its first failing filter: TaintToleration (NoSchedule/NoExecute must
+/// be tolerated), NodeAffinity (nodeSelector, required terms, and a
+/// DaemonSet pod's node `pin`), then cpu, memory and extended resources
+/// against what is still free. Ok: the index of the node.
+pub fn schedule<'n, 'p: 'n>(
+    nodes: impl IntoIterator<Item = &'n Node<'p>>,
+    pod: &PodSpec,
+    pin: Option<usize>,
+    request: &Request,
+) -> Result<usize, Unschedulable> {
+    let mut rejections: Vec<Rejection> = Vec::new();
+    let mut waits_for_capacity = false;
+    let mut total = 0usize;
+    let mut reject = |unresolvable: bool, reasons: Vec<String>| {
+        let rejection = if unresolvable {
+            Rejection::unresolvable(1, reasons)
+        } else {
+            Rejection::no_victims(1, reasons)
+        };
+        match rejections.iter_mut().find(|known| {
+            known.reasons == rejection.reasons && known.preemption == rejection.preemption
+        }) {
+            Some(known) => known.nodes += 1,
+            None => rejections.push(rejection),
+        }
+    };
+    for (index, node) in nodes.into_iter().enumerate() {
+        total += 1;
+        if !node.tolerated(pod, pin.is_some()) {
+            reject(true, vec![UNTOLERATED_TAINT.to_string()]);
+            continue;
+        }
+        if !node.matches(pod) || pin.is_some_and(|pin| pin != index) {
+            reject(true, vec![NODE_AFFINITY.to_string()]);
+            continue;
+        }
+        let mut insufficient = Vec::new();
+        // v1.34+: a request above the node's allocatable is unresolvable (PR #131345).
+        let mut above_allocatable = true;
+        if request.cpu_milli > node.free_cpu_milli {
+            insufficient.push("Insufficient cpu".to_string());
+            above_allocatable &= request.cpu_milli > node.pool.cpu_milli;
+        }
+        if request.memory > node.free_memory {
+            insufficient.push("Insufficient memory".to_string());
+            above_allocatable &= request.memory > node.pool.memory_bytes;
+        }
+        for (name, count) in &request.extended {
+            let free = node
+                .free_extended
+                .iter()
+                .find(|(known, _)| known == name)
+                .map_or(0, |(_, free)| *free);
+            if *count > free {
+                insufficient.push(format!("Insufficient {name}"));
+                above_allocatable &= *count > per_node(node.pool, name);
+            }
+        }
+        if insufficient.is_empty() {
+            return Ok(index);
+        }
+        waits_for_capacity |= !above_allocatable;
+        reject(above_allocatable, insufficient);
+    }
+    Err(Unschedulable {
+        message: failed_scheduling_message(total, &rejections),
+        waits_for_capacity,
+    })
+}
+
+/// What the scheduler writes for the pods of `workload` alone on the
+/// Scenario's empty cluster: up to `pods` of them are placed one after the
+/// other (first fit, as the simulator does at creation), and the message of
+/// the first that finds no node is returned; `None` when all `pods` fit.
+/// With `pods = 1` it is the message of a pod that no node can take at all.
+pub fn first_failure(scenario: &Scenario, workload: &Workload, pods: usize) -> Option<String> {
+    let mut nodes = cluster(scenario);
+    let request = Request::of(workload);
+    // The pod as the API server stores it: admission may have added
+    // tolerations (`Scenario::tolerations`, ExtendedResourceToleration), as
+    // the simulator's pods have them.
+    let tolerations = scenario.tolerations(&workload.pod);
+    let admitted;
+    let pod = if tolerations.len() == workload.pod.tolerations.len() {
+        &workload.pod
+    } else {
+        let mut pod = workload.pod.clone();
+        pod.tolerations = tolerations.into_owned();
+        admitted = pod;
+        &admitted
+    };
+    for _ in 0..pods {
+        match schedule(&nodes, pod, None, &request) {
+            Ok(index) => nodes.get_mut(index)?.take(&request),
+            Err(unschedulable) => return Some(unschedulable.message),
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn insufficient_gpu() -> Vec<String> {
+        vec!["Insufficient nvidia.com/gpu".to_string()]
+    }
+
+    // scheduler-controllers.md §11 (a): 1 node, no nvidia.com/gpu advertised.
+    #[test]
+    fn no_device_plugin_is_unresolvable() {
+        assert_eq!(
+            failed_scheduling_message(1, &[Rejection::unresolvable(1, insufficient_gpu())]),
+            "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."
+        );
+    }
+
+    // §11 (b): 1 node whose GPU is taken by an equal-priority pod.
+    #[test]
+    fn gpu_in_use_has_no_victims() {
+        assert_eq!(
+            failed_scheduling_message(1, &[Rejection::no_victims(1, insufficient_gpu())]),
+            "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."
+        );
+    }
+
+    // §11 (c): 1 tainted GPU node and 2 CPU-only nodes.
+    #[test]
+    fn tainted_gpu_node_and_cpu_nodes() {
+        assert_eq!(
+            failed_scheduling_message(
+                3,
+                &[
+                    Rejection::unresolvable(1, vec![UNTOLERATED_TAINT.into()]),
+                    Rejection::unresolvable(2, insufficient_gpu()),
+                ]
+            ),
+            "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
+        );
+    }
+
+    // §1.4 E1 (PROFILE-NEW): 3 nodes, each GPU in use.
+    #[test]
+    fn three_full_nodes() {
+        assert_eq!(
+            failed_scheduling_message(3, &[Rejection::no_victims(3, insufficient_gpu())]),
+            "0/3 nodes are available: 3 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod."
+        );
+    }
+
+    // §1.4 E2 (PROFILE-NEW): 2 cordoned nodes and 1 with too little free CPU.
+    #[test]
+    fn cordoned_and_busy_nodes() {
+        assert_eq!(
+            failed_scheduling_message(
+                3,
+                &[
+                    Rejection::unresolvable(2, vec!["node(s) were unschedulable".into()]),
+                    Rejection::no_victims(1, vec!["Insufficient cpu".into()]),
+                ]
+            ),
+            "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) were unschedulable. no new claims to deallocate, preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling."
+        );
+    }
+
+    // §1.4 E3 (PROFILE-NEW): a control-plane taint on a 1-node cluster.
+    #[test]
+    fn single_tainted_node() {
+        assert_eq!(
+            failed_scheduling_message(1, &[Rejection::unresolvable(1, vec![UNTOLERATED_TAINT.into()])]),
+            "0/1 nodes are available: 1 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."
+        );
+    }
+
+    // §1.4 E4 with the v1.35 taint text: "10 …" sorts before "2 …".
+    #[test]
+    fn counts_sort_as_strings() {
+        assert_eq!(
+            failed_scheduling_message(
+                12,
+                &[
+                    Rejection::no_victims(10, vec!["Insufficient cpu".into()]),
+                    Rejection::unresolvable(2, vec![UNTOLERATED_TAINT.into()]),
+                ]
+            ),
+            "0/12 nodes are available: 10 Insufficient cpu, 2 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/12 nodes are available: 10 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling."
+        );
+    }
+
+    // §1.4 E1's real event: a node may give two reasons; counts add up past N.
+    #[test]
+    fn several_reasons_per_node() {
+        assert_eq!(
+            failed_scheduling_message(
+                11,
+                &[
+                    Rejection::no_victims(
+                        4,
+                        vec!["Insufficient memory".into(), "Insufficient cpu".into()]
+                    ),
+                    Rejection::no_victims(6, vec!["Insufficient memory".into()]),
+                    Rejection::no_victims(1, vec![]),
+                ]
+            ),
+            "0/11 nodes are available: 10 Insufficient memory, 4 Insufficient cpu. no new claims to deallocate, preemption: 0/11 nodes are available: 11 No preemption victims found for incoming pod."
+        );
+    }
+
+    #[test]
+    fn preemption_that_still_fails_repeats_the_filter() {
+        assert_eq!(
+            failed_scheduling_message(
+                2,
+                &[Rejection {
+                    nodes: 2,
+                    reasons: insufficient_gpu(),
+                    preemption: Preemption::StillRejected(insufficient_gpu()),
+                }]
+            ),
+            "0/2 nodes are available: 2 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/2 nodes are available: 2 Insufficient nvidia.com/gpu."
+        );
+    }
+
+    #[test]
+    fn absent_nodes_and_an_empty_cluster() {
+        assert_eq!(
+            failed_scheduling_message(0, &[]),
+            "no nodes available to schedule pods"
+        );
+        // 2 nodes rejected as busy, 1 never evaluated.
+        assert_eq!(
+            failed_scheduling_message(3, &[Rejection::no_victims(2, insufficient_gpu())]),
+            "0/3 nodes are available: 2 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod."
+        );
+    }
+}
