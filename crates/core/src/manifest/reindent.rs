@@ -110,6 +110,8 @@ struct Frame<'t> {
     indent: usize,
     /// Known fields already written in this object (a duplicate closes it).
     seen: Vec<&'t str>,
+    /// Keys written in this object or map.
+    keys: usize,
 }
 
 /// One line, classified.
@@ -237,6 +239,7 @@ impl<'t> State<'t, '_> {
             ctx: Ctx::Root(spec),
             indent: 0,
             seen: Vec::new(),
+            keys: 0,
         });
         self.continuation = 2;
     }
@@ -247,6 +250,7 @@ impl<'t> State<'t, '_> {
                 ctx,
                 indent,
                 seen: Vec::new(),
+                keys: 0,
             });
         }
     }
@@ -254,7 +258,7 @@ impl<'t> State<'t, '_> {
     /// Whether a frame with a schema accepts `key` as one of its fields.
     fn schema_accepts(frame: &Frame, key: &str) -> bool {
         let known = match frame.ctx {
-            Ctx::Root(_) => schema::TOP_LEVEL_FIELDS.contains(&key),
+            Ctx::Root(_) => schema::TOP_LEVEL_FIELDS.contains(&key) || ROOT_FIELDS.contains(&key),
             Ctx::Object(schema) => schema.field(key).is_some(),
             Ctx::Free | Ctx::Seq(_) => false,
         };
@@ -285,7 +289,15 @@ impl<'t> State<'t, '_> {
             .filter(|index| Self::schema_accepts(&self.stack[*index], key))
             .take(2)
             .collect();
+        let top_is_empty_map =
+            matches!(self.stack[top].ctx, Ctx::Free) && self.stack[top].keys == 0;
         let target = match accepting.as_slice() {
+            // `labels:` followed by `name: x`: a map opened by an empty
+            // value has at least one key, whatever an outer object accepts.
+            [_, ..] if top_is_empty_map => {
+                self.ambiguous.push(position);
+                top
+            }
             // A field the inner object rarely has, which an outer one also
             // accepts, goes to the outer one (flagged as a guess).
             [inner, outer] if self.rarely_inner(*inner, key) => {
@@ -328,12 +340,16 @@ impl<'t> State<'t, '_> {
                 "apiVersion" | "kind" => Some(Shape::Str),
                 _ => None,
             },
-            Ctx::Object(schema) => schema.field(key).map(|field| field.shape),
+            Ctx::Object(schema) => schema.field(key).map(|field| match field.shape {
+                Shape::Any => extra_shape(schema.name, key),
+                shape => shape,
+            }),
             Ctx::Free | Ctx::Seq(_) => None,
         };
         if shape.is_some() && !matches!(self.stack[target].ctx, Ctx::Free) {
             self.stack[target].seen.push(key);
         }
+        self.stack[target].keys += 1;
         self.continuation = indent + 2;
         self.open_value(position, indent + 2, shape, value);
     }
@@ -494,11 +510,133 @@ impl<'t> State<'t, '_> {
     }
 }
 
+// ---- fields the lint tables leave unchecked ------------------------------------
+//
+// `schema.rs` marks what podlab does not check as `Shape::Any`; re-indenting
+// needs to know more of them (a Service's ports, a Deployment's strategy), so
+// the common ones have a shape here, used only to place keys.
+
+/// Top-level fields of kinds without a `spec` (ConfigMap, Secret, RBAC).
+const ROOT_FIELDS: &[&str] = &[
+    "data",
+    "stringData",
+    "binaryData",
+    "type",
+    "immutable",
+    "rules",
+    "subjects",
+    "roleRef",
+];
+
+macro_rules! shape_table {
+    ($ident:ident, [$($field:literal => $shape:expr),* $(,)?]) => {
+        static $ident: Schema = Schema {
+            name: stringify!($ident),
+            name_zh: "",
+            fields: &[$(schema::Field { name: $field, shape: $shape }),*],
+        };
+    };
+}
+
+use Shape::{Any, Bool, Int, IntOrStr, ListOf, Object, Str, StrList, StrMap};
+
+shape_table!(SERVICE_SPEC, [
+    "selector" => StrMap, "ports" => ListOf(&SERVICE_PORT), "type" => Str, "clusterIP" => Str,
+    "clusterIPs" => StrList, "externalIPs" => StrList, "externalName" => Str,
+    "externalTrafficPolicy" => Str, "internalTrafficPolicy" => Str, "sessionAffinity" => Str,
+    "sessionAffinityConfig" => Any, "loadBalancerIP" => Str, "loadBalancerClass" => Str,
+    "loadBalancerSourceRanges" => StrList, "publishNotReadyAddresses" => Bool,
+    "ipFamilies" => StrList, "ipFamilyPolicy" => Str, "healthCheckNodePort" => Int,
+    "allocateLoadBalancerNodePorts" => Bool, "trafficDistribution" => Str,
+]);
+shape_table!(SERVICE_PORT, [
+    "name" => Str, "protocol" => Str, "port" => Int, "targetPort" => IntOrStr,
+    "nodePort" => Int, "appProtocol" => Str,
+]);
+shape_table!(HPA_SPEC, [
+    "scaleTargetRef" => Object(&TARGET_REF), "minReplicas" => Int, "maxReplicas" => Int,
+    "metrics" => Any, "behavior" => Any, "targetCPUUtilizationPercentage" => Int,
+]);
+shape_table!(TARGET_REF, ["apiVersion" => Str, "kind" => Str, "name" => Str]);
+shape_table!(PVC, ["metadata" => Object(&schema::OBJECT_META), "spec" => Object(&PVC_SPEC)]);
+shape_table!(PVC_SPEC, [
+    "accessModes" => StrList, "resources" => Object(&schema::RESOURCES),
+    "storageClassName" => Str, "volumeMode" => Str, "volumeName" => Str,
+    "selector" => Object(&schema::LABEL_SELECTOR), "dataSource" => Any, "dataSourceRef" => Any,
+]);
+shape_table!(STRATEGY, ["type" => Str, "rollingUpdate" => Object(&ROLLING_UPDATE)]);
+shape_table!(ROLLING_UPDATE, [
+    "maxSurge" => IntOrStr, "maxUnavailable" => IntOrStr, "partition" => Int,
+]);
+shape_table!(KEY_VOLUME, [
+    "name" => Str, "secretName" => Str, "items" => ListOf(&KEY_TO_PATH), "defaultMode" => Int,
+    "optional" => Bool,
+]);
+shape_table!(KEY_TO_PATH, ["key" => Str, "path" => Str, "mode" => Int]);
+shape_table!(CLAIM_VOLUME, ["claimName" => Str, "readOnly" => Bool]);
+shape_table!(HOST_PATH, ["path" => Str, "type" => Str]);
+shape_table!(CSI_VOLUME, [
+    "driver" => Str, "readOnly" => Bool, "fsType" => Str, "volumeAttributes" => StrMap,
+    "nodePublishSecretRef" => Object(&schema::NAME_REF),
+]);
+shape_table!(CAPABILITIES, ["add" => StrList, "drop" => StrList]);
+shape_table!(FIELD_REF, ["fieldPath" => Str, "apiVersion" => Str]);
+shape_table!(RESOURCE_FIELD_REF, ["containerName" => Str, "resource" => Str, "divisor" => Any]);
+shape_table!(POD_AFFINITY, [
+    "requiredDuringSchedulingIgnoredDuringExecution" => ListOf(&POD_AFFINITY_TERM),
+    "preferredDuringSchedulingIgnoredDuringExecution" => ListOf(&WEIGHTED_POD_TERM),
+]);
+shape_table!(POD_AFFINITY_TERM, [
+    "labelSelector" => Object(&schema::LABEL_SELECTOR), "topologyKey" => Str,
+    "namespaces" => StrList, "namespaceSelector" => Object(&schema::LABEL_SELECTOR),
+]);
+shape_table!(WEIGHTED_POD_TERM, [
+    "weight" => Int, "podAffinityTerm" => Object(&POD_AFFINITY_TERM),
+]);
+shape_table!(WEIGHTED_NODE_TERM, [
+    "weight" => Int, "preference" => Object(&schema::NODE_SELECTOR_TERM),
+]);
+shape_table!(SPREAD, [
+    "maxSkew" => Int, "topologyKey" => Str, "whenUnsatisfiable" => Str,
+    "labelSelector" => Object(&schema::LABEL_SELECTOR), "minDomains" => Int,
+    "matchLabelKeys" => StrList, "nodeAffinityPolicy" => Str, "nodeTaintsPolicy" => Str,
+]);
+
+/// The `spec` schema of a kind: the lint tables' or one of the above.
+fn spec_schema(kind: &str) -> Option<&'static Schema> {
+    schema::spec_schema(kind).or(match kind {
+        "Service" => Some(&SERVICE_SPEC),
+        "HorizontalPodAutoscaler" => Some(&HPA_SPEC),
+        "PersistentVolumeClaim" => Some(&PVC_SPEC),
+        _ => None,
+    })
+}
+
+/// The shape of a field the lint tables leave as `Any`, where known here.
+fn extra_shape(schema_name: &str, key: &str) -> Shape {
+    match (schema_name, key) {
+        (_, "strategy" | "updateStrategy") => Object(&STRATEGY),
+        (_, "volumeClaimTemplates") => ListOf(&PVC),
+        ("volume", "configMap" | "secret") => Object(&KEY_VOLUME),
+        ("volume", "persistentVolumeClaim") => Object(&CLAIM_VOLUME),
+        ("volume", "hostPath") => Object(&HOST_PATH),
+        ("volume", "csi") => Object(&CSI_VOLUME),
+        (_, "capabilities") => Object(&CAPABILITIES),
+        (_, "fieldRef") => Object(&FIELD_REF),
+        (_, "resourceFieldRef") => Object(&RESOURCE_FIELD_REF),
+        (_, "podAffinity" | "podAntiAffinity") => Object(&POD_AFFINITY),
+        ("nodeAffinity", _) => ListOf(&WEIGHTED_NODE_TERM),
+        (_, "imagePullSecrets") => ListOf(&schema::NAME_REF),
+        (_, "topologySpreadConstraints") => ListOf(&SPREAD),
+        _ => Any,
+    }
+}
+
 /// The `spec` schema of the document's kind (its first `kind:` line).
 fn kind_of(classes: &[Line]) -> Option<&'static Schema> {
     classes.iter().find_map(|line| match line {
         Line::Key { key: "kind", value } => {
-            schema::spec_schema(value.trim_matches(|c| c == '"' || c == '\''))
+            spec_schema(value.trim_matches(|c| c == '"' || c == '\''))
         }
         _ => None,
     })
