@@ -179,3 +179,114 @@ fn corpus_round_trip_rate_does_not_drop() {
         "{percent} % < {MIN_CORPUS_PASS_PERCENT} %: {failed:#?}"
     );
 }
+
+/// Lists written without indentation (`- ` at the key's column) are the
+/// same lists once flattened and rebuilt.
+#[test]
+fn compact_lists_come_back_equivalent() {
+    let original = "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: train\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - name: train\n        image: pytorch\n        args:\n        - --epochs=3\n        - --lr=0.1\n        env:\n        - name: A\n          value: \"1\"\n      tolerations:\n      - key: nvidia.com/gpu\n        operator: Exists\n";
+    assert_eq!(round_trip(original), Ok(true));
+}
+
+/// A Scenario pasted flattened, pools and workloads included.
+#[test]
+fn a_flattened_scenario_comes_back() {
+    let original = "apiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: x }\nspec:\n  duration: 20m\n  workload:\n    - container: api\n      startup: 40s\n      memory:\n        steady: 4Gi\n        peak: 7Gi\n      exit:\n        after: 2m\n        code: 1\n  cluster:\n    nodePools:\n      - name: gpu\n        count: 2\n        gpu:\n          model: L4\n          count: 1\n        labels:\n          pool: gpu\n        taints:\n          - key: nvidia.com/gpu\n            effect: NoSchedule\n      - name: cpu\n        cpu: \"8\"\n";
+    assert_eq!(round_trip(original), Ok(true));
+}
+
+mod hostile {
+    use super::*;
+    use proptest::prelude::*;
+
+    const PIECES: &[&str] = &[
+        "apiVersion: v1\n",
+        "kind: Pod\n",
+        "kind: Deployment\n",
+        "spec:\n",
+        "metadata:\n",
+        "containers:\n",
+        "- name: a\n",
+        "- ",
+        "-\n",
+        "resources:\n",
+        "limits:\n",
+        "memory: 1Gi\n",
+        "args:\n",
+        "- --x\n",
+        "value: |\n",
+        "value: >2\n",
+        "text\n",
+        "{a: [1,\n",
+        "]}\n",
+        "\"q: \\\"\n",
+        "'it''s': x\n",
+        "# c\n",
+        "\n",
+        "---\n",
+        "labels:\n",
+        "app: x\n",
+        "&a\n",
+        "key: &b !!str\n",
+        "? \n",
+        "%YAML\n",
+        "模型: 值\n",
+        "\r\n",
+        "\t",
+        ":\n",
+        "::\n",
+        "- - - x\n",
+        "\"\n",
+        "'\n",
+        "[\n",
+        "{\n",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// Never a panic, and the result is the input with spaces inserted
+        /// at line starts, nothing else.
+        #[test]
+        fn reindent_only_inserts_spaces(indices in proptest::collection::vec(0..PIECES.len(), 0..80)) {
+            let text: String = indices.iter().map(|i| PIECES[*i]).collect();
+            let text = flatten(&text);
+            if let Some(reindented) = reindent(&text) {
+                let result = apply_edits(&text, &reindented.edits);
+                prop_assert_eq!(flatten(&result), text.clone());
+                for edit in &reindented.edits {
+                    prop_assert!(edit.span.is_empty());
+                    prop_assert!(edit.span.start == 0 || text.as_bytes()[edit.span.start - 1] == b'\n');
+                    prop_assert!(edit.text.bytes().all(|b| b == b' '));
+                }
+            }
+        }
+
+        #[test]
+        fn arbitrary_text_never_panics(text in "\\PC{0,400}") {
+            let _ = reindent(&text);
+            let _ = lint(&text);
+        }
+    }
+}
+
+/// Deep and long inputs stay cheap: depth is bounded, each line costs at
+/// most a scan of the bounded stack.
+#[test]
+fn deep_and_long_inputs_finish() {
+    let mut text = String::from("apiVersion: v1\nkind: Pod\nmetadata:\nlabels:\n");
+    for i in 0..60_000 {
+        text.push_str(&format!("k{i}:\n"));
+    }
+    for _ in 0..60_000 {
+        text.push_str("- name: a\nresources:\nlimits:\n");
+    }
+    let reindented = reindent(&text).expect("flattened");
+    let result = apply_edits(&text, &reindented.edits);
+    let deepest = result
+        .lines()
+        .map(|line| line.len() - line.trim_start().len())
+        .max()
+        .unwrap_or(0);
+    assert!(deepest <= 2 * 128, "{deepest}");
+}
