@@ -310,12 +310,17 @@ impl<'t> State<'t, '_> {
                 }
                 *inner
             }
-            // No object knows the key: the innermost map takes it (a free
-            // key, or an unknown field PL002 reports once the indentation
-            // is back).
+            // No object knows the key: the innermost map of free keys takes
+            // it, or else the innermost object (an unknown field, which
+            // PL002 reports once the indentation is back).
             [] => (0..self.stack.len())
                 .rev()
-                .find(|index| !matches!(self.stack[*index].ctx, Ctx::Seq(_)))
+                .find(|index| matches!(self.stack[*index].ctx, Ctx::Free | Ctx::Root(None)))
+                .or_else(|| {
+                    (0..self.stack.len())
+                        .rev()
+                        .find(|index| !matches!(self.stack[*index].ctx, Ctx::Seq(_)))
+                })
                 .unwrap_or(0),
         };
         self.stack.truncate(target + 1);
@@ -344,6 +349,8 @@ impl<'t> State<'t, '_> {
                 Shape::Any => extra_shape(schema.name, key),
                 shape => shape,
             }),
+            // A custom resource's pod template (RayCluster, PyTorchJob, ...).
+            Ctx::Free if key == "template" => Some(Shape::Object(&schema::POD_TEMPLATE)),
             Ctx::Free | Ctx::Seq(_) => None,
         };
         if shape.is_some() && !matches!(self.stack[target].ctx, Ctx::Free) {
