@@ -11,6 +11,10 @@
 //! opens the file (its text in the URL fragment, `podlab_core::share`), or
 //! the iframe code that embeds it.
 //!
+//! `podlab fmt --reindent FILE [--write] [--lang en|zh-TW]`: rebuilds the
+//! indentation of documents pasted flattened (PL001's fix), prints the result
+//! (or with `--write` rewrites FILE); exit codes as for `lint`, on the result.
+//!
 //! `podlab exercises list [--format text|json] [--lang en|zh-TW]`: the
 //! exercise library. `podlab exercises check ID FILE [--format text|json]
 //! [--lang en|zh-TW]`: simulates FILE and checks the exercise's goals; exit 0
@@ -28,6 +32,7 @@ use serde_json::{json, Value};
 const USAGE: &str = "usage: podlab lint FILE... [--format text|json|sarif] [--lang en|zh-TW]
        podlab rules [ID|NAME] [--lang en|zh-TW]
        podlab simulate FILE... [--at DURATION] [--format text|json] [--lang en|zh-TW]
+       podlab fmt --reindent FILE [--write] [--lang en|zh-TW]
        podlab share FILE [--base URL] [--embed]
        podlab exercises list [--format text|json] [--lang en|zh-TW]
        podlab exercises check ID FILE [--format text|json] [--lang en|zh-TW]";
@@ -60,6 +65,7 @@ fn run(args: &[String]) -> Result<u8, String> {
         "rules" => rules_command(rest),
         "simulate" => simulate_command(rest),
         "share" => share_command(rest),
+        "fmt" => fmt_command(rest),
         "exercises" => exercises_command(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
@@ -188,6 +194,65 @@ fn exercises_command(args: &[String]) -> Result<u8, String> {
         }
         _ => Err(USAGE.into()),
     }
+}
+
+/// `podlab fmt --reindent`: applies the fixes of PL001's flattened-paste
+/// diagnostics (the edits the page's Fix button applies) and lints the result.
+fn fmt_command(args: &[String]) -> Result<u8, String> {
+    let mut lang = Lang::En;
+    let (mut reindent, mut write) = (false, false);
+    let mut file = None;
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        match arg.as_str() {
+            "--reindent" => reindent = true,
+            "--write" => write = true,
+            "--lang" => lang = lang_value(iter.next())?,
+            _ if arg.starts_with("--") => return Err(format!("unknown option `{arg}`\n{USAGE}")),
+            _ if file.is_none() => file = Some(arg.clone()),
+            _ => return Err(USAGE.into()),
+        }
+    }
+    let file = file.ok_or(USAGE)?;
+    if !reindent {
+        return Err(format!(
+            "`podlab fmt` needs `--reindent` (the only formatting it does)\n{USAGE}"
+        ));
+    }
+    if write && file == "-" {
+        return Err("--write needs a file, not standard input".into());
+    }
+    let text = read_input(&file)?;
+    let report = lint(&text);
+    let mut edits = Vec::new();
+    for diagnostic in &report.diagnostics {
+        let Some(fix) = &diagnostic.fix else { continue };
+        if diagnostic.rule == podlab_core::manifest::yaml::RULE_SYNTAX.0 {
+            let line = report.index.line_col(&text, diagnostic.span.start).line;
+            eprintln!("{file}:{line}: {}", fix.description.get(lang));
+            edits.extend(fix.edits.iter().cloned());
+        }
+    }
+    if edits.is_empty() {
+        eprintln!(
+            "{file}: {}",
+            podlab_core::text!(
+                "no document has lost its indentation; nothing changed",
+                "沒有文件遺失縮排；未做任何變更"
+            )
+            .get(lang)
+        );
+    }
+    let result = podlab_core::diagnostic::apply_edits(&text, &edits);
+    if write {
+        if result != text {
+            std::fs::write(&file, &result)
+                .map_err(|error| format!("cannot write {file}: {error}"))?;
+        }
+    } else {
+        print!("{result}");
+    }
+    Ok(u8::from(lint(&result).has_errors()))
 }
 
 /// `podlab share`: a link (or with `--embed` an iframe) that opens the text.

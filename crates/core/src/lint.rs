@@ -1,8 +1,9 @@
 //! The linter's entry point: text in, diagnostics out. Never fails.
 //!
 //! [`read`] runs the YAML reader (PL001, PL005), the flattened-indentation
-//! hint (PL001), the structural checks against the API's field tables
-//! (PL002 unknown-field, PL003 invalid-value), marks objects that are not
+//! hint (PL001, its fix rebuilt by `manifest::reindent`), the structural
+//! checks against the API's field tables (PL002 unknown-field, PL003
+//! invalid-value), marks objects that are not
 //! simulated (PL004, info) and lowers the rest to typed workloads and the
 //! Scenario; an Exercise document (`exercise/`) is checked the same way and
 //! lowered only for its diagnostics. [`lint`] then runs the rule registry on
@@ -10,6 +11,7 @@
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::model::{self, Workload, WorkloadKind};
+use crate::manifest::reindent;
 use crate::manifest::scenario::{self, Scenario};
 use crate::manifest::validate;
 use crate::manifest::yaml::{self, Limits};
@@ -117,7 +119,9 @@ pub fn read(text: &str) -> Reading {
                     "copy the YAML again from a code block (or the page's copy button), keeping the leading spaces",
                     "請從程式碼區塊（或頁面的複製按鈕）重新複製 YAML，保留行首的空白"
                 )),
-                fix: None,
+                // Rebuilt from the API's field tables: the page's Fix button
+                // and `podlab fmt --reindent` apply the same edits.
+                fix: reindent::fix(text, document.span, &index),
             });
             continue;
         }
@@ -253,6 +257,11 @@ mod tests {
         let report = lint(text);
         assert_eq!(report.diagnostics.len(), 1);
         assert!(report.diagnostics[0].message.en.contains("column 1"));
+        // Its fix puts the indentation back, and the result reads clean.
+        let fix = report.diagnostics[0].fix.as_ref().unwrap();
+        let fixed = crate::diagnostic::apply_edits(text, &fix.edits);
+        assert!(fixed.contains("\n  template:\n    spec:\n      containers:\n        - name: api\n          image: x\n"), "{fixed}");
+        assert!(!lint(&fixed).has_errors(), "{:?}", lint(&fixed).diagnostics);
     }
 
     #[test]

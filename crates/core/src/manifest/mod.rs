@@ -4,6 +4,7 @@ pub mod duration;
 pub mod infer;
 pub mod model;
 pub mod quantity;
+pub mod reindent;
 pub mod scenario;
 pub mod schema;
 pub mod validate;

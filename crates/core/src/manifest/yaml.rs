@@ -290,7 +290,7 @@ pub fn parse(text: &str, index: &LineIndex, limits: &Limits) -> Stream {
 
 /// Splits the text at lines that start a new document (`---`), so that one
 /// broken document does not hide the rest. Each chunk keeps its `---` line.
-fn split_documents(text: &str) -> Vec<Span> {
+pub(crate) fn split_documents(text: &str) -> Vec<Span> {
     let mut chunks = Vec::new();
     let mut chunk_start = 0;
     let mut line_start = 0;
