@@ -22,7 +22,7 @@ pub mod image;
 mod kubelet;
 
 pub(crate) use kubelet::{admits, pool_label};
-pub use kubelet::{simulate_reading, Timing};
+pub use kubelet::{requeue, simulate_reading, Timing};
 
 use crate::lint::read;
 use crate::manifest::duration::Millis;
