@@ -484,3 +484,131 @@ fn a_fractional_gpu_is_refused_and_nothing_of_it_runs() {
     let names: Vec<&str> = run.pods.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, vec!["ok"]);
 }
+
+fn unhealthy_of(run: &Run, pod: &str, probe: &str) -> Vec<(u64, String)> {
+    run.events
+        .iter()
+        .filter(|e| {
+            e.object == format!("Pod/{pod}")
+                && e.reason == "Unhealthy"
+                && e.message.starts_with(probe)
+        })
+        .map(|e| (e.at, e.message.clone()))
+        .collect()
+}
+
+/// A probe's result arrives when its call returns (`worker.go` `doProbe`
+/// blocks in `prober.probe`, which records `Unhealthy` after the call).
+/// slow-health: W = 0.5, S0 = 2.0, the program listens from 2.0 + 20 = 22.0
+/// and answers in 2 s; liveness timeoutSeconds 1, period 10, threshold 3,
+/// no initial delay. 10.5 and 20.5 are refused at once; 30.5 times out at
+/// 31.5 — the third failure, so `Killing` at 31.5 (it was 30.5 when the
+/// result counted at the tick). The program was serving: exit 0 after its
+/// 1 s shutdown, 32.5, restart 32.8 (no earlier instance: no back-off).
+/// C1 listens from 52.8: 40.5, 50.5 refused, 60.5 times out at 61.5 → kill;
+/// exit 62.5, doBackOff sees C0 (32.5): new 10 s entry, restart 62.8. C2:
+/// 70.5, 80.5 refused, 90.5 → 91.5 kill, exit 92.5: 92.5 − 62.5 = 30 ≥ 10
+/// → 20 s entry, restart 92.8.
+#[test]
+fn a_slow_health_endpoint_moves_the_liveness_kill_to_the_timeout() {
+    let run = run("probe-latency.yaml", 120);
+    let pod = run.pods.iter().find(|p| p.name == "slow-health").unwrap();
+    let ip = &pod.ip;
+    let liveness = unhealthy_of(&run, "slow-health", "Liveness");
+    let refused = format!(
+        "Liveness probe failed: Get \"http://{ip}:8000/health\": dial tcp {ip}:8000: connect: connection refused"
+    );
+    let deadline = format!(
+        "Liveness probe failed: Get \"http://{ip}:8000/health\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
+    );
+    assert_eq!(
+        &liveness[..3],
+        &[
+            (10_500, refused.clone()),
+            (20_500, refused),
+            (31_500, deadline)
+        ]
+    );
+    let kills: Vec<u64> = run
+        .events
+        .iter()
+        .filter(|e| e.object == "Pod/slow-health" && e.reason == "Killing")
+        .map(|e| e.at)
+        .collect();
+    assert_eq!(&kills[..3], &[31_500, 61_500, 91_500]);
+    let api = &pod.containers[0];
+    let starts: Vec<u64> = api.instances.iter().map(|i| i.started).collect();
+    assert_eq!(&starts[..4], &[2_000, 32_800, 62_800, 92_800]);
+    let first = api.instances[0].exit.as_ref().unwrap();
+    assert_eq!(
+        (first.at, first.code, first.reason),
+        (32_500, 0, "Completed")
+    );
+}
+
+/// gated: startup and liveness tick together at 0.5 + 10k; the program
+/// listens from 2.0 + 15 = 17.0 and answers in 20 ms. Startup: 10.5
+/// refused; 20.5 succeeds when the answer comes, 20.52, and only then is
+/// Started written. Liveness (on `/live`, a 404): 10.5 and 20.5 see
+/// Started=false (the startup call is in flight) and skip; 30.5, 40.5, 50.5
+/// fail when their answers come, 20 ms later, so `Killing` at 50.52 (with
+/// the result at the tick and Started seen at once it would have been
+/// 20.5, 30.5, 40.5). Exit 0 at 51.52, restart 51.82; C1's startup probe
+/// fails at 60.5 (refused, listening from 66.82), succeeds at 70.52; its
+/// liveness skips 70.5 and fails at 80.52, 90.52, 100.52 (kill; exit
+/// 101.52, restart 101.82), and C2's startup probe is refused at 110.5.
+#[test]
+fn liveness_waits_until_the_startup_success_is_written() {
+    let run = run("probe-latency.yaml", 120);
+    let times = |probe: &str| -> Vec<u64> {
+        unhealthy_of(&run, "gated", probe)
+            .into_iter()
+            .map(|(at, _)| at)
+            .collect()
+    };
+    assert_eq!(times("Startup"), vec![10_500, 60_500, 110_500]);
+    assert_eq!(
+        times("Liveness"),
+        vec![30_520, 40_520, 50_520, 80_520, 90_520, 100_520]
+    );
+    let pod = run.pods.iter().find(|p| p.name == "gated").unwrap();
+    let server = &pod.containers[0];
+    assert_eq!(server.instances[0].started_ok, Some(20_520));
+    assert_eq!(server.instances[1].started, 51_820);
+    assert_eq!(server.instances[1].started_ok, Some(70_520));
+    let killing: Vec<(u64, &str)> = run
+        .events
+        .iter()
+        .filter(|e| e.object == "Pod/gated" && e.reason == "Killing")
+        .map(|e| (e.at, e.message.as_str()))
+        .collect();
+    assert_eq!(
+        killing[0],
+        (
+            50_520,
+            "Container server failed liveness probe, will be restarted"
+        )
+    );
+}
+
+/// busy: readiness every 1 s, the endpoint answers in 2 s (timeout 3 s).
+/// The container starts at 2.0 and is Started at once, so the manual
+/// trigger probes at 2.0 and moves the grid there (2.0 + k). Refused at
+/// once until the program listens at 2.0 + 5 = 7.0: 2.0 … 6.0. The 7.0
+/// call returns its 404 at 9.0; the 8.0 tick waits in the ticker channel
+/// and runs as soon as the call returns, so the worker probes every 2 s:
+/// 9.0, 11.0, 13.0 …
+#[test]
+fn a_worker_blocked_in_a_slow_call_probes_when_it_returns() {
+    let run = run("probe-latency.yaml", 20);
+    let readiness = unhealthy_of(&run, "busy", "Readiness");
+    let times: Vec<u64> = readiness.iter().map(|(at, _)| *at).collect();
+    assert_eq!(
+        times,
+        vec![2_000, 3_000, 4_000, 5_000, 6_000, 9_000, 11_000, 13_000, 15_000, 17_000, 19_000]
+    );
+    assert_eq!(
+        readiness[5].1,
+        "Readiness probe failed: HTTP probe failed with statuscode: 404"
+    );
+}
