@@ -122,7 +122,7 @@ async fn the_crash_loop_at_12_minutes_shows_in_the_timeline_and_every_pane() {
     let restarts = timeline
         .query_selector_all(".lane-chart .marker-restart")
         .expect("valid selector");
-    // Over the default 15 minutes: C8 starts at 861.8 s (its kill would
+    // Over the default 15 minutes: C8 starts at 862.8 s (its kill would
     // come after the end).
     assert_eq!(restarts.length(), 8);
     assert!(timeline.query_selector(".memory-curve").unwrap().is_some());

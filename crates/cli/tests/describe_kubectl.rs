@@ -111,6 +111,14 @@ fn image_pulls_and_config_errors_match_kubectl() {
     compare("image-pull-and-config.yaml", 200_000);
 }
 
+/// Probe results at their return time (`Unhealthy` and `Killing` at x.5 s
+/// and x.52 s, events stored in whole seconds), a container that exited 0
+/// after a liveness kill (`Completed`), readiness failures every 2 s.
+#[test]
+fn probe_latency_matches_kubectl() {
+    compare("probe-latency.yaml", 120_000);
+}
+
 /// Containers that exit 1 on CUDA out of memory, and GPU limits of every
 /// kind (`nvidia.com/gpu`, `nvidia.com/mig-1g.10gb`).
 #[test]

@@ -99,9 +99,10 @@ fn a_never_job_replaces_failed_pods_after_the_back_off_and_fails_on_the_third() 
 
 /// OnFailure, backoffLimit 2: one pod, restarted in place. C0 2.0 → exit
 /// 7.0, sync 8.0 → restart at 8.3 (restartCount 1); C1 exits 13.3, sync
-/// 14.3 in back-off (10 s) → BackOff, re-sync at 23.3 → restart at 23.6
-/// (restartCount 2 ≥ 2) → FailureTarget at 23.6, the pod is deleted
-/// (Killing `Stopping container main`), SIGTERM, gone 1 s later at 24.6 →
+/// 14.3 in back-off (10 s, until 23.3) → BackOff, re-queued after the
+/// remaining 9 s × 1.25 = 11.25 s (`sim::requeue`) → sync 25.55 → restart
+/// at 25.85 (restartCount 2 ≥ 2) → FailureTarget at 25.85, the pod is deleted
+/// (Killing `Stopping container main`), SIGTERM, gone 1 s later at 26.85 →
 /// Failed; the deleted pod counts as failed.
 #[test]
 fn an_on_failure_job_fails_when_restarts_reach_the_backoff_limit() {
@@ -113,15 +114,15 @@ fn an_on_failure_job_fails_when_restarts_reach_the_backoff_limit() {
         .iter()
         .map(|i| i.started)
         .collect();
-    assert_eq!(starts, vec![2_000, 8_300, 23_600]);
+    assert_eq!(starts, vec![2_000, 8_300, 25_850]);
     let killing: Vec<(u64, &str)> = run
         .events
         .iter()
         .filter(|e| e.reason == "Killing")
         .map(|e| (e.at, e.message.as_str()))
         .collect();
-    assert_eq!(killing, vec![(23_600, "Stopping container main")]);
-    assert_eq!((pod.deleting, pod.deleted), (Some(23_600), Some(24_600)));
+    assert_eq!(killing, vec![(25_850, "Stopping container main")]);
+    assert_eq!((pod.deleting, pod.deleted), (Some(25_850), Some(26_850)));
     assert!(!pod.exists_at(300_000));
     assert!(get_pods::render(&run, 300_000).is_empty());
     let job = &run.jobs[0];
@@ -129,12 +130,12 @@ fn an_on_failure_job_fails_when_restarts_reach_the_backoff_limit() {
     let conditions: Vec<(&str, u64)> = job.conditions.iter().map(|c| (c.kind, c.at)).collect();
     assert_eq!(
         conditions,
-        vec![("FailureTarget", 23_600), ("Failed", 24_600)]
+        vec![("FailureTarget", 25_850), ("Failed", 26_850)]
     );
     assert_eq!(
         events_of(&run, "Job/train").last(),
         Some(&(
-            24_600,
+            26_850,
             "BackoffLimitExceeded",
             "Job has reached the specified backoff limit"
         ))

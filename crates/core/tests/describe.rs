@@ -45,7 +45,7 @@ fn events_section(text: &str) -> String {
 
 /// The article's crash loop at 12:00. Kubelet occurrences (golden.rs):
 /// - Pulled, Created, Started at each start: 2.0, 41.8, 81.8, 121.8, 161.8,
-///   201.8, 321.8, 521.8 s;
+///   201.8, 322.8, 524.05 s;
 /// - Unhealthy ×3 and Killing at each kill: 40.5, 80.5, …, 240.5, 360.5,
 ///   560.5 s (24 and 8);
 /// - BackOff at each sync in back-off: asserted below (11).
@@ -53,22 +53,22 @@ fn events_section(text: &str) -> String {
 /// The recorder (§3.5): identical texts share an object. The spam filter
 /// (one bucket per type, burst 25, +1 token per 300 s) decides what is
 /// written:
-/// - Normal: the 24 occurrences up to 240.5 pass; at 321.8 the bucket holds
-///   1 + 319.8/300 = 2.07: Pulled and Created pass, Started is dropped;
-///   Killing 360.5 (0.19), the 8th start 521.8 (0.73) and Killing 560.5
-///   (0.86) are dropped. So Pulled/Created ×7 last 321.8, Started ×6 last
+/// - Normal: the 24 occurrences up to 240.5 pass; at 322.8 the bucket holds
+///   1 + 320.8/300 = 2.07: Pulled and Created pass, Started is dropped;
+///   Killing 360.5 (0.19), the 8th start 524.05 (0.74) and Killing 560.5
+///   (0.86) are dropped. So Pulled/Created ×7 last 322.8, Started ×6 last
 ///   201.8, Killing ×6 last 240.5.
-/// - Warning: 18 Unhealthy to 240.5, BackOff 241.5, 242.5, 302.5, Unhealthy
+/// - Warning: 18 Unhealthy to 240.5, BackOff 241.5, 242.5, 317.5, Unhealthy
 ///   340.5-360.5, BackOff 361.5, 362.5: the 26th passes on 342 s of refill
-///   (1.14 tokens, 0.14 left); 422.5, 482.5 and 540.5-562.5 are dropped;
-///   622.5 has 0.14 + 260/300 = 1.007 and writes BackOff ×10; 682.5 is
+///   (1.14 tokens, 0.14 left); 437.5, 512.5 and 540.5-562.5 are dropped;
+///   637.5 has 0.14 + 275/300 = 1.057 and writes BackOff ×10; 712.5 is
 ///   dropped. So Unhealthy ×21 last 360.5 (not ×24: 3 are still only in the
-///   recorder's cache), BackOff ×10 last 622.5.
+///   recorder's cache), BackOff ×10 last 637.5.
 ///
 /// Age (§3.2, timestamps in whole seconds, HumanDuration): Started 720 − 201
-/// = 519 s → `8m39s`; Killing 480 → `8m`; Pulled/Created 399 → `6m39s`;
-/// Unhealthy 360 → `6m`, first 20 → 700 → `11m`; BackOff 98 → `98s`, first
-/// 241 → 479 → `7m59s`; Scheduled (eventTime 0) `12m`. Rows sorted by
+/// = 519 s → `8m39s`; Killing 480 → `8m`; Pulled/Created 720 − 322 = 398 →
+/// `6m38s`; Unhealthy 360 → `6m`, first 20 → 700 → `11m`; BackOff 720 − 637
+/// = 83 → `83s`, first 241 → 479 → `7m59s`; Scheduled (eventTime 0) `12m`. Rows sorted by
 /// lastTimestamp (§3.4): Scheduled has none and comes first; Pulled before
 /// Created at the same second (API order).
 #[test]
@@ -78,8 +78,8 @@ fn crash_loop_events_at_12_minutes() {
     assert_eq!(
         times(&run, "BackOff"),
         vec![
-            241_500, 242_500, 302_500, 361_500, 362_500, 422_500, 482_500, 561_500, 562_500,
-            622_500, 682_500
+            241_500, 242_500, 317_500, 361_500, 362_500, 437_500, 512_500, 561_500, 562_500,
+            637_500, 712_500
         ]
     );
     let text = describe::describe_pod(&run, pod, 720_000);
@@ -91,10 +91,10 @@ Events:
   Normal   Scheduled  12m                   default-scheduler  Successfully assigned default/{name} to gpu-0
   Normal   Started    8m39s (x6 over 11m)   kubelet            spec.containers{{api}}: Container started
   Normal   Killing    8m (x6 over 11m)      kubelet            spec.containers{{api}}: Container api failed liveness probe, will be restarted
-  Normal   Pulled     6m39s (x7 over 11m)   kubelet            spec.containers{{api}}: Container image \"registry.example.com/model-api:0.3.1\" already present on machine and can be accessed by the pod
-  Normal   Created    6m39s (x7 over 11m)   kubelet            spec.containers{{api}}: Container created
+  Normal   Pulled     6m38s (x7 over 11m)   kubelet            spec.containers{{api}}: Container image \"registry.example.com/model-api:0.3.1\" already present on machine and can be accessed by the pod
+  Normal   Created    6m38s (x7 over 11m)   kubelet            spec.containers{{api}}: Container created
   Warning  Unhealthy  6m (x21 over 11m)     kubelet            spec.containers{{api}}: Liveness probe failed: Get \"http://{ip}:8000/health\": dial tcp {ip}:8000: connect: connection refused
-  Warning  BackOff    98s (x10 over 7m59s)  kubelet            spec.containers{{api}}: Back-off restarting failed container api in pod {name}_default({uid})
+  Warning  BackOff    83s (x10 over 7m59s)  kubelet            spec.containers{{api}}: Back-off restarting failed container api in pod {name}_default({uid})
 ",
         name = pod.name,
         ip = pod.ip,
@@ -120,7 +120,7 @@ fn without_the_spam_filter_every_occurrence_counts() {
         "2m40s (x24 over 11m)"
     );
     let back_off = objects.iter().find(|o| o.reason == "BackOff").unwrap();
-    assert_eq!((back_off.count, back_off.last), (11, 682_500));
+    assert_eq!((back_off.count, back_off.last), (11, 712_500));
 }
 
 /// The stored objects themselves, in API list order (by name: the first
@@ -138,12 +138,12 @@ fn crash_loop_event_objects() {
         summary,
         vec![
             ("Scheduled", 1, 0, 0),
-            ("Pulled", 7, 2_000, 321_800),
-            ("Created", 7, 2_000, 321_800),
+            ("Pulled", 7, 2_000, 322_800),
+            ("Created", 7, 2_000, 322_800),
             ("Started", 6, 2_000, 201_800),
             ("Unhealthy", 21, 20_500, 360_500),
             ("Killing", 6, 40_500, 240_500),
-            ("BackOff", 10, 241_500, 622_500),
+            ("BackOff", 10, 241_500, 637_500),
         ]
     );
     assert!(objects[0].uses_event_time());
@@ -156,7 +156,7 @@ fn crash_loop_event_objects() {
 }
 
 /// The container block at 12:00 (§2.3-§2.4). State Waiting/CrashLoopBackOff
-/// (back-off until 861.5 s), Last State = C7: started 521.8 → 00:08:41,
+/// (back-off until 861.5 s), Last State = C7: started 524.05 → 00:08:44,
 /// killed at 560.5, exit 143 at 561.5 → 00:09:21; restartCount 7. The run of
 /// values is set by `    Restart Count:` (18 + 2 = column 20); with no
 /// Limits/Requests the Liveness and Environment lines share it.
@@ -181,7 +181,7 @@ fn crash_loop_container_block_at_12_minutes() {
     Last State:     Terminated
       Reason:       Error
       Exit Code:    143
-      Started:      Thu, 01 Jan 2026 00:08:41 +0000
+      Started:      Thu, 01 Jan 2026 00:08:44 +0000
       Finished:     Thu, 01 Jan 2026 00:09:21 +0000
     Ready:          False
     Restart Count:  7
@@ -311,8 +311,8 @@ fn running_replica_shows_its_startup_failures_once() {
 }
 
 /// §5: `--previous` and plain `logs` of a pod in CrashLoopBackOff both read
-/// the last terminated instance (C7, started 521.8, SIGTERM at 560.5 while
-/// loading: 38.7 s of a 40 s load, so progress lines at 10, 20, 30 s and no
+/// the last terminated instance (C7, started 524.05, SIGTERM at 560.5 while
+/// loading: 36.45 s of a 40 s load, so progress lines at 10, 20, 30 s and no
 /// shutdown line — no handler is installed while loading).
 #[test]
 fn crash_loop_logs_show_the_killed_instance_twice() {
@@ -332,7 +332,7 @@ Loading model weights: 75% (30s)
         logs::logs(&run, pod, "api", 720_000, false).as_deref(),
         Ok(expected)
     );
-    // At 530 s C7 runs (started 521.8): 8.2 s in, only the first line.
+    // At 530 s C7 runs (started 524.05): 5.95 s in, only the first line.
     assert_eq!(
         logs::logs(&run, pod, "api", 530_000, false).as_deref(),
         Ok("Loading model weights...\n")

@@ -450,7 +450,9 @@ fn the_learners_text_keeps_the_manifests_and_none_of_the_answers() {
             "{id}"
         );
         assert!(
-            learner.lines().all(|line| !line.trim_start().starts_with('#')),
+            learner
+                .lines()
+                .all(|line| !line.trim_start().starts_with('#')),
             "{id}: a comment line is left:\n{learner}"
         );
         // The same objects and Scenario as the whole file: the same run,
@@ -476,9 +478,8 @@ fn the_learners_text_keeps_the_manifests_and_none_of_the_answers() {
             exercise::check(&exercise, &learner),
         );
         assert!(!goals::solved(&on_learner), "{id}: the start solves");
-        let passed = |results: &[exercise::GoalResult]| {
-            results.iter().map(|r| r.passed).collect::<Vec<_>>()
-        };
+        let passed =
+            |results: &[exercise::GoalResult]| results.iter().map(|r| r.passed).collect::<Vec<_>>();
         assert_eq!(passed(&on_learner), passed(&on_whole), "{id}");
         let solution = exercise::learner_text(exercise.solution.as_deref().unwrap_or_default());
         assert!(!solution.contains("kind: Exercise"), "{id}");

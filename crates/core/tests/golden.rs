@@ -2,7 +2,10 @@
 //! with the arithmetic in comments. Times are milliseconds from pod creation.
 //! Fixed timing (kubelet.md §11's assumptions, `sim::Timing`): first sync
 //! W = 0.5 s, first start S0 = 2.0 s, restart 0.3 s after the deciding sync,
-//! PLEG 1 s, the process exits 1 s after SIGTERM.
+//! PLEG 1 s, the process exits 1 s after SIGTERM; the pod worker re-queues
+//! a pod in back-off after 1.25 × min(remaining back-off, 60 s) and a failed
+//! sync after 1.25 × 10 s = 12.5 s (`wait.Jitter(d, 0.5)` at its mean,
+//! `sim::requeue`).
 
 use std::path::Path;
 
@@ -46,12 +49,18 @@ fn the_article_crash_loop_shows_restarts_7_at_12_minutes() {
     // looks at the previous instance: C0 and C1 restart at once (no entry, then
     // a new 10 s entry); C2: 121.5 − 81.5 = 40 ≥ 10 → 20 s; C3: 40 ≥ 20 → 40 s;
     // C4: 40 ≥ 40 (strict <) → 80 s; C5: 241.5 − 201.5 = 40 < 80 → back-off
-    // until 241.5 + 80 = 321.5; C6 killed at 360.5: 361.5 − 241.5 = 120 < 160 →
-    // back-off until 361.5 + 160 = 521.5; C7 killed at 560.5: 200 < 300 →
-    // back-off until 861.5.
+    // until 241.5 + 80 = 321.5. The pod worker re-queues after 1.25 ×
+    // min(remaining, 60 s): PLEG sync 242.5 (79 s left → 60 → 75) → 317.5
+    // (4 s left → 5) → 322.5: 81 ≥ 80 → restart, C6 at 322.8 (was 321.8
+    // when the re-queue was exact). C6: 330.5 is 7.7 s in, so 340.5, 350.5,
+    // 360.5 fail; killed at 360.5: 361.5 − 241.5 = 120 < 160 → back-off
+    // until 521.5: 362.5 (159 left → 75) → 437.5 (84 → 75) → 512.5 (9 →
+    // 11.25) → 523.75 → C7 at 524.05 (was 521.8). C7: 530.5 is 6.45 s in,
+    // so 540.5, 550.5, 560.5 fail; killed at 560.5 as before: 561.5 − 361.5
+    // = 200 < 300 → back-off until 861.5.
     assert_eq!(
         starts,
-        vec![2_000, 41_800, 81_800, 121_800, 161_800, 201_800, 321_800, 521_800]
+        vec![2_000, 41_800, 81_800, 121_800, 161_800, 201_800, 322_800, 524_050]
     );
     let kills = event_times(&run, "Killing");
     assert_eq!(
@@ -120,8 +129,10 @@ fn the_article_crash_loop_shows_restarts_7_at_12_minutes() {
 
 /// With the reference Deployment's startupProbe (10 s × 30) the pod goes
 /// Ready shortly after 40 s and never restarts: startup ticks at 0.5 + 10k;
-/// the program answers from 2.0 + 40 = 42.0, so 10.5 … 40.5 fail (4 < 30) and
-/// 50.5 succeeds; readiness runs at once (manual trigger) and succeeds.
+/// the program answers from 2.0 + 40 = 42.0, so 10.5 … 40.5 fail (refused at
+/// once; 4 < 30) and 50.5 succeeds when the answer arrives, 20 ms later
+/// (`healthLatency` default): Started at 50.52; readiness runs then (manual
+/// trigger) and its answer makes the container Ready at 50.54.
 #[test]
 fn the_reference_deployment_goes_ready_after_its_load_and_never_restarts() {
     let run = run("reference-two-gpus.yaml", 900);
@@ -130,8 +141,8 @@ fn the_reference_deployment_goes_ready_after_its_load_and_never_restarts() {
         assert!(pod.name.starts_with("model-api-"), "{}", pod.name);
         let api = &pod.containers[0];
         assert_eq!(api.instances.len(), 1, "never restarts");
-        assert_eq!(api.instances[0].started_ok, Some(50_500));
-        assert_eq!(api.instances[0].ready.first().map(|r| r.0), Some(50_500));
+        assert_eq!(api.instances[0].started_ok, Some(50_520));
+        assert_eq!(api.instances[0].ready.first().map(|r| r.0), Some(50_540));
         let row = get_pods::row(pod, 900_000);
         assert_eq!(
             (
@@ -182,7 +193,12 @@ fn a_single_gpu_leaves_the_second_replica_pending_with_the_exact_message() {
 /// A container that dies by itself backs off from the second crash: waits
 /// 0, 10, 20, 40, 80, 160, 300 s (kubernetes-behavior.md; the node e2e test).
 /// OOM at 80 % of the 40 s load (limit 8Gi of a 10Gi peak, linear climb) = 32 s
-/// after each start; the PLEG sync 1 s later decides.
+/// after each start; the PLEG sync 1 s later decides. In back-off the pod
+/// worker re-queues after 1.25 × min(remaining, 60 s), so each restart lands
+/// a quarter of the last wait late: 10 s → sync at 1 s (9 left) → +11.25 →
+/// restart 12.25 after the exit, start 12.55; 20 s → 1 + 23.75 → 25.05;
+/// 40 s → 1 + 48.75 → 50.05; 80 s → 1 + 75 (79 → 60) → 76 + 5 (4 left) →
+/// 81, start 81.3; 160 s → 1 + 75 + 75 → 151 + 11.25 (9 left) → 162.55.
 #[test]
 fn oom_at_the_loading_peak_crash_loops_with_exit_137() {
     let run = run("oom-at-loading-peak.yaml", 720);
@@ -193,7 +209,7 @@ fn oom_at_the_loading_peak_crash_loops_with_exit_137() {
         .map(|pair| pair[1].started - pair[0].exit.as_ref().unwrap().at)
         .collect();
     // 1.3 = PLEG 1 s + restart 0.3 s; then the back-off measured from the exit.
-    assert_eq!(gaps, vec![1_300, 10_300, 20_300, 40_300, 80_300, 160_300]);
+    assert_eq!(gaps, vec![1_300, 12_550, 25_050, 50_050, 81_300, 162_550]);
     let first = api.instances[0].exit.as_ref().unwrap();
     assert_eq!(
         (first.at, first.code, first.reason),
@@ -285,11 +301,12 @@ fn image_pulls_take_their_time_and_queue_on_the_node() {
     assert_eq!(status_column(&run, &api[1].name, 123_000), "Running");
 }
 
-/// kubelet.md §9 with the fixed 10 s re-sync of a failed pod sync: pulls
-/// fail 1 s after they start. 2.0 Pulling, 3.0 Failed (back-off 10 s from
-/// 3.0) → 13.0: 13 − 3 = 10, not < 10: pull again, 14.0 Failed (20 s from
-/// 14.0) → 24.0: 10 < 20: BackOff, ImagePullBackOff → 34.0: 20 < 20 is
-/// false: pull, 35.0 Failed (40 s) → 45, 55, 65 back off → 75.0 pull.
+/// kubelet.md §9 with the re-sync of a failed pod sync after 1.25 × 10 s =
+/// 12.5 s: pulls fail 1 s after they start. 2.0 Pulling, 3.0 Failed
+/// (back-off 10 s from 3.0) → 15.5: 12.5 ≥ 10: pull again, 16.5 Failed (20 s
+/// from 16.5) → 29.0: 12.5 < 20: BackOff, ImagePullBackOff → 41.5: 25 ≥ 20:
+/// pull, 42.5 Failed (40 s) → 55.0, 67.5, 80.0 back off (12.5, 25, 37.5 <
+/// 40) → 92.5: 50 ≥ 40: pull.
 #[test]
 fn a_missing_tag_goes_err_image_pull_then_image_pull_back_off() {
     let run = run("image-pull-and-config.yaml", 300);
@@ -299,13 +316,13 @@ fn a_missing_tag_goes_err_image_pull_then_image_pull_back_off() {
         .filter(|(_, r, _)| *r == "Pulling")
         .map(|(at, _, _)| *at)
         .collect();
-    assert_eq!(&pulls[..4], &[2_000, 13_000, 34_000, 75_000]);
+    assert_eq!(&pulls[..4], &[2_000, 15_500, 41_500, 92_500]);
     let back_offs: Vec<u64> = events
         .iter()
         .filter(|(_, r, _)| *r == "BackOff")
         .map(|(at, _, _)| *at)
         .collect();
-    assert_eq!(&back_offs[..4], &[24_000, 45_000, 55_000, 65_000]);
+    assert_eq!(&back_offs[..4], &[29_000, 55_000, 67_500, 80_000]);
     let full = "ghcr.io/acme/model-api:9.9";
     let error = format!("rpc error: code = NotFound desc = failed to pull and unpack image \"{full}\": failed to resolve reference \"{full}\": {full}: not found");
     assert!(events.contains(&(
@@ -314,7 +331,7 @@ fn a_missing_tag_goes_err_image_pull_then_image_pull_back_off() {
         format!("Failed to pull image \"{full}\": {error}")
     )));
     assert!(events.contains(&(3_000, "Failed", "Error: ErrImagePull".into())));
-    assert!(events.contains(&(24_000, "Failed", "Error: ImagePullBackOff".into())));
+    assert!(events.contains(&(29_000, "Failed", "Error: ImagePullBackOff".into())));
     assert_eq!(status_column(&run, "bad-tag", 10_000), "ErrImagePull");
     assert_eq!(status_column(&run, "bad-tag", 30_000), "ImagePullBackOff");
     let status = &run
@@ -335,8 +352,8 @@ fn a_missing_tag_goes_err_image_pull_then_image_pull_back_off() {
 
 /// kubernetes-behavior.md: the image is there (Pulled "already present"),
 /// then `generateContainerConfig` fails: `Failed` `Error: secret … not
-/// found`, waiting CreateContainerConfigError, again on every sync (2.0,
-/// 12.0, 22.0 …); the pod stays Pending and restartCount 0.
+/// found`, waiting CreateContainerConfigError, again on every sync, 12.5 s
+/// apart (2.0, 14.5, 27.0 …); the pod stays Pending and restartCount 0.
 #[test]
 fn a_missing_secret_waits_in_create_container_config_error() {
     let run = run("image-pull-and-config.yaml", 300);
@@ -346,8 +363,10 @@ fn a_missing_secret_waits_in_create_container_config_error() {
         .filter(|(_, r, m)| *r == "Failed" && m == "Error: secret \"mlflow-secret\" not found")
         .map(|(at, _, _)| *at)
         .collect();
-    assert_eq!(&failed[..3], &[2_000, 12_000, 22_000]);
-    assert_eq!(failed.len(), 30, "every 10 s from 2 s to 292 s");
+    assert_eq!(&failed[..3], &[2_000, 14_500, 27_000]);
+    // 2 + 12.5 k ≤ 300 → k ≤ 23.8: 24 syncs, the last at 289.5 s.
+    assert_eq!(failed.len(), 24, "every 12.5 s from 2 s to 289.5 s");
+    assert_eq!(failed.last(), Some(&289_500));
     assert!(events.iter().all(|(_, r, _)| *r != "Started"));
     let pod = run.pods.iter().find(|p| p.name == "needs-secret").unwrap();
     assert_eq!(pod.phase_at(100_000), "Pending");
@@ -383,8 +402,9 @@ fn exits(run: &Run, pod: &str) -> Vec<(u64, i64)> {
 /// 2 × 10 × (t − 2) / 60 = 15 → t = 47.0, and the one allocating last
 /// (same start: the later pod) fails with exit 1. It restarts at once
 /// (PLEG 48.0 + 0.3): the neighbour holds 10 GiB from 62.0, so it fails at
-/// 5 GiB: 48.3 + 30 = 78.3; then back-off 10 s → start 78.3 + 10 + 0.3 =
-/// 88.6, fails at 88.6 + 30 = 118.6. The first replica never restarts.
+/// 5 GiB: 48.3 + 30 = 78.3; then back-off 10 s from 78.3: PLEG sync 79.3
+/// (9 s left) re-queued after 9 × 1.25 = 11.25 s → 90.55, start 90.85,
+/// fails at 90.85 + 30 = 120.85. The first replica never restarts.
 #[test]
 fn time_slicing_neighbours_run_the_last_allocator_out_of_device_memory() {
     let run = run("gpu-memory-at-run-time.yaml", 300);
@@ -396,7 +416,7 @@ fn time_slicing_neighbours_run_the_last_allocator_out_of_device_memory() {
     assert_eq!(exits(&run, &chat[0].name), vec![]);
     assert_eq!(
         &exits(&run, &chat[1].name)[..3],
-        &[(47_000, 1), (78_300, 1), (118_600, 1)]
+        &[(47_000, 1), (78_300, 1), (120_850, 1)]
     );
     let oom = chat[1].containers[0].instances[1]
         .exit
@@ -491,4 +511,132 @@ fn a_15_5_gib_model_no_longer_fits_a_t4() {
     let too_big = oom("15.5Gi").expect("15.5Gi must not fit a T4");
     assert_eq!(too_big.capacity, 15_360 << 20);
     assert!(oom("15Gi").is_none());
+}
+
+fn unhealthy_of(run: &Run, pod: &str, probe: &str) -> Vec<(u64, String)> {
+    run.events
+        .iter()
+        .filter(|e| {
+            e.object == format!("Pod/{pod}")
+                && e.reason == "Unhealthy"
+                && e.message.starts_with(probe)
+        })
+        .map(|e| (e.at, e.message.clone()))
+        .collect()
+}
+
+/// A probe's result arrives when its call returns (`worker.go` `doProbe`
+/// blocks in `prober.probe`, which records `Unhealthy` after the call).
+/// slow-health: W = 0.5, S0 = 2.0, the program listens from 2.0 + 20 = 22.0
+/// and answers in 2 s; liveness timeoutSeconds 1, period 10, threshold 3,
+/// no initial delay. 10.5 and 20.5 are refused at once; 30.5 times out at
+/// 31.5 — the third failure, so `Killing` at 31.5 (it was 30.5 when the
+/// result counted at the tick). The program was serving: exit 0 after its
+/// 1 s shutdown, 32.5, restart 32.8 (no earlier instance: no back-off).
+/// C1 listens from 52.8: 40.5, 50.5 refused, 60.5 times out at 61.5 → kill;
+/// exit 62.5, doBackOff sees C0 (32.5): new 10 s entry, restart 62.8. C2:
+/// 70.5, 80.5 refused, 90.5 → 91.5 kill, exit 92.5: 92.5 − 62.5 = 30 ≥ 10
+/// → 20 s entry, restart 92.8.
+#[test]
+fn a_slow_health_endpoint_moves_the_liveness_kill_to_the_timeout() {
+    let run = run("probe-latency.yaml", 120);
+    let pod = run.pods.iter().find(|p| p.name == "slow-health").unwrap();
+    let ip = &pod.ip;
+    let liveness = unhealthy_of(&run, "slow-health", "Liveness");
+    let refused = format!(
+        "Liveness probe failed: Get \"http://{ip}:8000/health\": dial tcp {ip}:8000: connect: connection refused"
+    );
+    let deadline = format!(
+        "Liveness probe failed: Get \"http://{ip}:8000/health\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
+    );
+    assert_eq!(
+        &liveness[..3],
+        &[
+            (10_500, refused.clone()),
+            (20_500, refused),
+            (31_500, deadline)
+        ]
+    );
+    let kills: Vec<u64> = run
+        .events
+        .iter()
+        .filter(|e| e.object == "Pod/slow-health" && e.reason == "Killing")
+        .map(|e| e.at)
+        .collect();
+    assert_eq!(&kills[..3], &[31_500, 61_500, 91_500]);
+    let api = &pod.containers[0];
+    let starts: Vec<u64> = api.instances.iter().map(|i| i.started).collect();
+    assert_eq!(&starts[..4], &[2_000, 32_800, 62_800, 92_800]);
+    let first = api.instances[0].exit.as_ref().unwrap();
+    assert_eq!(
+        (first.at, first.code, first.reason),
+        (32_500, 0, "Completed")
+    );
+}
+
+/// gated: startup and liveness tick together at 0.5 + 10k; the program
+/// listens from 2.0 + 15 = 17.0 and answers in 20 ms. Startup: 10.5
+/// refused; 20.5 succeeds when the answer comes, 20.52, and only then is
+/// Started written. Liveness (on `/live`, a 404): 10.5 and 20.5 see
+/// Started=false (the startup call is in flight) and skip; 30.5, 40.5, 50.5
+/// fail when their answers come, 20 ms later, so `Killing` at 50.52 (with
+/// the result at the tick and Started seen at once it would have been
+/// 20.5, 30.5, 40.5). Exit 0 at 51.52, restart 51.82; C1's startup probe
+/// fails at 60.5 (refused, listening from 66.82), succeeds at 70.52; its
+/// liveness skips 70.5 and fails at 80.52, 90.52, 100.52 (kill; exit
+/// 101.52, restart 101.82), and C2's startup probe is refused at 110.5.
+#[test]
+fn liveness_waits_until_the_startup_success_is_written() {
+    let run = run("probe-latency.yaml", 120);
+    let times = |probe: &str| -> Vec<u64> {
+        unhealthy_of(&run, "gated", probe)
+            .into_iter()
+            .map(|(at, _)| at)
+            .collect()
+    };
+    assert_eq!(times("Startup"), vec![10_500, 60_500, 110_500]);
+    assert_eq!(
+        times("Liveness"),
+        vec![30_520, 40_520, 50_520, 80_520, 90_520, 100_520]
+    );
+    let pod = run.pods.iter().find(|p| p.name == "gated").unwrap();
+    let server = &pod.containers[0];
+    assert_eq!(server.instances[0].started_ok, Some(20_520));
+    assert_eq!(server.instances[1].started, 51_820);
+    assert_eq!(server.instances[1].started_ok, Some(70_520));
+    let killing: Vec<(u64, &str)> = run
+        .events
+        .iter()
+        .filter(|e| e.object == "Pod/gated" && e.reason == "Killing")
+        .map(|e| (e.at, e.message.as_str()))
+        .collect();
+    assert_eq!(
+        killing[0],
+        (
+            50_520,
+            "Container server failed liveness probe, will be restarted"
+        )
+    );
+}
+
+/// busy: readiness every 1 s, the endpoint answers in 2 s (timeout 3 s).
+/// The container starts at 2.0 and is Started at once, so the manual
+/// trigger probes at 2.0 and moves the grid there (2.0 + k). Refused at
+/// once until the program listens at 2.0 + 5 = 7.0: 2.0 … 6.0. The 7.0
+/// call returns its 404 at 9.0; the 8.0 tick waits in the ticker channel
+/// and runs as soon as the call returns, so the worker probes every 2 s:
+/// 9.0, 11.0, 13.0 …
+#[test]
+fn a_worker_blocked_in_a_slow_call_probes_when_it_returns() {
+    let run = run("probe-latency.yaml", 20);
+    let readiness = unhealthy_of(&run, "busy", "Readiness");
+    let times: Vec<u64> = readiness.iter().map(|(at, _)| *at).collect();
+    assert_eq!(
+        times,
+        vec![2_000, 3_000, 4_000, 5_000, 6_000, 9_000, 11_000, 13_000, 15_000, 17_000, 19_000]
+    );
+    assert_eq!(
+        readiness[5].1,
+        "Readiness probe failed: HTTP probe failed with statuscode: 404"
+    );
 }

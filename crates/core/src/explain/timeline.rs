@@ -516,7 +516,7 @@ mod tests {
         );
         assert_eq!(
             times(lane, |kind| matches!(kind, MarkerKind::Restart(_))),
-            vec![41_800, 81_800, 121_800, 161_800, 201_800, 321_800, 521_800]
+            vec![41_800, 81_800, 121_800, 161_800, 201_800, 322_800, 524_050]
         );
         let liveness = times(lane, |kind| {
             *kind == MarkerKind::ProbeFailure(ProbeKind::Liveness)
@@ -567,7 +567,7 @@ mod tests {
             .collect();
         assert_eq!(
             back_offs,
-            vec![(241_500, 321_800), (361_500, 521_800), (561_500, 720_000)]
+            vec![(241_500, 322_800), (361_500, 524_050), (561_500, 720_000)]
         );
         // C7 exited at 561.5 s: the curve drops to 0 and stays there.
         assert_eq!(
@@ -614,7 +614,7 @@ mod tests {
     }
 
     #[test]
-    fn the_reference_deployment_is_ready_from_50_5_s_with_startup_failures_only() {
+    fn the_reference_deployment_is_ready_from_50_54_s_with_startup_failures_only() {
         let timeline = timeline_of(REFERENCE, 900);
         assert_eq!(timeline.pods.len(), 2);
         for pod in &timeline.pods {
@@ -625,7 +625,9 @@ mod tests {
                 .iter()
                 .find(|s| s.state == State::Ready)
                 .expect("Ready");
-            assert_eq!((ready.from, ready.to), (50_500, 900_000));
+            // The startup probe at 50.5 returns at 50.52 (healthLatency
+            // 20 ms); readiness, triggered then, answers at 50.54.
+            assert_eq!((ready.from, ready.to), (50_540, 900_000));
             // Bound at once (two nodes, one GPU each); the first start at 2 s.
             assert_eq!(
                 lane.segments.first(),
@@ -670,32 +672,32 @@ mod tests {
     }
 
     /// A Job with restartPolicy OnFailure and backoffLimit 2
-    /// (crates/core/tests/controllers.rs): the third start at 23.6 s meets
-    /// the limit, the pod is deleted at once and gone at 24.6 s.
+    /// (crates/core/tests/controllers.rs): the third start at 25.85 s meets
+    /// the limit, the pod is deleted at once and gone at 26.85 s.
     #[test]
     fn a_deleted_pod_ends_terminating_when_it_is_gone() {
         let text = include_str!("../../../../tests/golden/job-onfailure-restarts.yaml");
         let timeline = timeline_of(text, 300);
         let pod = &timeline.pods[0];
-        assert_eq!(pod.gone, Some(24_600));
+        assert_eq!(pod.gone, Some(26_850));
         assert_well_formed(pod, 300_000);
         let lane = &pod.containers[0];
         assert_eq!(
             lane.segments.last(),
             Some(&Segment {
-                from: 23_600,
-                to: 24_600,
+                from: 25_850,
+                to: 26_850,
                 state: State::Terminating
             })
         );
-        // The restart and the deletion's kill share the instant 23.6 s.
+        // The restart and the deletion's kill share the instant 25.85 s.
         assert_eq!(
             times(lane, |kind| *kind == MarkerKind::Killing),
-            vec![23_600]
+            vec![25_850]
         );
         assert_eq!(
             times(lane, |kind| matches!(kind, MarkerKind::Restart(_))),
-            vec![8_300, 23_600]
+            vec![8_300, 25_850]
         );
         assert!(lane.segments.iter().any(|s| s.state == State::Error));
     }

@@ -37,8 +37,18 @@ pub struct Timing {
     /// A container exits by itself → the PLEG relist that syncs the pod.
     pub pleg: Millis,
     /// Longest wait between two syncs of a pod in back-off (v1.35 re-queues
-    /// at the remaining back-off, at most the 1 m resync interval; §4).
+    /// at the remaining back-off, at most the 1 m resync interval; §4),
+    /// before the jitter (`requeue`).
     pub resync_cap: Millis,
+}
+
+/// The pod worker's re-queue delay for a wait `d`: `wait.Jitter(d, 0.5)` is
+/// `d + rand·0.5·d`, a value in [d, 1.5·d); podlab takes its mean, 1.25·d,
+/// for every draw, so a run stays a function of the text (decision 5,
+/// docs/simulator.md; `pod_workers.go` `completeWork`,
+/// `workerBackOffPeriodJitterFactor = 0.5`).
+pub const fn requeue(d: Millis) -> Millis {
+    d + d / 4
 }
 
 impl Default for Timing {
@@ -63,8 +73,8 @@ const BACKOFF_RESET: Millis = 600_000;
 const PULL_BACKOFF_INITIAL: Millis = 10_000;
 const PULL_BACKOFF_MAX: Millis = 300_000;
 /// A pod whose sync failed (image, config) is re-synced after the pod
-/// worker's `backOffPeriod`, 10 s (§4; its 0-50 % jitter fixed at 0).
-const ERROR_RESYNC: Millis = 10_000;
+/// worker's `backOffPeriod`, 10 s, jittered (§4, `requeue`): 12.5 s.
+const ERROR_RESYNC: Millis = requeue(10_000);
 /// A pull of a reference the registry does not have fails this fast (the
 /// resolve step answers 404; a choice, docs/simulator.md).
 const PULL_FAILURE: Millis = 1_000;
@@ -82,6 +92,9 @@ enum Ev {
     Start(usize, usize),
     /// A probe worker's tick: (pod, container, probe index).
     Tick(usize, usize, usize),
+    /// A probe's call returns (HTTP answer, timeout, refused connection):
+    /// (pod, container, probe index).
+    ProbeDone(usize, usize, usize),
     /// A container exits: (pod, container, instance, code, reason, killed by the kubelet).
     Exit(usize, usize, usize, ExitKind),
     /// A sync of the pod for a container that has exited.
@@ -131,6 +144,16 @@ struct ProbeSim<'a> {
     /// When the ticker fires next; a tick at any other time is from a grid
     /// that a manual trigger replaced, and is dropped.
     next_tick: Millis,
+    /// The call in flight: `doProbe` blocks in it, so its result is known
+    /// when it returns (`ProbeDone`): (instance probed, what it returns).
+    in_flight: Option<(usize, Outcome)>,
+    /// A tick (or manual trigger) that came while the call was in flight:
+    /// Go's ticker channel holds one, and `run` takes it as soon as
+    /// `doProbe` returns; more are dropped.
+    pending: bool,
+    /// The next tick is the readiness manual trigger sent by the sync that
+    /// follows the startup result (it sees `Started` already written).
+    manual: bool,
 }
 
 struct ContainerSim<'a> {
@@ -140,6 +163,10 @@ struct ContainerSim<'a> {
     running: bool,
     /// Started (the startup probe succeeded, or there is none).
     started_ok: bool,
+    /// When the startupProbe's success was written to the status manager:
+    /// a worker that reads the status at that same instant still sees
+    /// `Started=false` (§1 "Gating by Started").
+    started_written: Option<Millis>,
     /// The back-off entry: (current back-off, lastUpdate).
     backoff: Option<(Millis, Millis)>,
     /// The image pull back-off entry (`<podUID>_<image>`): (back-off,
@@ -587,6 +614,7 @@ impl<'a> Sim<'a> {
             }
             Ev::Start(pod, c) => self.start(pod, c),
             Ev::Tick(pod, c, p) => self.tick(pod, c, p),
+            Ev::ProbeDone(pod, c, p) => self.probe_done(pod, c, p),
             Ev::Exit(pod, c, instance, kind) => self.exit(pod, c, instance, kind),
             Ev::Sync(pod, c) => self.sync_exited(pod, c),
             Ev::Schedule(pod, generation) => self.attempt_schedule(pod, generation),
@@ -838,6 +866,7 @@ impl<'a> Sim<'a> {
         container.running = true;
         let has_startup = container.spec.startup.is_some();
         container.started_ok = !has_startup;
+        container.started_written = None;
         container.run.instances.push(Instance {
             started: now,
             started_ok: (!has_startup).then_some(now),
@@ -919,41 +948,101 @@ impl<'a> Sim<'a> {
             .position(|probe| probe.probe.kind == ProbeKind::Readiness)
         {
             container.probes[p].next_tick = now;
+            container.probes[p].manual = true;
             self.push(now, Ev::Tick(pod, c, p));
         }
     }
 
+    /// A worker's ticker fires (§1): the next tick is one period later; a
+    /// worker still blocked in its call keeps the tick for when it returns.
     fn tick(&mut self, pod: usize, c: usize, p: usize) {
         let now = self.now;
-        let container = &self.pods[pod].containers[c];
-        let probe = &container.probes[p];
+        let probe = &self.pods[pod].containers[c].probes[p];
         let period = (probe.probe.period_seconds.value.max(1) as Millis) * 1000;
         if now != probe.next_tick {
             return;
         }
-        self.pods[pod].containers[c].probes[p].next_tick = now + period;
         self.push(now + period, Ev::Tick(pod, c, p));
-        let container = &self.pods[pod].containers[c];
-        let probe = &container.probes[p];
-        let kind = probe.probe.kind;
-        let Some(instance) = container.run.instances.last() else {
-            return;
-        };
-        if !container.running || probe.on_hold {
+        let probe = &mut self.pods[pod].containers[c].probes[p];
+        probe.next_tick = now + period;
+        if probe.in_flight.is_some() {
+            probe.pending = true;
             return;
         }
-        // Gating by Started (§1).
+        self.do_probe(pod, c, p);
+    }
+
+    /// `doProbe` (§1): the checks on the status it reads now, then the call.
+    /// The call blocks the worker for the answer's latency; its result (the
+    /// `Unhealthy` event, the count, a kill, Started, Ready) comes when it
+    /// returns (`prober.go` `probe` records the event after
+    /// `runProbeWithRetries` returns; `worker.go` counts after it).
+    fn do_probe(&mut self, pod: usize, c: usize, p: usize) {
+        let now = self.now;
+        let container = &mut self.pods[pod].containers[c];
+        let started_written = container.started_written;
+        let started_ok = container.started_ok;
+        let running = container.running;
+        let instances = container.run.instances.len();
+        let started_at = container.run.instances.last().map(|i| i.started);
+        let probe = &mut container.probes[p];
+        let manual = std::mem::take(&mut probe.manual);
+        let kind = probe.probe.kind;
+        let Some(started_at) = started_at else {
+            return;
+        };
+        if !running || probe.on_hold {
+            return;
+        }
+        // Gating by Started (§1). The startup result reaches the status
+        // manager through the kubelet's sync loop (`SetContainerStartup`):
+        // a worker reading the status at that instant still sees false; the
+        // readiness manual trigger comes from the sync after the write.
+        let started = started_ok && (started_written != Some(now) || manual);
         match kind {
-            ProbeKind::Startup if container.started_ok => return,
-            ProbeKind::Liveness | ProbeKind::Readiness if !container.started_ok => return,
+            ProbeKind::Startup if started_ok => return,
+            ProbeKind::Liveness | ProbeKind::Readiness if !started => return,
             _ => {}
         }
         // initialDelaySeconds against whole seconds since StartedAt (§1).
-        let elapsed_s = ((now - instance.started) / 1000) as i64;
+        let elapsed_s = ((now - started_at) / 1000) as i64;
         if elapsed_s < probe.probe.initial_delay_seconds.value {
             return;
         }
-        let outcome = self.probe(pod, c, p);
+        let (outcome, latency) = self.probe(pod, c, p);
+        let instance = instances - 1;
+        if latency == 0 {
+            self.probe_returned(pod, c, p, instance, outcome);
+        } else {
+            self.pods[pod].containers[c].probes[p].in_flight = Some((instance, outcome));
+            self.push(now + latency, Ev::ProbeDone(pod, c, p));
+        }
+    }
+
+    /// The call returns; a tick that came meanwhile runs the next probe now.
+    fn probe_done(&mut self, pod: usize, c: usize, p: usize) {
+        let Some((instance, outcome)) = self.pods[pod].containers[c].probes[p].in_flight.take()
+        else {
+            return;
+        };
+        self.probe_returned(pod, c, p, instance, outcome);
+        let probe = &mut self.pods[pod].containers[c].probes[p];
+        if std::mem::take(&mut probe.pending) {
+            self.do_probe(pod, c, p);
+        }
+    }
+
+    /// What the worker does with a returned result (§1 "Counting", §2).
+    fn probe_returned(
+        &mut self,
+        pod: usize,
+        c: usize,
+        p: usize,
+        instance: usize,
+        outcome: Outcome,
+    ) {
+        let now = self.now;
+        let kind = self.pods[pod].containers[c].probes[p].probe.kind;
         let title = kind.title();
         let success = match outcome {
             Outcome::Success => true,
@@ -980,6 +1069,10 @@ impl<'a> Sim<'a> {
             }
         };
         let container = &mut self.pods[pod].containers[c];
+        // The probed instance may have ended while the call was in flight:
+        // the result is set for its container ID and changes nothing the
+        // kubelet acts on for a new one.
+        let current = container.running && container.run.instances.len() == instance + 1;
         let probe = &mut container.probes[p];
         // §1 Counting: consecutive identical results.
         if probe.last == Some(success) {
@@ -993,7 +1086,13 @@ impl<'a> Sim<'a> {
         } else {
             probe.probe.failure_threshold.value.max(1)
         };
-        if probe.run < threshold || probe.cached == Some(success) {
+        if probe.run < threshold || (current && probe.cached == Some(success)) {
+            return;
+        }
+        if !current {
+            if kind == ProbeKind::Startup || (kind == ProbeKind::Liveness && !success) {
+                probe.run = 0;
+            }
             return;
         }
         probe.cached = Some(success);
@@ -1015,6 +1114,7 @@ impl<'a> Sim<'a> {
                 probe.on_hold = true;
                 probe.run = 0;
                 let has_readiness = container.spec.readiness.is_some();
+                container.started_written = Some(now);
                 self.became_started(pod, c, has_readiness);
             }
             (ProbeKind::Startup | ProbeKind::Liveness, false) => {
@@ -1027,8 +1127,13 @@ impl<'a> Sim<'a> {
     }
 
     /// The program model answering a probe (DESIGN.md, kubernetes-behavior.md
-    /// decision 6) with the kubelet's texts (§2).
-    fn probe(&self, pod: usize, c: usize, p: usize) -> Outcome {
+    /// decision 6) with the kubelet's texts (§2), and how long the call
+    /// takes: a refused connection returns at once; a listening program
+    /// answers HTTP and gRPC health checks after `healthLatency`, and a
+    /// call still waiting at `timeoutSeconds` fails then (the HTTP client's
+    /// `Timeout`, the gRPC dial and RPC deadlines). A TCP connect and an
+    /// exec check take no modelled time.
+    fn probe(&self, pod: usize, c: usize, p: usize) -> (Outcome, Millis) {
         let pod_sim = &self.pods[pod];
         let container = &pod_sim.containers[c];
         let probe = container.probes[p].probe;
@@ -1053,62 +1158,91 @@ impl<'a> Sim<'a> {
             }
         };
         let timeout_ms = (probe.timeout_seconds.value.max(1) as Millis) * 1000;
+        let latency = program.health_latency.value;
         match &probe.handler {
             Handler::HttpGet {
                 path, port, scheme, ..
             } => {
                 let port = match resolve(port) {
                     Ok(port) => port,
-                    Err(error) => return Outcome::Error(error),
+                    Err(error) => return (Outcome::Error(error), 0),
                 };
                 let url = format!("{}://{ip}:{port}{path}", scheme.to_ascii_lowercase());
                 if !listening || port != program.listen_port.value {
-                    return Outcome::Failure(format!(
-                        "Get \"{url}\": dial tcp {ip}:{port}: connect: connection refused"
-                    ));
+                    return (
+                        Outcome::Failure(format!(
+                            "Get \"{url}\": dial tcp {ip}:{port}: connect: connection refused"
+                        )),
+                        0,
+                    );
                 }
-                if program.health_latency.value >= timeout_ms {
-                    return Outcome::Failure(format!(
-                        "Get \"{url}\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
-                    ));
+                if latency >= timeout_ms {
+                    return (
+                        Outcome::Failure(format!(
+                            "Get \"{url}\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
+                        )),
+                        timeout_ms,
+                    );
                 }
                 if *path != program.health_path.value {
-                    return Outcome::Failure("HTTP probe failed with statuscode: 404".into());
+                    return (
+                        Outcome::Failure("HTTP probe failed with statuscode: 404".into()),
+                        latency,
+                    );
                 }
-                Outcome::Success
+                (Outcome::Success, latency)
             }
             Handler::TcpSocket { port, .. } => {
                 let port = match resolve(port) {
                     Ok(port) => port,
-                    Err(error) => return Outcome::Error(error),
+                    Err(error) => return (Outcome::Error(error), 0),
                 };
                 if listening && port == program.listen_port.value {
-                    Outcome::Success
+                    (Outcome::Success, 0)
                 } else {
-                    Outcome::Failure(format!("dial tcp {ip}:{port}: connect: connection refused"))
+                    (
+                        Outcome::Failure(format!(
+                            "dial tcp {ip}:{port}: connect: connection refused"
+                        )),
+                        0,
+                    )
                 }
             }
             Handler::Grpc { port, .. } => {
                 let port = port.unwrap_or(0);
                 if listening && port == program.listen_port.value {
-                    Outcome::Success
+                    if latency >= timeout_ms {
+                        (
+                            Outcome::Failure(format!(
+                                "timeout: health rpc did not complete within {}s",
+                                timeout_ms / 1000
+                            )),
+                            timeout_ms,
+                        )
+                    } else {
+                        (Outcome::Success, latency)
+                    }
                 } else {
-                    // UNCONFIRMED wording for a refused gRPC connection (§2 table).
-                    Outcome::Failure(format!(
-                        "timeout: failed to connect service \"{ip}:{port}\" within {}s: context deadline exceeded",
-                        timeout_ms / 1000
-                    ))
+                    // UNCONFIRMED wording for a refused gRPC connection (§2
+                    // table); the blocking dial gives up at the timeout.
+                    (
+                        Outcome::Failure(format!(
+                            "timeout: failed to connect service \"{ip}:{port}\" within {}s: context deadline exceeded",
+                            timeout_ms / 1000
+                        )),
+                        timeout_ms,
+                    )
                 }
             }
             // An exec check succeeds once the program has loaded.
             Handler::Exec { .. } => {
                 if listening {
-                    Outcome::Success
+                    (Outcome::Success, 0)
                 } else {
-                    Outcome::Failure(String::new())
+                    (Outcome::Failure(String::new()), 0)
                 }
             }
-            Handler::Sleep { .. } | Handler::Missing => Outcome::Success,
+            Handler::Sleep { .. } | Handler::Missing => (Outcome::Success, 0),
         }
     }
 
@@ -1243,7 +1377,8 @@ impl<'a> Sim<'a> {
                     );
                     container.run.back_offs.push((now, message));
                     // The newest exited instance decides from now on; v1.35
-                    // re-queues at the remaining back-off, capped at 1 m.
+                    // re-queues at the remaining back-off, capped at 1 m,
+                    // jittered (`requeue`: 1.25 ×; §4, PR #133066).
                     let newest = container
                         .run
                         .instances
@@ -1252,7 +1387,7 @@ impl<'a> Sim<'a> {
                         .map_or(finished, |exit| exit.at);
                     let remaining = (newest + backoff).saturating_sub(now);
                     let next = if examined == Some(newest) {
-                        now + remaining.clamp(1, self.timing.resync_cap)
+                        now + requeue(remaining.clamp(1, self.timing.resync_cap))
                     } else {
                         // After a kill: the PLEG's ContainerDied sync comes first.
                         now + self.timing.pleg

@@ -21,7 +21,7 @@ mod cron;
 pub mod image;
 mod kubelet;
 
-pub use kubelet::{simulate_reading, Timing};
+pub use kubelet::{requeue, simulate_reading, Timing};
 
 use crate::lint::read;
 use crate::manifest::duration::Millis;
