@@ -362,7 +362,7 @@ fn the_slider_edits_the_text_and_a_share_link_restores_it_elsewhere() {
     other.goto(&server.url("/?embed=1&lang=en"));
     other.wait_for_element("[data-testid=summary]", PAGE_LOAD);
     let hidden = other.execute(
-        "return getComputedStyle(document.querySelector('.tagline')).display;",
+        "return getComputedStyle(document.querySelector('header .titles')).display;",
         json!([]),
     );
     assert_eq!(hidden, json!("none"));
@@ -384,7 +384,12 @@ fn an_exercise_is_solved_in_the_page_and_an_interview_is_scored() {
     assert!(session.find("[data-testid=solved]").is_none());
     let summary = text_of(&session, "[data-testid=goal-summary]");
     assert!(!summary.starts_with("Solved"), "{summary}");
-    // The fix a learner would make: PL201's startupProbe.
+    // The fix a learner would make: PL201's startupProbe, from podlab's
+    // findings (folded in an exercise).
+    session.execute(
+        "document.querySelector('[data-testid=findings]').open = true;",
+        json!([]),
+    );
     let fix = session.wait_for_element("[data-testid=fix-PL201]", RELINT);
     session.click(&fix);
     session.wait_for_element("[data-testid=solved]", RELINT);
@@ -437,7 +442,7 @@ fn an_exercise_is_solved_in_the_page_and_an_interview_is_scored() {
     session.goto(&server.url("/?exercise=gpu-taint&embed=1&lang=en"));
     session.wait_for_element("[data-testid=goals]", PAGE_LOAD);
     let hidden = session.execute(
-        "return getComputedStyle(document.querySelector('.tagline')).display;",
+        "return getComputedStyle(document.querySelector('header .titles')).display;",
         json!([]),
     );
     assert_eq!(hidden, json!("none"));

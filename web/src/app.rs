@@ -102,7 +102,7 @@ pub fn App(props: &AppProps) -> Html {
         let exercise = exercise.clone();
         use_memo((), move |_| {
             let fallback = match (&id, &exercise) {
-                (_, Some(exercise)) => Some(exercise.start.clone()),
+                (_, Some(exercise)) => Some(exercise::learner_text(&exercise.start)),
                 (Some(_), None) => None,
                 (None, _) => Some(DEFAULT_TEXT.to_string()),
             };
@@ -135,7 +135,7 @@ pub fn App(props: &AppProps) -> Html {
     // The exercise's start, once the library has arrived.
     {
         let dispatcher = state.dispatcher();
-        let start = exercise.as_ref().map(|e| e.start.clone());
+        let start = exercise.as_ref().map(|e| exercise::learner_text(&e.start));
         let awaiting = opening.2;
         use_effect_with(start.is_some(), move |_| {
             if let (true, Some(start)) = (awaiting, start) {
@@ -267,6 +267,56 @@ pub fn App(props: &AppProps) -> Html {
         Callback::from(move |lang: Lang| dispatcher.dispatch(Action::SetLang(lang)))
     };
 
+    // The author's parameters (`?view=`, `?at=`, `?controls=`, `?autoplay=`).
+    let options = use_memo((), |_| persist::page_options(&persist::query()));
+    let view = use_state(|| options.view);
+    let editor_open = use_state(|| true);
+    let toggle_editor = {
+        let editor_open = editor_open.clone();
+        Callback::from(move |_: MouseEvent| editor_open.set(!*editor_open))
+    };
+    let controls_shown = match (&options.controls, *embed) {
+        (Some(named), _) => Some(named.clone()),
+        (None, true) => Some(persist::EMBED_CONTROLS.to_vec()),
+        (None, false) => None,
+    };
+    // The cursor, for Copy embed code's `at=` (written by the simulation).
+    let cursor_out = use_memo((), |_| Rc::new(std::cell::Cell::new(0)));
+    let cursor_out: Rc<std::cell::Cell<u64>> = (*cursor_out).clone();
+    let share_options = {
+        let options = (*options).clone();
+        let view = *view;
+        let controls = controls_shown.clone();
+        let cursor = cursor_out.clone();
+        Callback::from(move |_: ()| persist::PageOptions {
+            view,
+            at: Some(cursor.get()),
+            controls: controls.clone(),
+            ..options.clone()
+        })
+    };
+    let open_full = Callback::from(|event: MouseEvent| {
+        let href = persist::full_page_href(&persist::page_base(), &persist::fragment());
+        // Yew delegates events: the link is the target's closest `<a>`.
+        if let Some(anchor) = event
+            .target()
+            .and_then(|target| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(target).ok())
+            .and_then(|target| target.closest("a").ok().flatten())
+        {
+            let _ = anchor.set_attribute("href", &href);
+        }
+    });
+    let diagnostics = html! {
+        <Diagnostics
+            heading={AttrValue::from(i18n::diagnostics_heading().get(lang).to_owned())}
+            summary={AttrValue::from(summary)}
+            pending={state.is_stale().then(|| AttrValue::from(i18n::checking().get(lang).to_owned()))}
+            rows={rows.clone()}
+            {on_fix}
+            {on_goto}
+        />
+    };
+
     html! {
         <div class={classes!("app", embed.then_some("embed"))} lang={lang.code()}>
             <header>
@@ -275,7 +325,16 @@ pub fn App(props: &AppProps) -> Html {
                     <p class="tagline">{ i18n::tagline().get(lang).to_owned() }</p>
                 </div>
                 <div class="header-tools">
-                    <ShareBar text={state.text.clone()} {lang} />
+                    if *embed {
+                        // A reader of the article opens the full page with
+                        // the same text (the fragment is kept current after
+                        // each lint), without `embed=1`.
+                        <a class="open-full" data-testid="open-full" target="_blank" rel="noopener" href="./" onclick={open_full}>
+                            { i18n::open_in_podlab().get(lang).to_owned() }
+                        </a>
+                    } else {
+                        <ShareBar text={state.text.clone()} {lang} options={Some(share_options)} />
+                    }
                     if *page == Page::Playground {
                         <a class="to-exercises" data-testid="to-exercises" href={format!("?exercises&lang={}", lang.code())}>{ i18n::exercises().get(lang).to_owned() }</a>
                     }
@@ -293,30 +352,68 @@ pub fn App(props: &AppProps) -> Html {
             } else if let (true, Some(exercise)) = (interview, exercise.clone()) {
                 <InterviewView {exercise} {lang} />
             } else {
-            <main>
-                <Editor
-                    text={state.text.clone()}
-                    label={AttrValue::from(i18n::editor_label().get(lang).to_owned())}
-                    lint={(!state.is_stale()).then(|| state.linted.clone())}
-                    {lang}
-                    {on_input}
-                    node_ref={editor_ref.clone()}
-                />
-                <div class="side">
-                if let (Some(exercise), Some(results)) = (exercise.clone(), results.clone()) {
-                    <ExercisePanel {exercise} {results} {lang} {on_replace} />
+            <main class={classes!(
+                "workbench",
+                embed.then_some("tabbed"),
+                format!("view-{}", view.id()),
+                (!*editor_open).then_some("editor-closed"),
+                exercise.is_some().then_some("with-exercise"),
+            )}>
+                if *embed {
+                    <nav class="tabs" role="tablist" aria-label={i18n::views_label().get(lang).to_owned()}>
+                        { for persist::View::ALL.into_iter().map(|tab| {
+                            let selected = tab == *view;
+                            let onclick = {
+                                let view = view.clone();
+                                Callback::from(move |_: MouseEvent| view.set(tab))
+                            };
+                            html! {
+                                <button type="button" role="tab" class="tab" aria-selected={selected.to_string()} data-testid={format!("tab-{}", tab.id())} {onclick}>
+                                    { i18n::view_tab(tab).get(lang).to_owned() }
+                                </button>
+                            }
+                        }) }
+                    </nav>
                 }
-                <Controls values={(*state.values).clone()} {lang} on_change={on_control} />
-                <Diagnostics
-                    heading={AttrValue::from(i18n::diagnostics_heading().get(lang).to_owned())}
-                    summary={AttrValue::from(summary)}
-                    pending={state.is_stale().then(|| AttrValue::from(i18n::checking().get(lang).to_owned()))}
-                    rows={rows.clone()}
-                    {on_fix}
-                    {on_goto}
-                />
+                <div class="side">
+                    if let (Some(exercise), Some(results)) = (exercise.clone(), results.clone()) {
+                        <ExercisePanel {exercise} {results} {lang} {on_replace} />
+                    }
+                    <Controls values={(*state.values).clone()} {lang} on_change={on_control} only={controls_shown.clone()} />
+                    <div class="source">
+                        if !*embed {
+                            <button type="button" class="editor-toggle" data-testid="editor-toggle" aria-expanded={editor_open.to_string()} onclick={toggle_editor}>
+                                { if *editor_open { i18n::hide_editor() } else { i18n::show_editor() }.get(lang).to_owned() }
+                            </button>
+                        }
+                        if *editor_open || *embed {
+                            <Editor
+                                text={state.text.clone()}
+                                label={AttrValue::from(i18n::editor_label().get(lang).to_owned())}
+                                lint={(!state.is_stale()).then(|| state.linted.clone())}
+                                {lang}
+                                {on_input}
+                                node_ref={editor_ref.clone()}
+                            />
+                        }
+                        if exercise.is_some() {
+                            <details class="findings" data-testid="findings">
+                                <summary>{ i18n::show_findings(state.linted.report.diagnostics.len()).get(lang).to_owned() }</summary>
+                                { diagnostics }
+                            </details>
+                        } else {
+                            { diagnostics }
+                        }
+                    </div>
                 </div>
-                <Simulation linted={state.linted.clone()} {lang} pending={state.is_stale()} />
+                <Simulation
+                    linted={state.linted.clone()}
+                    {lang}
+                    pending={state.is_stale()}
+                    start_at={options.at}
+                    autoplay={options.autoplay}
+                    cursor_out={cursor_out.clone()}
+                />
             </main>
             }
         </div>

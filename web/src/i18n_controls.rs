@@ -132,3 +132,45 @@ pub fn notice_link_too_large() -> Text {
 pub fn dismiss() -> Text {
     Text::new("Dismiss", "關閉")
 }
+
+// ------------------------------------------------------------- layout
+
+/// The tabs of the compact (embedded) page.
+pub fn view_tab(view: crate::persist::View) -> Text {
+    use crate::persist::View;
+    match view {
+        View::Timeline => Text::new("Timeline", "時間軸"),
+        View::Yaml => Text::new("YAML", "YAML"),
+        View::Kubectl => Text::new("kubectl", "kubectl"),
+        View::Diagnosis => Text::new("Diagnosis", "診斷"),
+    }
+}
+
+pub fn views_label() -> Text {
+    Text::new("What to show", "要顯示的內容")
+}
+
+pub fn hide_editor() -> Text {
+    Text::new("Hide the YAML", "收起 YAML")
+}
+
+pub fn show_editor() -> Text {
+    Text::new("Show the YAML", "展開 YAML")
+}
+
+/// An exercise keeps podlab's own findings folded: finding the cause is
+/// the learner's work.
+pub fn show_findings(count: usize) -> Text {
+    text!(
+        "Show podlab's findings ({count})",
+        "顯示 podlab 的檢查結果（{count}）"
+    )
+}
+
+pub fn show_answer() -> Text {
+    Text::new("Show the answer", "顯示答案")
+}
+
+pub fn open_in_podlab() -> Text {
+    Text::new("Open in podlab ↗", "在 podlab 開啟 ↗")
+}

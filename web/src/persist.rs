@@ -74,6 +74,94 @@ pub fn is_embed(query: &str) -> bool {
         .any(|pair| matches!(pair, "embed=1" | "embed=true" | "embed"))
 }
 
+/// The tab a compact (embedded) page opens on: `?view=`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum View {
+    #[default]
+    Timeline,
+    Yaml,
+    Kubectl,
+    Diagnosis,
+}
+
+impl View {
+    pub const ALL: [View; 4] = [View::Timeline, View::Yaml, View::Kubectl, View::Diagnosis];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            View::Timeline => "timeline",
+            View::Yaml => "yaml",
+            View::Kubectl => "kubectl",
+            View::Diagnosis => "diagnosis",
+        }
+    }
+
+    pub fn parse(id: &str) -> Option<View> {
+        View::ALL.into_iter().find(|view| view.id() == id)
+    }
+}
+
+/// The sliders and pickers `?controls=` can name, in the order shown.
+pub const CONTROL_IDS: [&str; 6] = [
+    "startup",
+    "memory",
+    "workers",
+    "gpu-memory",
+    "cluster",
+    "sharing",
+];
+
+/// The controls an embed shows when its link names none: the two that
+/// decide the article's crash loop and OOM.
+pub const EMBED_CONTROLS: [&str; 2] = ["startup", "memory"];
+
+/// What an article author sets in the query string (README, "Embedding"):
+/// `view=timeline|yaml|kubectl|diagnosis`, `at=12m` (the cursor's start,
+/// a Kubernetes-style duration), `controls=startup,memory` (which controls
+/// to show) and `autoplay=1`. Unknown values are ignored.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PageOptions {
+    pub view: View,
+    pub at: Option<u64>,
+    /// `None`: every control (or `EMBED_CONTROLS` in an embed).
+    pub controls: Option<Vec<&'static str>>,
+    pub autoplay: bool,
+}
+
+pub fn page_options(query: &str) -> PageOptions {
+    let view = query_param(query, "view")
+        .and_then(|id| View::parse(&id))
+        .unwrap_or_default();
+    let at =
+        query_param(query, "at").and_then(|at| podlab_core::manifest::duration::parse(&at).ok());
+    let controls = query_param(query, "controls").map(|list| {
+        CONTROL_IDS
+            .into_iter()
+            .filter(|id| list.split([',', '+', ' ']).any(|named| named == *id))
+            .collect()
+    });
+    let autoplay = matches!(
+        query_param(query, "autoplay").as_deref(),
+        Some("1" | "true" | "")
+    );
+    PageOptions {
+        view,
+        at,
+        controls,
+        autoplay,
+    }
+}
+
+/// `12m`, `1m30s`, `45s`: the cursor as `at=` writes it.
+pub fn at_param(ms: u64) -> String {
+    let seconds = ms / 1000;
+    match (seconds / 60, seconds % 60) {
+        (0, s) => format!("{s}s"),
+        (m, 0) => format!("{m}m"),
+        (m, s) => format!("{m}m{s}s"),
+    }
+}
+
 /// The value of `name` in a query string (`?exercise=oom-workers&lang=en`).
 pub fn query_param(query: &str, name: &str) -> Option<String> {
     query.trim_start_matches('?').split('&').find_map(|pair| {
@@ -170,14 +258,63 @@ pub fn link(base: &str, text: &str) -> Result<String, ShareError> {
     share::encode(text).map(|fragment| format!("{base}#{fragment}"))
 }
 
-/// The iframe code that embeds the text: the same link with `embed=1`.
-pub fn embed_code(base: &str, text: &str) -> Result<String, ShareError> {
+/// The height of the compact layout an embed is laid out for (CSS
+/// `.app.embed`): the iframe code asks for exactly this.
+pub const EMBED_HEIGHT_PX: u32 = 560;
+
+/// The iframe code that embeds the text: the same link with `embed=1` and
+/// the author's parameters (`page_options`), written out so an author sees
+/// what can be changed: the tab, the cursor, the controls, autoplay.
+pub fn embed_code(base: &str, text: &str, options: &PageOptions) -> Result<String, ShareError> {
     let base = base.split('#').next().unwrap_or(base);
-    let separator = if base.contains('?') { '&' } else { '?' };
+    // The page's own view parameters are replaced by the ones given.
+    let (path, query) = base.split_once('?').unwrap_or((base, ""));
+    let kept: Vec<&str> = query
+        .split('&')
+        .filter(|pair| {
+            let key = pair.split_once('=').map_or(*pair, |(key, _)| key);
+            !pair.is_empty() && !matches!(key, "embed" | "view" | "at" | "controls" | "autoplay")
+        })
+        .collect();
+    let mut params = kept.join("&");
+    if !params.is_empty() {
+        params.push('&');
+    }
+    let controls = options
+        .controls
+        .clone()
+        .unwrap_or_else(|| EMBED_CONTROLS.to_vec())
+        .join(",");
+    params.push_str(&format!(
+        "embed=1&view={}&at={}&controls={controls}&autoplay={}",
+        options.view.id(),
+        at_param(options.at.unwrap_or(0)),
+        u8::from(options.autoplay)
+    ));
     let fragment = share::encode(text)?;
     Ok(format!(
-        "<iframe src=\"{base}{separator}embed=1#{fragment}\" width=\"100%\" height=\"720\" style=\"border:0\" loading=\"lazy\" title=\"podlab\"></iframe>"
+        "<iframe src=\"{path}?{params}#{fragment}\" width=\"100%\" height=\"{EMBED_HEIGHT_PX}\" style=\"border:0\" loading=\"lazy\" title=\"podlab\"></iframe>"
     ))
+}
+
+/// The full page for an embed's text: its address without the embed's
+/// parameters, with its fragment (the text).
+pub fn full_page_href(base: &str, fragment: &str) -> String {
+    let base = base.split('#').next().unwrap_or(base);
+    let (path, query) = base.split_once('?').unwrap_or((base, ""));
+    let kept: Vec<&str> = query
+        .split('&')
+        .filter(|pair| {
+            let key = pair.split_once('=').map_or(*pair, |(key, _)| key);
+            !pair.is_empty() && !matches!(key, "embed" | "view" | "controls" | "autoplay")
+        })
+        .collect();
+    let query = if kept.is_empty() {
+        String::new()
+    } else {
+        format!("?{}", kept.join("&"))
+    };
+    format!("{path}{query}{fragment}")
 }
 
 /// The page's address without the fragment.
@@ -322,11 +459,58 @@ mod tests {
             link.starts_with("http://127.0.0.1:8080/?lang=en#v1."),
             "{link}"
         );
-        let code = embed_code("http://127.0.0.1:8080/?lang=en", "kind: Pod\n").expect("short");
+        let options = PageOptions {
+            at: Some(12 * 60_000),
+            ..PageOptions::default()
+        };
+        let code = embed_code(
+            "http://127.0.0.1:8080/?lang=en&embed=1&view=yaml",
+            "kind: Pod\n",
+            &options,
+        )
+        .expect("short");
         assert!(
-            code.contains("src=\"http://127.0.0.1:8080/?lang=en&embed=1#v1."),
+            code.contains("src=\"http://127.0.0.1:8080/?lang=en&embed=1&view=timeline&at=12m&controls=startup,memory&autoplay=0#v1."),
             "{code}"
         );
+        assert!(code.contains("height=\"560\""), "{code}");
         assert!(code.starts_with("<iframe ") && code.ends_with("</iframe>"));
+        // What the code asks for is what the page reads back.
+        let src = code.split('"').nth(1).expect("src");
+        let query = &src[src.find('?').expect("query")..src.find('#').expect("fragment")];
+        assert!(is_embed(query));
+        assert_eq!(
+            page_options(query),
+            PageOptions {
+                controls: Some(vec!["startup", "memory"]),
+                ..options
+            }
+        );
+    }
+
+    #[test]
+    fn an_embed_opens_the_full_page_with_its_text() {
+        assert_eq!(
+            full_page_href("http://h/p/?embed=1&lang=en&view=yaml&at=3m", "#v1.abc"),
+            "http://h/p/?lang=en&at=3m#v1.abc"
+        );
+        assert_eq!(full_page_href("http://h/?embed=1", ""), "http://h/");
+    }
+
+    #[test]
+    fn article_parameters() {
+        let options =
+            page_options("?embed=1&view=kubectl&at=1m30s&controls=memory,bogus,startup&autoplay=1");
+        assert_eq!(options.view, View::Kubectl);
+        assert_eq!(options.at, Some(90_000));
+        // In the page's order, unknown names dropped.
+        assert_eq!(options.controls, Some(vec!["startup", "memory"]));
+        assert!(options.autoplay);
+        let plain = page_options("?lang=en&view=nonsense&at=soon");
+        assert_eq!(plain, PageOptions::default());
+        assert_eq!(at_param(0), "0s");
+        assert_eq!(at_param(45_999), "45s");
+        assert_eq!(at_param(720_000), "12m");
+        assert_eq!(at_param(750_000), "12m30s");
     }
 }

@@ -13,9 +13,10 @@ use podlab_core::controls::{self, Change, Values};
 use podlab_core::diagnostic::apply_edits;
 use podlab_core::explain::timeline::{timeline, Timeline};
 use podlab_core::i18n::Lang;
-use podlab_core::lint::{lint, LintReport};
+use podlab_core::i18n::Text;
+use podlab_core::lint::{lint, read, LintReport};
 use podlab_core::manifest::duration::Millis;
-use podlab_core::sim::{simulate, Options, Run};
+use podlab_core::sim::{seed_of, simulate_reading, Options, Run};
 use yew::Reducible;
 
 /// A text with the lint report and the simulation made from it, kept
@@ -27,6 +28,9 @@ pub struct Linted {
     pub report: LintReport,
     pub run: Rc<Run>,
     pub timeline: Rc<Timeline>,
+    /// Which cluster podlab assumed from the manifest's cloud hints, when
+    /// the text writes none (`manifest::infer`, issue 12 item 5).
+    pub cluster_note: Option<Text>,
 }
 
 impl Linted {
@@ -34,13 +38,15 @@ impl Linted {
     /// per (debounced) text.
     pub fn new(text: Rc<str>) -> Linted {
         let report = lint(&text);
-        let run = simulate(&text, &Options::default());
+        let reading = read(&text);
+        let run = simulate_reading(&reading, seed_of(&text), &Options::default());
         let timeline = Rc::new(timeline(&run));
         Linted {
             text,
             report,
             run: Rc::new(run),
             timeline,
+            cluster_note: reading.scenario.inferred_note,
         }
     }
 }

@@ -1,12 +1,12 @@
 //! The size budget of the release build: the page's wasm and JavaScript,
-//! gzipped, must stay under 400 KiB (the goal is 250 KiB; DESIGN.md).
+//! gzipped, must stay under 460 KiB (the goal is 250 KiB; DESIGN.md and the brief).
 
 use std::path::Path;
 use std::process::Command;
 
 use anyhow::{bail, Context, Result};
 
-const BUDGET_GZIP_BYTES: u64 = 400 * 1024;
+const BUDGET_GZIP_BYTES: u64 = 460 * 1024;
 const GOAL_GZIP_BYTES: u64 = 250 * 1024;
 
 pub fn check(dist: &Path) -> Result<()> {

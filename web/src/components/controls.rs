@@ -17,6 +17,10 @@ pub struct ControlsProps {
     pub values: Option<Values>,
     pub lang: Lang,
     pub on_change: Callback<Change>,
+    /// Only these controls (`persist::CONTROL_IDS`, `?controls=`); `None`:
+    /// all of them.
+    #[prop_or_default]
+    pub only: Option<Vec<&'static str>>,
 }
 
 /// The sharing choices the picker offers, with stable ids.
@@ -159,49 +163,61 @@ pub fn Controls(props: &ControlsProps) -> Html {
         .map_or("custom", |(id, _)| id);
     let preset_id = values.preset.map_or("custom", Preset::id);
     let container = values.container.clone();
+    let shown = |id: &str| props.only.as_ref().is_none_or(|only| only.contains(&id));
     html! {
         <section class="controls" aria-label={i18n::controls_heading().get(lang).to_owned()}>
             <h2>{ i18n::controls_heading().get(lang).to_owned() }<span class="muted">{ format!(" · {container}") }</span></h2>
-            { slider(
-                "slider-startup",
-                i18n::load_time().get(lang).to_owned(),
-                format!("{} s", values.startup / 1000),
-                "0", "600", "5",
-                (values.startup / 1000).to_string(),
-                emit(|seconds| Change::Startup((seconds.max(0.0) as u64) * 1000)),
-            ) }
-            { slider(
-                "slider-memory-steady",
-                i18n::memory_steady().get(lang).to_owned(),
-                gib(values.memory_steady),
-                "0.5", "64", "0.5",
-                gib_value(values.memory_steady),
-                emit(|gib| Change::MemorySteady((gib * GIB as f64).round() as i128)),
-            ) }
-            { slider(
-                "slider-memory-peak",
-                i18n::memory_peak().get(lang).to_owned(),
-                gib(values.memory_peak),
-                "0.5", "128", "0.5",
-                gib_value(values.memory_peak),
-                emit(|gib| Change::MemoryPeak((gib * GIB as f64).round() as i128)),
-            ) }
-            { slider(
-                "slider-workers",
-                i18n::workers().get(lang).to_owned(),
-                values.workers.to_string(),
-                "1", "8", "1",
-                values.workers.to_string(),
-                emit(|n| Change::Workers(n.round() as i64)),
-            ) }
-            { slider(
-                "slider-gpu-memory",
-                i18n::gpu_memory().get(lang).to_owned(),
-                gib(values.gpu_memory),
-                "0", "80", "1",
-                gib_value(values.gpu_memory),
-                emit(|gib| Change::GpuMemory((gib * GIB as f64).round() as i128)),
-            ) }
+            if shown("startup") {
+                { slider(
+                    "slider-startup",
+                    i18n::load_time().get(lang).to_owned(),
+                    format!("{} s", values.startup / 1000),
+                    "0", "600", "5",
+                    (values.startup / 1000).to_string(),
+                    emit(|seconds| Change::Startup((seconds.max(0.0) as u64) * 1000)),
+                ) }
+            }
+            if shown("memory") {
+                { slider(
+                    "slider-memory-steady",
+                    i18n::memory_steady().get(lang).to_owned(),
+                    gib(values.memory_steady),
+                    "0.5", "64", "0.5",
+                    gib_value(values.memory_steady),
+                    emit(|gib| Change::MemorySteady((gib * GIB as f64).round() as i128)),
+                ) }
+            }
+            if shown("memory") {
+                { slider(
+                    "slider-memory-peak",
+                    i18n::memory_peak().get(lang).to_owned(),
+                    gib(values.memory_peak),
+                    "0.5", "128", "0.5",
+                    gib_value(values.memory_peak),
+                    emit(|gib| Change::MemoryPeak((gib * GIB as f64).round() as i128)),
+                ) }
+            }
+            if shown("workers") {
+                { slider(
+                    "slider-workers",
+                    i18n::workers().get(lang).to_owned(),
+                    values.workers.to_string(),
+                    "1", "8", "1",
+                    values.workers.to_string(),
+                    emit(|n| Change::Workers(n.round() as i64)),
+                ) }
+            }
+            if shown("gpu-memory") {
+                { slider(
+                    "slider-gpu-memory",
+                    i18n::gpu_memory().get(lang).to_owned(),
+                    gib(values.gpu_memory),
+                    "0", "80", "1",
+                    gib_value(values.gpu_memory),
+                    emit(|gib| Change::GpuMemory((gib * GIB as f64).round() as i128)),
+                ) }
+            }
+            if shown("cluster") {
             <div class="control">
                 <label for="control-preset">{ i18n::cluster().get(lang).to_owned() }</label>
                 <select id="control-preset" data-testid="preset" onchange={on_preset}>
@@ -213,6 +229,8 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     }) }
                 </select>
             </div>
+            }
+            if shown("sharing") {
             <div class="control">
                 <label for="control-sharing">{ i18n::gpu_sharing().get(lang).to_owned() }</label>
                 <select id="control-sharing" data-testid="sharing" onchange={on_sharing}>
@@ -224,6 +242,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     }) }
                 </select>
             </div>
+            }
         </section>
     }
 }

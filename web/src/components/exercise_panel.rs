@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use podlab_core::exercise::{goals, Exercise, GoalResult};
+use podlab_core::exercise::{self, goals, Exercise, GoalResult};
 use podlab_core::i18n::Lang;
 use yew::prelude::*;
 
@@ -41,13 +41,20 @@ pub fn ExercisePanel(props: &ExercisePanelProps) -> Html {
     };
     let reset = {
         let on_replace = props.on_replace.clone();
-        let start = exercise.start.clone();
+        let start = exercise::learner_text(&exercise.start);
         Callback::from(move |_: MouseEvent| on_replace.emit(start.clone()))
     };
-    let solution = exercise.solution.clone().map(|solution| {
+    let solution = exercise.solution.as_deref().map(|solution| {
         let on_replace = props.on_replace.clone();
+        let solution = exercise::learner_text(solution);
         Callback::from(move |_: MouseEvent| on_replace.emit(solution.clone()))
     });
+    // The explanation once solved, or when the learner asks for it.
+    let answer_shown = use_state(|| false);
+    let show_answer = {
+        let answer_shown = answer_shown.clone();
+        Callback::from(move |_: MouseEvent| answer_shown.set(true))
+    };
     let interview_href = format!(
         "?exercise={}&mode=interview&lang={}",
         exercise.id,
@@ -80,8 +87,10 @@ pub fn ExercisePanel(props: &ExercisePanelProps) -> Html {
             </p>
             if solved {
                 <div class="solved-banner" data-testid="solved">{ i18n::solved_banner().get(lang).to_owned() }</div>
+            }
+            if solved || *answer_shown {
                 <h3>{ i18n::explanation().get(lang).to_owned() }</h3>
-                <p>{ exercise.explanation.get(lang).to_owned() }</p>
+                <p data-testid="explanation">{ exercise.explanation.get(lang).to_owned() }</p>
             }
             <ol class="hints">
                 { for exercise.hints.iter().take(*shown_hints).enumerate().map(|(n, hint)| html! {
@@ -91,6 +100,9 @@ pub fn ExercisePanel(props: &ExercisePanelProps) -> Html {
             <div class="exercise-actions">
                 if *shown_hints < exercise.hints.len() {
                     <button type="button" data-testid="hint" onclick={more_hint}>{ i18n::hint().get(lang).to_owned() }</button>
+                }
+                if !solved && !*answer_shown {
+                    <button type="button" data-testid="show-answer" onclick={show_answer}>{ i18n::show_answer().get(lang).to_owned() }</button>
                 }
                 <button type="button" data-testid="reset" onclick={reset}>{ i18n::reset().get(lang).to_owned() }</button>
                 if let Some(onclick) = solution {

@@ -1,6 +1,7 @@
-//! What kubectl would print at the cursor, terminal style: `get pods`,
-//! `describe pod`, `logs` and `logs --previous` of the selected pod, by the
-//! core's renderers, and the diagnosis card beside them.
+//! What kubectl would print at the cursor, terminal style: `describe pod`,
+//! `logs` and `logs --previous` of the selected pod, by the core's
+//! renderers, and the diagnosis card beside them (`get pods` sits under the
+//! timeline, in the simulation's stage).
 
 use std::rc::Rc;
 
@@ -86,10 +87,6 @@ pub fn KubectlPanes(props: &KubectlPanesProps) -> Html {
             </option>
         }
     });
-    let get = vec![(
-        "$ kubectl get pods".to_owned(),
-        view_model::get_pods_pane(run, at),
-    )];
     let describe = vec![(
         view_model::describe_command(run, selected),
         view_model::describe_pane(run, selected, at),
@@ -114,7 +111,6 @@ pub fn KubectlPanes(props: &KubectlPanesProps) -> Html {
                 </select>
             </div>
             <div class="panes">
-                { terminal("pane-get", "kubectl get pods".into(), get) }
                 <DiagnosisCard {diagnosis} pod={pod_name} {lang} />
                 <div class="pane-describe">
                     { terminal("pane-describe", "kubectl describe pod".into(), describe) }

@@ -15,6 +15,10 @@ use crate::persist;
 pub struct ShareBarProps {
     pub text: std::rc::Rc<str>,
     pub lang: Lang,
+    /// The embed's parameters at the moment of the click (tab, cursor,
+    /// controls).
+    #[prop_or_default]
+    pub options: Option<Callback<(), persist::PageOptions>>,
 }
 
 #[derive(Clone, PartialEq)]
@@ -36,10 +40,15 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
         let shown = shown.clone();
         let status = status.clone();
         let field = field.clone();
+        let options = props.options.clone();
         Callback::from(move |_: MouseEvent| {
             let base = persist::page_base();
             let made = if embed {
-                persist::embed_code(&base, &text)
+                let options = options
+                    .as_ref()
+                    .map(|options| options.emit(()))
+                    .unwrap_or_default();
+                persist::embed_code(&base, &text, &options)
             } else {
                 persist::link(&base, &text)
             };

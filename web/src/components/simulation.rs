@@ -1,12 +1,15 @@
-//! The simulation of the current text, below the editor: play/pause, the
-//! speed, the timeline with its scrubber, and the kubectl panes at the
-//! cursor.
+//! The simulation of the current text: the stage (play/pause, the speed,
+//! the timeline with its scrubber and `kubectl get pods` at the cursor) and,
+//! below it, the other kubectl panes and the diagnosis.
 //!
 //! The run comes simulated from the app state (once per debounced text);
 //! this section owns only the playback (cursor, speed, selected pod), so
 //! moving the cursor re-renders this section and nothing above it.
 
+use std::cell::Cell;
 use std::rc::Rc;
+
+use podlab_core::manifest::duration::Millis;
 
 use podlab_core::i18n::Lang;
 use web_sys::HtmlInputElement;
@@ -24,6 +27,16 @@ pub struct SimulationProps {
     pub lang: Lang,
     /// True while an edit waits for the debounce (the run shown is older).
     pub pending: bool,
+    /// Where the cursor starts (`?at=`); `None`: at the run's end.
+    #[prop_or_default]
+    pub start_at: Option<Millis>,
+    /// Start playing once mounted (`?autoplay=1`).
+    #[prop_or_default]
+    pub autoplay: bool,
+    /// Written with the cursor on each render, read by Copy embed code
+    /// (`at=`) without re-rendering the page on every tick.
+    #[prop_or_default]
+    pub cursor_out: Option<Rc<Cell<Millis>>>,
 }
 
 impl PartialEq for SimulationProps {
@@ -31,6 +44,8 @@ impl PartialEq for SimulationProps {
         Rc::ptr_eq(&self.linted, &other.linted)
             && self.lang == other.lang
             && self.pending == other.pending
+            && self.start_at == other.start_at
+            && self.autoplay == other.autoplay
     }
 }
 
@@ -41,7 +56,26 @@ pub fn Simulation(props: &SimulationProps) -> Html {
     let timeline = props.linted.timeline.clone();
     let end = run.end;
     let pods = run.pods.len();
-    let playback = use_reducer(|| Playback::new(end));
+    let start_at = props.start_at;
+    let playback = use_reducer(move || {
+        let mut playback = Playback::new(end);
+        if let Some(at) = start_at {
+            playback.cursor = at.min(end);
+        }
+        playback
+    });
+    {
+        let dispatcher = playback.dispatcher();
+        let autoplay = props.autoplay;
+        use_effect_with((), move |_| {
+            if autoplay {
+                dispatcher.dispatch(PlaybackAction::Play {
+                    end,
+                    reduced_motion: prefers_reduced_motion(),
+                });
+            }
+        });
+    }
     {
         let dispatcher = playback.dispatcher();
         use_effect_with((end, pods), move |&(end, pods)| {
@@ -51,6 +85,9 @@ pub fn Simulation(props: &SimulationProps) -> Html {
     use_playback_ticks(playback.playing, end, playback.dispatcher());
 
     let cursor = playback.cursor.min(end);
+    if let Some(out) = &props.cursor_out {
+        out.set(cursor);
+    }
     let statuses = Rc::new(view_model::pod_statuses(&run, cursor));
 
     let on_play = {
@@ -101,51 +138,60 @@ pub fn Simulation(props: &SimulationProps) -> Html {
     let now = view_model::clock(cursor);
     let total = view_model::clock(end);
 
+    let get_pods = view_model::get_pods_pane(&run, cursor);
+
     html! {
         <section class="simulation" aria-labelledby="simulation-heading">
-            <div class="sim-head">
-                <h2 id="simulation-heading">{ i18n::simulation_heading().get(lang).to_owned() }</h2>
-                if props.pending {
-                    <span class="pending">{ i18n::simulating().get(lang).to_owned() }</span>
-                }
-            </div>
-            <div class="controls">
-                <button
-                    type="button"
-                    class="play"
-                    data-testid="play"
-                    onclick={on_play}
-                >
-                    <span aria-hidden="true" class="play-icon">{ if playback.playing { "❚❚" } else { "▶" } }</span>
-                    { play_label.get(lang).to_owned() }
-                </button>
-                <div class="speeds" role="group" aria-label={i18n::speed().get(lang).to_owned()}>
-                    <span class="speeds-label" aria-hidden="true">{ i18n::speed().get(lang).to_owned() }</span>
-                    { for speeds }
+            <div class="stage" data-testid="stage">
+                <div class="sim-controls">
+                    <h2 id="simulation-heading">{ i18n::simulation_heading().get(lang).to_owned() }</h2>
+                    <button
+                        type="button"
+                        class="play"
+                        data-testid="play"
+                        onclick={on_play}
+                    >
+                        <span aria-hidden="true" class="play-icon">{ if playback.playing { "❚❚" } else { "▶" } }</span>
+                        { play_label.get(lang).to_owned() }
+                    </button>
+                    <div class="speeds" role="group" aria-label={i18n::speed().get(lang).to_owned()}>
+                        <span class="speeds-label" aria-hidden="true">{ i18n::speed().get(lang).to_owned() }</span>
+                        { for speeds }
+                    </div>
+                    <output class="clock" data-testid="clock" for="scrubber">{ format!("{now} / {total}") }</output>
+                    if props.pending {
+                        <span class="pending">{ i18n::simulating().get(lang).to_owned() }</span>
+                    }
                 </div>
-                <output class="clock" data-testid="clock" for="scrubber">{ format!("{now} / {total}") }</output>
-            </div>
-            <Timeline
-                timeline={timeline}
-                {cursor}
-                statuses={statuses}
-                selected={playback.selected}
-                {lang}
-                on_select={on_select.clone()}
-            />
-            <div class="scrub">
-                <label for="scrubber">{ i18n::simulated_time().get(lang).to_owned() }</label>
-                <input
-                    id="scrubber"
-                    data-testid="scrubber"
-                    type="range"
-                    min="0"
-                    max={(end / 1000).to_string()}
-                    step="1"
-                    value={(cursor / 1000).to_string()}
-                    aria-valuetext={i18n::time_of(&now, &total).get(lang).to_owned()}
-                    oninput={on_scrub}
+                if let Some(note) = &props.linted.cluster_note {
+                    <p class="cluster-note" data-testid="cluster-note">{ note.get(lang).to_owned() }</p>
+                }
+                <Timeline
+                    timeline={timeline}
+                    {cursor}
+                    statuses={statuses}
+                    selected={playback.selected}
+                    {lang}
+                    on_select={on_select.clone()}
                 />
+                <div class="scrub">
+                    <label for="scrubber" class="visually-hidden">{ i18n::simulated_time().get(lang).to_owned() }</label>
+                    <input
+                        id="scrubber"
+                        data-testid="scrubber"
+                        type="range"
+                        min="0"
+                        max={(end / 1000).to_string()}
+                        step="1"
+                        value={(cursor / 1000).to_string()}
+                        aria-valuetext={i18n::time_of(&now, &total).get(lang).to_owned()}
+                        oninput={on_scrub}
+                    />
+                </div>
+                <pre class="terminal status-strip" data-testid="pane-get" tabindex="0" aria-label="kubectl get pods">
+                    <span class="prompt">{ "$ kubectl get pods\n" }</span>
+                    { get_pods }
+                </pre>
             </div>
             <KubectlPanes {run} {cursor} selected={playback.selected} {lang} {on_select} />
         </section>

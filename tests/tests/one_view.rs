@@ -1,0 +1,347 @@
+//! Issue 12: the learner's loop in one view. Right after load, on a laptop
+//! and on a large screen, the controls, the timeline (every lane of the
+//! reference 2-replica Deployment) and `kubectl get pods` at the cursor are
+//! on screen together; at 390 px they come in the order status + timeline,
+//! controls, editor, panes; a 700x560 embed opens on the timeline, its
+//! parameters choose the tab, the cursor and the controls; an exercise's
+//! editor holds no answer. Screenshots go to target/e2e/.
+
+use podlab_e2e::page::{open, slide, text_of, try_text_of, PAGE_LOAD, RELINT};
+use podlab_e2e::server::StaticServer;
+use podlab_e2e::webdriver::{ChromeDriver, Session};
+use podlab_e2e::{dist_dir, output_dir};
+use serde_json::{json, Value};
+
+/// The element's box against the viewport: `[top, bottom, left, right,
+/// innerHeight, innerWidth]`, or null when nothing matches.
+fn rect(session: &Session, selector: &str) -> Value {
+    session.execute(
+        "const e = document.querySelector(arguments[0]); if (!e) return null;\
+         const r = e.getBoundingClientRect();\
+         return [r.top, r.bottom, r.left, r.right, innerHeight, innerWidth];",
+        json!([selector]),
+    )
+}
+
+/// Wholly inside the viewport, with no scrolling.
+fn fully_in_view(session: &Session, selector: &str) -> bool {
+    let r = rect(session, selector);
+    let n = |i: usize| r.get(i).and_then(Value::as_f64).unwrap_or(f64::NAN);
+    n(0) >= 0.0 && n(1) <= n(4) + 0.5 && n(2) >= 0.0 && n(3) <= n(5) + 0.5 && n(1) > n(0)
+}
+
+/// At least partly inside the viewport.
+fn intersects_view(session: &Session, selector: &str) -> bool {
+    let r = rect(session, selector);
+    let n = |i: usize| r.get(i).and_then(Value::as_f64).unwrap_or(f64::NAN);
+    n(1) > 0.0 && n(0) < n(4) && n(3) > 0.0 && n(2) < n(5)
+}
+
+fn top_of(session: &Session, selector: &str) -> f64 {
+    rect(session, selector)
+        .get(0)
+        .and_then(Value::as_f64)
+        .unwrap_or_else(|| panic!("nothing matches {selector}"))
+}
+
+fn scroll_y(session: &Session) -> f64 {
+    session
+        .execute("return scrollY;", json!([]))
+        .as_f64()
+        .unwrap_or(f64::NAN)
+}
+
+fn lanes(session: &Session) -> u64 {
+    session
+        .execute(
+            "return document.querySelectorAll('[data-testid=timeline] .pod').length;",
+            json!([]),
+        )
+        .as_u64()
+        .unwrap_or(0)
+}
+
+#[test]
+fn laptop_and_large_screen_show_controls_timeline_and_status_together() {
+    let server = StaticServer::start(dist_dir());
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    for (width, height) in [(1366, 768), (1920, 1080)] {
+        for lang in ["en", "zh-TW"] {
+            session.set_window_size(width, height);
+            open(&session, &server, &format!("?lang={lang}"));
+            session.wait_for_element("[data-testid=timeline] .pod", RELINT);
+            assert_eq!(scroll_y(&session), 0.0);
+            assert_eq!(
+                lanes(&session),
+                2,
+                "the reference Deployment has 2 replicas"
+            );
+            for selector in [
+                "[data-testid=slider-startup]",
+                "[data-testid=slider-memory-peak]",
+                "[data-testid=timeline] .pod:nth-child(1)",
+                "[data-testid=timeline] .pod:nth-child(2)",
+                "[data-testid=scrubber]",
+                "[data-testid=play]",
+                "[data-testid=pane-get]",
+                "[data-testid=editor]",
+            ] {
+                assert!(
+                    fully_in_view(&session, selector),
+                    "{width}x{height} {lang}: {selector} is not on the first screen: {}",
+                    rect(&session, selector)
+                );
+            }
+            session.screenshot(&out.join(format!("one-view-{width}x{height}-{lang}.png")));
+        }
+    }
+
+    // Dragging the load-time slider past the probes' budget changes the
+    // timeline in the same view: the reference's startupProbe allows
+    // 30 x 10 s = 300 s, so a 400 s load crash-loops (the startupProbe kills
+    // it at about 300 s and it starts over).
+    session.set_window_size(1366, 768);
+    open(&session, &server, "?lang=en");
+    session.wait_for_element("[data-testid=timeline] .pod", RELINT);
+    let before = text_of(&session, "[data-testid=pane-get]");
+    assert!(before.contains("Running"), "{before}");
+    slide(&session, "slider-startup", 400);
+    session.wait_for("the timeline to show the crash loop", RELINT, |session| {
+        let status = try_text_of(session, "[data-testid=pane-get]")?;
+        (status != before).then_some(())
+    });
+    assert!(fully_in_view(
+        &session,
+        "[data-testid=timeline] .pod:nth-child(2)"
+    ));
+    assert_eq!(scroll_y(&session), 0.0);
+    session.screenshot(&out.join("one-view-slider-400s.png"));
+
+    // The editor folds away and comes back.
+    let toggle = session.wait_for_element("[data-testid=editor-toggle]", RELINT);
+    session.click(&toggle);
+    session.wait_for("the editor to fold", RELINT, |session| {
+        session.find("[data-testid=editor]").is_none().then_some(())
+    });
+    session.click(&session.wait_for_element("[data-testid=editor-toggle]", RELINT));
+    session.wait_for_element("[data-testid=editor]", RELINT);
+}
+
+#[test]
+fn a_phone_shows_status_and_timeline_first_then_controls_editor_panes() {
+    let server = StaticServer::start(dist_dir());
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    session.set_window_size(390, 844);
+    for lang in ["en", "zh-TW"] {
+        open(&session, &server, &format!("?lang={lang}"));
+        session.wait_for_element("[data-testid=timeline] .pod", RELINT);
+        let order: Vec<f64> = [
+            "[data-testid=timeline]",
+            "[data-testid=pane-get]",
+            "[data-testid=slider-startup]",
+            "[data-testid=editor]",
+            "[data-testid=pane-describe]",
+        ]
+        .iter()
+        .map(|selector| top_of(&session, selector))
+        .collect();
+        assert!(
+            order.windows(2).all(|pair| pair[0] < pair[1]),
+            "{lang}: not in the order timeline, status, controls, editor, panes: {order:?}"
+        );
+        assert!(intersects_view(&session, "[data-testid=timeline]"));
+        let overflow = session.execute(
+            "return document.documentElement.scrollWidth - innerWidth;",
+            json!([]),
+        );
+        assert!(
+            overflow.as_f64().unwrap_or(f64::MAX) <= 0.5,
+            "{lang}: the page is wider than the phone: {overflow}"
+        );
+        session.screenshot(&out.join(format!("one-view-390-{lang}.png")));
+    }
+}
+
+#[test]
+fn an_embed_opens_on_the_timeline_and_its_parameters_choose_tab_cursor_and_controls() {
+    let server = StaticServer::start(dist_dir());
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    // The iframe's viewport: 700 x 560 (the window is a little taller to
+    // leave room for the browser's own chrome in headless mode).
+    session.set_window_size(700, 560);
+    let inner = session.execute("return [innerWidth, innerHeight];", json!([]));
+    session.set_window_size(
+        700 + (700 - inner[0].as_u64().unwrap_or(700)) as u32,
+        560 + (560 - inner[1].as_u64().unwrap_or(560)) as u32,
+    );
+    for lang in ["en", "zh-TW"] {
+        open(&session, &server, &format!("?embed=1&lang={lang}"));
+        session.wait_for_element("[data-testid=timeline] .pod", RELINT);
+        assert_eq!(
+            session.execute("return [innerWidth, innerHeight];", json!([])),
+            json!([700, 560])
+        );
+        for selector in [
+            "[data-testid=play]",
+            "[data-testid=timeline] .pod:nth-child(1)",
+            "[data-testid=timeline] .pod:nth-child(2)",
+            "[data-testid=pane-get]",
+            "[data-testid=slider-startup]",
+            "[data-testid=slider-memory-peak]",
+        ] {
+            assert!(
+                fully_in_view(&session, selector),
+                "embed {lang}: {selector} is not in the frame: {}",
+                rect(&session, selector)
+            );
+        }
+        // Only the two controls that matter, the editor one click away.
+        assert!(session.find("[data-testid=slider-workers]").is_none());
+        assert!(!intersects_view(&session, "[data-testid=editor]"));
+        session.screenshot(&out.join(format!("embed-700x560-{lang}.png")));
+    }
+    let yaml = session.wait_for_element("[data-testid=tab-yaml]", RELINT);
+    session.click(&yaml);
+    session.wait_for("the YAML tab", RELINT, |session| {
+        fully_in_view(session, "[data-testid=editor]").then_some(())
+    });
+    assert!(!intersects_view(&session, "[data-testid=timeline]"));
+
+    // An article's parameters: the YAML tab, or the timeline at 12 minutes
+    // with the memory controls only.
+    open(&session, &server, "?embed=1&view=yaml&lang=en");
+    session.wait_for("view=yaml to open the editor", RELINT, |session| {
+        fully_in_view(session, "[data-testid=editor]").then_some(())
+    });
+    assert_eq!(
+        session
+            .execute("return document.querySelector('[data-testid=tab-yaml]').getAttribute('aria-selected');", json!([])),
+        json!("true")
+    );
+    open(&session, &server, "?embed=1&at=12m&controls=memory&lang=en");
+    session.wait_for_element("[data-testid=timeline] .pod", RELINT);
+    let clock = text_of(&session, "[data-testid=clock]");
+    assert!(clock.starts_with("12:00"), "{clock}");
+    assert!(session.find("[data-testid=slider-startup]").is_none());
+    assert!(fully_in_view(&session, "[data-testid=slider-memory-peak]"));
+    let kubectl = session.wait_for_element("[data-testid=tab-kubectl]", RELINT);
+    session.click(&kubectl);
+    session.wait_for("the kubectl tab", RELINT, |session| {
+        intersects_view(session, "[data-testid=pane-describe]").then_some(())
+    });
+    session.screenshot(&out.join("embed-700x560-kubectl.png"));
+
+    // A reader opens the full page with the same text.
+    let href = session.execute(
+        "const a = document.querySelector('[data-testid=open-full]'); a.dispatchEvent(new MouseEvent('click', {cancelable: true})); return a.getAttribute('href');",
+        json!([]),
+    );
+    let href = href.as_str().unwrap_or_default();
+    assert!(
+        href.contains("?at=12m&lang=en#v1.") && !href.contains("embed=1"),
+        "{href}"
+    );
+
+    // Copy embed code (on the full page) writes the author's parameters and
+    // the compact height.
+    session.set_window_size(1366, 768);
+    open(
+        &session,
+        &server,
+        "?view=kubectl&at=12m&controls=memory&lang=en",
+    );
+    session.wait_for_element("[data-testid=timeline] .pod", RELINT);
+    let share = session.wait_for_element("[data-testid=share-embed]", RELINT);
+    session.click(&share);
+    let code = session.wait_for("the embed code", RELINT, |session| {
+        let value = session.execute(
+            "return document.querySelector('[data-testid=share-link]').value;",
+            json!([]),
+        );
+        value
+            .as_str()
+            .filter(|v| v.starts_with("<iframe"))
+            .map(str::to_owned)
+    });
+    assert!(code.contains("height=\"560\""), "{code}");
+    assert!(
+        code.contains("embed=1&view=kubectl&at=12m&controls=memory&autoplay=0#v1."),
+        "{code}"
+    );
+}
+
+#[test]
+fn an_exercise_editor_holds_no_answer_and_hints_come_one_at_a_time() {
+    let server = StaticServer::start(dist_dir());
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    session.set_window_size(1366, 768);
+    session.goto(&server.url("/?exercise=liveness-crash-loop&lang=en"));
+    session.wait_for_element("[data-testid=goals]", PAGE_LOAD);
+    let editor = session.wait_for("the exercise's text", PAGE_LOAD, |session| {
+        let value = session.execute(
+            "const e = document.querySelector('[data-testid=editor]'); return e ? e.value : '';",
+            json!([]),
+        );
+        value
+            .as_str()
+            .filter(|v| v.contains("kind: Deployment"))
+            .map(str::to_owned)
+    });
+    for answer in [
+        "kind: Exercise",
+        "correct:",
+        "explanation",
+        "kills it first",
+        "#",
+    ] {
+        assert!(
+            !editor.contains(answer),
+            "the editor shows {answer:?}:\n{editor}"
+        );
+    }
+    assert!(editor.contains("kind: Scenario"), "{editor}");
+    // No hint and no explanation before they are asked for.
+    assert_eq!(
+        session.execute(
+            "return document.querySelectorAll('.hints li').length;",
+            json!([])
+        ),
+        json!(0)
+    );
+    assert!(session.find("[data-testid=explanation]").is_none());
+    session.click(&session.wait_for_element("[data-testid=hint]", RELINT));
+    session.wait_for("the first hint", RELINT, |session| {
+        (session.execute(
+            "return document.querySelectorAll('.hints li').length;",
+            json!([]),
+        ) == json!(1))
+        .then_some(())
+    });
+    assert!(session.find("[data-testid=explanation]").is_none());
+    // podlab's own findings are folded away: finding the cause is the
+    // learner's work.
+    let open_findings = session.execute(
+        "return document.querySelector('[data-testid=findings]').open;",
+        json!([]),
+    );
+    assert_eq!(open_findings, json!(false));
+    // Solving shows the explanation.
+    session.execute(
+        "document.querySelector('[data-testid=findings]').open = true;",
+        json!([]),
+    );
+    let fix = session.wait_for_element("[data-testid=fix-PL201]", RELINT);
+    session.click(&fix);
+    session.wait_for_element("[data-testid=solved]", RELINT);
+    let explanation = text_of(&session, "[data-testid=explanation]");
+    assert!(explanation.contains("startupProbe"), "{explanation}");
+    session.screenshot(&out.join("exercise-one-view.png"));
+}
