@@ -232,6 +232,15 @@ fn kubectl_text_is_accepted_at_either_end_of_its_run() {
     assert!(mismatch(&run, pod, &before_turn).is_some());
 }
 
+/// A pod whose Secret volume cannot be mounted (`FailedMount` from the
+/// volume manager's back-off, Pending in ContainerCreating without a pod
+/// IP), and one whose ConfigMap volume is `optional: true` and runs.
+#[test]
+fn failed_mounts_match_kubectl() {
+    compare("volumes-and-shm.yaml", 30_000);
+    compare("volumes-and-shm.yaml", 600_000);
+}
+
 #[test]
 fn reference_one_gpu_at_15_minutes_matches_kubectl_for_both_pods() {
     compare("reference-one-gpu.yaml", 900_000);
