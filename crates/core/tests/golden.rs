@@ -640,3 +640,49 @@ fn a_worker_blocked_in_a_slow_call_probes_when_it_returns() {
         "Readiness probe failed: HTTP probe failed with statuscode: 404"
     );
 }
+
+/// The volume manager's retries (sim/volumes.rs): the first attempt at the
+/// first sync W = 0.5 s, then at the first 100 ms reconciler tick after
+/// each back-off (0.5 s doubling to 122 s; `<=` refuses the tick on it):
+/// 0.5, 0.5+0.6 = 1.1, +1.1 = 2.2, +2.1 = 4.3, +4.1 = 8.4, +8.1 = 16.5,
+/// +16.1 = 32.6, +32.1 = 64.7, +64.1 = 128.8, +122.1 = 250.9, 373.0, 495.1.
+/// Nothing else happens to the pod: no pull, no Created, no sandbox.
+#[test]
+fn a_missing_secret_volume_fails_to_mount_with_the_volume_managers_back_off() {
+    let run = run("volumes-and-shm.yaml", 600);
+    let events = pod_events(&run, "needs-token");
+    let message =
+        "MountVolume.SetUp failed for volume \"hf-token\" : secret \"hf-token\" not found";
+    assert!(events.iter().all(
+        |(_, reason, text)| *reason == "FailedMount" && text == message || *reason == "Scheduled"
+    ));
+    let failed = event_times(&run, "FailedMount");
+    assert_eq!(
+        failed,
+        [
+            500, 1_100, 2_200, 4_300, 8_400, 16_500, 32_600, 64_700, 128_800, 250_900, 373_000,
+            495_100
+        ]
+    );
+    let pod = run.pods.iter().find(|p| p.name == "needs-token").unwrap();
+    assert_eq!(pod.sandbox, None, "the sandbox comes after the volumes");
+    assert_eq!(pod.phase_at(600_000), "Pending");
+    assert_eq!(
+        status_column(&run, "needs-token", 600_000),
+        "ContainerCreating"
+    );
+    // An optional ConfigMap volume mounts empty: that pod runs.
+    assert_eq!(status_column(&run, "optional-config", 600_000), "Running");
+    let diagnoses = podlab_core::explain::diagnosis::diagnose(&run, 600_000);
+    assert_eq!(diagnoses.len(), 1, "{diagnoses:#?}");
+    assert_eq!(
+        diagnoses[0].kind,
+        podlab_core::explain::diagnosis::Kind::FailedMount
+    );
+    assert_eq!(diagnoses[0].next_command, "kubectl get secret hf-token");
+    // 12 attempts; the last at 495.1 s is 104.9 s old at 600 s: `105s`.
+    assert!(diagnoses[0]
+        .evidence
+        .iter()
+        .any(|line| line.contains("105s (x12 over 10m)") && line.ends_with(message)));
+}

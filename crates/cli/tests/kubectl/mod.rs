@@ -14,6 +14,12 @@
 //! times kubectl prints (`Start Time`, `Started`, `Finished`) are then moved
 //! back by `base − EPOCH` (objects::shift_dates) to compare with podlab's
 //! fixed epoch, 2026-01-01T00:00:00Z.
+//!
+//! Events with a sub-second time (a scheduler's `eventTime` at x.1 s) turn
+//! their age over somewhere inside that second, so the harness also records
+//! the simulated "now" (`unix now − base`, milliseconds) just before kubectl
+//! starts and just after it returns, and accepts kubectl's text when it
+//! equals podlab's rendered at either end (describe_kubectl.rs `mismatch`).
 
 pub mod objects;
 pub mod server;

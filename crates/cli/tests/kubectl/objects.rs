@@ -336,7 +336,13 @@ fn container_spec(source: &str, container: &Container, api_volume: &str) -> Valu
     let mut mounts: Vec<Value> = container
         .volume_mounts
         .iter()
-        .map(|mount| json!({ "name": mount.name, "mountPath": mount.mount_path }))
+        .map(|mount| {
+            let mut served = json!({ "name": mount.name, "mountPath": mount.mount_path });
+            if mount.read_only {
+                served["readOnly"] = json!(true);
+            }
+            served
+        })
         .collect();
     mounts.push(json!({
         "name": api_volume,
@@ -379,10 +385,17 @@ fn volumes(pod: &PodRun, api_volume: &str) -> Vec<Value> {
         .volumes
         .iter()
         .map(|volume| {
+            // `optional` is a *bool in the API: written only when set.
+            let optional = |mut source: Value| {
+                if volume.optional {
+                    source["optional"] = json!(true);
+                }
+                source
+            };
             if let Some(secret) = &volume.secret_name {
-                json!({ "name": volume.name, "secret": { "secretName": secret, "defaultMode": 420 } })
+                json!({ "name": volume.name, "secret": optional(json!({ "secretName": secret, "defaultMode": 420 })) })
             } else if let Some(config_map) = &volume.config_map_name {
-                json!({ "name": volume.name, "configMap": { "name": config_map, "defaultMode": 420 } })
+                json!({ "name": volume.name, "configMap": optional(json!({ "name": config_map, "defaultMode": 420 })) })
             } else {
                 let mut empty_dir = Map::new();
                 if let Some(medium) = &volume.empty_dir_medium {

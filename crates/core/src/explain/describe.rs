@@ -454,7 +454,12 @@ fn container_block(
         .map(|m| {
             (
                 m.mount_path.clone(),
-                format!("{} from {} (rw)", m.mount_path, m.name),
+                format!(
+                    "{} from {} ({})",
+                    m.mount_path,
+                    m.name,
+                    if m.read_only { "ro" } else { "rw" }
+                ),
             )
         })
         .collect();
@@ -650,11 +655,11 @@ fn volumes(text: &mut Text, pod: &PodRun) {
         } else if let Some(secret) = &volume.secret_name {
             text.line(2, "Type:\tSecret (a volume populated by a Secret)");
             text.line(2, &format!("SecretName:\t{secret}"));
-            text.line(2, "Optional:\tfalse");
+            text.line(2, &format!("Optional:\t{}", volume.optional));
         } else if let Some(config_map) = &volume.config_map_name {
             text.line(2, "Type:\tConfigMap (a volume populated by a ConfigMap)");
             text.line(2, &format!("Name:\t{config_map}"));
-            text.line(2, "Optional:\tfalse");
+            text.line(2, &format!("Optional:\t{}", volume.optional));
         } else {
             text.line(1, "<unknown>");
         }

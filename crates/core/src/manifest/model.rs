@@ -169,6 +169,9 @@ pub struct Volume {
     pub empty_dir_medium: Option<String>,
     pub secret_name: Option<String>,
     pub config_map_name: Option<String>,
+    /// `secret.optional` / `configMap.optional`: a missing object mounts as
+    /// an empty directory instead of failing.
+    pub optional: bool,
     pub span: Span,
 }
 
@@ -423,6 +426,7 @@ pub struct EnvFrom {
 pub struct VolumeMount {
     pub name: String,
     pub mount_path: String,
+    pub read_only: bool,
     pub span: Span,
 }
 
@@ -705,6 +709,10 @@ fn lower_volume(node: &Node) -> Volume {
         config_map_name: node
             .get("configMap")
             .and_then(|config_map| str_of(config_map.get("name"))),
+        optional: ["secret", "configMap"]
+            .into_iter()
+            .filter_map(|source| node.get(source)?.get("optional")?.as_bool())
+            .any(|optional| optional),
         span: node.span,
     }
 }
@@ -816,6 +824,10 @@ fn lower_container(node: &Node) -> Container {
             .map(|mount| VolumeMount {
                 name: str_of(mount.get("name")).unwrap_or_default(),
                 mount_path: str_of(mount.get("mountPath")).unwrap_or_default(),
+                read_only: mount
+                    .get("readOnly")
+                    .and_then(Node::as_bool)
+                    .unwrap_or(false),
                 span: mount.span,
             })
             .collect(),

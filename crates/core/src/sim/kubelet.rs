@@ -7,6 +7,8 @@
 mod controllers;
 #[path = "devices.rs"]
 mod devices;
+#[path = "volumes.rs"]
+mod volumes;
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -115,6 +117,9 @@ enum Ev {
     /// The containers loading on a time-sliced GPU pass its memory:
     /// (node, physical GPU, check generation).
     GpuCheck(usize, usize, u64),
+    /// The volume manager retries a volume that failed to mount: (pod,
+    /// the durationBeforeRetry that has just passed; `volumes.rs`).
+    MountRetry(usize, Millis),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -604,6 +609,10 @@ impl<'a> Sim<'a> {
                 if self.pods[pod].run.deleting.is_some() {
                     return;
                 }
+                // SyncPod waits for the volumes before probes and containers.
+                if self.volumes_block_start(pod) {
+                    return;
+                }
                 for c in 0..self.pods[pod].containers.len() {
                     for p in 0..self.pods[pod].containers[c].probes.len() {
                         self.pods[pod].containers[c].probes[p].next_tick = now;
@@ -627,6 +636,7 @@ impl<'a> Sim<'a> {
             Ev::Pulled(pod, c, pull, total) => self.pulled(pod, c, pull, total),
             Ev::PullFailed(pod, c) => self.pull_failed(pod, c),
             Ev::GpuCheck(node, gpu, generation) => self.gpu_crossing(node, gpu, generation),
+            Ev::MountRetry(pod, backoff) => self.mount_attempt(pod, backoff),
         }
     }
 
