@@ -345,3 +345,90 @@ fn an_exercise_editor_holds_no_answer_and_hints_come_one_at_a_time() {
     assert!(explanation.contains("startupProbe"), "{explanation}");
     session.screenshot(&out.join("exercise-one-view.png"));
 }
+
+/// Puts `text` in the editor as a paste would: the value, then `input`.
+fn paste(session: &Session, text: &str) {
+    session.execute(
+        "const e = document.querySelector('[data-testid=editor]');\
+         e.value = arguments[0];\
+         e.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' }));",
+        json!([text]),
+    );
+}
+
+fn editor_value(session: &Session) -> String {
+    session
+        .execute(
+            "return document.querySelector('[data-testid=editor]').value;",
+            json!([]),
+        )
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// Issue 12 item 4: the blog's YAML copied from the rendered article
+/// arrives with every line at column 1; PL001's Fix rebuilds the
+/// indentation from the Kubernetes field tables, and the page's reference
+/// Deployment comes back exactly as written, lint-clean.
+#[test]
+fn a_flattened_paste_is_mended_by_one_click() {
+    let server = StaticServer::start(dist_dir());
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    session.set_window_size(1366, 768);
+    open(&session, &server, "?lang=en");
+    let original = editor_value(&session);
+    assert!(original.contains("  replicas: 2"), "{original}");
+    let flattened: String = original
+        .lines()
+        .map(|line| format!("{}\n", line.trim_start()))
+        .collect();
+    paste(&session, &flattened);
+    let fix = session.wait_for_element("[data-testid=fix-PL001]", RELINT);
+    session.screenshot(&out.join("flattened-paste.png"));
+    session.click(&fix);
+    session.wait_for("the indentation back", RELINT, |session| {
+        (editor_value(session) == original).then_some(())
+    });
+    session.wait_for("a clean lint", RELINT, |session| {
+        let summary = try_text_of(session, "[data-testid=summary]")?;
+        (session.find("[data-testid=diagnostics] .sev-error").is_none()
+            && session.find("[data-rule=PL001]").is_none()
+            && !summary.is_empty())
+        .then_some(())
+    });
+}
+
+/// Issue 12 item 5: Google's vLLM sample asks for an L4 through GKE's
+/// accelerator label; with no Scenario cluster podlab assumes GKE's L4 pool
+/// (not its default A100 node, where the pod would stay Pending), says so
+/// above the timeline, and the pod lands on that pool.
+#[test]
+fn a_gke_sample_schedules_on_the_inferred_l4_pool() {
+    let sample = podlab_e2e::workspace_root()
+        .join("../shared/corpus/GoogleCloudPlatform__kubernetes-engine-samples/ai-ml__llm-serving-gemma__vllm__vllm-2-2b-it.yaml");
+    let text = std::fs::read_to_string(&sample)
+        .unwrap_or_else(|error| panic!("{}: {error}", sample.display()));
+    let server = StaticServer::start(dist_dir());
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    session.set_window_size(1366, 768);
+    for lang in ["en", "zh-TW"] {
+        open(&session, &server, &format!("?lang={lang}"));
+        paste(&session, &text);
+        let note = session.wait_for("the assumed cluster", RELINT, |session| {
+            try_text_of(session, "[data-testid=cluster-note]")
+        });
+        assert!(note.contains("nvidia-l4"), "{lang}: {note}");
+        let get = text_of(&session, "[data-testid=pane-get]");
+        assert!(get.contains("vllm-gemma-deployment-"), "{get}");
+        assert!(!get.contains("Pending"), "{lang}: {get}");
+        let describe = text_of(&session, "[data-testid=pane-describe]");
+        assert!(describe.contains("Node:             nvidia-l4-0/"), "{describe}");
+        assert!(!describe.contains("FailedScheduling"), "{describe}");
+        session.screenshot(&out.join(format!("gke-sample-inferred-l4-{lang}.png")));
+    }
+}
