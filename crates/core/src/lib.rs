@@ -16,3 +16,4 @@ pub mod share;
 pub mod sim;
 pub mod sort;
 pub mod span;
+pub mod suppress;
