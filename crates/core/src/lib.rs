@@ -1,6 +1,7 @@
 //! podlab's core: YAML manifests with positions, lint rules, the simulator and
 //! kubectl-style renderers. Pure Rust: no IO, no clock, no global state.
 
+pub mod config;
 pub mod controls;
 pub mod diagnostic;
 pub mod exercise;
