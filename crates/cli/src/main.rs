@@ -1,8 +1,13 @@
 //! `podlab`: the core on the command line.
 //!
-//! `podlab lint FILE... [--format text|json|sarif] [--lang en|zh-TW]`: exit 0
-//! when no error-level diagnostic, 1 when there is one, 2 on a usage or I/O
-//! problem; `-` reads standard input. The JSON shape is DESIGN.md's contract.
+//! `podlab lint FILE|DIR|-... [--format text|json|sarif|github] [--lang en|zh-TW]
+//! [--config FILE] [--select PL2,...] [--ignore PL004,...] [--exit-zero]
+//! [--verbose] [--print-config]`: exit 0 when no error-level diagnostic, 1
+//! when there is one (0 with `--exit-zero`), 2 on a usage or I/O problem or a
+//! broken `.podlab.yaml`; `-` reads standard input, a directory is walked for
+//! `*.yaml`/`*.yml`. The JSON shape is DESIGN.md's contract, plus
+//! `suppressed` when something was silenced. Settings come from
+//! `.podlab.yaml` (`inputs.rs`). Output to a closed pipe ends with exit 141.
 //!
 //! `podlab rules [ID|NAME] [--lang en|zh-TW]`: the rule list, or one rule's
 //! documentation.
@@ -21,7 +26,33 @@
 //! when every goal holds, 1 when one fails, 2 on a usage or I/O problem.
 
 use std::io::Read;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+mod inputs;
+
+/// `print!` that ends the process quietly when standard output is a closed
+/// pipe (`podlab simulate FILE | head`), with 141 as a shell reports a
+/// process ended by SIGPIPE (128 + 13), instead of std's panic.
+macro_rules! out {
+    ($($arg:tt)*) => { crate::write_stdout(format_args!($($arg)*)) };
+}
+/// `println!`, quiet on a closed pipe like [`out!`].
+macro_rules! outln {
+    ($($arg:tt)*) => { crate::write_stdout(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+fn write_stdout(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(error) = stdout.write_fmt(args).and_then(|()| stdout.flush()) {
+        if error.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(141);
+        }
+        eprintln!("podlab: cannot write to standard output: {error}");
+        std::process::exit(2);
+    }
+}
 
 use podlab_core::diagnostic::{Diagnostic, Severity};
 use podlab_core::i18n::{ui, Lang};
@@ -29,7 +60,10 @@ use podlab_core::lint::{lint, LintReport};
 use podlab_core::rules;
 use serde_json::{json, Value};
 
-const USAGE: &str = "usage: podlab lint FILE... [--format text|json|sarif] [--lang en|zh-TW]
+const USAGE: &str =
+    "usage: podlab lint FILE|DIR|-... [--format text|json|sarif|github] [--lang en|zh-TW]
+                   [--config FILE] [--select PL2,..] [--ignore PL004,..] [--exit-zero] [--verbose]
+       podlab lint --print-config [--config FILE]
        podlab rules [ID|NAME] [--lang en|zh-TW]
        podlab simulate FILE... [--at DURATION] [--format text|json] [--lang en|zh-TW]
        podlab fmt --reindent FILE [--write] [--lang en|zh-TW]
@@ -57,7 +91,7 @@ fn run(args: &[String]) -> Result<u8, String> {
     };
     // `podlab simulate --help` asks for help, not for a file named so.
     if rest.iter().any(|arg| arg == "--help" || arg == "-h") {
-        println!("{USAGE}");
+        outln!("{USAGE}");
         return Ok(0);
     }
     match command.as_str() {
@@ -68,7 +102,7 @@ fn run(args: &[String]) -> Result<u8, String> {
         "fmt" => fmt_command(rest),
         "exercises" => exercises_command(rest),
         "help" | "--help" | "-h" => {
-            println!("{USAGE}");
+            outln!("{USAGE}");
             Ok(0)
         }
         _ => Err(format!("unknown command `{command}`\n{USAGE}")),
@@ -87,11 +121,11 @@ fn rules_command(args: &[String]) -> Result<u8, String> {
         }
     }
     match wanted {
-        None => print!("{}", rules::doc::render_list(lang)),
+        None => out!("{}", rules::doc::render_list(lang)),
         Some(id) => {
             let rule = rules::find(&id)
                 .ok_or_else(|| format!("no rule `{id}` (`podlab rules` lists them)"))?;
-            print!("{}", rules::doc::render(rule, lang));
+            out!("{}", rules::doc::render(rule, lang));
         }
     }
     Ok(0)
@@ -135,7 +169,7 @@ fn exercises_command(args: &[String]) -> Result<u8, String> {
                         })
                     })
                     .collect();
-                println!(
+                outln!(
                     "{}",
                     serde_json::to_string_pretty(&json!({ "exercises": items }))
                         .unwrap_or_default()
@@ -144,7 +178,7 @@ fn exercises_command(args: &[String]) -> Result<u8, String> {
                 let width = all.iter().map(|e| e.id.len()).max().unwrap_or(0);
                 for exercise in &all {
                     let tags: Vec<&str> = exercise.tags.iter().map(|tag| tag.as_str()).collect();
-                    println!(
+                    outln!(
                         "{:<width$}  {:<13}  {}",
                         exercise.id,
                         tags.join(","),
@@ -171,7 +205,7 @@ fn exercises_command(args: &[String]) -> Result<u8, String> {
                         })
                     })
                     .collect();
-                println!(
+                outln!(
                     "{}",
                     serde_json::to_string_pretty(
                         &json!({"exercise": exercise.id, "solved": solved, "goals": items})
@@ -179,16 +213,16 @@ fn exercises_command(args: &[String]) -> Result<u8, String> {
                     .unwrap_or_default()
                 );
             } else {
-                println!("{}: {}", exercise.id, exercise.title.get(lang));
+                outln!("{}: {}", exercise.id, exercise.title.get(lang));
                 for result in &results {
                     let mark = if result.passed { "✓" } else { "✗" };
-                    println!(
+                    outln!(
                         "  {mark} {}\n      {}",
                         result.label.get(lang),
                         result.why.get(lang)
                     );
                 }
-                println!("{}", goals::summary(&results).get(lang));
+                outln!("{}", goals::summary(&results).get(lang));
             }
             Ok(if solved { 0 } else { 1 })
         }
@@ -250,7 +284,7 @@ fn fmt_command(args: &[String]) -> Result<u8, String> {
                 .map_err(|error| format!("cannot write {file}: {error}"))?;
         }
     } else {
-        print!("{result}");
+        out!("{result}");
     }
     Ok(u8::from(lint(&result).has_errors()))
 }
@@ -282,11 +316,11 @@ fn share_command(args: &[String]) -> Result<u8, String> {
     let base = base.split('#').next().unwrap_or(&base).to_string();
     if embed {
         let separator = if base.contains('?') { '&' } else { '?' };
-        println!(
+        outln!(
             "<iframe src=\"{base}{separator}embed=1#{fragment}\" width=\"100%\" height=\"720\" style=\"border:0\" loading=\"lazy\" title=\"podlab\"></iframe>"
         );
     } else {
-        println!("{base}#{fragment}");
+        outln!("{base}#{fragment}");
     }
     Ok(0)
 }
@@ -421,20 +455,20 @@ fn simulate_command(args: &[String]) -> Result<u8, String> {
         if !refused.is_empty() {
             output["refused"] = json!(refused);
         }
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&output).unwrap_or_default()
         );
     } else {
         if let Some(note) = &cluster_note {
             // A shell comment, so the transcript still reads as a terminal session.
-            println!("# {}\n", note.get(lang));
+            outln!("# {}\n", note.get(lang));
         }
-        print!("{}", kubectl_transcript(&run, at));
+        out!("{}", kubectl_transcript(&run, at));
         // After the transcript: a diagnosis per unhealthy pod, in `--lang`
         // (kubectl's own output above stays English).
         use podlab_core::explain::diagnosis;
-        print!(
+        out!(
             "{}",
             diagnosis::render(&diagnosis::diagnose(&run, at), lang)
         );
@@ -521,46 +555,232 @@ fn read_input(file: &str) -> Result<String, String> {
 }
 
 fn lint_command(rest: &[String]) -> Result<u8, String> {
+    use podlab_core::suppress::{check_pattern, Selection};
     let mut format = "text".to_string();
     let mut lang = Lang::En;
     let mut files = Vec::new();
+    let (mut config_path, mut print_config, mut exit_zero, mut verbose) =
+        (None, false, false, false);
+    let (mut select, mut ignore): (Option<Vec<String>>, Vec<String>) = (None, Vec::new());
     let mut iter = rest.iter();
     while let Some(arg) = iter.next() {
         match arg.as_str() {
             "--format" => format = iter.next().ok_or("--format needs a value")?.clone(),
             "--lang" => lang = lang_value(iter.next())?,
+            "--config" => {
+                config_path = Some(PathBuf::from(iter.next().ok_or("--config needs a file")?))
+            }
+            "--select" | "--ignore" => {
+                let list = iter
+                    .next()
+                    .ok_or_else(|| format!("{arg} needs rule IDs (`PL004,PL301`, `PL2`)"))?;
+                let mut patterns = Vec::new();
+                for pattern in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+                    if let Err(meant) = check_pattern(pattern) {
+                        let meant = meant
+                            .map(|m| format!("; did you mean `{m}`?"))
+                            .unwrap_or_default();
+                        return Err(format!("{arg}: `{pattern}` names no podlab rule{meant}"));
+                    }
+                    patterns.push(pattern.to_string());
+                }
+                if arg == "--select" {
+                    select = Some(patterns);
+                } else {
+                    ignore.extend(patterns);
+                }
+            }
+            "--print-config" => print_config = true,
+            "--exit-zero" => exit_zero = true,
+            "--verbose" | "-v" => verbose = true,
             _ if arg.starts_with("--") => return Err(format!("unknown option `{arg}`\n{USAGE}")),
             _ => files.push(arg.clone()),
         }
     }
+    if !matches!(format.as_str(), "text" | "json" | "sarif" | "github") {
+        return Err(format!(
+            "unknown format `{format}` (text, json, sarif or github)"
+        ));
+    }
+    let cwd = std::env::current_dir().map_err(|error| format!("no current directory: {error}"))?;
+    let config_path = config_path.or_else(|| inputs::discover(&cwd));
+    let loaded = inputs::load(config_path, &cwd)?;
+    let config = &loaded.config;
+    let config_name = loaded.path.as_ref().map_or_else(
+        || inputs::CONFIG_NAME.to_string(),
+        |p| p.display().to_string(),
+    );
+    let selection = Selection {
+        select: select.unwrap_or_else(|| config.select.clone()),
+        ignore: config
+            .ignore
+            .iter()
+            .map(|p| (p.clone(), format!("ignored in {config_name}")))
+            .chain(ignore.iter().map(|p| (p.clone(), format!("--ignore {p}"))))
+            .collect(),
+        severity: config.severity.clone(),
+    };
+    let scenario_path = config.scenario.as_ref().map(|path| loaded.dir.join(path));
+    if print_config {
+        print_effective_config(&loaded, &selection, scenario_path.as_deref());
+        return Ok(0);
+    }
     if files.is_empty() {
         return Err(USAGE.into());
     }
-    if !matches!(format.as_str(), "text" | "json" | "sarif") {
-        return Err(format!("unknown format `{format}` (text, json or sarif)"));
+    // The team's cluster, described once: appended to every manifest, so a
+    // file's own Scenario (read first) still wins.
+    let scenario = match &scenario_path {
+        None => None,
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|error| {
+                format!(
+                    "cannot read the scenario of {config_name}, {}: {error}",
+                    path.display()
+                )
+            })?;
+            let report = lint(&text);
+            let problems: Vec<Diagnostic> = report
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .cloned()
+                .collect();
+            if !problems.is_empty() {
+                return Err(inputs::located(path, &text, &report.index, &problems));
+            }
+            if podlab_core::lint::read(&text).scenario.kind_span.is_none() {
+                return Err(format!(
+                    "{}: no `kind: Scenario` document (named by `scenario:` in {config_name})",
+                    path.display()
+                ));
+            }
+            Some(text)
+        }
+    };
+    let mut expanded = Vec::new();
+    for file in &files {
+        if file == "-" {
+            expanded.push(file.clone());
+        } else {
+            if !Path::new(file).exists() {
+                return Err(format!("cannot read {file}: no such file or directory"));
+            }
+            expanded.extend(inputs::expand(file, &loaded, &cwd)?);
+        }
     }
     let mut results = Vec::new();
-    for file in &files {
-        let text = if file == "-" {
-            let mut buffer = String::new();
-            std::io::stdin()
-                .read_to_string(&mut buffer)
-                .map_err(|error| format!("cannot read standard input: {error}"))?;
-            buffer
-        } else {
-            std::fs::read_to_string(file).map_err(|error| format!("cannot read {file}: {error}"))?
+    for file in &expanded {
+        let own = read_input(file)?;
+        let own_len = own.len();
+        let text = match &scenario {
+            Some(scenario) => format!(
+                "{own}{}---\n{scenario}",
+                if own.ends_with('\n') || own.is_empty() {
+                    ""
+                } else {
+                    "\n"
+                }
+            ),
+            None => own,
         };
-        let report = lint(&text);
+        let mut report = lint(&text);
+        if scenario.is_some() {
+            // What lies past the file's own text concerns the scenario file.
+            report.diagnostics.retain(|d| d.span.start <= own_len);
+            report
+                .suppressed
+                .retain(|s| s.diagnostic.span.start <= own_len);
+        }
+        if !verbose {
+            // Kinds podlab does not read (Services, ConfigMaps, CRDs) are
+            // most of a Helm chart's output: skipped silently.
+            report
+                .diagnostics
+                .retain(|d| d.rule != podlab_core::lint::NOT_SIMULATED.0);
+        }
+        selection.apply(&mut report.diagnostics, &mut report.suppressed);
         results.push((file.clone(), text, report));
     }
     let failed = results.iter().any(|(_, _, report)| report.has_errors());
     let output = match format.as_str() {
         "json" => serde_json::to_string_pretty(&json_output(&results, lang)).unwrap_or_default(),
         "sarif" => serde_json::to_string_pretty(&sarif_output(&results, lang)).unwrap_or_default(),
+        "github" => github_output(&results, lang),
         _ => text_output(&results, lang),
     };
-    println!("{output}");
-    Ok(u8::from(failed))
+    outln!("{output}");
+    Ok(u8::from(failed && !exit_zero))
+}
+
+/// `--print-config`: the settings in force, as `.podlab.yaml` would say them.
+fn print_effective_config(
+    loaded: &inputs::Loaded,
+    selection: &podlab_core::suppress::Selection,
+    scenario: Option<&Path>,
+) {
+    let list = |items: Vec<&str>| format!("[{}]", items.join(", "));
+    let from = loaded.path.as_ref().map_or_else(
+        || "none found; defaults".to_string(),
+        |p| p.display().to_string(),
+    );
+    outln!("# config: {from}");
+    outln!(
+        "select: {}",
+        list(selection.select.iter().map(String::as_str).collect())
+    );
+    outln!(
+        "ignore: {}",
+        list(selection.ignore.iter().map(|(p, _)| p.as_str()).collect())
+    );
+    let severity: Vec<String> = selection
+        .severity
+        .iter()
+        .map(|(p, s)| format!("{p}: {}", s.as_str()))
+        .collect();
+    outln!("severity: {{{}}}", severity.join(", "));
+    match scenario {
+        Some(path) => outln!("scenario: {}", path.display()),
+        None => outln!("scenario: null"),
+    }
+    outln!(
+        "exclude: {}",
+        list(loaded.config.exclude.iter().map(String::as_str).collect())
+    );
+}
+
+/// GitHub Actions workflow commands (`::error file=…,line=…::message`), which
+/// Actions shows inline on a pull request's diff.
+fn github_output(results: &[(String, String, LintReport)], lang: Lang) -> String {
+    // https://github.com/actions/toolkit/blob/main/packages/core/src/command.ts
+    let data = |text: &str| {
+        text.replace('%', "%25")
+            .replace('\r', "%0D")
+            .replace('\n', "%0A")
+    };
+    let property = |text: &str| data(text).replace(':', "%3A").replace(',', "%2C");
+    let mut out = String::new();
+    for (file, text, report) in results {
+        for diagnostic in &report.diagnostics {
+            let (line, column, end_line, end_column) = positions(text, report, diagnostic);
+            let level = match diagnostic.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Info => "notice",
+            };
+            let mut message = diagnostic.message.get(lang).to_string();
+            if let Some(help) = &diagnostic.help {
+                message.push_str(&format!("\n{}: {}", ui::help().get(lang), help.get(lang)));
+            }
+            out.push_str(&format!(
+                "::{level} file={},line={line},col={column},endLine={end_line},endColumn={end_column},title={}::{}\n",
+                property(file),
+                property(&format!("{} {}", diagnostic.rule, diagnostic.name)),
+                data(&message)
+            ));
+        }
+    }
+    out.trim_end().to_string()
 }
 
 fn positions(
@@ -573,42 +793,84 @@ fn positions(
     (start.line, start.column, end.line, end.column)
 }
 
+/// One diagnostic in DESIGN.md's JSON shape.
+fn json_item(
+    file: &str,
+    text: &str,
+    report: &LintReport,
+    diagnostic: &Diagnostic,
+    lang: Lang,
+) -> Value {
+    let (line, column, end_line, end_column) = positions(text, report, diagnostic);
+    let mut item = json!({
+        "rule": diagnostic.rule, "name": diagnostic.name,
+        "severity": diagnostic.severity.as_str(),
+        "message": diagnostic.message.get(lang), "file": file,
+        "line": line, "column": column, "endLine": end_line, "endColumn": end_column,
+    });
+    if let Some(help) = &diagnostic.help {
+        item["help"] = json!(help.get(lang));
+    }
+    if let Some(fix) = &diagnostic.fix {
+        let edits: Vec<Value> = fix
+            .edits
+            .iter()
+            .map(|edit| {
+                let start = report.index.line_col(text, edit.span.start);
+                let end = report.index.line_col(text, edit.span.end);
+                json!({"line": start.line, "column": start.column, "endLine": end.line, "endColumn": end.column, "text": edit.text})
+            })
+            .collect();
+        item["fix"] = json!({"description": fix.description.get(lang), "edits": edits});
+    }
+    item
+}
+
+/// SARIF's suppression kind: written in the file, or outside it.
+fn sarif_suppression(suppressed: &podlab_core::suppress::Suppressed) -> Value {
+    use podlab_core::suppress::Source;
+    let kind = if suppressed.source == Source::External {
+        "external"
+    } else {
+        "inSource"
+    };
+    json!({"kind": kind, "justification": suppressed.reason})
+}
+
+/// DESIGN.md's `{"diagnostics": [...]}`, and, when some were silenced,
+/// `"suppressed": [...]` in the same shape with a `suppression` (where it
+/// was written and why), so `diagnostics` still holds what counts.
 fn json_output(results: &[(String, String, LintReport)], lang: Lang) -> Value {
     let mut diagnostics = Vec::new();
+    let mut suppressed = Vec::new();
     for (file, text, report) in results {
         for diagnostic in &report.diagnostics {
-            let (line, column, end_line, end_column) = positions(text, report, diagnostic);
-            let mut item = json!({
-                "rule": diagnostic.rule, "name": diagnostic.name,
-                "severity": diagnostic.severity.as_str(),
-                "message": diagnostic.message.get(lang), "file": file,
-                "line": line, "column": column, "endLine": end_line, "endColumn": end_column,
-            });
-            if let Some(help) = &diagnostic.help {
-                item["help"] = json!(help.get(lang));
-            }
-            if let Some(fix) = &diagnostic.fix {
-                let edits: Vec<Value> = fix
-                    .edits
-                    .iter()
-                    .map(|edit| {
-                        let start = report.index.line_col(text, edit.span.start);
-                        let end = report.index.line_col(text, edit.span.end);
-                        json!({"line": start.line, "column": start.column, "endLine": end.line, "endColumn": end.column, "text": edit.text})
-                    })
-                    .collect();
-                item["fix"] = json!({"description": fix.description.get(lang), "edits": edits});
-            }
-            diagnostics.push(item);
+            diagnostics.push(json_item(file, text, report, diagnostic, lang));
+        }
+        for silenced in &report.suppressed {
+            let mut item = json_item(file, text, report, &silenced.diagnostic, lang);
+            item["suppression"] =
+                json!({"kind": silenced.source.as_str(), "justification": silenced.reason});
+            suppressed.push(item);
         }
     }
-    json!({ "diagnostics": diagnostics })
+    let mut output = json!({ "diagnostics": diagnostics });
+    if !suppressed.is_empty() {
+        output["suppressed"] = json!(suppressed);
+    }
+    output
 }
 
 fn sarif_output(results: &[(String, String, LintReport)], lang: Lang) -> Value {
     let mut sarif_results = Vec::new();
     for (file, text, report) in results {
-        for diagnostic in &report.diagnostics {
+        let silenced = report
+            .suppressed
+            .iter()
+            .map(|s| (&s.diagnostic, Some(sarif_suppression(s))));
+        for (diagnostic, suppression) in
+            report.diagnostics.iter().map(|d| (d, None)).chain(silenced)
+        {
             let (line, column, end_line, end_column) = positions(text, report, diagnostic);
             let level = match diagnostic.severity {
                 Severity::Error => "error",
@@ -619,14 +881,18 @@ fn sarif_output(results: &[(String, String, LintReport)], lang: Lang) -> Value {
                 .iter()
                 .position(|rule| rule.id == diagnostic.rule)
                 .unwrap_or(0);
-            sarif_results.push(json!({
+            let mut result = json!({
                 "ruleId": diagnostic.rule, "ruleIndex": rule_index, "level": level,
                 "message": {"text": diagnostic.message.get(lang)},
                 "locations": [{"physicalLocation": {
                     "artifactLocation": {"uri": file},
                     "region": {"startLine": line, "startColumn": column, "endLine": end_line, "endColumn": end_column}
                 }}]
-            }));
+            });
+            if let Some(suppression) = suppression {
+                result["suppressions"] = json!([suppression]);
+            }
+            sarif_results.push(result);
         }
     }
     let sarif_rules: Vec<Value> = rules::RULES
@@ -733,6 +999,17 @@ fn text_output(results: &[(String, String, LintReport)], lang: Lang) -> String {
         out.push_str(ui::no_problems().get(lang));
     } else {
         out.push_str(ui::summary(errors, warnings, infos).get(lang));
+    }
+    let suppressed: usize = results
+        .iter()
+        .map(|(_, _, report)| report.suppressed.len())
+        .sum();
+    if suppressed > 0 {
+        let note = podlab_core::text!(
+            " ({suppressed} suppressed: `--format json` lists them with their reasons)",
+            "（{suppressed} 項已抑制：`--format json` 會列出它們和理由）"
+        );
+        out.push_str(note.get(lang));
     }
     out
 }

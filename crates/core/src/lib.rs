@@ -1,6 +1,7 @@
 //! podlab's core: YAML manifests with positions, lint rules, the simulator and
 //! kubectl-style renderers. Pure Rust: no IO, no clock, no global state.
 
+pub mod config;
 pub mod controls;
 pub mod diagnostic;
 pub mod exercise;
@@ -16,3 +17,4 @@ pub mod share;
 pub mod sim;
 pub mod sort;
 pub mod span;
+pub mod suppress;

@@ -7,7 +7,7 @@
 //! simulated (PL004, info) and lowers the rest to typed workloads and the
 //! Scenario; an Exercise document (`exercise/`) is checked the same way and
 //! lowered only for its diagnostics. [`lint`] then runs the rule registry on
-//! them.
+//! them, and applies the text's own suppressions (`suppress`).
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::model::{self, Workload, WorkloadKind};
@@ -24,6 +24,9 @@ use crate::text;
 pub struct LintReport {
     /// Sorted by position, then rule.
     pub diagnostics: Vec<Diagnostic>,
+    /// Findings silenced by an annotation or comment in the text (later by
+    /// the CLI's `--ignore` and `.podlab.yaml` too), in the order found.
+    pub suppressed: Vec<crate::suppress::Suppressed>,
     pub index: LineIndex,
 }
 
@@ -63,6 +66,8 @@ pub fn lint(text: &str) -> LintReport {
         scenario: &scenario,
     };
     rules::run(&context, &mut diagnostics);
+    let mut suppressed = Vec::new();
+    crate::suppress::apply_in_source(text, &index, &mut diagnostics, &mut suppressed);
     crate::sort::sort_by(&mut diagnostics, |a, b| {
         (a.span.start, a.rule).cmp(&(b.span.start, b.rule))
     });
@@ -80,7 +85,11 @@ pub fn lint(text: &str) -> LintReport {
             ),
         ));
     }
-    LintReport { diagnostics, index }
+    LintReport {
+        diagnostics,
+        suppressed,
+        index,
+    }
 }
 
 /// Past this many diagnostics a report says how many more there are instead

@@ -310,6 +310,7 @@ fn the_checks_catch_bad_spans_and_missing_languages() {
             diagnostic(Span::new(4, 6), Text::new("inside 模", "字元中間")),
             diagnostic(Span::new(0, 1), Text::new("English only", "")),
         ],
+        suppressed: Vec::new(),
         index: LineIndex::new(text),
     };
     let problems = check_report(text, &report);

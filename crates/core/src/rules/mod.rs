@@ -2,7 +2,8 @@
 //! bilingual documentation and check.
 //!
 //! Rules PL001-PL005 are reported while reading the YAML and checking its
-//! structure (`manifest::yaml`, `manifest::validate`); they are listed here
+//! structure (`manifest::yaml`, `manifest::validate`), PL006 while applying
+//! suppressions (`suppress`); they are listed here
 //! for their documentation. PL003 also has a model-level part (values the
 //! API server rejects). Every other rule lives in its own file and runs on
 //! the typed objects of the file and its Scenario (or the Scenario defaults,
@@ -27,6 +28,7 @@ mod pl002;
 mod pl003;
 mod pl004;
 mod pl005;
+mod pl006;
 mod pl101;
 mod pl102;
 mod pl103;
@@ -161,6 +163,7 @@ pub static RULES: &[&Rule] = &[
     &pl003::RULE,
     &pl004::RULE,
     &pl005::RULE,
+    &pl006::RULE,
     &pl101::RULE,
     &pl102::RULE,
     &pl103::RULE,
