@@ -275,10 +275,21 @@ pub fn App(props: &AppProps) -> Html {
         let editor_open = editor_open.clone();
         Callback::from(move |_: MouseEvent| editor_open.set(!*editor_open))
     };
+    let allowed = exercise
+        .as_ref()
+        .and_then(|exercise| view_model::exercise_controls(&exercise.goals));
     let controls_shown = match (&options.controls, *embed) {
         (Some(named), _) => Some(named.clone()),
         (None, true) => Some(persist::EMBED_CONTROLS.to_vec()),
         (None, false) => None,
+    };
+    // An exercise never offers a control its goals forbid.
+    let controls_shown = match (controls_shown, allowed) {
+        (Some(shown), Some(allowed)) => {
+            Some(shown.into_iter().filter(|id| allowed.contains(id)).collect())
+        }
+        (None, allowed) => allowed,
+        (shown, None) => shown,
     };
     // The cursor, for Copy embed code's `at=` (written by the simulation).
     let cursor_out = use_memo((), |_| Rc::new(std::cell::Cell::new(0)));

@@ -419,8 +419,74 @@ pub fn pod_diagnosis(run: &Run, pod: usize, at: Millis) -> Option<Diagnosis> {
         .find(|diagnosis| &diagnosis.pod == name)
 }
 
+/// The controls an exercise shows: all but those whose change would break
+/// one of its `forbid` goals (issue 12 item 3: what the learner may not
+/// change is not offered). `programChanges` forbids the Scenario's
+/// workload numbers but not `workers` (starting fewer workers is a fix,
+/// `exercise/goals.rs`); `moreGpus` and `removeTaints` forbid the cluster
+/// presets, which bring other nodes. `None`: no exercise, or nothing
+/// forbidden.
+pub fn exercise_controls(goals: &[podlab_core::exercise::Goal]) -> Option<Vec<&'static str>> {
+    use podlab_core::exercise::Goal;
+    let mut locked: Vec<&str> = Vec::new();
+    for goal in goals {
+        if let Goal::Forbid {
+            more_gpus,
+            program_changes,
+            remove_taints,
+        } = goal
+        {
+            if *program_changes {
+                locked.extend(["startup", "memory", "gpu-memory"]);
+            }
+            if *more_gpus || *remove_taints {
+                locked.push("cluster");
+            }
+        }
+    }
+    (!locked.is_empty()).then(|| {
+        crate::persist::CONTROL_IDS
+            .into_iter()
+            .filter(|id| !locked.contains(id))
+            .collect()
+    })
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn an_exercise_offers_no_control_its_goals_forbid() {
+        use podlab_core::exercise::Goal;
+        let forbid = |more_gpus, program_changes, remove_taints| Goal::Forbid {
+            more_gpus,
+            program_changes,
+            remove_taints,
+        };
+        assert_eq!(exercise_controls(&[Goal::MaxRestarts(0)]), None);
+        assert_eq!(
+            exercise_controls(&[forbid(false, true, false)]),
+            Some(vec!["workers", "cluster", "sharing"])
+        );
+        assert_eq!(
+            exercise_controls(&[forbid(true, false, false)]),
+            Some(vec!["startup", "memory", "workers", "gpu-memory", "sharing"])
+        );
+        // Every library exercise that forbids program changes hides the load
+        // time slider, the one that would quietly "solve" a crash loop.
+        for exercise in podlab_core::exercise::library::all() {
+            let forbids = exercise.goals.iter().any(|goal| {
+                matches!(goal, Goal::Forbid { program_changes: true, .. })
+            });
+            let shown = exercise_controls(&exercise.goals);
+            assert_eq!(
+                forbids,
+                shown.as_ref().is_some_and(|ids| !ids.contains(&"startup")),
+                "{}",
+                exercise.id
+            );
+        }
+    }
     use super::*;
     use podlab_core::lint::lint;
 

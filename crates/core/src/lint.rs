@@ -105,6 +105,19 @@ pub fn read(text: &str) -> Reading {
     let mut workloads = Vec::new();
     let mut scenario: Option<Scenario> = None;
     let mut exercise_seen = false;
+    // One click mends the whole paste: each flattened document's Fix
+    // re-indents every flattened document of the text (a blog's Deployment
+    // and Service come as one copy).
+    let flattened: Vec<Span> = stream
+        .documents
+        .iter()
+        .map(|document| document.span)
+        .filter(|span| {
+            text.get(span.start..span.end)
+                .is_some_and(yaml::indentation_flattened)
+        })
+        .collect();
+    let mut paste_fix: Option<Option<crate::diagnostic::Fix>> = None;
     for document in &stream.documents {
         let chunk = text
             .get(document.span.start..document.span.end)
@@ -130,7 +143,9 @@ pub fn read(text: &str) -> Reading {
                 )),
                 // Rebuilt from the API's field tables: the page's Fix button
                 // and `podlab fmt --reindent` apply the same edits.
-                fix: reindent::fix(text, document.span, &index),
+                fix: paste_fix
+                    .get_or_insert_with(|| reindent::fix_all(text, &flattened, &index))
+                    .clone(),
             });
             continue;
         }

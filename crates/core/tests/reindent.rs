@@ -290,3 +290,23 @@ fn deep_and_long_inputs_finish() {
         .unwrap_or(0);
     assert!(deepest <= 2 * 128, "{deepest}");
 }
+
+/// One click mends a whole paste: the page's reference text (a Deployment
+/// and a Scenario, both flattened) gets two PL001 errors, and the Fix of
+/// either re-indents both documents, giving back the text as written.
+#[test]
+fn one_fix_mends_every_flattened_document() {
+    let flattened = flatten(ARTICLE_DEPLOYMENT);
+    let report = lint(&flattened);
+    let pl001: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule == "PL001")
+        .collect();
+    assert_eq!(pl001.len(), 2, "{pl001:?}");
+    for diagnostic in pl001 {
+        let fix = diagnostic.fix.as_ref().expect("a fix");
+        let mended = apply_edits(&flattened, &fix.edits);
+        assert_eq!(mended, ARTICLE_DEPLOYMENT);
+    }
+}

@@ -56,18 +56,30 @@ pub fn reindent(text: &str) -> Option<Reindented> {
 
 /// The PL001 fix for the flattened document at `span`.
 pub fn fix(text: &str, span: Span, index: &LineIndex) -> Option<Fix> {
-    let reindented = reindent_document(text, span);
-    if reindented.edits.is_empty() {
+    fix_all(text, &[span], index)
+}
+
+/// One Fix for all the flattened documents at `spans`: their edits together
+/// (the page's Fix button mends a whole paste in one click), naming every
+/// ambiguous key's line.
+pub fn fix_all(text: &str, spans: &[Span], index: &LineIndex) -> Option<Fix> {
+    let mut edits = Vec::new();
+    let mut ambiguous = Vec::new();
+    for span in spans {
+        let reindented = reindent_document(text, *span);
+        edits.extend(reindented.edits);
+        ambiguous.extend(reindented.ambiguous);
+    }
+    if edits.is_empty() {
         return None;
     }
-    let description = if reindented.ambiguous.is_empty() {
+    let description = if ambiguous.is_empty() {
         text!(
             "rebuild the indentation from the Kubernetes API's fields (check the result against the original)",
             "依 Kubernetes API 的欄位重建縮排（請對照原文檢查結果）"
         )
     } else {
-        let lines: Vec<String> = reindented
-            .ambiguous
+        let lines: Vec<String> = ambiguous
             .iter()
             .take(8)
             .map(|offset| index.line_of(*offset).to_string())
@@ -78,10 +90,7 @@ pub fn fix(text: &str, span: Span, index: &LineIndex) -> Option<Fix> {
             "依 Kubernetes API 的欄位重建縮排；第 {lines} 行的 key 可屬於不只一個物件，已放進最內層：請檢查結果"
         )
     };
-    Some(Fix {
-        description,
-        edits: reindented.edits,
-    })
+    Some(Fix { description, edits })
 }
 
 /// What an open list holds.
