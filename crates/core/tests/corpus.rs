@@ -369,3 +369,44 @@ fn fixes_on_real_manifests_keep_the_yaml_valid() {
         broken.join("\n")
     );
 }
+
+/// Issue 14: none of these files holds a Scenario, so every number a
+/// Scenario-dependent rule uses is assumed; assumed numbers and an unstated
+/// cluster never make an `error` (nor a `warning`, for the rules that judge
+/// them). Prints the counts by severity and by rule.
+#[test]
+fn without_a_scenario_the_corpus_has_no_error() {
+    use podlab_core::diagnostic::Severity;
+    let Some(dir) = corpus_dir() else { return };
+    let (linted, _) = lint_corpus(&dir);
+    let mut by_severity: BTreeMap<String, usize> = BTreeMap::new();
+    let mut by_rule: BTreeMap<(&str, String), usize> = BTreeMap::new();
+    let mut errors = Vec::new();
+    for file in &linted {
+        for diagnostic in &file.report.diagnostics {
+            let severity = format!("{:?}", diagnostic.severity);
+            *by_severity.entry(severity.clone()).or_default() += 1;
+            *by_rule.entry((diagnostic.rule, severity)).or_default() += 1;
+            if diagnostic.severity == Severity::Error {
+                let position = file
+                    .report
+                    .index
+                    .line_col(&file.text, diagnostic.span.start);
+                errors.push(format!(
+                    "{}:{}: {} {}",
+                    file.name, position.line, diagnostic.rule, diagnostic.message.en
+                ));
+            }
+        }
+    }
+    eprintln!("corpus by severity: {by_severity:?}");
+    for ((rule, severity), count) in &by_rule {
+        eprintln!("corpus:   {rule} {severity}: {count}");
+    }
+    assert!(
+        errors.is_empty(),
+        "{} error(s) without a Scenario:\n{}",
+        errors.len(),
+        errors.join("\n")
+    );
+}

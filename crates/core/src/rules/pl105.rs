@@ -83,8 +83,8 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let (steady_en, steady_zh) = show_total(program.memory_steady.value, workers, steady);
         let wanted = show_bytes(steady.saturating_mul(3) / 2);
         let new_limit = quantity::format_bytes(fix_limit(&program, container));
-        out.push(
-            RULE.diagnostic(
+        let diagnostic = RULE
+            .diagnostic(
                 trimmed(context.text, limit.value_span),
                 text!(
                     "container \"{name}\": memory limit {limit_text} is less than 1.5 × the steady state {steady_en} = {wanted}: growth after loading (KV cache, bigger batches, fragmentation) ends in OOMKilled",
@@ -101,7 +101,15 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     "把記憶體 limit 設為 {new_limit}：至少是穩態的 1.5 倍、比載入尖峰多 20%，進位到整數 GiB"
                 ),
                 edits: vec![edit::replace(trimmed(context.text, limit.value_span), new_limit.clone())],
-            }),
-        );
+            });
+        out.push(if program.memory_steady.span.is_none() {
+            super::on_assumption(
+                diagnostic,
+                text!("a steady state of {steady_en}", "穩態是 {steady_zh}"),
+                "podlab.dev/memory-steady",
+            )
+        } else {
+            diagnostic
+        });
     }
 }

@@ -117,6 +117,13 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 });
             }
         }
+        if program.startup.span.is_none() {
+            diagnostic = super::on_assumption(
+                diagnostic,
+                text!("a {startup} model load", "模型載入要 {startup}"),
+                "podlab.dev/startup",
+            );
+        }
         out.push(diagnostic);
     }
 }

@@ -151,6 +151,13 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     edits: vec![edit],
                 });
             }
+            if program.health_latency.span.is_none() {
+                diagnostic = super::on_assumption(
+                    diagnostic,
+                    text!("a {latency} health answer", "健康檢查要 {latency} 才回應"),
+                    "podlab.dev/health-latency",
+                );
+            }
             out.push(diagnostic);
         }
     }

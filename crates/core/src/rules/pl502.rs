@@ -365,6 +365,11 @@ fn advice(cause: Cause, largest: i64) -> Text {
 }
 
 fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    // Issue 14: the default pool and an inferred cluster are assumptions,
+    // and a manifest is not wrong for a cluster nobody described.
+    if !context.cluster_stated() {
+        return;
+    }
     let scenario = context.scenario;
     for workload in context.workloads {
         let requests = pod_gpu_requests(workload);

@@ -449,6 +449,11 @@ fn check_requests(context: &Context<'_>, workload: &Workload, out: &mut Vec<Diag
 }
 
 fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    // Issue 14: the default pool and an inferred cluster are assumptions,
+    // and a manifest is not wrong for a cluster nobody described.
+    if !context.cluster_stated() {
+        return;
+    }
     if context.scenario.is_written() {
         for pool in &context.scenario.node_pools {
             check_pool(context, pool, out);

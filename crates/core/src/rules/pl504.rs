@@ -296,6 +296,11 @@ fn mps(
 }
 
 fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    // Issue 14: the default pool and an inferred cluster are assumptions,
+    // and a manifest is not wrong for a cluster nobody described.
+    if !context.cluster_stated() {
+        return;
+    }
     for pool in &context.scenario.node_pools {
         let Some(model) = pool.gpu.as_ref().and_then(|gpu| gpu.catalog) else {
             continue;

@@ -48,6 +48,11 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    // Issue 14: the default pool and an inferred cluster are assumptions,
+    // and a manifest is not wrong for a cluster nobody described.
+    if !context.cluster_stated() {
+        return;
+    }
     let scenario = context.scenario;
     for workload in context.workloads {
         if matches!(workload.kind, WorkloadKind::Pod | WorkloadKind::DaemonSet) {

@@ -94,7 +94,7 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         };
         // The longest run among the containers the Scenario models as batch programs.
-        let mut longest: Option<(Millis, Millis, Millis, Millis, &str)> = None;
+        let mut longest: Option<(Millis, Millis, Millis, Millis, &str, Millis)> = None;
         for container in &workload.pod.containers {
             let program = context.scenario.program(container);
             let Some(run_for) = &program.run_for else {
@@ -103,11 +103,26 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             let pull = program.image_pull.value;
             let startup = program.startup.value;
             let total = pull.saturating_add(startup).saturating_add(run_for.value);
+            // What the stated numbers alone prove (issue 14): an assumed
+            // startup or image pull counts as 0.
+            let stated_total = [&program.image_pull, &program.startup]
+                .iter()
+                .filter(|setting| setting.span.is_some())
+                .fold(run_for.value, |sum, setting| {
+                    sum.saturating_add(setting.value)
+                });
             if longest.is_none_or(|(known, ..)| total > known) {
-                longest = Some((total, pull, startup, run_for.value, &container.name));
+                longest = Some((
+                    total,
+                    pull,
+                    startup,
+                    run_for.value,
+                    &container.name,
+                    stated_total,
+                ));
             }
         }
-        let Some((run_ms, pull_ms, startup_ms, run_for_ms, container)) = longest else {
+        let Some((run_ms, pull_ms, startup_ms, run_for_ms, container, stated_ms)) = longest else {
             continue;
         };
         let Ok(schedule) = parse(&cron.schedule.value) else {
@@ -181,6 +196,14 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
                 edits: vec![edit],
             });
+        }
+        if stated_ms <= gap_ms {
+            let startup = duration::format(startup_ms);
+            diagnostic = super::on_assumption(
+                diagnostic,
+                text!("a {startup} model load", "模型載入要 {startup}"),
+                "podlab.dev/startup",
+            );
         }
         out.push(diagnostic);
     }
