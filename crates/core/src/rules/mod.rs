@@ -136,7 +136,7 @@ pub fn on_assumption(mut diagnostic: Diagnostic, assumption: Text, stated_by: &s
     let (assumption_en, assumption_zh) = (assumption.en, assumption.zh_tw);
     diagnostic.message = crate::text!(
         "{message_en} (assuming {assumption_en}: no Scenario or `{stated_by}` annotation states it)",
-        "{message_zh}（假設{assumption_zh}：沒有 Scenario 或 `{stated_by}` annotation 說明）"
+        "{message_zh}（假設{assumption_zh}：沒有 Scenario 或 `{stated_by}` annotation 寫明）"
     );
     diagnostic
 }
