@@ -12,6 +12,7 @@
 //!     podlab.dev/workers: "4"
 //!     podlab.dev/gpu-memory: 20Gi
 //!     podlab.dev/health-latency: 2s    # the Scenario's healthLatency
+//!     podlab.dev/shutdown: 20s         # the Scenario's shutdown
 //! ```
 //!
 //! Precedence, most specific first: a Scenario entry (by name or `*`) wins
@@ -43,6 +44,7 @@ pub const FACTS: &[&str] = &[
     "workers",
     "gpu-memory",
     "health-latency",
+    "shutdown",
 ];
 
 /// What a workload's annotations state: for every container (`all`) and for
@@ -91,6 +93,9 @@ fn merge_over(base: &mut ProgramSpec, over: &ProgramSpec) {
     }
     if over.health_latency.is_some() {
         base.health_latency.clone_from(&over.health_latency);
+    }
+    if over.shutdown.is_some() {
+        base.shutdown.clone_from(&over.shutdown);
     }
 }
 
@@ -236,16 +241,16 @@ fn apply(spec: &mut ProgramSpec, fact: &str, key: &str, value: &Node) -> Result<
         }
     };
     match fact {
-        "startup" | "health-latency" => match duration::parse(written.trim()) {
+        "startup" | "health-latency" | "shutdown" => match duration::parse(written.trim()) {
             Ok(millis) => {
                 let setting = Some(Setting {
                     value: millis,
                     span: Some(span),
                 });
-                if fact == "startup" {
-                    spec.startup = setting;
-                } else {
-                    spec.health_latency = setting;
+                match fact {
+                    "startup" => spec.startup = setting,
+                    "health-latency" => spec.health_latency = setting,
+                    _ => spec.shutdown = setting,
                 }
             }
             Err(error) => {
