@@ -123,8 +123,9 @@ fn pl201_in_the_page_jumps_to_its_line_and_its_fix_adds_a_startup_probe() {
     let session = driver.new_session(&out);
     open(&session, &server, "?lang=en");
 
-    // The article's crash loop: 40 s load (the Scenario default), liveness
-    // with the default thresholds, no startupProbe.
+    // The article's crash loop: 40 s load (the Scenario default, assumed:
+    // no Scenario states it, so PL201 is info and says so; issue 14),
+    // liveness with the default thresholds, no startupProbe.
     let text = "apiVersion: v1\nkind: Pod\nmetadata: { name: model }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n      livenessProbe:\n        httpGet: { path: /health, port: 8000 }\n";
     replace_editor_text(&session, text);
     let item = session.wait_for_element("[data-testid=diagnostics] [data-rule=PL201]", RELINT);

@@ -52,14 +52,33 @@ pub struct Reading {
     pub index: LineIndex,
 }
 
-/// Lints one YAML text (one or more documents, manifests and at most one Scenario).
+/// What a caller asks of [`lint_with`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LintOptions {
+    /// Also report PL004 (`not-simulated`) for every document of a kind podlab
+    /// does not simulate. Off by default (issue 14): a real repository mixes
+    /// Services, ConfigMaps and custom resources with its workloads, and one
+    /// `info` line for each buried the findings. The CLI's `--verbose` sets it.
+    pub verbose: bool,
+}
+
+/// Lints one YAML text (one or more documents, manifests and at most one
+/// Scenario) with the default options.
 pub fn lint(text: &str) -> LintReport {
+    lint_with(text, &LintOptions::default())
+}
+
+/// Lints one YAML text as [`lint`] does, with `options`.
+pub fn lint_with(text: &str, options: &LintOptions) -> LintReport {
     let Reading {
         workloads,
         scenario,
         mut diagnostics,
         index,
     } = read(text);
+    if !options.verbose {
+        diagnostics.retain(|diagnostic| diagnostic.rule != NOT_SIMULATED.0);
+    }
     let context = rules::Context {
         text,
         workloads: &workloads,
@@ -189,6 +208,8 @@ pub fn read(text: &str) -> Reading {
                 continue;
             }
             if let Some(workload_kind) = workload_kind {
+                diagnostics
+                    .extend(crate::manifest::annotations::read(root, workload_kind).diagnostics);
                 workloads.push(model::lower_workload(
                     root,
                     workload_kind,
@@ -303,9 +324,16 @@ mod tests {
     }
 
     #[test]
-    fn other_kinds_are_kept_as_not_simulated() {
+    fn other_kinds_are_reported_as_not_simulated_only_when_asked() {
         let text =
             "apiVersion: v1\nkind: Service\nmetadata: {name: x}\nspec: {ports: [{port: 80}]}\n";
-        assert_eq!(rules_and_lines(text), vec![("PL004", 2)]);
+        assert_eq!(rules_and_lines(text), vec![]);
+        let verbose = lint_with(text, &LintOptions { verbose: true });
+        let found: Vec<_> = verbose
+            .diagnostics
+            .iter()
+            .map(|d| (d.rule, verbose.index.line_col(text, d.span.start).line))
+            .collect();
+        assert_eq!(found, vec![("PL004", 2)]);
     }
 }

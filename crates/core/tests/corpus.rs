@@ -370,3 +370,60 @@ fn fixes_on_real_manifests_keep_the_yaml_valid() {
         broken.join("\n")
     );
 }
+
+/// Issue 14: none of these files holds a Scenario, so every number a
+/// Scenario-dependent rule uses is assumed; assumed numbers and an unstated
+/// cluster never make an `error` (nor a `warning`, for the rules that judge
+/// them), the cluster rules stay silent, and PL004 is not reported unless
+/// asked. Prints the counts by severity and by rule.
+#[test]
+fn without_a_scenario_the_corpus_has_no_error() {
+    use podlab_core::diagnostic::Severity;
+    let Some(dir) = corpus_dir() else { return };
+    let (linted, _) = lint_corpus(&dir);
+    let mut by_severity: BTreeMap<String, usize> = BTreeMap::new();
+    let mut by_rule: BTreeMap<(&str, String), usize> = BTreeMap::new();
+    let mut errors = Vec::new();
+    for file in &linted {
+        for diagnostic in &file.report.diagnostics {
+            let severity = format!("{:?}", diagnostic.severity);
+            *by_severity.entry(severity.clone()).or_default() += 1;
+            *by_rule.entry((diagnostic.rule, severity)).or_default() += 1;
+            // What rests on assumed numbers is info at most; the cluster
+            // rules need a stated cluster.
+            let assumed_only = matches!(
+                diagnostic.rule,
+                "PL104" | "PL105" | "PL201" | "PL202" | "PL205" | "PL602"
+            ) && diagnostic.severity > Severity::Info;
+            let cluster = diagnostic.rule.starts_with("PL50");
+            if diagnostic.severity == Severity::Error || assumed_only || cluster {
+                let position = file
+                    .report
+                    .index
+                    .line_col(&file.text, diagnostic.span.start);
+                errors.push(format!(
+                    "{}:{}: {} {:?} {}",
+                    file.name,
+                    position.line,
+                    diagnostic.rule,
+                    diagnostic.severity,
+                    diagnostic.message.en
+                ));
+            }
+        }
+    }
+    eprintln!("corpus by severity: {by_severity:?}");
+    for ((rule, severity), count) in &by_rule {
+        eprintln!("corpus:   {rule} {severity}: {count}");
+    }
+    assert!(
+        !by_rule.keys().any(|(rule, _)| *rule == "PL004"),
+        "PL004 is quiet unless asked"
+    );
+    assert!(
+        errors.is_empty(),
+        "{} error(s) or findings beyond what is stated, without a Scenario:\n{}",
+        errors.len(),
+        errors.join("\n")
+    );
+}

@@ -1,5 +1,6 @@
 //! Manifests: YAML text → spanned documents → typed objects and the Scenario.
 
+pub mod annotations;
 pub mod duration;
 pub mod infer;
 pub mod model;

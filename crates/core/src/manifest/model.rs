@@ -201,6 +201,9 @@ pub struct Container {
     /// The container's keys in the order written, with their spans (where a
     /// fix inserts a missing field).
     pub keys: Vec<(String, Span)>,
+    /// What the workload's `podlab.dev/` annotations state for this
+    /// container (`annotations.rs`); a Scenario entry wins over it.
+    pub annotated: crate::manifest::scenario::ProgramSpec,
 }
 
 /// The span of `name` among `keys`.
@@ -545,6 +548,11 @@ pub fn lower_workload(root: &Node, kind: WorkloadKind, kind_span: Span, span: Sp
             (None, pod, Some(lower_job(job_spec)), Some(cron))
         }
     };
+    let mut pod = pod;
+    let annotated = crate::manifest::annotations::read(root, kind);
+    for container in pod.containers.iter_mut().chain(&mut pod.init_containers) {
+        container.annotated = annotated.for_container(&container.name);
+    }
     Workload {
         kind,
         kind_span,
@@ -776,6 +784,7 @@ fn lower_container(node: &Node) -> Container {
     let pre_stop_entry = lifecycle.and_then(|lifecycle| lifecycle.entry("preStop"));
     Container {
         keys: key_spans(node),
+        annotated: crate::manifest::scenario::ProgramSpec::default(),
         name: str_of(name_node).unwrap_or_default(),
         name_span: name_node.map(|name| name.span).unwrap_or(node.span),
         span: node.span,

@@ -40,8 +40,9 @@ pub struct Scenario {
     pub extended_resource_toleration: bool,
 }
 
-/// One `spec.workload[]` entry as written.
-#[derive(Clone, Debug, Default)]
+/// One `spec.workload[]` entry as written (or what a workload's
+/// `podlab.dev/` annotations state, `annotations.rs`).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ProgramSpec {
     pub container: String,
     pub span: Option<Span>,
@@ -57,6 +58,47 @@ pub struct ProgramSpec {
     pub run_for: Option<Setting<Millis>>,
     pub image_pull: Option<Setting<Millis>>,
     pub shutdown: Option<Setting<Millis>>,
+}
+
+impl ProgramSpec {
+    /// This entry's written values, each falling back to `under`'s.
+    pub fn over(&self, under: &ProgramSpec) -> ProgramSpec {
+        fn pick<T: Clone>(over: &Option<T>, under: &Option<T>) -> Option<T> {
+            over.clone().or_else(|| under.clone())
+        }
+        ProgramSpec {
+            container: self.container.clone(),
+            span: self.span.or(under.span),
+            startup: pick(&self.startup, &under.startup),
+            listen_port: pick(&self.listen_port, &under.listen_port),
+            health_path: pick(&self.health_path, &under.health_path),
+            health_latency: pick(&self.health_latency, &under.health_latency),
+            memory_steady: pick(&self.memory_steady, &under.memory_steady),
+            memory_peak: pick(&self.memory_peak, &under.memory_peak),
+            workers: pick(&self.workers, &under.workers),
+            gpu_memory: pick(&self.gpu_memory, &under.gpu_memory),
+            exit: pick(&self.exit, &under.exit),
+            run_for: pick(&self.run_for, &under.run_for),
+            image_pull: pick(&self.image_pull, &under.image_pull),
+            shutdown: pick(&self.shutdown, &under.shutdown),
+        }
+    }
+
+    /// Whether it states anything at all.
+    pub fn states_anything(&self) -> bool {
+        self.startup.is_some()
+            || self.listen_port.is_some()
+            || self.health_path.is_some()
+            || self.health_latency.is_some()
+            || self.memory_steady.is_some()
+            || self.memory_peak.is_some()
+            || self.workers.is_some()
+            || self.gpu_memory.is_some()
+            || self.exit.is_some()
+            || self.run_for.is_some()
+            || self.image_pull.is_some()
+            || self.shutdown.is_some()
+    }
 }
 
 /// `exit: { after, code, log }`: the program exits by itself.
@@ -300,9 +342,17 @@ impl Scenario {
     /// container as DESIGN.md says: listen port = first containerPort, else
     /// 8080; steady memory = the memory request as written, else half the
     /// memory limit, else 2Gi; peak = 1.75 × steady.
+    ///
+    /// A value the Scenario's entry writes wins over what the workload's
+    /// `podlab.dev/` annotations state (`annotations.rs`), field by field;
+    /// either one carries the span where it is written (stated), a default
+    /// carries none (assumed).
     pub fn program(&self, container: &Container) -> Program {
-        let empty = ProgramSpec::default();
-        let spec = self.program_spec(&container.name).unwrap_or(&empty);
+        let merged = match self.program_spec(&container.name) {
+            Some(written) => written.over(&container.annotated),
+            None => container.annotated.clone(),
+        };
+        let spec = &merged;
         let listen_port = spec.listen_port.clone().unwrap_or(Setting {
             value: container.ports.first().map_or(8080, |port| port.number),
             span: None,

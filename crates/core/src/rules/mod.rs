@@ -118,6 +118,31 @@ pub struct Context<'a> {
     pub scenario: &'a Scenario,
 }
 
+impl Context<'_> {
+    /// Whether a Scenario states the cluster (`cluster.nodePools`). The
+    /// default pool and a cluster inferred from the manifests' cloud hints
+    /// are assumptions: the cluster rules (PL501-PL505) do not judge them
+    /// (issue 14; the simulator still runs on them).
+    pub fn cluster_stated(&self) -> bool {
+        self.scenario.pools_written && !self.scenario.is_cluster_inferred()
+    }
+}
+
+/// Stated or assumed (issue 14, `docs/lint-decisions.md`): a finding that
+/// rests only on numbers nobody stated (a Scenario or a `podlab.dev/`
+/// annotation) is at most `info`, and its message names the assumption,
+/// e.g. `text!("a 40s model load", ...)` and what would state it.
+pub fn on_assumption(mut diagnostic: Diagnostic, assumption: Text, stated_by: &str) -> Diagnostic {
+    diagnostic.severity = diagnostic.severity.min(Severity::Info);
+    let (message_en, message_zh) = (&diagnostic.message.en, &diagnostic.message.zh_tw);
+    let (assumption_en, assumption_zh) = (assumption.en, assumption.zh_tw);
+    diagnostic.message = crate::text!(
+        "{message_en} (assuming {assumption_en}: no Scenario or `{stated_by}` annotation states it)",
+        "{message_zh}（假設{assumption_zh}：沒有 Scenario 或 `{stated_by}` annotation 寫明）"
+    );
+    diagnostic
+}
+
 /// A rule's check: reads the context, pushes diagnostics.
 pub type Check = fn(&Context<'_>, &mut Vec<Diagnostic>);
 
@@ -239,10 +264,11 @@ pub fn is_ml_container(container: &Container, scenario: &Scenario) -> bool {
     if !gpu_requests(container).is_empty() {
         return true;
     }
-    if scenario
-        .programs
-        .iter()
-        .any(|program| program.container == container.name)
+    if container.annotated.states_anything()
+        || scenario
+            .programs
+            .iter()
+            .any(|program| program.container == container.name)
     {
         return true;
     }

@@ -1,5 +1,6 @@
 //! PL004 not-simulated: reported by `lint.rs` for kinds podlab reads but
-//! does not simulate.
+//! does not simulate, only when asked (`LintOptions::verbose`, the CLI's
+//! `--verbose`; issue 14).
 
 use super::{long, long_str};
 use super::{words, Rule};
@@ -15,8 +16,8 @@ pub static RULE: Rule = Rule {
         "podlab 會保留但不模擬的物件（Service、ConfigMap、CRD）"
     ),
     what: long!(
-        "Documents whose kind is not Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob or Scenario are kept and reported once as information. They are never an error: a real file mixes Services, ConfigMaps and custom resources with the workloads.",
-        "kind 不是 Pod、Deployment、ReplicaSet、StatefulSet、DaemonSet、Job、CronJob 或 Scenario 的文件會被保留，並以資訊層級提示一次。這絕不是錯誤：真實的檔案本來就會把 Service、ConfigMap 和自訂資源跟 workload 放在一起。"
+        "Documents whose kind is not Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob or Scenario are kept and, when asked (`podlab lint --verbose`), reported once each as information. They are never an error, and quiet by default: a real file mixes Services, ConfigMaps and custom resources with the workloads.",
+        "kind 不是 Pod、Deployment、ReplicaSet、StatefulSet、DaemonSet、Job、CronJob 或 Scenario 的文件會被保留；要求時（`podlab lint --verbose`）每份以資訊層級提示一次。這絕不是錯誤，預設也不提示：真實的檔案本來就會把 Service、ConfigMap 和自訂資源跟 workload 放在一起。"
     ),
     why: long!(
         "Model-serving stacks (KServe InferenceService, RayService, Kubeflow PyTorchJob) create their pods through operators; podlab can only show what a pod template it can read would do, so it says plainly which objects it skipped.",

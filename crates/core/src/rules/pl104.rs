@@ -16,8 +16,9 @@
 //! limit written the default peak is 0.875 × limit, so without a Scenario the
 //! rule fires only when a request is written and 1.75 × request > limit.
 //!
-//! Severity: error when the Scenario gives the memory (`memory.peak` or
-//! `memory.steady`), warning when the peak is only the default estimate
+//! Severity: error when the Scenario or a `podlab.dev/memory-peak` /
+//! `memory-steady` annotation gives the memory, info (issue 14: stated or
+//! assumed) when the peak is only the default estimate
 //! (1.75 × the request): a pod with `requests.memory` = `limits.memory`
 //! (Guaranteed QoS) is then flagged as likely, not certain.
 //!
@@ -48,8 +49,8 @@ pub static RULE: Rule = Rule {
         "記憶體 limit 低於載入尖峰：每次啟動都會 OOMKilled"
     ),
     what: long!(
-        "For each ML container (or container the Scenario describes) with a memory limit, compares the limit with the memory needed at the loading peak: the Scenario's `memory.peak` × `workers`. Without a Scenario value the peak is 1.75 × steady, where steady is the memory request as written (else half the limit, else 2Gi). Reports when the limit is below the peak: an error when the Scenario gives the memory, a warning when the peak is only that estimate.",
-        "對每個有記憶體 limit 的 ML container（或 Scenario 有描述的 container），比較 limit 與載入尖峰所需的記憶體：Scenario 的 `memory.peak` × `workers`。Scenario 沒寫時，尖峰取穩態的 1.75 倍，穩態是 manifest 寫的記憶體 requests（沒有就取 limits 的一半，再沒有就是 2Gi）。limit 低於尖峰就回報：Scenario 有給記憶體數字時是錯誤，只是上述估計時是警告。"
+        "For each ML container (or container the Scenario describes) with a memory limit, compares the limit with the memory needed at the loading peak: the Scenario's `memory.peak` × `workers`. Without a Scenario value the peak is 1.75 × steady, where steady is the memory request as written (else half the limit, else 2Gi). Reports when the limit is below the peak: an error when the Scenario (or a `podlab.dev/memory-peak` annotation) gives the memory, only info when the peak is that estimate.",
+        "對每個有記憶體 limit 的 ML container（或 Scenario 有描述的 container），比較 limit 與載入尖峰所需的記憶體：Scenario 的 `memory.peak` × `workers`。Scenario 沒寫時，尖峰取穩態的 1.75 倍，穩態是 manifest 寫的記憶體 requests（沒有就取 limits 的一半，再沒有就是 2Gi）。limit 低於尖峰就回報：Scenario（或 `podlab.dev/memory-peak` annotation）有給記憶體數字時是錯誤，只是上述估計時只是資訊。"
     ),
     why: long!(
         "Loading weights needs more memory than serving them: the file is read, deserialized and copied to the GPU, and for a moment both copies live in RAM (the blog measures the peak at 1.5–2 × steady). Each worker (gunicorn, uvicorn --workers, DataLoader) loads its own copy. A limit sized from the steady state is hit at the peak: the kernel kills the process (`OOMKilled`, exit code 137), the kubelet restarts it, it loads again and is killed again — CrashLoopBackOff, with no event in `kubectl describe pod` to say why, only `Last State: Terminated, Reason: OOMKilled`.",
@@ -94,7 +95,9 @@ pub fn fix_limit(program: &Program, container: &Container) -> i128 {
 /// Whether the memory rules look at this container: ML work, or a program the
 /// Scenario describes.
 pub fn applies(container: &Container, scenario: &Scenario) -> bool {
-    is_ml_container(container, scenario) || scenario.program_spec(&container.name).is_some()
+    is_ml_container(container, scenario)
+        || scenario.program_spec(&container.name).is_some()
+        || container.annotated.states_anything()
 }
 
 /// A byte count for a message: in the largest binary unit it reaches, exact
@@ -137,18 +140,18 @@ pub fn memory_source(program: &Program, container: &Container) -> (String, Strin
     if program.memory_peak.span.is_some() {
         let peak = show_bytes(program.memory_peak.value);
         (
-            format!("the peak is the Scenario's `memory.peak` {peak} per worker"),
-            format!("尖峰取自 Scenario 的 `memory.peak`，每個 worker {peak}"),
+            format!("the peak is the stated {peak} per worker (Scenario `memory.peak` or `podlab.dev/memory-peak`)"),
+            format!("尖峰取自明寫的數字，每個 worker {peak}（Scenario 的 `memory.peak` 或 `podlab.dev/memory-peak`）"),
         )
     } else if program.memory_steady.span.is_some() {
         (
-            format!("the peak is 1.75 × the Scenario's steady {steady}"),
-            format!("尖峰取 Scenario 穩態 {steady} 的 1.75 倍"),
+            format!("the peak is 1.75 × the stated steady {steady}"),
+            format!("尖峰取明寫的穩態 {steady} 的 1.75 倍"),
         )
     } else if container.resources.request("memory").is_some() {
         (
-            format!("no Scenario gives the memory, so podlab assumes steady = the memory request ({steady}) and a loading peak of 1.75 × steady; measure the real peak (`kubectl top pod` while it loads) and write it in a Scenario (`memory: {{ steady, peak }}`)"),
-            format!("沒有 Scenario 提供記憶體數字，podlab 假設穩態 = 記憶體 requests（{steady}），載入尖峰是穩態的 1.75 倍；請量測實際尖峰（載入時跑 `kubectl top pod`），寫進 Scenario（`memory: {{ steady, peak }}`）"),
+            format!("no Scenario gives the memory, so podlab assumes steady = the memory request ({steady}) and a loading peak of 1.75 × steady; measure the real peak (`kubectl top pod` while it loads) and write it in a Scenario (`memory: {{ steady, peak }}`) or the annotation `podlab.dev/memory-peak`"),
+            format!("沒有 Scenario 提供記憶體數字，podlab 假設穩態 = 記憶體 requests（{steady}），載入尖峰是穩態的 1.75 倍；請量測實際尖峰（載入時跑 `kubectl top pod`），寫進 Scenario（`memory: {{ steady, peak }}`）或 annotation `podlab.dev/memory-peak`"),
         )
     } else {
         (
@@ -184,14 +187,10 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let workers = program.workers.value.max(1);
         let (peak_en, peak_zh) = show_total(program.memory_peak.value, workers, peak);
         // Figures the author gave (Scenario) make the kill certain; the
-        // default 1.75 × request is an estimate: a warning.
+        // default 1.75 × request is an estimate: info (issue 14).
         let assumed = program.memory_peak.span.is_none() && program.memory_steady.span.is_none();
         let (label_en, label_zh, severity) = if assumed {
-            (
-                "estimated loading peak",
-                "估計的載入尖峰",
-                Severity::Warning,
-            )
+            ("estimated loading peak", "估計的載入尖峰", Severity::Info)
         } else {
             ("loading peak", "載入尖峰", Severity::Error)
         };
@@ -211,8 +210,7 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let new_text = quantity::format_bytes(new_limit);
         let percent = HEADROOM_PERCENT;
         let peak_shown = show_bytes(peak);
-        out.push(
-            Diagnostic::new(
+        let mut diagnostic = Diagnostic::new(
                 RULE.key(),
                 severity,
                 trimmed(context.text, limit.value_span),
@@ -228,8 +226,19 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                         "把記憶體 limit 設為 {new_text}：載入尖峰 {peak_shown} 再加至少 {percent}% 餘裕，進位到整數 GiB"
                     ),
                     edits: vec![edit::replace(trimmed(context.text, limit.value_span), new_text.clone())],
-                }),
-        );
+                });
+        if assumed {
+            let steady = show_bytes(program.memory_steady.value);
+            diagnostic = super::on_assumption(
+                diagnostic,
+                text!(
+                    "a loading peak of 1.75 × the steady {steady}",
+                    "載入尖峰是穩態 {steady} 的 1.75 倍"
+                ),
+                "podlab.dev/memory-peak",
+            );
+        }
+        out.push(diagnostic);
     }
 }
 

@@ -36,8 +36,8 @@ pub static RULE: Rule = Rule {
         "記憶體 limit 比穩態多不到 50%，餘裕不足"
     ),
     what: long!(
-        "For each ML container (or container the Scenario describes) with a memory limit that holds the loading peak, reports a limit below 1.5 × the steady memory × workers (the Scenario's `memory.steady`, else the memory request). When the limit is also below the loading peak, PL104 reports it instead.",
-        "對每個記憶體 limit 撐得住載入尖峰的 ML container（或 Scenario 有描述的 container），limit 低於穩態記憶體 × worker 數的 1.5 倍時回報（穩態取 Scenario 的 `memory.steady`，沒有就取記憶體 requests）。limit 連載入尖峰都不到時，改由 PL104 回報。"
+        "For each ML container (or container the Scenario describes) with a memory limit that holds the loading peak, reports a limit below 1.5 × the steady memory × workers (the Scenario's `memory.steady`, else the memory request). When the limit is also below the loading peak, PL104 reports it instead. With only the default steady state (no Scenario `memory.steady`, no `podlab.dev/memory-steady` annotation) it is at most info and says so.",
+        "對每個記憶體 limit 撐得住載入尖峰的 ML container（或 Scenario 有描述的 container），limit 低於穩態記憶體 × worker 數的 1.5 倍時回報（穩態取 Scenario 的 `memory.steady`，沒有就取記憶體 requests）。limit 連載入尖峰都不到時，改由 PL104 回報。只有預設的穩態（沒有 Scenario 的 `memory.steady`，也沒有 `podlab.dev/memory-steady` annotation）時，最多只是資訊，訊息會說明這是假設。"
     ),
     why: long!(
         "Steady state is not fixed: an LLM server's KV cache grows with concurrent requests and context length, a bigger batch or a longer input needs more, and the allocator fragments over hours. The blog's rule of thumb is that the peak is 1.5–2 × steady; a limit just above steady turns the first busy hour into an OOMKilled (exit code 137) in the middle of traffic, or kills a training run after hours of GPU time.",
@@ -83,8 +83,8 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let (steady_en, steady_zh) = show_total(program.memory_steady.value, workers, steady);
         let wanted = show_bytes(steady.saturating_mul(3) / 2);
         let new_limit = quantity::format_bytes(fix_limit(&program, container));
-        out.push(
-            RULE.diagnostic(
+        let diagnostic = RULE
+            .diagnostic(
                 trimmed(context.text, limit.value_span),
                 text!(
                     "container \"{name}\": memory limit {limit_text} is less than 1.5 × the steady state {steady_en} = {wanted}: growth after loading (KV cache, bigger batches, fragmentation) ends in OOMKilled",
@@ -101,7 +101,15 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     "把記憶體 limit 設為 {new_limit}：至少是穩態的 1.5 倍、比載入尖峰多 20%，進位到整數 GiB"
                 ),
                 edits: vec![edit::replace(trimmed(context.text, limit.value_span), new_limit.clone())],
-            }),
-        );
+            });
+        out.push(if program.memory_steady.span.is_none() {
+            super::on_assumption(
+                diagnostic,
+                text!("a steady state of {steady_en}", "穩態是 {steady_zh}"),
+                "podlab.dev/memory-steady",
+            )
+        } else {
+            diagnostic
+        });
     }
 }

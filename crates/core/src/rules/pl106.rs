@@ -102,8 +102,8 @@ fn trigger(container: &Container, workers: i64) -> Option<(String, String)> {
     }
     if workers > 1 {
         return Some((
-            format!("runs {workers} worker processes (Scenario)"),
-            format!("執行 {workers} 個 worker 行程（Scenario）"),
+            format!("runs {workers} worker processes (stated: Scenario `workers` or `podlab.dev/workers`)"),
+            format!("執行 {workers} 個 worker 行程（Scenario 的 `workers` 或 `podlab.dev/workers` 所述）"),
         ));
     }
     None

@@ -26,8 +26,8 @@ pub static RULE: Rule = Rule {
         "有 liveness 探針卻沒有 startupProbe，模型還沒載入完就被判定失敗"
     ),
     what: long!(
-        "For each container with a livenessProbe and no startupProbe, compares the probe's failure budget, `initialDelaySeconds + failureThreshold × periodSeconds`, with the load time of the program (the Scenario's `startup`, default 40s). When the budget is not longer than the load time, the kubelet kills the container before it ever answers.",
-        "對每個有 livenessProbe 但沒有 startupProbe 的 container，比較探針的失敗預算 `initialDelaySeconds + failureThreshold × periodSeconds` 與程式的載入時間（Scenario 的 `startup`，預設 40 秒）。預算不比載入時間長時，kubelet 會在程式能回應之前就把 container 砍掉。"
+        "For each container with a livenessProbe and no startupProbe, compares the probe's failure budget, `initialDelaySeconds + failureThreshold × periodSeconds`, with the load time of the program (the Scenario's `startup`, default 40s). When the budget is not longer than the load time, the kubelet kills the container before it ever answers. With only the default load time (no Scenario `startup`, no `podlab.dev/startup` annotation) it is at most info, and the message says it assumes the load.",
+        "對每個有 livenessProbe 但沒有 startupProbe 的 container，比較探針的失敗預算 `initialDelaySeconds + failureThreshold × periodSeconds` 與程式的載入時間（Scenario 的 `startup`，預設 40 秒）。預算不比載入時間長時，kubelet 會在程式能回應之前就把 container 砍掉。只有預設的載入時間（沒有 Scenario 的 `startup`，也沒有 `podlab.dev/startup` annotation）時，最多只是資訊，訊息會說明這是假設的載入時間。"
     ),
     why: long!(
         "Loading weights takes tens of seconds to minutes, and the server does not listen until it is done. With the defaults (period 10 s, failureThreshold 3) the liveness probe fails three times in a row within 30 s, the kubelet restarts the container, loading starts over, and the pod loops in CrashLoopBackOff with back-off growing from 10 s to 5 min — RESTARTS 7 after 12 minutes, and the model never finishes loading.",
@@ -116,6 +116,13 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     edits: vec![edit],
                 });
             }
+        }
+        if program.startup.span.is_none() {
+            diagnostic = super::on_assumption(
+                diagnostic,
+                text!("a {startup} model load", "模型載入要 {startup}"),
+                "podlab.dev/startup",
+            );
         }
         out.push(diagnostic);
     }

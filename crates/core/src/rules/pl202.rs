@@ -24,8 +24,8 @@ pub static RULE: Rule = Rule {
         "startupProbe 在模型載入完成前就判定失敗"
     ),
     what: long!(
-        "For each startupProbe, compares `initialDelaySeconds + failureThreshold × periodSeconds` with the program's load time (the Scenario's `startup`, default 40s). When the budget is not longer than the load time, the startup probe fails for good and the kubelet restarts the container.",
-        "對每個 startupProbe，比較 `initialDelaySeconds + failureThreshold × periodSeconds` 與程式的載入時間（Scenario 的 `startup`，預設 40 秒）。預算不比載入時間長時，startup 探針會判定失敗，kubelet 重啟 container。"
+        "For each startupProbe, compares `initialDelaySeconds + failureThreshold × periodSeconds` with the program's load time (the Scenario's `startup`, default 40s). When the budget is not longer than the load time, the startup probe fails for good and the kubelet restarts the container. With only the default load time (no Scenario `startup`, no `podlab.dev/startup` annotation) it is at most info, and the message says it assumes the load.",
+        "對每個 startupProbe，比較 `initialDelaySeconds + failureThreshold × periodSeconds` 與程式的載入時間（Scenario 的 `startup`，預設 40 秒）。預算不比載入時間長時，startup 探針會判定失敗，kubelet 重啟 container。只有預設的載入時間（沒有 Scenario 的 `startup`，也沒有 `podlab.dev/startup` annotation）時，最多只是資訊，訊息會說明這是假設的載入時間。"
     ),
     why: long!(
         "A startupProbe copied from a small web service (`failureThreshold: 3`) protects 30 seconds; a 7B model on a cold node takes minutes. The result is the same crash loop the startupProbe was added to prevent, now with `Startup probe failed` in the events. Models also grow: a budget that fit last quarter's model no longer fits this one's.",
@@ -95,6 +95,13 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
                 edits: vec![edit],
             });
+        }
+        if program.startup.span.is_none() {
+            diagnostic = super::on_assumption(
+                diagnostic,
+                text!("a {startup} model load", "模型載入要 {startup}"),
+                "podlab.dev/startup",
+            );
         }
         out.push(diagnostic);
     }

@@ -39,8 +39,8 @@ pub static RULE: Rule = Rule {
         "健康檢查端點的回應比探針的 timeoutSeconds 還慢"
     ),
     what: long!(
-        "For each httpGet probe on the program's health path (the Scenario's `healthPath`, default `/health`) and each grpc probe, compares `timeoutSeconds` (default 1) with the time the health endpoint takes to answer (the Scenario's `healthLatency`, default 20ms). When the timeout is not longer than the latency, every probe times out.",
-        "對每個探測程式健康檢查路徑（Scenario 的 `healthPath`，預設 `/health`）的 httpGet 探針，以及每個 grpc 探針，比較 `timeoutSeconds`（預設 1）與健康檢查端點的回應時間（Scenario 的 `healthLatency`，預設 20ms）。逾時不比回應時間長時，每次探測都會逾時。"
+        "For each httpGet probe on the program's health path (the Scenario's `healthPath`, default `/health`) and each grpc probe, compares `timeoutSeconds` (default 1) with the time the health endpoint takes to answer (the Scenario's `healthLatency`, default 20ms). When the timeout is not longer than the latency, every probe times out. With only the default latency it is at most info and says so.",
+        "對每個探測程式健康檢查路徑（Scenario 的 `healthPath`，預設 `/health`）的 httpGet 探針，以及每個 grpc 探針，比較 `timeoutSeconds`（預設 1）與健康檢查端點的回應時間（Scenario 的 `healthLatency`，預設 20ms）。逾時不比回應時間長時，每次探測都會逾時。只有預設的回應時間時，最多只是資訊，訊息會說明這是假設。"
     ),
     why: long!(
         "An LLM server busy with a full batch, or one whose /health runs a tiny generation to prove the GPU works, can take seconds to answer. The default timeout is 1 second: each probe fails with `context deadline exceeded (Client.Timeout exceeded while awaiting headers)`, the readiness probe pulls the pod out of the Service exactly when it is busiest, and a liveness probe restarts a healthy server — reloading the model and dropping every request in flight.",
@@ -150,6 +150,13 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     ),
                     edits: vec![edit],
                 });
+            }
+            if program.health_latency.span.is_none() {
+                diagnostic = super::on_assumption(
+                    diagnostic,
+                    text!("a {latency} health answer", "健康檢查要 {latency} 才回應"),
+                    "podlab.dev/health-latency",
+                );
             }
             out.push(diagnostic);
         }

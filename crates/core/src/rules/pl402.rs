@@ -46,8 +46,8 @@ pub static RULE: Rule = Rule {
         "terminationGracePeriodSeconds 不足以涵蓋 preStop hook 加上程式的關機時間"
     ),
     what: long!(
-        "For each container with a preStop hook, compares the pod's `terminationGracePeriodSeconds` (default 30) with the preStop time (`sleep.seconds`, or `N` of an exec `sleep N`; other hooks count as 0) plus the time the program needs after SIGTERM (the Scenario's `shutdown`, default 1s). Reports when the grace period is not longer. A container without a preStop hook is reported when its shutdown alone outlasts the grace period.",
-        "對每個有 preStop hook 的 container，比較 Pod 的 `terminationGracePeriodSeconds`（預設 30）與 preStop 時間（`sleep.seconds`，或 exec `sleep N` 的 `N`；其他 hook 視為 0）加上程式收到 SIGTERM 後需要的時間（Scenario 的 `shutdown`，預設 1 秒）。寬限期沒有比較長就回報。沒有 preStop hook 的 container，只有在關機時間本身就超過寬限期時才回報。"
+        "For each container with a preStop hook, compares the pod's `terminationGracePeriodSeconds` (default 30) with the preStop time (`sleep.seconds`, or `N` of an exec `sleep N`; other hooks count as 0) plus the time the program needs after SIGTERM (the Scenario's `shutdown`, default 1s). Reports when the grace period is not longer. A container without a preStop hook is reported when its shutdown alone outlasts the grace period. When only the default 1 s shutdown makes the grace period short (no Scenario `shutdown`, no `podlab.dev/shutdown` annotation), it is at most info and says so.",
+        "對每個有 preStop hook 的 container，比較 Pod 的 `terminationGracePeriodSeconds`（預設 30）與 preStop 時間（`sleep.seconds`，或 exec `sleep N` 的 `N`；其他 hook 視為 0）加上程式收到 SIGTERM 後需要的時間（Scenario 的 `shutdown`，預設 1 秒）。寬限期沒有比較長就回報。沒有 preStop hook 的 container，只有在關機時間本身就超過寬限期時才回報。只有預設的 1 秒關機時間才讓寬限期不夠時（沒有 Scenario 的 `shutdown`，也沒有 `podlab.dev/shutdown` annotation），最多只是資訊，訊息會說明這是假設。"
     ),
     why: long!(
         "The grace period is one budget for the preStop hook and the SIGTERM phase together. A preStop `sleep 30` with the default 30 s grace period eats all of it: the kubelet abandons the hook, sends SIGTERM with the minimum 2 s left, and then SIGKILL (exit 137). An inference server draining long generations, or a trainer writing its last checkpoint on SIGTERM, is killed halfway: requests are lost, and the checkpoint may be half-written.",
@@ -120,6 +120,9 @@ fn sleep_argument(argument: &str) -> Option<u64> {
 struct Need {
     pre_stop_s: u64,
     shutdown_ms: Millis,
+    /// A Scenario (or annotation) states the shutdown time; else it is the
+    /// default 1 s, an assumption.
+    shutdown_stated: bool,
 }
 
 impl Need {
@@ -150,9 +153,11 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .containers
             .iter()
             .map(|container| {
+                let shutdown = context.scenario.program(container).shutdown;
                 let need = Need {
                     pre_stop_s: container.pre_stop.as_ref().map_or(0, pre_stop_seconds),
-                    shutdown_ms: context.scenario.program(container).shutdown.value,
+                    shutdown_ms: shutdown.value,
+                    shutdown_stated: shutdown.span.is_some(),
                 };
                 (container, need)
             })
@@ -176,7 +181,7 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             if !fires {
                 continue;
             }
-            out.push(diagnostic(
+            let mut found = diagnostic(
                 context.text,
                 workload,
                 container,
@@ -185,7 +190,24 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 term_s,
                 killed,
                 fixed_grace,
-            ));
+            );
+            // Issue 14: when only the assumed shutdown time makes the
+            // grace period short (a preStop hook a second shy of it), the
+            // finding rests on an assumption.
+            let short_without_assumption =
+                need.shutdown_stated || grace_ms <= need.pre_stop_s.saturating_mul(1000);
+            if container.pre_stop.is_some() && !short_without_assumption {
+                let shutdown = duration::format(need.shutdown_ms);
+                found = super::on_assumption(
+                    found,
+                    text!(
+                        "a {shutdown} shutdown after SIGTERM",
+                        "收到 SIGTERM 後要 {shutdown} 關機"
+                    ),
+                    "podlab.dev/shutdown",
+                );
+            }
+            out.push(found);
         }
     }
 }
@@ -300,6 +322,27 @@ mod tests {
         Handler::Exec {
             command: words.iter().map(|word| word.to_string()).collect(),
         }
+    }
+
+    #[test]
+    fn a_grace_short_only_by_the_assumed_shutdown_is_info() {
+        let pod = |annotations: &str| {
+            format!("apiVersion: v1\nkind: Pod\nmetadata:\n  name: api\n  annotations: {{{annotations}}}\nspec:\n  terminationGracePeriodSeconds: 30\n  containers:\n    - name: api\n      image: m:1\n      lifecycle: {{ preStop: {{ sleep: {{ seconds: 29 }} }} }}\n")
+        };
+        let assumed = fires(&pod(""));
+        assert_eq!(assumed.len(), 1, "{assumed:?}");
+        assert_eq!(assumed[0].severity, Severity::Info);
+        assert!(
+            assumed[0].message.en.contains(
+                "(assuming a 1s shutdown after SIGTERM: no Scenario or `podlab.dev/shutdown` annotation states it)"
+            ),
+            "{}",
+            assumed[0].message.en
+        );
+        let stated = fires(&pod(" podlab.dev/shutdown: 1s "));
+        assert_eq!(stated.len(), 1, "{stated:?}");
+        assert_eq!(stated[0].severity, RULE.severity);
+        assert!(fires(&pod(" podlab.dev/shutdown: 500ms ")).is_empty());
     }
 
     #[test]

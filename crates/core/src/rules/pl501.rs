@@ -39,8 +39,8 @@ pub static RULE: Rule = Rule {
         "每個 GPU 節點都有這個 GPU Pod 不容忍的 taint"
     ),
     what: long!(
-        "For each pod that asks for GPUs, takes the Scenario's node pools whose nodes have enough of every requested GPU resource, and checks their `NoSchedule` and `NoExecute` taints against the pod's tolerations (`PreferNoSchedule` does not block). It fires when every such pool has a taint none of the tolerations tolerates. A toleration with the taint's key but `operator: Equal` and another value (`\"true\"` against `present`), or another effect, is named in the message.",
-        "對每個要求 GPU 的 Pod，找出 Scenario 中節點有足夠 GPU 資源的節點池，再用 Pod 的 tolerations 比對這些節點池的 `NoSchedule` 與 `NoExecute` taint（`PreferNoSchedule` 不會擋）。如果每個這樣的節點池都有一個沒被任何 toleration 容忍的 taint，就會觸發。若 toleration 的 key 對了，但用 `operator: Equal` 配上不同的值（`\"true\"` 對上 `present`）或 effect 不同，訊息會特別指出。"
+        "For each pod that asks for GPUs, takes the Scenario's node pools whose nodes have enough of every requested GPU resource, and checks their `NoSchedule` and `NoExecute` taints against the pod's tolerations (`PreferNoSchedule` does not block). It fires when every such pool has a taint none of the tolerations tolerates. A toleration with the taint's key but `operator: Equal` and another value (`\"true\"` against `present`), or another effect, is named in the message. It runs only when a Scenario states the cluster (`cluster.nodePools`): podlab's default pool and a cluster inferred from the manifests' cloud hints are assumptions, not the user's cluster.",
+        "對每個要求 GPU 的 Pod，找出 Scenario 中節點有足夠 GPU 資源的節點池，再用 Pod 的 tolerations 比對這些節點池的 `NoSchedule` 與 `NoExecute` taint（`PreferNoSchedule` 不會擋）。如果每個這樣的節點池都有一個沒被任何 toleration 容忍的 taint，就會觸發。若 toleration 的 key 對了，但用 `operator: Equal` 配上不同的值（`\"true\"` 對上 `present`）或 effect 不同，訊息會特別指出。只有 Scenario 寫明叢集（`cluster.nodePools`）時才會檢查：podlab 的預設節點池，以及從 manifest 的雲端線索推測出的叢集，都只是假設，不是使用者的叢集。"
     ),
     why: long!(
         "Managed clusters taint GPU nodes so that ordinary pods stay off the expensive machines. On GKE the ExtendedResourceToleration admission plugin adds the toleration to GPU pods by itself, so a manifest that works there stays Pending on AKS, EKS or a self-built cluster, where the plugin is off: no error, just FailedScheduling while the GPU node idles.",
@@ -122,6 +122,11 @@ fn add_tolerations(text: &str, workload: &Workload, taints: &[&Taint]) -> Option
 }
 
 fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    // Issue 14: the default pool and an inferred cluster are assumptions,
+    // and a manifest is not wrong for a cluster nobody described.
+    if !context.cluster_stated() {
+        return;
+    }
     let scenario = context.scenario;
     for workload in context.workloads {
         let requests = pod_gpu_requests(workload);

@@ -37,8 +37,8 @@ pub static RULE: Rule = Rule {
         "叢集裡沒有任何節點能滿足這個 Pod 的 GPU 需求"
     ),
     what: long!(
-        "For each pod that asks for GPUs (`nvidia.com/gpu`, `nvidia.com/gpu.shared`, `nvidia.com/mig-<profile>`…), checks whether one node of some node pool of the Scenario (default: one node with one A100-80GB and the device plugin) advertises every requested resource in at least the requested count. It fires when none does: the pools have no GPU, the device plugin is off (`devicePlugin: false`), time-slicing with `renameByDefault: true` renamed the resource to `nvidia.com/gpu.shared`, a `nvidia.com/mig-*` resource is asked but no pool uses the mixed MIG strategy with that profile, `nvidia.com/gpu` is asked while every GPU pool uses the mixed strategy, or each node has fewer GPUs than one pod asks for (GPUs of one pod cannot come from two nodes). The message gives the FailedScheduling event the pod would get on Kubernetes v1.35.",
-        "對每個要求 GPU 的 Pod（`nvidia.com/gpu`、`nvidia.com/gpu.shared`、`nvidia.com/mig-<profile>`…），檢查 Scenario 的節點池中是否有一個節點宣告了所有要求的資源，而且數量足夠（預設：一個節點、一張 A100-80GB、device plugin 有執行）。沒有任何節點符合時就會觸發：節點池沒有 GPU、device plugin 沒開（`devicePlugin: false`）、time-slicing 的 `renameByDefault: true` 把資源改名成 `nvidia.com/gpu.shared`、要求 `nvidia.com/mig-*` 但沒有節點池用 mixed MIG 策略切出這個 profile、所有 GPU 節點池都用 mixed 策略卻要求 `nvidia.com/gpu`，或每個節點的 GPU 比一個 Pod 要求的還少（同一個 Pod 的 GPU 不能來自兩個節點）。訊息會附上 Kubernetes v1.35 下這個 Pod 會收到的 FailedScheduling 事件。"
+        "For each pod that asks for GPUs (`nvidia.com/gpu`, `nvidia.com/gpu.shared`, `nvidia.com/mig-<profile>`…), checks whether one node of some node pool of the Scenario advertises every requested resource in at least the requested count. It fires when none does: the pools have no GPU, the device plugin is off (`devicePlugin: false`), time-slicing with `renameByDefault: true` renamed the resource to `nvidia.com/gpu.shared`, a `nvidia.com/mig-*` resource is asked but no pool uses the mixed MIG strategy with that profile, `nvidia.com/gpu` is asked while every GPU pool uses the mixed strategy, or each node has fewer GPUs than one pod asks for (GPUs of one pod cannot come from two nodes). The message gives the FailedScheduling event the pod would get on Kubernetes v1.35. It runs only when a Scenario states the cluster (`cluster.nodePools`): podlab's default pool and a cluster inferred from the manifests' cloud hints are assumptions, not the user's cluster.",
+        "對每個要求 GPU 的 Pod（`nvidia.com/gpu`、`nvidia.com/gpu.shared`、`nvidia.com/mig-<profile>`…），檢查 Scenario 的節點池中是否有一個節點宣告了所有要求的資源，而且數量足夠。沒有任何節點符合時就會觸發：節點池沒有 GPU、device plugin 沒開（`devicePlugin: false`）、time-slicing 的 `renameByDefault: true` 把資源改名成 `nvidia.com/gpu.shared`、要求 `nvidia.com/mig-*` 但沒有節點池用 mixed MIG 策略切出這個 profile、所有 GPU 節點池都用 mixed 策略卻要求 `nvidia.com/gpu`，或每個節點的 GPU 比一個 Pod 要求的還少（同一個 Pod 的 GPU 不能來自兩個節點）。訊息會附上 Kubernetes v1.35 下這個 Pod 會收到的 FailedScheduling 事件。只有 Scenario 寫明叢集（`cluster.nodePools`）時才會檢查：podlab 的預設節點池，以及從 manifest 的雲端線索推測出的叢集，都只是假設，不是使用者的叢集。"
     ),
     why: long!(
         "The pod is accepted by the API server and then waits in Pending forever: no error at `kubectl apply`, no crash, no log, only a FailedScheduling event. A training Job never starts and a model server never comes up, and the reason (a renamed resource, a missing device plugin, a MIG strategy) is in the cluster's configuration, not in the manifest you are staring at.",
@@ -365,6 +365,11 @@ fn advice(cause: Cause, largest: i64) -> Text {
 }
 
 fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    // Issue 14: the default pool and an inferred cluster are assumptions,
+    // and a manifest is not wrong for a cluster nobody described.
+    if !context.cluster_stated() {
+        return;
+    }
     let scenario = context.scenario;
     for workload in context.workloads {
         let requests = pod_gpu_requests(workload);

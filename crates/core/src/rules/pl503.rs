@@ -40,8 +40,8 @@ pub static RULE: Rule = Rule {
         "GPU 型號做不到的 MIG 配置或 MIG profile"
     ),
     what: long!(
-        "In the Scenario, for each node pool with `sharing.mode: mig`: the GPU model must support MIG (not T4, L4, A10G, L40S…) and be known to podlab's catalog; the `layout` must use that model's profile names and fit on one GPU (compute slices ≤ 7 and memory slices ≤ 8 on A100/H100-class cards, 4 and 4 on A30; at most one `+me` profile); the `single` strategy needs one profile repeated. In a manifest, a `nvidia.com/mig-<profile>` request whose profile exists on no GPU model of the node pools (`mig-1g.5gb` on A100-80GB, whose smallest is `1g.10gb`).",
-        "在 Scenario 中，對每個 `sharing.mode: mig` 的節點池檢查：GPU 型號必須支援 MIG（T4、L4、A10G、L40S… 都不支援），而且在 podlab 的型號目錄裡；`layout` 必須使用該型號的 profile 名稱，且放得進一張 GPU（A100/H100 等級的卡 compute slice ≤ 7、memory slice ≤ 8，A30 是 4 和 4；`+me` profile 最多一個）；`single` 策略只能重複同一個 profile。在 manifest 中，檢查 `nvidia.com/mig-<profile>` 的 profile 是否存在於節點池的任何 GPU 型號（例如 A100-80GB 上的 `mig-1g.5gb`，它最小的是 `1g.10gb`）。"
+        "In the Scenario, for each node pool with `sharing.mode: mig`: the GPU model must support MIG (not T4, L4, A10G, L40S…) and be known to podlab's catalog; the `layout` must use that model's profile names and fit on one GPU (compute slices ≤ 7 and memory slices ≤ 8 on A100/H100-class cards, 4 and 4 on A30; at most one `+me` profile); the `single` strategy needs one profile repeated. In a manifest, a `nvidia.com/mig-<profile>` request whose profile exists on no GPU model of the node pools (`mig-1g.5gb` on A100-80GB, whose smallest is `1g.10gb`). It runs only when a Scenario states the cluster (`cluster.nodePools`): podlab's default pool and a cluster inferred from the manifests' cloud hints are assumptions, not the user's cluster.",
+        "在 Scenario 中，對每個 `sharing.mode: mig` 的節點池檢查：GPU 型號必須支援 MIG（T4、L4、A10G、L40S… 都不支援），而且在 podlab 的型號目錄裡；`layout` 必須使用該型號的 profile 名稱，且放得進一張 GPU（A100/H100 等級的卡 compute slice ≤ 7、memory slice ≤ 8，A30 是 4 和 4；`+me` profile 最多一個）；`single` 策略只能重複同一個 profile。在 manifest 中，檢查 `nvidia.com/mig-<profile>` 的 profile 是否存在於節點池的任何 GPU 型號（例如 A100-80GB 上的 `mig-1g.5gb`，它最小的是 `1g.10gb`）。只有 Scenario 寫明叢集（`cluster.nodePools`）時才會檢查：podlab 的預設節點池，以及從 manifest 的雲端線索推測出的叢集，都只是假設，不是使用者的叢集。"
     ),
     why: long!(
         "MIG profile names encode the card's memory, so a name copied from an A100-40GB tutorial (`1g.5gb`, `3g.20gb`) does not exist on the A100-80GB or H100 you rent, and MIG Manager fails to apply a layout that does not fit. Either way no node advertises the resource, and the inference pods you meant to pack seven to a GPU all stay Pending.",
@@ -449,6 +449,11 @@ fn check_requests(context: &Context<'_>, workload: &Workload, out: &mut Vec<Diag
 }
 
 fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    // Issue 14: the default pool and an inferred cluster are assumptions,
+    // and a manifest is not wrong for a cluster nobody described.
+    if !context.cluster_stated() {
+        return;
+    }
     if context.scenario.is_written() {
         for pool in &context.scenario.node_pools {
             check_pool(context, pool, out);

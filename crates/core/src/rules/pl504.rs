@@ -39,8 +39,8 @@ pub static RULE: Rule = Rule {
         "共用同一張 time-slicing GPU 的 Pod 加起來可能需要超過它的 GPU 記憶體"
     ),
     what: long!(
-        "For each node pool with `sharing.mode: timeSlicing`, takes the GPU pods that can land on it (with `replicas` or `parallelism` copies) and their device memory (the Scenario's `gpuMemory × workers`), and finds the most memory that `replicas` shares of one physical GPU can receive. It warns when that sum is larger than the card's memory. For `sharing.mode: mps` it warns when one process needs more than the per-client cap, card memory / replicas.",
-        "對每個 `sharing.mode: timeSlicing` 的節點池，找出能排到上面的 GPU Pod（依 `replicas` 或 `parallelism` 展開）和它們的 GPU 記憶體（Scenario 的 `gpuMemory × workers`），計算同一張實體 GPU 的 `replicas` 份額最多可能收到多少記憶體需求，超過卡的記憶體就警告。對 `sharing.mode: mps`，則在單一行程需要的記憶體超過每個 client 的上限（卡的記憶體 / replicas）時警告。"
+        "For each node pool with `sharing.mode: timeSlicing`, takes the GPU pods that can land on it (with `replicas` or `parallelism` copies) and their device memory (the Scenario's `gpuMemory × workers`), and finds the most memory that `replicas` shares of one physical GPU can receive. It warns when that sum is larger than the card's memory. For `sharing.mode: mps` it warns when one process needs more than the per-client cap, card memory / replicas. It runs only when a Scenario states the cluster (`cluster.nodePools`): podlab's default pool and a cluster inferred from the manifests' cloud hints are assumptions, not the user's cluster.",
+        "對每個 `sharing.mode: timeSlicing` 的節點池，找出能排到上面的 GPU Pod（依 `replicas` 或 `parallelism` 展開）和它們的 GPU 記憶體（Scenario 的 `gpuMemory × workers`），計算同一張實體 GPU 的 `replicas` 份額最多可能收到多少記憶體需求，超過卡的記憶體就警告。對 `sharing.mode: mps`，則在單一行程需要的記憶體超過每個 client 的上限（卡的記憶體 / replicas）時警告。只有 Scenario 寫明叢集（`cluster.nodePools`）時才會檢查：podlab 的預設節點池，以及從 manifest 的雲端線索推測出的叢集，都只是假設，不是使用者的叢集。"
     ),
     why: long!(
         "Time-slicing shares compute, not memory: four replicas of a 20Gi model on a 24Gi A10G all start, the first one loads, and the others die with `CUDA out of memory` — or the first one does, at its next batch. vLLM even reserves 90% of the card at start (`--gpu-memory-utilization 0.9`), so two of them never share one. The pods restart, load again and crash again, and which one survives changes every time. MPS does cap memory, so an oversized model fails at load every time.",
@@ -296,6 +296,11 @@ fn mps(
 }
 
 fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    // Issue 14: the default pool and an inferred cluster are assumptions,
+    // and a manifest is not wrong for a cluster nobody described.
+    if !context.cluster_stated() {
+        return;
+    }
     for pool in &context.scenario.node_pools {
         let Some(model) = pool.gpu.as_ref().and_then(|gpu| gpu.catalog) else {
             continue;

@@ -31,8 +31,8 @@ pub static RULE: Rule = Rule {
         "同時要跑的 GPU Pod 比叢集的 GPU 放得下的還多"
     ),
     what: long!(
-        "For Deployments, StatefulSets and ReplicaSets (`replicas`) and Jobs and CronJobs (`parallelism`, at most `completions`), counts how many of its GPU pods the Scenario's node pools can hold at once: on each node, the GPUs it advertises divided by the pod's request, over every node of the pools whose taints the pod tolerates. It warns when more pods are wanted, and says how many stay Pending. It stays quiet when not even one pod fits (PL501, PL502).",
-        "對 Deployment、StatefulSet、ReplicaSet（`replicas`）以及 Job、CronJob（`parallelism`，最多 `completions`），計算 Scenario 的節點池同時放得下幾個這種 GPU Pod：每個節點宣告的 GPU 數除以 Pod 的需求，加總 Pod 能容忍其 taint 的所有節點。要求的 Pod 比這個數多就警告，並說明有幾個會停在 Pending。連一個都放不下時不報（由 PL501、PL502 處理）。"
+        "For Deployments, StatefulSets and ReplicaSets (`replicas`) and Jobs and CronJobs (`parallelism`, at most `completions`), counts how many of its GPU pods the Scenario's node pools can hold at once: on each node, the GPUs it advertises divided by the pod's request, over every node of the pools whose taints the pod tolerates. It warns when more pods are wanted, and says how many stay Pending. It stays quiet when not even one pod fits (PL501, PL502). It runs only when a Scenario states the cluster (`cluster.nodePools`): podlab's default pool and a cluster inferred from the manifests' cloud hints are assumptions, not the user's cluster.",
+        "對 Deployment、StatefulSet、ReplicaSet（`replicas`）以及 Job、CronJob（`parallelism`，最多 `completions`），計算 Scenario 的節點池同時放得下幾個這種 GPU Pod：每個節點宣告的 GPU 數除以 Pod 的需求，加總 Pod 能容忍其 taint 的所有節點。要求的 Pod 比這個數多就警告，並說明有幾個會停在 Pending。連一個都放不下時不報（由 PL501、PL502 處理）。只有 Scenario 寫明叢集（`cluster.nodePools`）時才會檢查：podlab 的預設節點池，以及從 manifest 的雲端線索推測出的叢集，都只是假設，不是使用者的叢集。"
     ),
     why: long!(
         "GPUs cannot be overcommitted: the extra replicas wait in Pending while the Deployment reports fewer ready pods than asked, autoscalers keep adding pods that cannot start, and a rolling update can hang. For distributed training with one pod per rank, the ranks that did start wait for the missing ones at the rendezvous and burn GPU hours doing nothing.",
@@ -48,6 +48,11 @@ pub static RULE: Rule = Rule {
 };
 
 fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    // Issue 14: the default pool and an inferred cluster are assumptions,
+    // and a manifest is not wrong for a cluster nobody described.
+    if !context.cluster_stated() {
+        return;
+    }
     let scenario = context.scenario;
     for workload in context.workloads {
         if matches!(workload.kind, WorkloadKind::Pod | WorkloadKind::DaemonSet) {

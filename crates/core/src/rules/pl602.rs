@@ -64,8 +64,8 @@ pub static RULE: Rule = Rule {
         "GPU CronJob 跑一次的時間比排程間隔長，concurrencyPolicy Allow 讓執行一輪輪疊上去"
     ),
     what: long!(
-        "For each CronJob whose pods ask for a GPU and whose `concurrencyPolicy` is `Allow` (the default), compares the time one run takes — the Scenario's `imagePull + startup + runFor` of its containers, the largest; no `runFor`, no check — with the shortest interval between two times of its `schedule` (five-field cron as Kubernetes parses it with robfig/cron: lists, ranges, steps, month and day names, `@hourly`/`@daily`/… and `@every`; when both day-of-month and day-of-week are restricted a day matches if either does). It reports when the run is longer. A Job `activeDeadlineSeconds` not longer than the interval, or a schedule that does not parse, silences it.",
-        "對每個 Pod 要求 GPU、`concurrencyPolicy` 為 `Allow`（預設值）的 CronJob，比較跑一次所需的時間——Scenario 中各 container 的 `imagePull + startup + runFor`，取最大者；沒有 `runFor` 就不檢查——與 `schedule` 兩次觸發之間最短的間隔（依 Kubernetes 使用的 robfig/cron 解析五欄位 cron：列表、範圍、間隔、月份與星期名稱、`@hourly`／`@daily`／… 與 `@every`；日期與星期兩欄都有限制時，任一欄符合即觸發）。跑一次比間隔長就回報。Job 的 `activeDeadlineSeconds` 不超過間隔，或 schedule 無法解析時，不回報。"
+        "For each CronJob whose pods ask for a GPU and whose `concurrencyPolicy` is `Allow` (the default), compares the time one run takes — the Scenario's `imagePull + startup + runFor` of its containers, the largest; no `runFor`, no check — with the shortest interval between two times of its `schedule` (five-field cron as Kubernetes parses it with robfig/cron: lists, ranges, steps, month and day names, `@hourly`/`@daily`/… and `@every`; when both day-of-month and day-of-week are restricted a day matches if either does). It reports when the run is longer. A Job `activeDeadlineSeconds` not longer than the interval, or a schedule that does not parse, silences it. When only the default load time makes a run longer than the interval, it is at most info and says so.",
+        "對每個 Pod 要求 GPU、`concurrencyPolicy` 為 `Allow`（預設值）的 CronJob，比較跑一次所需的時間——Scenario 中各 container 的 `imagePull + startup + runFor`，取最大者；沒有 `runFor` 就不檢查——與 `schedule` 兩次觸發之間最短的間隔（依 Kubernetes 使用的 robfig/cron 解析五欄位 cron：列表、範圍、間隔、月份與星期名稱、`@hourly`／`@daily`／… 與 `@every`；日期與星期兩欄都有限制時，任一欄符合即觸發）。跑一次比間隔長就回報。Job 的 `activeDeadlineSeconds` 不超過間隔，或 schedule 無法解析時，不回報。只有加上預設的載入時間才超過間隔時，最多只是資訊，訊息會說明這是假設。"
     ),
     why: long!(
         "With `Allow` the CronJob controller creates a new Job at every schedule time, whether or not the previous one has finished. A nightly fine-tune or an hourly batch-inference run that holds the only GPU longer than the interval leaves the next run's pod Pending (`0/1 nodes are available: 1 Insufficient nvidia.com/gpu`); the runs pile up, each new one waiting for the GPU, and on a cluster with spare GPUs two runs bill GPU hours at once and may write the same output. Runs get longer as data and models grow, so a schedule that fit at first stops fitting silently.",
@@ -94,7 +94,7 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         };
         // The longest run among the containers the Scenario models as batch programs.
-        let mut longest: Option<(Millis, Millis, Millis, Millis, &str)> = None;
+        let mut longest: Option<(Millis, Millis, Millis, Millis, &str, Millis)> = None;
         for container in &workload.pod.containers {
             let program = context.scenario.program(container);
             let Some(run_for) = &program.run_for else {
@@ -103,11 +103,26 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             let pull = program.image_pull.value;
             let startup = program.startup.value;
             let total = pull.saturating_add(startup).saturating_add(run_for.value);
+            // What the stated numbers alone prove (issue 14): an assumed
+            // startup or image pull counts as 0.
+            let stated_total = [&program.image_pull, &program.startup]
+                .iter()
+                .filter(|setting| setting.span.is_some())
+                .fold(run_for.value, |sum, setting| {
+                    sum.saturating_add(setting.value)
+                });
             if longest.is_none_or(|(known, ..)| total > known) {
-                longest = Some((total, pull, startup, run_for.value, &container.name));
+                longest = Some((
+                    total,
+                    pull,
+                    startup,
+                    run_for.value,
+                    &container.name,
+                    stated_total,
+                ));
             }
         }
-        let Some((run_ms, pull_ms, startup_ms, run_for_ms, container)) = longest else {
+        let Some((run_ms, pull_ms, startup_ms, run_for_ms, container, stated_ms)) = longest else {
             continue;
         };
         let Ok(schedule) = parse(&cron.schedule.value) else {
@@ -181,6 +196,14 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 ),
                 edits: vec![edit],
             });
+        }
+        if stated_ms <= gap_ms {
+            let startup = duration::format(startup_ms);
+            diagnostic = super::on_assumption(
+                diagnostic,
+                text!("a {startup} model load", "模型載入要 {startup}"),
+                "podlab.dev/startup",
+            );
         }
         out.push(diagnostic);
     }

@@ -3,7 +3,12 @@
 
 use super::*;
 use crate::diagnostic::apply_edits;
-use crate::lint::lint;
+use crate::lint::{lint_with, LintOptions};
+
+/// Every rule, PL004 included (it is quiet unless asked).
+fn lint(text: &str) -> crate::lint::LintReport {
+    lint_with(text, &LintOptions { verbose: true })
+}
 
 #[test]
 fn ids_and_names_are_unique_and_ordered() {
