@@ -264,7 +264,10 @@ fn fmt_command(args: &[String]) -> Result<u8, String> {
         if diagnostic.rule == podlab_core::manifest::yaml::RULE_SYNTAX.0 {
             let line = report.index.line_col(&text, diagnostic.span.start).line;
             eprintln!("{file}:{line}: {}", fix.description.get(lang));
+            // Each flattened document's fix mends all of them
+            // (`reindent::fix_all`): one is enough.
             edits.extend(fix.edits.iter().cloned());
+            break;
         }
     }
     if edits.is_empty() {
@@ -684,20 +687,17 @@ fn lint_command(rest: &[String]) -> Result<u8, String> {
             ),
             None => own,
         };
-        let mut report = lint(&text);
+        // PL004 (a kind podlab does not simulate) only with --verbose, or
+        // when --select names it: a Helm chart's output is mostly such kinds.
+        let verbose = verbose || selection.selects(podlab_core::lint::NOT_SIMULATED);
+        let mut report =
+            podlab_core::lint::lint_with(&text, &podlab_core::lint::LintOptions { verbose });
         if scenario.is_some() {
             // What lies past the file's own text concerns the scenario file.
             report.diagnostics.retain(|d| d.span.start <= own_len);
             report
                 .suppressed
                 .retain(|s| s.diagnostic.span.start <= own_len);
-        }
-        if !verbose {
-            // Kinds podlab does not read (Services, ConfigMaps, CRDs) are
-            // most of a Helm chart's output: skipped silently.
-            report
-                .diagnostics
-                .retain(|d| d.rule != podlab_core::lint::NOT_SIMULATED.0);
         }
         selection.apply(&mut report.diagnostics, &mut report.suppressed);
         results.push((file.clone(), text, report));

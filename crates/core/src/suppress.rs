@@ -88,6 +88,14 @@ pub struct Selection {
 }
 
 impl Selection {
+    /// Whether `--select` names `rule` (ID, name) itself, not only a family
+    /// it belongs to: `--select PL004` asks for the quiet PL004 lines.
+    pub fn selects(&self, rule: (&str, &str)) -> bool {
+        self.select
+            .iter()
+            .any(|pattern| pattern.eq_ignore_ascii_case(rule.0) || pattern == rule.1)
+    }
+
     /// Applies the selection to a report's diagnostics: unselected ones are
     /// dropped, ignored ones move to `suppressed`, the rest get their
     /// overridden severity.
