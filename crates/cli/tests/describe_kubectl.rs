@@ -241,6 +241,16 @@ fn failed_mounts_match_kubectl() {
     compare("volumes-and-shm.yaml", 600_000);
 }
 
+/// /dev/shm (`tests/golden/shm.yaml`): at 40 s each failing pod runs its
+/// second instance with the first in Last State (the bus error's Error /
+/// exit 1; OOMKilled / 137), at 10 m they wait in CrashLoopBackOff; the
+/// pods with an emptyDir `medium: Memory` show it under Volumes.
+#[test]
+fn shm_failures_match_kubectl() {
+    compare("shm.yaml", 40_000);
+    compare("shm.yaml", 600_000);
+}
+
 #[test]
 fn reference_one_gpu_at_15_minutes_matches_kubectl_for_both_pods() {
     compare("reference-one-gpu.yaml", 900_000);

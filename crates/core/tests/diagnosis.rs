@@ -508,3 +508,51 @@ fn a_crash_loop_with_a_readiness_probe_is_never_ready() {
     );
     assert_bilingual(d);
 }
+
+/// /dev/shm (`tests/golden/shm.yaml` at 10 m): the 64Mi bus error and the
+/// memory emptyDir over the limit are each explained, in both languages,
+/// with the log or describe lines that prove them and `kubectl logs <pod>
+/// --previous` next; the pod that runs has no diagnosis.
+#[test]
+fn dev_shm_failures_are_explained() {
+    let run = run("shm.yaml", 600);
+    let diagnoses = diagnose(&run, 600_000);
+    let kinds: Vec<(&str, Kind)> = diagnoses.iter().map(|d| (d.pod.as_str(), d.kind)).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            ("loader-64mi", Kind::ShmBusError),
+            ("loader-tight", Kind::ShmOomKilled)
+        ]
+    );
+    for d in &diagnoses {
+        assert_bilingual(d);
+        assert_eq!(d.next_command, format!("kubectl logs {} --previous", d.pod));
+    }
+    let bus = &diagnoses[0];
+    assert!(bus
+        .evidence
+        .iter()
+        .any(|l| l.starts_with("ERROR: Unexpected bus error encountered in worker.")));
+    assert!(bus.evidence.contains(&"Exit Code:    1".to_string()));
+    // 4 workers × 256Mi = 1Gi into the runtime's 64Mi.
+    assert!(
+        bus.root_cause.en.contains("256Mi each, 1Gi in all"),
+        "{}",
+        bus.root_cause.en
+    );
+    let oom = &diagnoses[1];
+    assert!(oom.evidence.contains(&"Exit Code:    137".to_string()));
+    // 4 × 1Gi process + 1Gi shared = 5Gi > 4608Mi = 4.5Gi.
+    assert!(
+        oom.root_cause.en.contains("4Gi plus the 4 worker(s)' 1Gi"),
+        "{}",
+        oom.root_cause.en
+    );
+    assert!(oom
+        .root_cause
+        .en
+        .contains("is 5Gi, over limits.memory 4.5Gi"));
+    let zh = render(&diagnoses, Lang::ZhTw);
+    assert!(zh.contains("共享記憶體"), "{zh}");
+}

@@ -686,3 +686,140 @@ fn a_missing_secret_volume_fails_to_mount_with_the_volume_managers_back_off() {
         .iter()
         .any(|line| line.contains("105s (x12 over 10m)") && line.ends_with(message)));
 }
+
+/// docs/simulator.md "/dev/shm" (`sim/shm.rs`): the workers put 4 × 256Mi
+/// = 1Gi into /dev/shm when the 30 s load ends, at S + 30 s.
+/// loader-64mi: the runtime's 64Mi is too small → bus error, exit 1
+/// (`Error`) at 2.0 + 30 = 32.0 s; then the crash back-off of a container
+/// that dies by itself, the same gaps as the OOM golden: 1.3 (PLEG 1 s +
+/// 0.3 s), 12.55, 25.05, 50.05, 81.3, 162.55 s from each exit. Starts 2.0,
+/// 33.3, 75.85, 130.9, 210.95, 322.25, 514.8; exits 30 s after each. At
+/// 600 s: RESTARTS 6, CrashLoopBackOff (the next start is after 544.8 + 300).
+#[test]
+fn a_64mi_dev_shm_is_a_bus_error_then_the_crash_back_off() {
+    let run = run("shm.yaml", 600);
+    let pod = run.pods.iter().find(|p| p.name == "loader-64mi").unwrap();
+    let trainer = &pod.containers[0];
+    let starts: Vec<u64> = trainer.instances.iter().map(|i| i.started).collect();
+    assert_eq!(
+        starts,
+        vec![2_000, 33_300, 75_850, 130_900, 210_950, 322_250, 514_800]
+    );
+    for instance in &trainer.instances {
+        let exit = instance.exit.as_ref().unwrap();
+        assert_eq!(
+            (exit.at - instance.started, exit.code, exit.reason),
+            (30_000, 1, "Error")
+        );
+        let shm = exit.shm.as_ref().expect("the shm ended it");
+        assert!(shm.is_bus_error());
+        assert_eq!((shm.need, shm.workers), (1 << 30, 4));
+    }
+    let row = get_pods::row(pod, 600_000);
+    assert_eq!(
+        (row.status.as_str(), row.restart_count),
+        ("CrashLoopBackOff", 6)
+    );
+    let previous = podlab_core::explain::logs::logs(&run, pod, "trainer", 600_000, true).unwrap();
+    let tail: Vec<&str> = previous
+        .lines()
+        .skip_while(|l| *l != "Job started")
+        .collect();
+    assert_eq!(
+        tail,
+        vec![
+            "Job started",
+            "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).",
+            "RuntimeError: DataLoader worker (pid 2) is killed by signal: Bus error. It is possible that dataloader's workers are out of shared memory. Please try to raise your shared memory limit.",
+            "",
+            "The above exception was the direct cause of the following exception:",
+            "",
+            "RuntimeError: DataLoader worker (pid(s) 2) exited unexpectedly",
+        ]
+    );
+}
+
+/// loader-dshm: an emptyDir `medium: Memory` at /dev/shm lifts the 64Mi cap;
+/// 4Gi of process + 1Gi of shared memory = 5Gi fits the 8Gi limit. Ready
+/// from its start (no probes) and never restarted; its memory counts the
+/// shared memory once loaded: 5Gi at 60 s.
+#[test]
+fn an_in_memory_dev_shm_runs_and_counts_against_memory() {
+    let run = run("shm.yaml", 600);
+    let pod = run.pods.iter().find(|p| p.name == "loader-dshm").unwrap();
+    let row = get_pods::row(pod, 600_000);
+    assert_eq!((row.status.as_str(), row.restart_count), ("Running", 0));
+    assert!(pod.statuses_at(600_000)[0].ready);
+    let trainer = &pod.containers[0];
+    assert_eq!(trainer.instances.len(), 1);
+    assert!(trainer.instances[0].exit.is_none());
+    assert_eq!(trainer.memory_at(60_000), 5 << 30);
+    // Loading: 4 × 1Gi climbing over 30 s, half-way at 17.0 s.
+    assert_eq!(trainer.memory_at(17_000), 2 << 30);
+}
+
+/// loader-tight: the same emptyDir with a 4608Mi limit. The load's peak
+/// (4 × 1Gi = 4Gi) fits; at the end of the load the workers add 1Gi of
+/// tmpfs pages charged to the container: 5Gi > 4.5Gi → OOMKilled 137 at
+/// 2.0 + 30 = 32.0 s, then the same back-off as loader-64mi.
+#[test]
+fn an_in_memory_dev_shm_over_the_limit_is_oom_killed_when_the_workers_start() {
+    let run = run("shm.yaml", 600);
+    let pod = run.pods.iter().find(|p| p.name == "loader-tight").unwrap();
+    let trainer = &pod.containers[0];
+    let first = trainer.instances[0].exit.as_ref().unwrap();
+    assert_eq!(
+        (first.at, first.code, first.reason),
+        (32_000, 137, "OOMKilled")
+    );
+    let shm = first.shm.as_ref().unwrap();
+    assert!(!shm.is_bus_error());
+    assert_eq!(
+        (shm.process, shm.need, shm.limit),
+        (4 << 30, 1 << 30, Some(4608 << 20))
+    );
+    let starts: Vec<u64> = trainer.instances.iter().map(|i| i.started).collect();
+    assert_eq!(starts[..3], [2_000, 33_300, 75_850]);
+    let row = get_pods::row(pod, 600_000);
+    assert_eq!(
+        (row.status.as_str(), row.restart_count),
+        ("CrashLoopBackOff", 6)
+    );
+    assert!(
+        event_times(&run, "Killing").is_empty(),
+        "OOM has no Killing event"
+    );
+}
+
+/// PL106 now has a simulated consequence: it fires on loader-64mi (4
+/// workers in the Scenario, no volume at /dev/shm), and its fix (an
+/// emptyDir `medium: Memory` mounted at /dev/shm) turns the bus error
+/// into a pod that runs: 4Gi + 1Gi ≤ 8Gi, Ready, no restart at 600 s.
+#[test]
+fn pl106s_fix_makes_the_bus_error_pod_run() {
+    let text = golden("shm.yaml");
+    let report = podlab_core::lint::lint(&text);
+    let pl106: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule == "PL106")
+        .collect();
+    // Only loader-64mi: the other two mount a memory emptyDir at /dev/shm.
+    assert_eq!(pl106.len(), 1, "{pl106:#?}");
+    let fix = pl106[0].fix.as_ref().expect("PL106 has a fix");
+    let fixed = podlab_core::diagnostic::apply_edits(&text, &fix.edits);
+    assert!(podlab_core::lint::lint(&fixed)
+        .diagnostics
+        .iter()
+        .all(|d| d.rule != "PL106"));
+    let run = simulate(
+        &fixed,
+        &Options {
+            until: Some(600_000),
+        },
+    );
+    let pod = run.pods.iter().find(|p| p.name == "loader-64mi").unwrap();
+    let row = get_pods::row(pod, 600_000);
+    assert_eq!((row.status.as_str(), row.restart_count), ("Running", 0));
+    assert!(pod.containers[0].instances[0].exit.is_none());
+}

@@ -431,7 +431,7 @@ fn physical_gpus(scenario: &Scenario) -> i64 {
 /// `workers`: starting fewer workers is a fix, not a change of the program).
 fn program_fingerprint(spec: Option<&ProgramSpec>) -> Vec<Option<String>> {
     let Some(spec) = spec else {
-        return vec![None; 10];
+        return vec![None; 11];
     };
     vec![
         spec.startup.as_ref().map(|s| s.value.to_string()),
@@ -447,6 +447,7 @@ fn program_fingerprint(spec: Option<&ProgramSpec>) -> Vec<Option<String>> {
         spec.gpu_memory
             .as_ref()
             .map(|s| s.value.value().to_string()),
+        spec.shm.as_ref().map(|s| s.value.value().to_string()),
         spec.exit
             .as_ref()
             .map(|e| format!("{} {} {}", e.after, e.code, e.log)),

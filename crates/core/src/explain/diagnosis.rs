@@ -17,6 +17,9 @@
 //! OnFailure/Never (a finished Job's pod); a pod whose containers are still
 //! in their first load with nothing failed yet (it is starting, not broken).
 
+#[path = "diagnosis_shm.rs"]
+mod shm;
+
 use super::{describe, logs};
 use crate::i18n::{Lang, Text};
 use crate::manifest::duration::{self, Millis};
@@ -60,6 +63,12 @@ pub enum Kind {
     /// The program's CUDA allocation failed: device memory ran out (a
     /// time-sliced neighbour, the MPS cap, a MIG slice, the card).
     GpuOutOfMemory,
+    /// A DataLoader worker's bus error: /dev/shm is the runtime's 64 MiB
+    /// (exit 1; PL106).
+    ShmBusError,
+    /// A memory emptyDir at /dev/shm plus the process passed the memory
+    /// limit when the workers started (137).
+    ShmOomKilled,
 }
 
 /// One unhealthy pod, explained.
@@ -212,6 +221,13 @@ fn diagnose_pod(run: &Run, pod: &PodRun, at: Millis) -> Option<Diagnosis> {
         };
         if status.ready && status.restart_count == 0 {
             continue;
+        }
+        // /dev/shm ended it (a bus error, or an OOM kill of the emptyDir).
+        if let Some((instance, failure)) = exited.iter().rev().find_map(|i| {
+            let failure = i.exit.as_ref().and_then(|exit| exit.shm.as_ref())?;
+            Some((*i, failure))
+        }) {
+            return Some(shm::shm_failure(run, pod, container, instance, failure, at));
         }
         // An OOM kill earlier in the loop explains the later ones too (the
         // startup probe's streak survives it, kubernetes-behavior.md).

@@ -24,6 +24,8 @@
 //! - the kernel's OOM kill (137, `OOMKilled`): the process just stops, no
 //!   line (a `CUDA out of memory` traceback would come from a GPU-memory
 //!   failure, which the simulator does not produce yet).
+//! - a bus error in /dev/shm (exit 1): PyTorch's worker line and the main
+//!   process's `RuntimeError` chain (`sim::shm::bus_error_log`).
 //!
 //! Health-check requests are not logged (as with `--no-access-log`).
 //!
@@ -195,6 +197,10 @@ pub fn instance_log(
         // The kernel kills it: no last words.
     } else if let Some(oom) = &exit.gpu_oom {
         lines.push((exit.at, cuda_out_of_memory(oom)));
+    } else if exit.shm.as_ref().is_some_and(|shm| shm.is_bus_error()) {
+        for line in crate::sim::shm::bus_error_log() {
+            lines.push((exit.at, line));
+        }
     } else if let Some(killed_at) = killed_at {
         // A clean exit came `shutdown` after SIGTERM; otherwise SIGTERM
         // followed the preStop hook.

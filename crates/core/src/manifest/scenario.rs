@@ -54,6 +54,7 @@ pub struct ProgramSpec {
     pub memory_peak: Option<Setting<Quantity>>,
     pub workers: Option<Setting<i64>>,
     pub gpu_memory: Option<Setting<Quantity>>,
+    pub shm: Option<Setting<Quantity>>,
     pub exit: Option<Exit>,
     pub run_for: Option<Setting<Millis>>,
     pub image_pull: Option<Setting<Millis>>,
@@ -124,6 +125,9 @@ pub struct Program {
     pub workers: Setting<i64>,
     /// Device memory once loaded, for one worker.
     pub gpu_memory: Setting<i128>,
+    /// Shared memory (`/dev/shm`) one worker fills when loading ends: its
+    /// DataLoader batches or NCCL buffers (`sim/shm.rs`).
+    pub shm: Setting<i128>,
     pub exit: Option<Exit>,
     pub run_for: Option<Setting<Millis>>,
     pub image_pull: Setting<Millis>,
@@ -141,6 +145,14 @@ impl Program {
 
     pub fn steady_total(&self) -> i128 {
         self.memory_steady
+            .value
+            .max(0)
+            .saturating_mul(i128::from(self.workers.value.max(1)))
+    }
+
+    /// Shared memory for all workers (`shm` × workers).
+    pub fn shm_total(&self) -> i128 {
+        self.shm
             .value
             .max(0)
             .saturating_mul(i128::from(self.workers.value.max(1)))
@@ -418,6 +430,16 @@ impl Scenario {
                     span: None,
                 },
             },
+            shm: match &spec.shm {
+                Some(shm) => Setting {
+                    value: shm.value.value(),
+                    span: shm.span,
+                },
+                None => Setting {
+                    value: 0,
+                    span: None,
+                },
+            },
             exit: spec.exit.clone(),
             run_for: spec.run_for.clone(),
             image_pull: millis(&spec.image_pull, 0),
@@ -529,6 +551,7 @@ fn lower_program(item: &Node) -> ProgramSpec {
         memory_peak: memory.and_then(|memory| quantity_at(memory, "peak")),
         workers: int_at(item, "workers").filter(|workers| workers.value >= 1),
         gpu_memory: quantity_at(item, "gpuMemory"),
+        shm: quantity_at(item, "shm"),
         exit: item.get("exit").map(|exit| Exit {
             after: duration_at(exit, "after").map_or(0, |after| after.value),
             code: exit.get("code").and_then(Node::as_int).unwrap_or(1),

@@ -296,7 +296,7 @@ schema!(SCENARIO_WORKLOAD, "Scenario workload", "Scenario workload", [
     "container" => Str, "startup" => Duration, "listenPort" => Int, "healthPath" => Str,
     "healthLatency" => Duration, "memory" => Object(&SCENARIO_MEMORY), "workers" => Int,
     "gpuMemory" => Quantity, "exit" => Object(&SCENARIO_EXIT), "runFor" => Duration,
-    "imagePull" => Duration, "shutdown" => Duration,
+    "imagePull" => Duration, "shutdown" => Duration, "shm" => Quantity,
 ]);
 
 schema!(SCENARIO_MEMORY, "Scenario memory", "Scenario memory", [

@@ -78,6 +78,10 @@ impl<'a> Sim<'a> {
                     waiting: Vec::new(),
                     program: scenario.program(container),
                     gpus: Vec::new(),
+                    shm_charged: super::super::shm::charged(
+                        super::super::shm::dev_shm(&workload.pod, container),
+                        &scenario.program(container),
+                    ),
                 },
             })
             .collect();

@@ -131,6 +131,9 @@ enum ExitKind {
     /// The program's own CUDA out-of-memory error: device memory ran out
     /// (`devices.rs`); exit code 1.
     CudaOom,
+    /// The workers filled /dev/shm at the end of the load (`shm.rs`): a
+    /// bus error (exit 1) or, in a memory emptyDir, an OOM kill (137).
+    Shm,
     /// The kubelet stopped it after a probe failure: SIGTERM (143 or 0), or
     /// SIGKILL (137) when the grace period ran out.
     Killed { code: i64 },
@@ -926,6 +929,11 @@ impl<'a> Sim<'a> {
                 self.push(at, Ev::Exit(pod, c, instance, ExitKind::Oom));
             }
         }
+        // /dev/shm fills when the workers start, at the end of the load.
+        if self.shm_failure(pod, c).is_some() {
+            let at = now + program.startup.value;
+            self.push(at, Ev::Exit(pod, c, instance, ExitKind::Shm));
+        }
         self.device_memory_started(pod, c);
         if !has_startup {
             self.became_started(pod, c, has_readiness);
@@ -1301,6 +1309,11 @@ impl<'a> Sim<'a> {
         } else {
             None
         };
+        let shm = if kind == ExitKind::Shm {
+            self.shm_failure(pod, c)
+        } else {
+            None
+        };
         let container = &mut self.pods[pod].containers[c];
         container.running = false;
         let (code, reason) = match kind {
@@ -1310,6 +1323,11 @@ impl<'a> Sim<'a> {
             ExitKind::Oom => (137, "OOMKilled"),
             // An uncaught Python exception: exit code 1.
             ExitKind::CudaOom => (1, "Error"),
+            // PyTorch's uncaught RuntimeError (exit 1), or the kernel.
+            ExitKind::Shm => match &shm {
+                Some(failure) if !failure.is_bus_error() => (137, "OOMKilled"),
+                _ => (1, "Error"),
+            },
         };
         if let Some(last) = container.run.instances.last_mut() {
             last.exit = Some(Exit {
@@ -1317,6 +1335,7 @@ impl<'a> Sim<'a> {
                 code,
                 reason,
                 gpu_oom,
+                shm,
             });
             if let Some(open) = last.ready.last_mut().filter(|r| r.1.is_none()) {
                 open.1 = Some(now);
@@ -1343,6 +1362,20 @@ impl<'a> Sim<'a> {
             }
             _ => self.push(now + self.timing.pleg, Ev::Sync(pod, c)),
         }
+    }
+
+    /// What the workers' shared memory does to this container when its
+    /// load ends (`shm::failure`), given its /dev/shm and memory limit.
+    fn shm_failure(&self, pod: usize, c: usize) -> Option<super::shm::ShmFailure> {
+        let container = &self.pods[pod].containers[c];
+        let limit = container
+            .spec
+            .resources
+            .limit("memory")
+            .and_then(|amount| amount.quantity)
+            .map(|q| q.value());
+        let dev_shm = super::shm::dev_shm(self.pods[pod].spec, container.spec);
+        super::shm::failure(dev_shm, &container.program, limit)
     }
 
     /// A sync after a container exited by itself, or while it waits in back-off.

@@ -20,6 +20,7 @@
 mod cron;
 pub mod image;
 mod kubelet;
+pub mod shm;
 
 pub use kubelet::{requeue, simulate_reading, Timing};
 
@@ -155,6 +156,9 @@ pub struct ContainerRun {
     /// GPU): `nvidia-smi` on a shared card counts only its neighbours on
     /// these.
     pub gpus: Vec<usize>,
+    /// Bytes its shared memory holds in the container's memory once loaded
+    /// (`shm::charged`; `memory_at` adds them).
+    pub shm_charged: i128,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -175,6 +179,9 @@ pub struct Exit {
     pub reason: &'static str,
     /// Set when the program died of CUDA out of memory (its last log line).
     pub gpu_oom: Option<GpuOom>,
+    /// Set when /dev/shm ended it: a bus error (exit 1) or the OOM kill of
+    /// a memory emptyDir over the limit (`shm.rs`).
+    pub shm: Option<shm::ShmFailure>,
 }
 
 /// Device memory when a container's CUDA allocation failed
@@ -244,9 +251,16 @@ impl ContainerRun {
     /// check sees it (kubelet.md §6; DESIGN.md Scenario `memory`): 0 while
     /// no instance runs; from a start, a linear climb to the loading peak ×
     /// workers over `startup`, then the steady memory × workers; 0 again
-    /// from the instance's exit.
+    /// from the instance's exit. Once loaded, the workers' shared memory
+    /// counts too (`shm_charged`: tmpfs pages are charged to the cgroup).
     pub fn memory_at(&self, at: Millis) -> i128 {
-        self.level_at(at, self.program.peak_total(), self.program.steady_total())
+        self.level_at(at, self.program.peak_total(), self.steady_with_shm())
+    }
+
+    fn steady_with_shm(&self) -> i128 {
+        self.program
+            .steady_total()
+            .saturating_add(self.shm_charged.max(0))
     }
 
     /// Device (GPU) memory in bytes at `at`: a linear climb to `gpuMemory`
@@ -261,7 +275,7 @@ impl ContainerRun {
     /// (a vertical step is two points at the same time).
     pub fn memory_points(&self) -> Vec<(Millis, i128)> {
         let peak = self.program.peak_total();
-        let steady = self.program.steady_total();
+        let steady = self.steady_with_shm();
         let startup = self.program.startup.value;
         let mut points = Vec::new();
         for instance in &self.instances {
