@@ -13,6 +13,18 @@ pub struct StaticServer {
 impl StaticServer {
     /// Serves `dir` on a free port for the rest of the test process.
     pub fn start(dir: PathBuf) -> StaticServer {
+        StaticServer::serve(dir, false)
+    }
+
+    /// As a static host serves a site (GitHub Pages, Netlify): compressed
+    /// for a browser that accepts it (`Content-Encoding: deflate`, zlib at
+    /// level 9, close to gzip -9). For load-time measurements only: the
+    /// other tests skip the compression's cost.
+    pub fn start_compressed(dir: PathBuf) -> StaticServer {
+        StaticServer::serve(dir, true)
+    }
+
+    fn serve(dir: PathBuf, compress: bool) -> StaticServer {
         let listener = TcpListener::bind(("127.0.0.1", 0))
             .unwrap_or_else(|error| panic!("cannot listen on 127.0.0.1: {error}"));
         let port = listener
@@ -23,7 +35,7 @@ impl StaticServer {
             for stream in listener.incoming().flatten() {
                 let dir = dir.clone();
                 std::thread::spawn(move || {
-                    let _ = handle(stream, &dir);
+                    let _ = handle(stream, &dir, compress);
                 });
             }
         });
@@ -35,15 +47,21 @@ impl StaticServer {
     }
 }
 
-fn handle(stream: TcpStream, dir: &Path) -> std::io::Result<()> {
+fn handle(stream: TcpStream, dir: &Path, compress: bool) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
     reader.read_line(&mut request_line)?;
-    // Skip the headers; only GET without a body is served.
+    // Only GET without a body is served; of the headers, only whether the
+    // browser accepts deflate matters.
+    let mut deflate = false;
     loop {
         let mut header = String::new();
         if reader.read_line(&mut header)? == 0 || header == "\r\n" || header == "\n" {
             break;
+        }
+        let lower = header.to_ascii_lowercase();
+        if lower.starts_with("accept-encoding:") && lower.contains("deflate") {
+            deflate = compress;
         }
     }
     let mut parts = request_line.split_whitespace();
@@ -61,9 +79,17 @@ fn handle(stream: TcpStream, dir: &Path) -> std::io::Result<()> {
     let mut stream = stream;
     match body {
         Some((file, bytes)) => {
+            let (bytes, encoding) = if deflate {
+                (
+                    miniz_oxide::deflate::compress_to_vec_zlib(&bytes, 9),
+                    "Content-Encoding: deflate\r\n",
+                )
+            } else {
+                (bytes, "")
+            };
             write!(
                 stream,
-                "HTTP/1.1 200 OK\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nContent-Type: {}\r\nContent-Length: {}\r\n{encoding}Cache-Control: no-store\r\nConnection: close\r\n\r\n",
                 content_type(&file),
                 bytes.len()
             )?;

@@ -247,6 +247,17 @@ impl Session<'_> {
         )
     }
 
+    /// Sends a Chrome DevTools Protocol command to the page (chromedriver's
+    /// `goog/cdp/execute`): network and CPU throttling for the load-time
+    /// measurement.
+    pub fn cdp(&self, command: &str, params: Value) -> Value {
+        self.call(
+            "POST",
+            "/goog/cdp/execute",
+            Some(&json!({ "cmd": command, "params": params })),
+        )
+    }
+
     /// Saves a PNG of the viewport and returns its path.
     pub fn screenshot(&self, path: &Path) -> PathBuf {
         let value = self.call("GET", "/screenshot", None);

@@ -308,6 +308,33 @@ fn an_exercise_editor_holds_no_answer_and_hints_come_one_at_a_time() {
         );
     }
     assert!(editor.contains("kind: Scenario"), "{editor}");
+    // The goal forbids changing the program: the Scenario's workload is
+    // locked (typing inside it does nothing), the manifests are not.
+    let locked = text_of(&session, "[data-testid=editor-locked]");
+    assert!(locked.contains("locked"), "{locked}");
+    let textarea = session.wait_for_element("[data-testid=editor]", RELINT);
+    for (anchor, typed, changes) in [("startup: 40s", "9", false), ("image: registry", "x", true)] {
+        let before = editor_value(&session);
+        session.execute(
+            "const e = document.querySelector('[data-testid=editor]'); e.focus();\
+             const at = e.value.indexOf(arguments[0]) + 4; e.setSelectionRange(at, at);",
+            json!([anchor]),
+        );
+        session.send_keys(&textarea, typed);
+        let after = editor_value(&session);
+        assert_eq!(
+            after != before,
+            changes,
+            "typing {typed:?} in {anchor:?}:\n{after}"
+        );
+        if changes {
+            session.execute(
+                "document.querySelector('[data-testid=editor]').value = arguments[0];\
+                 document.querySelector('[data-testid=editor]').dispatchEvent(new InputEvent('input', { bubbles: true }));",
+                json!([before]),
+            );
+        }
+    }
     // No hint and no explanation before they are asked for.
     assert_eq!(
         session.execute(
@@ -328,16 +355,21 @@ fn an_exercise_editor_holds_no_answer_and_hints_come_one_at_a_time() {
     assert!(session.find("[data-testid=explanation]").is_none());
     // podlab's own findings are folded away: finding the cause is the
     // learner's work.
-    let open_findings = session.execute(
-        "return document.querySelector('[data-testid=findings]').open;",
-        json!([]),
+    assert!(session.find("[data-testid=diagnostics]").is_none());
+    assert!(
+        session.find(".gutter .mark").is_none(),
+        "the editor marks the cause"
     );
-    assert_eq!(open_findings, json!(false));
+    // The diagnosis card names the cause too: folded.
+    assert_eq!(
+        session.execute(
+            "const d = document.querySelector('[data-testid=diagnosis-fold]'); return d ? d.open : null;",
+            json!([]),
+        ),
+        json!(false)
+    );
     // Solving shows the explanation.
-    session.execute(
-        "document.querySelector('[data-testid=findings]').open = true;",
-        json!([]),
-    );
+    session.click(&session.wait_for_element("[data-testid=findings]", RELINT));
     let fix = session.wait_for_element("[data-testid=fix-PL201]", RELINT);
     session.click(&fix);
     session.wait_for_element("[data-testid=solved]", RELINT);
@@ -394,7 +426,9 @@ fn a_flattened_paste_is_mended_by_one_click() {
     });
     session.wait_for("a clean lint", RELINT, |session| {
         let summary = try_text_of(session, "[data-testid=summary]")?;
-        (session.find("[data-testid=diagnostics] .sev-error").is_none()
+        (session
+            .find("[data-testid=diagnostics] .sev-error")
+            .is_none()
             && session.find("[data-rule=PL001]").is_none()
             && !summary.is_empty())
         .then_some(())
@@ -427,7 +461,10 @@ fn a_gke_sample_schedules_on_the_inferred_l4_pool() {
         assert!(get.contains("vllm-gemma-deployment-"), "{get}");
         assert!(!get.contains("Pending"), "{lang}: {get}");
         let describe = text_of(&session, "[data-testid=pane-describe]");
-        assert!(describe.contains("Node:             nvidia-l4-0/"), "{describe}");
+        assert!(
+            describe.contains("Node:             nvidia-l4-0/"),
+            "{describe}"
+        );
         assert!(!describe.contains("FailedScheduling"), "{describe}");
         session.screenshot(&out.join(format!("gke-sample-inferred-l4-{lang}.png")));
     }

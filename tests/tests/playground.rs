@@ -387,10 +387,7 @@ fn an_exercise_is_solved_in_the_page_and_an_interview_is_scored() {
     assert!(!summary.starts_with("Solved"), "{summary}");
     // The fix a learner would make: PL201's startupProbe, from podlab's
     // findings (folded in an exercise).
-    session.execute(
-        "document.querySelector('[data-testid=findings]').open = true;",
-        json!([]),
-    );
+    session.click(&session.wait_for_element("[data-testid=findings]", RELINT));
     let fix = session.wait_for_element("[data-testid=fix-PL201]", RELINT);
     session.click(&fix);
     session.wait_for_element("[data-testid=solved]", RELINT);

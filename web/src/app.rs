@@ -13,7 +13,7 @@ use yew::prelude::*;
 use podlab_core::exercise::{self, Exercise, GoalResult};
 
 use crate::components::{
-    Controls, Diagnostics, Editor, ExerciseIndex, ExercisePanel, InterviewView, LangToggle,
+    Controls, Diagnostics, Editor, ExerciseIndex, ExercisePanel, InterviewView, LangToggle, Locked,
     ShareBar, Simulation,
 };
 use crate::hooks::use_debounced_effect;
@@ -50,9 +50,9 @@ pub struct AppProps {
 }
 
 /// Compares an `Rc` by address: a new lint is a new `Rc`.
-struct SameRc<T>(Rc<T>);
+struct SameRc<T: ?Sized>(Rc<T>);
 
-impl<T> PartialEq for SameRc<T> {
+impl<T: ?Sized> PartialEq for SameRc<T> {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.0, &other.0)
     }
@@ -285,9 +285,12 @@ pub fn App(props: &AppProps) -> Html {
     };
     // An exercise never offers a control its goals forbid.
     let controls_shown = match (controls_shown, allowed) {
-        (Some(shown), Some(allowed)) => {
-            Some(shown.into_iter().filter(|id| allowed.contains(id)).collect())
-        }
+        (Some(shown), Some(allowed)) => Some(
+            shown
+                .into_iter()
+                .filter(|id| allowed.contains(id))
+                .collect(),
+        ),
         (None, allowed) => allowed,
         (shown, None) => shown,
     };
@@ -317,6 +320,41 @@ pub fn App(props: &AppProps) -> Html {
             let _ = anchor.set_attribute("href", &href);
         }
     });
+    // An exercise that forbids changing the program locks the Scenario's
+    // workload in the editor (computed on the text being typed).
+    let locked = {
+        let exercise = exercise.clone();
+        let text = state.text.clone();
+        *use_memo(SameRc(text), move |text| {
+            let exercise = exercise?;
+            let text = &text.0;
+            let span = exercise::locked_span(&exercise, text)?;
+            let utf16 = |byte: usize| -> u32 {
+                let units = text
+                    .get(..byte)
+                    .map_or(0, |before| before.encode_utf16().count());
+                u32::try_from(units).unwrap_or(u32::MAX)
+            };
+            let line = |byte: usize| {
+                text.get(..byte)
+                    .map_or(1, |before| before.matches('\n').count() + 1)
+            };
+            Some(Locked {
+                start: utf16(span.start),
+                end: utf16(span.end),
+                first_line: line(span.start),
+                last_line: line(span.end.saturating_sub(1).max(span.start)),
+            })
+        })
+    };
+    // In an exercise podlab's findings (the list and the editor's marks)
+    // wait until the learner asks: finding the cause is their work.
+    let findings_shown = use_state(|| false);
+    let findings_hidden = exercise.is_some() && !*findings_shown;
+    let show_findings = {
+        let findings_shown = findings_shown.clone();
+        Callback::from(move |_: MouseEvent| findings_shown.set(true))
+    };
     let diagnostics = html! {
         <Diagnostics
             heading={AttrValue::from(i18n::diagnostics_heading().get(lang).to_owned())}
@@ -387,9 +425,6 @@ pub fn App(props: &AppProps) -> Html {
                     </nav>
                 }
                 <div class="side">
-                    if let (Some(exercise), Some(results)) = (exercise.clone(), results.clone()) {
-                        <ExercisePanel {exercise} {results} {lang} {on_replace} />
-                    }
                     <Controls values={(*state.values).clone()} {lang} on_change={on_control} only={controls_shown.clone()} />
                     <div class="source">
                         if !*embed {
@@ -399,19 +434,19 @@ pub fn App(props: &AppProps) -> Html {
                         }
                         if *editor_open || *embed {
                             <Editor
+                                locked={locked}
                                 text={state.text.clone()}
                                 label={AttrValue::from(i18n::editor_label().get(lang).to_owned())}
-                                lint={(!state.is_stale()).then(|| state.linted.clone())}
+                                lint={(!state.is_stale() && !findings_hidden).then(|| state.linted.clone())}
                                 {lang}
                                 {on_input}
                                 node_ref={editor_ref.clone()}
                             />
                         }
-                        if exercise.is_some() {
-                            <details class="findings" data-testid="findings">
-                                <summary>{ i18n::show_findings(state.linted.report.diagnostics.len()).get(lang).to_owned() }</summary>
-                                { diagnostics }
-                            </details>
+                        if findings_hidden {
+                            <button type="button" class="findings" data-testid="findings" onclick={show_findings}>
+                                { i18n::show_findings(state.linted.report.diagnostics.len()).get(lang).to_owned() }
+                            </button>
                         } else {
                             { diagnostics }
                         }
@@ -424,7 +459,12 @@ pub fn App(props: &AppProps) -> Html {
                     start_at={options.at}
                     autoplay={options.autoplay}
                     cursor_out={cursor_out.clone()}
-                />
+                    fold_diagnosis={exercise.is_some()}
+                >
+                    if let (Some(exercise), Some(results)) = (exercise.clone(), results.clone()) {
+                        <ExercisePanel {exercise} {results} {lang} {on_replace} />
+                    }
+                </Simulation>
             </main>
             }
         </div>

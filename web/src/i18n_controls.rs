@@ -174,3 +174,14 @@ pub fn show_answer() -> Text {
 pub fn open_in_podlab() -> Text {
     Text::new("Open in podlab ↗", "在 podlab 開啟 ↗")
 }
+
+pub fn locked_lines(first: usize, last: usize) -> Text {
+    text!(
+        "Lines {first}–{last} (the Scenario's workload: how the program behaves) are locked in this exercise: fix the manifests.",
+        "第 {first}–{last} 行（Scenario 的 workload：程式的行為）在這個練習題裡不能修改：請修正 manifest。"
+    )
+}
+
+pub fn show_diagnosis() -> Text {
+    Text::new("Show podlab's diagnosis", "顯示 podlab 的診斷")
+}

@@ -36,10 +36,10 @@ async fn wait_ms(ms: u32) {
     yew::platform::time::sleep(Duration::from_millis(ms.into())).await;
 }
 
-/// Waits until `done` holds, checking every 10 ms for up to 3 s (Yew renders
+/// Waits until `done` holds, checking every 10 ms for up to 10 s (Yew renders
 /// child components in later scheduler passes).
 async fn until(what: &str, done: impl Fn() -> bool) {
-    for _ in 0..300 {
+    for _ in 0..1000 {
         if done() {
             return;
         }

@@ -489,3 +489,34 @@ fn the_learners_text_keeps_the_manifests_and_none_of_the_answers() {
         );
     }
 }
+
+/// Issue 12 item 3: where a goal forbids changing the program, the page
+/// locks the Scenario's `workload` entry: from its key's line to the end
+/// of its value, nothing before or after it.
+#[test]
+fn the_workload_is_locked_only_where_a_goal_forbids_program_changes() {
+    let liveness = library::find("liveness-crash-loop").expect("in the library");
+    let text = exercise::learner_text(&liveness.start);
+    let span = exercise::locked_span(&liveness, &text).expect("locked");
+    let locked = &text[span.start..span.end];
+    assert!(locked.starts_with("  workload:\n"), "{locked:?}");
+    assert!(locked.contains("startup: 40s"), "{locked:?}");
+    assert!(locked.trim_end().ends_with("peak: 6Gi }"), "{locked:?}");
+    assert!(!text[..span.start].contains("workload"));
+    let mut locked_any = 0;
+    for exercise in library::all() {
+        let forbids = exercise.goals.iter().any(|goal| {
+            matches!(
+                goal,
+                Goal::Forbid {
+                    program_changes: true,
+                    ..
+                }
+            )
+        });
+        let span = exercise::locked_span(&exercise, &exercise::learner_text(&exercise.start));
+        assert_eq!(span.is_some(), forbids, "{}", exercise.id);
+        locked_any += usize::from(span.is_some());
+    }
+    assert!(locked_any >= 3, "{locked_any}");
+}

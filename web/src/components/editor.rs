@@ -47,6 +47,33 @@ pub struct EditorProps {
     /// The language of the hint and of the markers' text.
     #[prop_or_default]
     pub lang: Lang,
+    /// A part of the text the learner may not change (an exercise's
+    /// program: `exercise::locked_span`); edits inside it are refused.
+    #[prop_or_default]
+    pub locked: Option<Locked>,
+}
+
+/// A locked range of the text, in the textarea's UTF-16 offsets, and its
+/// lines (1-based) for the hint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Locked {
+    pub start: u32,
+    pub end: u32,
+    pub first_line: usize,
+    pub last_line: usize,
+}
+
+impl Locked {
+    /// Whether an edit of `[start, end)` (UTF-16) would change the locked
+    /// text: typing strictly inside it, or replacing anything of it. Typing
+    /// at its very start or end changes the lines around it, not it.
+    pub fn refuses(&self, start: u32, end: u32) -> bool {
+        if start == end {
+            start > self.start && start < self.end
+        } else {
+            start < self.end && end > self.start
+        }
+    }
 }
 
 impl PartialEq for EditorProps {
@@ -58,6 +85,7 @@ impl PartialEq for EditorProps {
             && self.node_ref == other.node_ref
             && SameLint(self.lint.clone()) == SameLint(other.lint.clone())
             && self.lang == other.lang
+            && self.locked == other.locked
     }
 }
 
@@ -214,6 +242,27 @@ pub fn Editor(props: &EditorProps) -> Html {
         })
     };
 
+    // An exercise's locked part: the browser asks before every edit
+    // (typing, deleting, pasting, the Tab key's insertText), and an edit
+    // that would touch it is refused. (Yew has no `onbeforeinput`: a
+    // listener on the textarea itself, able to prevent the default.)
+    {
+        let node_ref = props.node_ref.clone();
+        use_effect_with(props.locked, move |locked| {
+            let listener = match (*locked, node_ref.cast::<HtmlTextAreaElement>()) {
+                (Some(locked), Some(textarea)) => {
+                    Some(gloo::events::EventListener::new_with_options(
+                        &textarea,
+                        "beforeinput",
+                        gloo::events::EventListenerOptions::enable_prevent_default(),
+                        move |event| refuse_locked_edit(event, locked),
+                    ))
+                }
+                _ => None,
+            };
+            move || drop(listener)
+        });
+    }
     let lang = props.lang;
     let skip = (window.start > 0).then(|| {
         html! { <span class="skip" style={format!("height: calc(var(--code-line) * {})", window.start)}></span> }
@@ -222,7 +271,7 @@ pub fn Editor(props: &EditorProps) -> Html {
     let gutter_lines = drawn.iter().map(|line| {
         let marker = gutter_marker(line, &marks, props, lang);
         html! {
-            <div class="ln" key={line.line} data-line={(line.line + 1).to_string()}>
+            <div class={classes!("ln", props.locked.is_some_and(|l| (l.first_line..=l.last_line).contains(&(line.line + 1))).then_some("locked"))} key={line.line} data-line={(line.line + 1).to_string()}>
                 { marker }
                 <span class="num" aria-hidden="true">{ line.line + 1 }</span>
             </div>
@@ -236,6 +285,9 @@ pub fn Editor(props: &EditorProps) -> Html {
         <section class="editor">
             <label for="editor">{ props.label.clone() }</label>
             <p id={hint_id} class="editor-hint">{ i18n::editor_hint().get(lang).to_owned() }</p>
+            if let Some(locked) = props.locked {
+                <p class="editor-hint editor-locked" data-testid="editor-locked">{ i18n::locked_lines(locked.first_line, locked.last_line).get(lang).to_owned() }</p>
+            }
             <div class={classes!("code", plain.then_some("plain"))}>
                 <div
                     class="gutter"
@@ -518,5 +570,58 @@ impl PartialEq for SameLint {
             (None, None) => true,
             _ => false,
         }
+    }
+}
+
+/// Refuses an edit (`beforeinput`) that would change the locked text.
+fn refuse_locked_edit(event: &web_sys::Event, locked: Locked) {
+    let Some(textarea) = event
+        .target()
+        .and_then(|target| wasm_bindgen::JsCast::dyn_into::<HtmlTextAreaElement>(target).ok())
+    else {
+        return;
+    };
+    let start = textarea.selection_start().ok().flatten().unwrap_or(0);
+    let end = textarea.selection_end().ok().flatten().unwrap_or(start);
+    let kind = wasm_bindgen::JsCast::dyn_ref::<web_sys::InputEvent>(event)
+        .map(web_sys::InputEvent::input_type)
+        .unwrap_or_default();
+    // A deletion at the caret takes the character beside it.
+    let (start, end) = match (start == end, kind.as_str()) {
+        (true, "deleteContentBackward" | "deleteWordBackward" | "deleteSoftLineBackward") => {
+            (start.saturating_sub(1), end)
+        }
+        (true, "deleteContentForward" | "deleteWordForward" | "deleteSoftLineForward") => {
+            (start, end + 1)
+        }
+        _ => (start, end),
+    };
+    if locked.refuses(start, end) {
+        event.prevent_default();
+    }
+}
+
+#[cfg(test)]
+mod locked_tests {
+    use super::Locked;
+
+    #[test]
+    fn a_locked_range_refuses_edits_inside_it_and_allows_its_edges() {
+        let locked = Locked {
+            start: 10,
+            end: 20,
+            first_line: 3,
+            last_line: 5,
+        };
+        // Typing strictly inside, replacing any of it: refused.
+        assert!(locked.refuses(15, 15));
+        assert!(locked.refuses(5, 11));
+        assert!(locked.refuses(19, 25));
+        assert!(locked.refuses(0, 30));
+        // Typing at its edges, editing around it: allowed.
+        assert!(!locked.refuses(10, 10));
+        assert!(!locked.refuses(20, 20));
+        assert!(!locked.refuses(0, 10));
+        assert!(!locked.refuses(20, 24));
     }
 }

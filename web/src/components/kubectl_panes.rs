@@ -22,6 +22,9 @@ pub struct KubectlPanesProps {
     pub selected: usize,
     pub lang: Lang,
     pub on_select: Callback<usize>,
+    /// In an exercise the diagnosis names the cause: folded until asked.
+    #[prop_or_default]
+    pub fold_diagnosis: bool,
 }
 
 impl PartialEq for KubectlPanesProps {
@@ -31,6 +34,7 @@ impl PartialEq for KubectlPanesProps {
             && self.selected == other.selected
             && self.lang == other.lang
             && self.on_select == other.on_select
+            && self.fold_diagnosis == other.fold_diagnosis
     }
 }
 
@@ -111,7 +115,14 @@ pub fn KubectlPanes(props: &KubectlPanesProps) -> Html {
                 </select>
             </div>
             <div class="panes">
-                <DiagnosisCard {diagnosis} pod={pod_name} {lang} />
+                if props.fold_diagnosis {
+                    <details class="diagnosis-fold" data-testid="diagnosis-fold">
+                        <summary>{ i18n::show_diagnosis().get(lang).to_owned() }</summary>
+                        <DiagnosisCard {diagnosis} pod={pod_name} {lang} />
+                    </details>
+                } else {
+                    <DiagnosisCard {diagnosis} pod={pod_name} {lang} />
+                }
                 <div class="pane-describe">
                     { terminal("pane-describe", "kubectl describe pod".into(), describe) }
                 </div>

@@ -20,7 +20,7 @@ pub use controls::Controls;
 pub use diagnosis_card::DiagnosisCard;
 pub use diagnostic_item::DiagnosticItem;
 pub use diagnostics::Diagnostics;
-pub use editor::Editor;
+pub use editor::{Editor, Locked};
 pub use exercise_index::ExerciseIndex;
 pub use exercise_panel::ExercisePanel;
 pub use interview::InterviewView;

@@ -37,6 +37,13 @@ pub struct SimulationProps {
     /// (`at=`) without re-rendering the page on every tick.
     #[prop_or_default]
     pub cursor_out: Option<Rc<Cell<Millis>>>,
+    /// Shown between the stage and the kubectl panes (an exercise's story
+    /// and goals, beside the timeline they are checked on).
+    #[prop_or_default]
+    pub children: Html,
+    /// An exercise: the diagnosis (which names the cause) stays folded.
+    #[prop_or_default]
+    pub fold_diagnosis: bool,
 }
 
 impl PartialEq for SimulationProps {
@@ -46,6 +53,8 @@ impl PartialEq for SimulationProps {
             && self.pending == other.pending
             && self.start_at == other.start_at
             && self.autoplay == other.autoplay
+            && self.children == other.children
+            && self.fold_diagnosis == other.fold_diagnosis
     }
 }
 
@@ -193,7 +202,8 @@ pub fn Simulation(props: &SimulationProps) -> Html {
                     { get_pods }
                 </pre>
             </div>
-            <KubectlPanes {run} {cursor} selected={playback.selected} {lang} {on_select} />
+            { props.children.clone() }
+            <KubectlPanes {run} {cursor} selected={playback.selected} {lang} {on_select} fold_diagnosis={props.fold_diagnosis} />
         </section>
     }
 }

@@ -316,6 +316,44 @@ pub fn learner_text(file: &str) -> String {
     out
 }
 
+/// The part of a learner's text an exercise does not let them change
+/// (issue 12 item 3): with a `forbid: { programChanges: true }` goal, the
+/// Scenario's `workload` entry — its key's line to the value's end — which
+/// describes the program, not the manifests. The page keeps edits out of it;
+/// `None` when nothing is locked or the text has no such entry.
+pub fn locked_span(exercise: &Exercise, text: &str) -> Option<Span> {
+    let forbids = exercise.goals.iter().any(|goal| {
+        matches!(
+            goal,
+            Goal::Forbid {
+                program_changes: true,
+                ..
+            }
+        )
+    });
+    if !forbids {
+        return None;
+    }
+    let index = LineIndex::new(text);
+    let stream = yaml::parse(text, &index, &Limits::default());
+    stream.documents.iter().find_map(|document| {
+        let root = document.root.as_ref()?;
+        if root.get("kind").and_then(Node::as_str) != Some("Scenario") {
+            return None;
+        }
+        let entry = root
+            .get("spec")?
+            .entries()?
+            .iter()
+            .find(|entry| entry.key.as_str() == Some("workload"))?;
+        let line_start = text
+            .get(..entry.key.span.start)
+            .and_then(|before| before.rfind('\n'))
+            .map_or(0, |newline| newline + 1);
+        Some(Span::new(line_start, entry.value.span.end))
+    })
+}
+
 /// The exercise's list line: id, title, tags.
 pub fn summary_line(exercise: &Exercise, lang: Lang) -> String {
     let tags: Vec<&str> = exercise.tags.iter().map(|tag| tag.as_str()).collect();

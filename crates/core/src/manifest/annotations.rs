@@ -11,6 +11,7 @@
 //!     podlab.dev/memory-steady: 10Gi
 //!     podlab.dev/workers: "4"
 //!     podlab.dev/gpu-memory: 20Gi
+//!     podlab.dev/shm: 2Gi              # the Scenario's shm (/dev/shm per worker)
 //!     podlab.dev/health-latency: 2s    # the Scenario's healthLatency
 //!     podlab.dev/shutdown: 20s         # the Scenario's shutdown
 //! ```
@@ -43,6 +44,7 @@ pub const FACTS: &[&str] = &[
     "memory-steady",
     "workers",
     "gpu-memory",
+    "shm",
     "health-latency",
     "shutdown",
 ];
@@ -90,6 +92,9 @@ fn merge_over(base: &mut ProgramSpec, over: &ProgramSpec) {
     }
     if over.gpu_memory.is_some() {
         base.gpu_memory.clone_from(&over.gpu_memory);
+    }
+    if over.shm.is_some() {
+        base.shm.clone_from(&over.shm);
     }
     if over.health_latency.is_some() {
         base.health_latency.clone_from(&over.health_latency);
@@ -262,6 +267,7 @@ fn apply(spec: &mut ProgramSpec, fact: &str, key: &str, value: &Node) -> Result<
         "memory-peak" => spec.memory_peak = Some(setting(quantity_of(written)?)),
         "memory-steady" => spec.memory_steady = Some(setting(quantity_of(written)?)),
         "gpu-memory" => spec.gpu_memory = Some(setting(quantity_of(written)?)),
+        "shm" => spec.shm = Some(setting(quantity_of(written)?)),
         "workers" => match written.trim().parse::<i64>() {
             Ok(workers) if workers >= 1 => {
                 spec.workers = Some(Setting {

@@ -78,6 +78,7 @@ impl ProgramSpec {
             memory_peak: pick(&self.memory_peak, &under.memory_peak),
             workers: pick(&self.workers, &under.workers),
             gpu_memory: pick(&self.gpu_memory, &under.gpu_memory),
+            shm: pick(&self.shm, &under.shm),
             exit: pick(&self.exit, &under.exit),
             run_for: pick(&self.run_for, &under.run_for),
             image_pull: pick(&self.image_pull, &under.image_pull),
@@ -95,6 +96,7 @@ impl ProgramSpec {
             || self.memory_peak.is_some()
             || self.workers.is_some()
             || self.gpu_memory.is_some()
+            || self.shm.is_some()
             || self.exit.is_some()
             || self.run_for.is_some()
             || self.image_pull.is_some()
