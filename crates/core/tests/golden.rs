@@ -640,3 +640,158 @@ fn a_worker_blocked_in_a_slow_call_probes_when_it_returns() {
         "Readiness probe failed: HTTP probe failed with statuscode: 404"
     );
 }
+
+// ---- init containers (tests/golden/init-containers.yaml) -------------------
+
+fn row_of(run: &Run, pod: &str, at: u64) -> get_pods::Row {
+    let pod = run
+        .pods
+        .iter()
+        .find(|p| p.name == pod)
+        .unwrap_or_else(|| panic!("no pod {pod}"));
+    get_pods::row(pod, at)
+}
+
+/// `llm-server`: storage-initializer starts at S0 = 2.0 s and downloads for
+/// `runFor` 6 m = 360 s (an init container's `startup` defaults to 0): exit
+/// 0 at 362.0. The PLEG sees it at 363.0; that sync starts the server 0.3 s
+/// later, at 363.3 (`computeInitContainerActions` → the app containers).
+/// The startupProbe's worker ticks on 0.5 + 10k s from the first sync, but
+/// there is no instance to probe before 363.3: 370.5, 380.5, 390.5, 400.5
+/// are refused (the server listens from 363.3 + 40 = 403.3), 410.5 answers
+/// after 20 ms: Started and (no readinessProbe) Ready at 410.52.
+#[test]
+fn a_six_minute_download_then_a_ready_server() {
+    let run = run("init-containers.yaml", 600);
+    let pod = run
+        .pods
+        .iter()
+        .find(|p| p.name == "llm-server")
+        .expect("pod");
+    let init = &pod.init_containers[0];
+    assert_eq!(init.name, "storage-initializer");
+    assert_eq!(init.instances.len(), 1);
+    assert_eq!(init.instances[0].started, 2_000);
+    let exit = init.instances[0].exit.as_ref().expect("the download ends");
+    assert_eq!((exit.at, exit.code, exit.reason), (362_000, 0, "Completed"));
+    let server = &pod.containers[0];
+    assert_eq!(server.instances.len(), 1);
+    assert_eq!(server.instances[0].started, 363_300);
+    assert_eq!(server.instances[0].started_ok, Some(410_520));
+    let unhealthy: Vec<u64> = pod_events(&run, "llm-server")
+        .into_iter()
+        .filter(|(_, reason, _)| *reason == "Unhealthy")
+        .map(|(at, _, _)| at)
+        .collect();
+    assert_eq!(unhealthy, vec![370_500, 380_500, 390_500, 400_500]);
+    assert!(!pod_events(&run, "llm-server")
+        .iter()
+        .any(|(_, reason, _)| *reason == "Killing"));
+    // kubectl get pods: Init:0/1 during the download (the init container
+    // runs: `Init:%d/%d`), PodInitializing between its exit and the
+    // server's start (initialized; the server waits with the kubelet's
+    // default reason), Running 0/1 while it loads, 1/1 once started.
+    assert_eq!(status_column(&run, "llm-server", 300_000), "Init:0/1");
+    assert_eq!(
+        status_column(&run, "llm-server", 362_500),
+        "PodInitializing"
+    );
+    assert_eq!(status_column(&run, "llm-server", 400_000), "Running");
+    assert_eq!(row_of(&run, "llm-server", 400_000).ready, "0/1");
+    assert_eq!(row_of(&run, "llm-server", 411_000).ready, "1/1");
+    assert_eq!(pod.phase_at(300_000), "Pending");
+    assert_eq!(pod.phase_at(411_000), "Running");
+    // The events name the init container by its own field path.
+    let started: Vec<(u64, Option<&str>)> = run
+        .events
+        .iter()
+        .filter(|e| e.object == "Pod/llm-server" && e.reason == "Started")
+        .map(|e| (e.at, e.field_path.as_deref()))
+        .collect();
+    assert_eq!(
+        started,
+        vec![
+            (2_000, Some("spec.initContainers{storage-initializer}")),
+            (363_300, Some("spec.containers{server}")),
+        ]
+    );
+}
+
+/// `llm-retry` (OnFailure): each download exits 1 twenty seconds after it
+/// starts; the PLEG sync 1 s later runs `doBackOff` on it, exactly as for
+/// an app container. C0 2.0 → 22.0, sync 23.0: no entry → restart, 10 s
+/// entry, C1 at 23.3 → 43.3; sync 44.3: 1 < 10 → BackOff, re-queue 1.25 ×
+/// 9 = 11.25 → 55.55: 12.25 ≥ 10 → 20 s, C2 at 55.85 → 75.85; 76.85
+/// BackOff, 1.25 × 19 → 100.6 → 40 s, C3 at 100.9 → 120.9; 121.9 BackOff,
+/// 1.25 × 39 → 170.65 → 80 s, C4 at 170.95 → 190.95; 191.95 BackOff,
+/// 1.25 × 60 → 266.95 BackOff (76 < 80), 1.25 × 4 → 271.95 → 160 s, C5 at
+/// 272.25 → 292.25; 293.25, 368.25, 443.25 BackOff, 454.5 (162.25 ≥ 160)
+/// → 300 s, C6 at 454.8 → 474.8; 475.8 BackOff.
+#[test]
+fn a_failing_download_under_on_failure_crash_loops_in_init() {
+    let run = run("init-containers.yaml", 600);
+    let pod = run
+        .pods
+        .iter()
+        .find(|p| p.name == "llm-retry")
+        .expect("pod");
+    let starts: Vec<u64> = pod.init_containers[0]
+        .instances
+        .iter()
+        .map(|i| i.started)
+        .collect();
+    assert_eq!(
+        starts,
+        vec![2_000, 23_300, 55_850, 100_900, 170_950, 272_250, 454_800]
+    );
+    let back_offs: Vec<u64> = pod_events(&run, "llm-retry")
+        .into_iter()
+        .filter(|(_, reason, _)| *reason == "BackOff")
+        .map(|(at, _, _)| at)
+        .collect();
+    assert_eq!(
+        back_offs,
+        vec![
+            44_300, 76_850, 121_900, 191_950, 266_950, 293_250, 368_250, 443_250, 475_800, 550_800
+        ]
+    );
+    // The server never starts; the pod stays Pending.
+    assert!(pod.containers[0].instances.is_empty());
+    assert_eq!(pod.phase_at(300_000), "Pending");
+    // At 300 s C5 has exited (292.25) and waits: Init:CrashLoopBackOff,
+    // RESTARTS 5 counted over the init container, 300 − 292 = 8 s ago.
+    let row = row_of(&run, "llm-retry", 300_000);
+    assert_eq!(row.status, "Init:CrashLoopBackOff");
+    assert_eq!(row.restarts, "5 (8s ago)");
+    assert_eq!(row.ready, "0/1");
+    // While a download runs: Init:0/1 (C3 runs 100.9–120.9).
+    assert_eq!(status_column(&run, "llm-retry", 110_000), "Init:0/1");
+    // Between its exit and the sync that decides (22.0–23.0): the
+    // terminated reason, Init:Error.
+    assert_eq!(status_column(&run, "llm-retry", 22_500), "Init:Error");
+}
+
+/// `llm-once` (Never): the download exits 1 at 22.0; the sync at 23.0
+/// kills the pod instead of restarting (`changes.KillPod`), and `getPhase`
+/// says Failed (a failed init container under Never). STATUS shows the
+/// init container's reason, `Init:Error`; the server never starts.
+#[test]
+fn a_failing_download_under_never_fails_the_pod() {
+    let run = run("init-containers.yaml", 600);
+    let pod = run.pods.iter().find(|p| p.name == "llm-once").expect("pod");
+    assert_eq!(pod.init_containers[0].instances.len(), 1);
+    let exit = pod.init_containers[0].instances[0]
+        .exit
+        .as_ref()
+        .expect("exit");
+    assert_eq!((exit.at, exit.code, exit.reason), (22_000, 1, "Error"));
+    assert!(pod.containers[0].instances.is_empty());
+    assert_eq!(pod.phase_at(21_000), "Pending");
+    assert_eq!(pod.phase_at(22_000), "Failed");
+    assert_eq!(pod.phase_at(600_000), "Failed");
+    assert_eq!(status_column(&run, "llm-once", 10_000), "Init:0/1");
+    assert_eq!(status_column(&run, "llm-once", 600_000), "Init:Error");
+    assert!(!pod_events(&run, "llm-once")
+        .iter()
+        .any(|(_, reason, _)| *reason == "BackOff"));
+}

@@ -296,13 +296,52 @@ impl Scenario {
             })
     }
 
+    /// The program model of an init container (`sim/init.rs`): only an
+    /// entry with its own name applies (`*` describes the app's server).
+    /// A regular init container is a job, not a server: `startup` defaults
+    /// to 0 and, without `exit` or `runFor`, it exits 0 at once, so
+    /// `runFor: 6m` is a 6-minute download. A sidecar (`restartPolicy:
+    /// Always`) is a long-running server with the app defaults.
+    pub fn init_program(&self, container: &Container, sidecar: bool) -> Program {
+        let own = self
+            .programs
+            .iter()
+            .find(|program| program.container == container.name);
+        let mut spec = own.cloned().unwrap_or_default();
+        spec.container = container.name.clone();
+        if !sidecar {
+            if spec.startup.is_none() {
+                spec.startup = Some(Setting {
+                    value: 0,
+                    span: None,
+                });
+            }
+            if spec.exit.is_none() && spec.run_for.is_none() {
+                spec.run_for = Some(Setting {
+                    value: 0,
+                    span: None,
+                });
+            }
+        }
+        program_of(&spec, container)
+    }
+
     /// The program model of `container`, defaults resolved against the
     /// container as DESIGN.md says: listen port = first containerPort, else
     /// 8080; steady memory = the memory request as written, else half the
     /// memory limit, else 2Gi; peak = 1.75 × steady.
     pub fn program(&self, container: &Container) -> Program {
         let empty = ProgramSpec::default();
-        let spec = self.program_spec(&container.name).unwrap_or(&empty);
+        program_of(
+            self.program_spec(&container.name).unwrap_or(&empty),
+            container,
+        )
+    }
+}
+
+/// A program entry resolved against its container (`Scenario::program`).
+fn program_of(spec: &ProgramSpec, container: &Container) -> Program {
+    {
         let listen_port = spec.listen_port.clone().unwrap_or(Setting {
             value: container.ports.first().map_or(8080, |port| port.number),
             span: None,
@@ -374,7 +413,9 @@ impl Scenario {
             shutdown: millis(&spec.shutdown, 1000),
         }
     }
+}
 
+impl Scenario {
     /// The pool a GPU model name refers to, for messages.
     pub fn gpu_pools(&self) -> impl Iterator<Item = &NodePool> {
         self.node_pools.iter().filter(|pool| pool.gpu.is_some())

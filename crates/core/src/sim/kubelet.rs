@@ -7,6 +7,8 @@
 mod controllers;
 #[path = "devices.rs"]
 mod devices;
+#[path = "init_kubelet.rs"]
+mod init_kubelet;
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -180,7 +182,11 @@ struct ContainerSim<'a> {
 
 struct PodSim<'a> {
     spec: &'a PodSpec,
+    /// The app containers, then the init containers (`init_kubelet.rs`).
     containers: Vec<ContainerSim<'a>>,
+    /// The next init container to start (`spec.init_containers.len()`: the
+    /// app containers; more: they have been started).
+    init_next: usize,
     run: PodRun,
     /// Requests the scheduler counts: cpu (milli), memory, extended resources.
     /// cpu, memory and GPU resources NodeResourcesFit checks.
@@ -475,7 +481,11 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
             .into_iter()
             .map(|pod| {
                 let mut run = pod.run;
-                run.containers = pod.containers.into_iter().map(|c| c.run).collect();
+                let mut containers: Vec<ContainerRun> =
+                    pod.containers.into_iter().map(|c| c.run).collect();
+                let app = pod.spec.containers.len().min(containers.len());
+                run.init_containers = containers.split_off(app);
+                run.containers = containers;
                 run
             })
             .collect(),
@@ -582,8 +592,7 @@ impl<'a> Sim<'a> {
         message: String,
     ) {
         let pod_sim = &self.pods[pod];
-        let field_path =
-            container.map(|c| format!("spec.containers{{{}}}", pod_sim.containers[c].spec.name));
+        let field_path = container.map(|c| self.field_path(pod, c));
         self.events.push(Event {
             at: self.now,
             object: format!("Pod/{}", pod_sim.run.name),
@@ -609,8 +618,9 @@ impl<'a> Sim<'a> {
                         self.pods[pod].containers[c].probes[p].next_tick = now;
                         self.push(now, Ev::Tick(pod, c, p));
                     }
-                    self.push(now + self.timing.start_delay, Ev::Start(pod, c));
                 }
+                // Init containers first, one by one (`init_kubelet.rs`).
+                self.start_first(pod, now + self.timing.start_delay);
             }
             Ev::Start(pod, c) => self.start(pod, c),
             Ev::Tick(pod, c, p) => self.tick(pod, c, p),
@@ -930,6 +940,8 @@ impl<'a> Sim<'a> {
     /// Ready now (§5).
     fn became_started(&mut self, pod: usize, c: usize, has_readiness: bool) {
         let now = self.now;
+        // A regular init container is never Ready while it runs.
+        let has_readiness = has_readiness || !self.counts_for_ready(pod, c);
         let container = &mut self.pods[pod].containers[c];
         container.started_ok = true;
         if let Some(instance) = container.run.instances.last_mut() {
@@ -938,6 +950,7 @@ impl<'a> Sim<'a> {
                 instance.ready.push((now, None));
             }
         }
+        self.init_started(pod, c);
         if !has_readiness {
             self.pod_ready_changed(pod);
         }
@@ -1341,6 +1354,11 @@ impl<'a> Sim<'a> {
         if container.running || self.pods[pod].run.deleting.is_some() {
             return;
         }
+        if self.init_index(pod, c).is_some() {
+            self.init_exited(pod, c);
+            return;
+        }
+        let container = &self.pods[pod].containers[c];
         let Some(exit) = container.run.instances.last().and_then(|i| i.exit.as_ref()) else {
             return;
         };
