@@ -17,7 +17,10 @@
 //! OnFailure/Never (a finished Job's pod); a pod whose containers are still
 //! in their first load with nothing failed yet (it is starting, not broken).
 
-use super::{describe, logs};
+#[path = "diagnosis_init.rs"]
+mod init;
+
+use super::{describe, human_duration, logs};
 use crate::i18n::{Lang, Text};
 use crate::manifest::duration::{self, Millis};
 use crate::manifest::model::{Container, Handler, PortRef, Probe};
@@ -57,6 +60,12 @@ pub enum Kind {
     /// The program's CUDA allocation failed: device memory ran out (a
     /// time-sliced neighbour, the MPS cap, a MIG slice, the card).
     GpuOutOfMemory,
+    /// The pod is still initializing: an init container (a weights
+    /// download) is at work and nothing has failed (`Init:N/M`).
+    Initializing,
+    /// An init container exits non-zero (`Init:CrashLoopBackOff`, or
+    /// `Init:Error` and a Failed pod under `restartPolicy: Never`).
+    InitContainerFailed,
 }
 
 /// One unhealthy pod, explained.
@@ -172,6 +181,9 @@ fn diagnose_pod(run: &Run, pod: &PodRun, at: Millis) -> Option<Diagnosis> {
     }
     if pod.phase_at(at) == "Succeeded" {
         return None;
+    }
+    if let Some(diagnosis) = init::diagnose(run, pod, at) {
+        return Some(diagnosis);
     }
     let statuses = pod.statuses_at(at);
     for (container, status) in pod.containers.iter().zip(&statuses) {
