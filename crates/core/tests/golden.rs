@@ -795,3 +795,50 @@ fn a_failing_download_under_never_fails_the_pod() {
         .iter()
         .any(|(_, reason, _)| *reason == "BackOff"));
 }
+
+/// `llm-sidecar`: the restartable init container `proxy` starts at S0 =
+/// 2.0 s and listens after its `startup` 5 s, at 7.0. Its startupProbe
+/// (tcpSocket, period 2 s) ticks on 0.5 + 2k: 2.5, 4.5, 6.5 are refused,
+/// 8.5 connects: Started (and, with no readinessProbe, Ready) at 8.5. That
+/// sync starts the next container — the server — 0.3 s later, at 8.8
+/// (`computeInitContainerActions`: a started sidecar is not awaited). The
+/// sidecar keeps running; READY counts it (0/2 → 2/2).
+#[test]
+fn a_sidecar_is_started_and_not_awaited() {
+    let run = run("init-containers.yaml", 600);
+    let pod = run
+        .pods
+        .iter()
+        .find(|p| p.name == "llm-sidecar")
+        .expect("pod");
+    let proxy = &pod.init_containers[0];
+    assert_eq!(proxy.instances.len(), 1);
+    assert_eq!(proxy.instances[0].started, 2_000);
+    assert_eq!(proxy.instances[0].started_ok, Some(8_500));
+    assert!(
+        proxy.instances[0].exit.is_none(),
+        "the sidecar keeps running"
+    );
+    let unhealthy: Vec<(u64, Option<&str>)> = run
+        .events
+        .iter()
+        .filter(|e| e.object == "Pod/llm-sidecar" && e.reason == "Unhealthy")
+        .map(|e| (e.at, e.field_path.as_deref()))
+        .collect();
+    let proxy_path = Some("spec.initContainers{proxy}");
+    assert_eq!(
+        unhealthy,
+        vec![
+            (2_500, proxy_path),
+            (4_500, proxy_path),
+            (6_500, proxy_path)
+        ]
+    );
+    assert_eq!(pod.containers[0].instances[0].started, 8_800);
+    assert_eq!(status_column(&run, "llm-sidecar", 5_000), "Init:0/1");
+    assert_eq!(row_of(&run, "llm-sidecar", 5_000).ready, "0/2");
+    assert_eq!(status_column(&run, "llm-sidecar", 60_000), "Running");
+    assert_eq!(row_of(&run, "llm-sidecar", 60_000).ready, "2/2");
+    assert_eq!(pod.phase_at(5_000), "Pending");
+    assert_eq!(pod.phase_at(60_000), "Running");
+}
