@@ -842,3 +842,122 @@ fn a_sidecar_is_started_and_not_awaited() {
     assert_eq!(pod.phase_at(5_000), "Pending");
     assert_eq!(pod.phase_at(60_000), "Running");
 }
+
+/// `finetune` (a Job, Never) with the sidecar `log-shipper`: the sidecar
+/// starts at 2.0 s and, without a startupProbe, is Started at once; the
+/// PLEG's sync 1 s later starts `train` 0.3 s after it: 3.3 s. `train`
+/// runs `runFor` 60 s and exits 0 at 63.3; at the PLEG sync (64.3) nothing
+/// is left to keep or start, so the kubelet kills the pod without
+/// restarting its sidecar (`computePodActions` → `KillPod`): `Killing`
+/// `Stopping container log-shipper` at 64.3, SIGTERM to a program that is
+/// serving (loaded at 2.0 + 2 = 4.0), exit 0 after `shutdown` 1 s at 65.3;
+/// the PLEG sees it at 66.3 and the pod is Succeeded: the Job completes
+/// then. Until the sidecar has stopped the pod is Running (`getPhase`
+/// counts a running sidecar).
+#[test]
+fn a_jobs_sidecar_is_stopped_when_the_work_is_done() {
+    let run = run("init-containers.yaml", 600);
+    let pod = run
+        .pods
+        .iter()
+        .find(|p| p.name.starts_with("finetune-"))
+        .expect("the Job's pod");
+    let shipper = &pod.init_containers[0];
+    assert_eq!(shipper.instances.len(), 1, "not restarted after its stop");
+    assert_eq!(shipper.instances[0].started, 2_000);
+    let stop = shipper.instances[0].exit.as_ref().expect("stopped");
+    assert_eq!((stop.at, stop.code, stop.reason), (65_300, 0, "Completed"));
+    let train = &pod.containers[0].instances[0];
+    assert_eq!(train.started, 3_300);
+    assert_eq!(
+        train.exit.as_ref().map(|e| (e.at, e.code)),
+        Some((63_300, 0))
+    );
+    let killing: Vec<(u64, String)> = pod_events(&run, &pod.name)
+        .into_iter()
+        .filter(|(_, reason, _)| *reason == "Killing")
+        .map(|(at, _, message)| (at, message))
+        .collect();
+    assert_eq!(
+        killing,
+        vec![(64_300, "Stopping container log-shipper".to_string())]
+    );
+    assert_eq!(pod.phase_at(64_000), "Running");
+    assert_eq!(pod.phase_at(66_000), "Succeeded");
+    let completed: Vec<u64> = run
+        .events
+        .iter()
+        .filter(|e| e.object == "Job/finetune" && e.reason == "Completed")
+        .map(|e| e.at)
+        .collect();
+    assert_eq!(completed, vec![66_300]);
+    assert_eq!(status_column(&run, &pod.name, 70_000), "Completed");
+}
+
+/// A sidecar's liveness kill (`computeInitContainerActions`): the message
+/// is `Init container <name> failed liveness probe` (no `, will be
+/// restarted`), and a sidecar is restarted even in a `Never` pod. Ticks on
+/// 0.5 + 5k: the probe asks port 9999 (the sidecar listens on 15000), so
+/// 5.5 and 10.5 are refused (0.5 comes before it started at 2.0); the
+/// second failure reaches failureThreshold 2 and kills it at 10.5; serving
+/// since 2.0 + 1 = 3.0, it exits 0 one second after SIGTERM, at 11.5, and
+/// the kill's sync restarts it at once (doBackOff looks at the previous
+/// instance: none), at 11.8. Each instance then fails at the next two
+/// ticks: kills at 20.5, 30.5, 40.5; restarts at 21.8 (first back-off
+/// entry, 10 s) and 31.8 (31.5 − 21.5 = 10, not < 10 → 20 s entry); the
+/// fourth kill finds 41.5 − 31.5 = 10 < 20: back-off.
+#[test]
+fn a_sidecars_liveness_kill_restarts_it_even_under_never() {
+    let text = "apiVersion: v1
+kind: Pod
+metadata: { name: mesh }
+spec:
+  restartPolicy: Never
+  initContainers:
+    - name: proxy
+      image: envoyproxy/envoy:v1.33.0
+      restartPolicy: Always
+      livenessProbe:
+        httpGet: { path: /ready, port: 9999 }
+        periodSeconds: 5
+        failureThreshold: 2
+  containers:
+    - name: server
+      image: vllm/vllm-openai:v0.8.5
+---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+metadata: { name: mesh }
+spec:
+  duration: 1m
+  workload:
+    - container: proxy
+      startup: 1s
+      listenPort: 15000
+";
+    let run = simulate(text, &Options::default());
+    let pod = &run.pods[0];
+    let killing: Vec<(u64, Option<&str>, &str)> = run
+        .events
+        .iter()
+        .filter(|e| e.reason == "Killing")
+        .map(|e| (e.at, e.field_path.as_deref(), e.message.as_str()))
+        .collect();
+    assert_eq!(
+        killing,
+        [10_500, 20_500, 30_500, 40_500]
+            .map(|at| (
+                at,
+                Some("spec.initContainers{proxy}"),
+                "Init container proxy failed liveness probe"
+            ))
+            .to_vec()
+    );
+    let starts: Vec<u64> = pod.init_containers[0]
+        .instances
+        .iter()
+        .map(|i| i.started)
+        .collect();
+    assert_eq!(starts, vec![2_000, 11_800, 21_800, 31_800]);
+    assert_eq!(pod.containers[0].instances[0].started, 3_300);
+}

@@ -110,6 +110,7 @@ impl<'a> Sim<'a> {
             spec: &workload.pod,
             containers,
             init_next: 0,
+            sidecars_stopping: false,
             run: PodRun {
                 name,
                 owner: owner_text,
@@ -358,7 +359,10 @@ impl<'a> Sim<'a> {
     pub(super) fn pod_is_finished(&self, pod: usize) -> bool {
         let sim = &self.pods[pod];
         let policy = sim.run.restart_policy.as_str();
-        sim.containers.iter().all(|c| {
+        // The app containers decide; sidecars are stopped afterwards
+        // (`init_kubelet.rs` `stop_sidecars`).
+        let app = sim.spec.containers.len().min(sim.containers.len());
+        sim.containers[..app].iter().all(|c| {
             !c.running
                 && c.run
                     .instances

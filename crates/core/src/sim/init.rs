@@ -155,3 +155,22 @@ pub fn phase_of_init(pod: &PodRun, at: Millis) -> InitPhase {
         InitPhase::Done
     }
 }
+
+/// Sidecars running at `at`: `getPhase` counts them with the running
+/// containers, so a pod whose app containers are done stays `Running`
+/// until the kubelet has stopped its sidecars.
+pub fn running_sidecars(pod: &PodRun, at: Millis) -> usize {
+    pod.init_containers
+        .iter()
+        .enumerate()
+        .filter(|(index, container)| {
+            is_sidecar(pod, *index)
+                && container
+                    .instances
+                    .iter()
+                    .rev()
+                    .find(|instance| instance.started <= at)
+                    .is_some_and(|instance| instance.exit.as_ref().is_none_or(|exit| exit.at > at))
+        })
+        .count()
+}

@@ -84,7 +84,15 @@ impl<'a> Sim<'a> {
             return;
         };
         let (finished, code) = (exit.at, exit.code);
-        if sidecar {
+        if self.pods[pod].sidecars_stopping {
+            // Stopped with the pod: the pod is done once the last one is.
+            let running = (0..self.pods[pod].containers.len()).any(|other| {
+                self.is_sidecar(pod, other) && self.pods[pod].containers[other].running
+            });
+            if !running {
+                self.pod_finished(pod);
+            }
+        } else if sidecar {
             // A restartable init container is always restarted.
             self.decide_restart(pod, c, Some(finished));
         } else if code == 0 {
@@ -119,5 +127,67 @@ impl<'a> Sim<'a> {
     /// containers), not a regular init container.
     pub(super) fn counts_for_ready(&self, pod: usize, c: usize) -> bool {
         self.init_index(pod, c).is_none_or(|(_, sidecar)| sidecar)
+    }
+
+    /// Whether container `c` is a sidecar.
+    pub(super) fn is_sidecar(&self, pod: usize, c: usize) -> bool {
+        self.init_index(pod, c).is_some_and(|(_, sidecar)| sidecar)
+    }
+
+    /// The `Killing` message of a probe kill: a sidecar's comes from
+    /// `computeInitContainerActions` (`Init container %s failed liveness
+    /// probe`, no `, will be restarted`), an app container's from
+    /// `computePodActions`.
+    pub(super) fn kill_message(
+        &self,
+        pod: usize,
+        c: usize,
+        name: &str,
+        probe: &str,
+        will: &str,
+    ) -> String {
+        if self.is_sidecar(pod, c) {
+            format!("Init container {name} failed {probe} probe")
+        } else {
+            format!("Container {name} failed {probe} probe{will}")
+        }
+    }
+
+    /// The app containers of a `Never`/`OnFailure` pod are done for good:
+    /// `computePodActions` finds nothing to keep or start and kills the pod
+    /// (`changes.KillPod`, without restarting the restartable init
+    /// containers), so the running sidecars get `Killing` `Stopping
+    /// container <name>`, preStop, SIGTERM and the pod's grace period; the
+    /// pod is Succeeded or Failed once they have stopped. Returns whether
+    /// any sidecar is still running (then `init_exited` finishes the pod).
+    /// All are stopped at once (the kubelet stops them in reverse order;
+    /// the order is not modelled).
+    pub(super) fn stop_sidecars(&mut self, pod: usize) -> bool {
+        let sidecars: Vec<usize> = (0..self.pods[pod].containers.len())
+            .filter(|&c| self.is_sidecar(pod, c) && self.pods[pod].containers[c].running)
+            .collect();
+        if sidecars.is_empty() || self.pods[pod].sidecars_stopping {
+            return !sidecars.is_empty();
+        }
+        self.pods[pod].sidecars_stopping = true;
+        let grace = self.pods[pod].spec.termination_grace_period_seconds.value;
+        for c in sidecars {
+            let (at, code) = self.stop_time(pod, c, grace);
+            let name = self.pods[pod].containers[c].spec.name.clone();
+            let instance = self.pods[pod].containers[c]
+                .run
+                .instances
+                .len()
+                .saturating_sub(1);
+            self.event(
+                pod,
+                Some(c),
+                false,
+                "Killing",
+                format!("Stopping container {name}"),
+            );
+            self.push(at, Ev::Exit(pod, c, instance, ExitKind::Program { code }));
+        }
+        true
     }
 }

@@ -187,6 +187,9 @@ struct PodSim<'a> {
     /// The next init container to start (`spec.init_containers.len()`: the
     /// app containers; more: they have been started).
     init_next: usize,
+    /// The app containers are done for good and the kubelet is stopping
+    /// the sidecars (`init_kubelet.rs` `stop_sidecars`).
+    sidecars_stopping: bool,
     run: PodRun,
     /// Requests the scheduler counts: cpu (milli), memory, extended resources.
     /// cpu, memory and GPU resources NodeResourcesFit checks.
@@ -1288,7 +1291,7 @@ impl<'a> Sim<'a> {
             Some(c),
             false,
             "Killing",
-            format!("Container {name} failed {probe_name} probe{will}"),
+            self.kill_message(pod, c, &name, probe_name, will),
         );
         self.push(at, Ev::Exit(pod, c, instance, ExitKind::Killed { code }));
     }
@@ -1331,7 +1334,9 @@ impl<'a> Sim<'a> {
             // The kill and the restart happen in one SyncPod that uses the
             // status from before the kill: doBackOff looks at the previous
             // instance (§3, §4 "Liveness or startup kills").
-            ExitKind::Killed { .. } if self.pods[pod].run.restart_policy != "Never" => {
+            ExitKind::Killed { .. }
+                if self.pods[pod].run.restart_policy != "Never" || self.is_sidecar(pod, c) =>
+            {
                 let container = &self.pods[pod].containers[c];
                 let previous = instance
                     .checked_sub(1)
@@ -1370,7 +1375,7 @@ impl<'a> Sim<'a> {
         if restart {
             let finished = exit.at;
             self.decide_restart(pod, c, Some(finished));
-        } else if self.pod_is_finished(pod) {
+        } else if self.pod_is_finished(pod) && !self.stop_sidecars(pod) {
             self.pod_finished(pod);
         }
     }

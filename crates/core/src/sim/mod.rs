@@ -476,6 +476,7 @@ impl PodRun {
                 ContainerState::Waiting { .. } => waiting += 1,
             }
         }
+        running += init::running_sidecars(self, at);
         if waiting > 0 || init == init::InitPhase::Pending {
             "Pending"
         } else if running > 0 {
