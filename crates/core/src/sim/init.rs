@@ -43,19 +43,28 @@ pub fn is_sidecar(pod: &PodRun, index: usize) -> bool {
         .is_some_and(|spec| spec.restart_policy.as_deref() == Some("Always"))
 }
 
-/// Whether the init container has done its part at `at`: a regular one has
-/// an instance that exited 0; a sidecar has an instance that started
-/// (`Started`, its startupProbe passed or there is none).
+/// Whether the init container has done its part at `at`
+/// (`GeneratePodInitializedCondition`): a regular one has an instance that
+/// exited 0; a sidecar's current instance runs and has `Started` (its
+/// startupProbe passed, or there is none) — a sidecar in back-off is
+/// incomplete again.
 pub fn done_at(container: &ContainerRun, sidecar: bool, at: Millis) -> bool {
+    if sidecar {
+        return container
+            .instances
+            .iter()
+            .rev()
+            .find(|instance| instance.started <= at)
+            .is_some_and(|instance| {
+                instance.started_ok.is_some_and(|ok| ok <= at)
+                    && instance.exit.as_ref().is_none_or(|exit| exit.at > at)
+            });
+    }
     container.instances.iter().any(|instance| {
-        if sidecar {
-            instance.started_ok.is_some_and(|ok| ok <= at)
-        } else {
-            instance
-                .exit
-                .as_ref()
-                .is_some_and(|exit| exit.at <= at && exit.code == 0)
-        }
+        instance
+            .exit
+            .as_ref()
+            .is_some_and(|exit| exit.at <= at && exit.code == 0)
     })
 }
 
