@@ -960,4 +960,15 @@ spec:
         .collect();
     assert_eq!(starts, vec![2_000, 11_800, 21_800, 31_800]);
     assert_eq!(pod.containers[0].instances[0].started, 3_300);
+    // get pods at 35 s: the sidecar's restarts count with the app's (3,
+    // the last finish 31.5 → whole second 31, 4 s ago); both are Ready.
+    let row = get_pods::row(pod, 35_000);
+    assert_eq!(
+        (
+            row.ready.as_str(),
+            row.status.as_str(),
+            row.restarts.as_str()
+        ),
+        ("2/2", "Running", "3 (4s ago)")
+    );
 }

@@ -62,12 +62,19 @@ fn printed(pod: &PodRun, at: Millis) -> Printed {
     let mut restarts = 0;
     let mut last: Option<Millis> = None;
     let mut initializing = false;
+    // The sidecars' restarts, over the init statuses the walk visits.
+    let mut sidecar_restarts = 0;
+    let mut sidecar_last: Option<Millis> = None;
     let init_count = pod.spec.init_containers.len();
     let init_statuses = pod.init_statuses_at(at);
     for (index, status) in init_statuses.iter().enumerate() {
         restarts += status.restart_count;
         last = last.max(last_finish(status));
         let sidecar = init::is_sidecar(pod, index);
+        if sidecar {
+            sidecar_restarts += status.restart_count;
+            sidecar_last = sidecar_last.max(last_finish(status));
+        }
         let started = matches!(status.state, ContainerState::Running { .. })
             && pod.init_containers.get(index).is_some_and(|container| {
                 container
@@ -106,14 +113,8 @@ fn printed(pod: &PodRun, at: Millis) -> Printed {
     }
     if !initializing || init::initialized_at(pod, at) {
         // The sidecars' restarts count with the app containers' (§1.5).
-        restarts = 0;
-        last = None;
-        for (index, status) in init_statuses.iter().enumerate() {
-            if init::is_sidecar(pod, index) {
-                restarts += status.restart_count;
-                last = last.max(last_finish(status));
-            }
-        }
+        restarts = sidecar_restarts;
+        last = sidecar_last;
         let statuses = pod.statuses_at(at);
         let mut has_running = false;
         for status in statuses.iter().rev() {
