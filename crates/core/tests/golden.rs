@@ -972,3 +972,40 @@ spec:
         ("2/2", "Running", "3 (4s ago)")
     );
 }
+
+/// An init container the Scenario does not describe is a quick setup step:
+/// `Scenario::init_program` gives it `startup` 0 and `runFor` 0 (the `*`
+/// entry describes the app's server and does not apply), so it exits 0 at
+/// its start, 2.0 s; the PLEG's sync at 3.0 starts the app at 3.3.
+#[test]
+fn an_undescribed_init_container_finishes_at_once() {
+    let text = "apiVersion: v1
+kind: Pod
+metadata: { name: chown }
+spec:
+  initContainers:
+    - name: fix-permissions
+      image: busybox:1.36
+      command: [chown, -R, '1000:1000', /models]
+  containers:
+    - name: server
+      image: vllm/vllm-openai:v0.8.5
+---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+metadata: { name: chown }
+spec:
+  duration: 1m
+  workload:
+    - container: '*'
+      startup: 30s
+";
+    let run = simulate(text, &Options::default());
+    let pod = &run.pods[0];
+    let init = &pod.init_containers[0].instances[0];
+    assert_eq!(init.started, 2_000);
+    assert_eq!(init.exit.as_ref().map(|e| (e.at, e.code)), Some((2_000, 0)));
+    assert_eq!(pod.containers[0].instances[0].started, 3_300);
+    // `*` still applies to the app container: loaded 30 s after its start.
+    assert_eq!(pod.containers[0].program.startup.value, 30_000);
+}

@@ -5,6 +5,7 @@
 //! (`scheduler-controllers.md` §6-§9); the scheduler's first fit with taints,
 //! node affinity and resources, and its queue (backoff, the 5 min flush, a
 //! retry when a pod frees capacity); the kubelet's container lifecycle —
+//! init containers in order and sidecars (`init.rs`, `init_kubelet.rs`),
 //! start, the three probe workers on their period grid, liveness/startup
 //! kills with the grace period and preStop, the program's own exits, OOM at
 //! the loading peak, the crash-loop back-off exactly as `doBackOff` decides
