@@ -341,77 +341,75 @@ impl Scenario {
 
 /// A program entry resolved against its container (`Scenario::program`).
 fn program_of(spec: &ProgramSpec, container: &Container) -> Program {
-    {
-        let listen_port = spec.listen_port.clone().unwrap_or(Setting {
-            value: container.ports.first().map_or(8080, |port| port.number),
-            span: None,
-        });
-        let memory_steady = match &spec.memory_steady {
-            Some(steady) => Setting {
-                value: steady.value.value(),
-                span: steady.span,
-            },
-            None => {
-                let from_request = container
-                    .resources
-                    .request("memory")
-                    .and_then(|amount| amount.quantity);
-                let from_limit = container
-                    .resources
-                    .limit("memory")
-                    .and_then(|amount| amount.quantity)
-                    .map(|limit| Quantity::from_units(limit.value() / 2));
-                Setting {
-                    value: from_request.or(from_limit).map_or(2 * GIB, Quantity::value),
-                    span: None,
-                }
+    let listen_port = spec.listen_port.clone().unwrap_or(Setting {
+        value: container.ports.first().map_or(8080, |port| port.number),
+        span: None,
+    });
+    let memory_steady = match &spec.memory_steady {
+        Some(steady) => Setting {
+            value: steady.value.value(),
+            span: steady.span,
+        },
+        None => {
+            let from_request = container
+                .resources
+                .request("memory")
+                .and_then(|amount| amount.quantity);
+            let from_limit = container
+                .resources
+                .limit("memory")
+                .and_then(|amount| amount.quantity)
+                .map(|limit| Quantity::from_units(limit.value() / 2));
+            Setting {
+                value: from_request.or(from_limit).map_or(2 * GIB, Quantity::value),
+                span: None,
             }
-        };
-        let memory_peak = match &spec.memory_peak {
-            Some(peak) => Setting {
-                value: peak.value.value(),
-                span: peak.span,
+        }
+    };
+    let memory_peak = match &spec.memory_peak {
+        Some(peak) => Setting {
+            value: peak.value.value(),
+            span: peak.span,
+        },
+        None => Setting {
+            value: memory_steady.value.saturating_mul(7) / 4,
+            span: None,
+        },
+    };
+    let millis = |setting: &Option<Setting<Millis>>, default: Millis| {
+        setting.clone().unwrap_or(Setting {
+            value: default,
+            span: None,
+        })
+    };
+    Program {
+        startup: millis(&spec.startup, 40_000),
+        listen_port,
+        health_path: spec.health_path.clone().unwrap_or(Setting {
+            value: "/health".into(),
+            span: None,
+        }),
+        health_latency: millis(&spec.health_latency, 20),
+        memory_steady,
+        memory_peak,
+        workers: spec.workers.clone().unwrap_or(Setting {
+            value: 1,
+            span: None,
+        }),
+        gpu_memory: match &spec.gpu_memory {
+            Some(memory) => Setting {
+                value: memory.value.value(),
+                span: memory.span,
             },
             None => Setting {
-                value: memory_steady.value.saturating_mul(7) / 4,
+                value: 0,
                 span: None,
             },
-        };
-        let millis = |setting: &Option<Setting<Millis>>, default: Millis| {
-            setting.clone().unwrap_or(Setting {
-                value: default,
-                span: None,
-            })
-        };
-        Program {
-            startup: millis(&spec.startup, 40_000),
-            listen_port,
-            health_path: spec.health_path.clone().unwrap_or(Setting {
-                value: "/health".into(),
-                span: None,
-            }),
-            health_latency: millis(&spec.health_latency, 20),
-            memory_steady,
-            memory_peak,
-            workers: spec.workers.clone().unwrap_or(Setting {
-                value: 1,
-                span: None,
-            }),
-            gpu_memory: match &spec.gpu_memory {
-                Some(memory) => Setting {
-                    value: memory.value.value(),
-                    span: memory.span,
-                },
-                None => Setting {
-                    value: 0,
-                    span: None,
-                },
-            },
-            exit: spec.exit.clone(),
-            run_for: spec.run_for.clone(),
-            image_pull: millis(&spec.image_pull, 0),
-            shutdown: millis(&spec.shutdown, 1000),
-        }
+        },
+        exit: spec.exit.clone(),
+        run_for: spec.run_for.clone(),
+        image_pull: millis(&spec.image_pull, 0),
+        shutdown: millis(&spec.shutdown, 1000),
     }
 }
 
