@@ -279,7 +279,11 @@ pub fn state_pattern(state: State) -> Option<&'static str> {
         | State::ErrImageNeverPull
         | State::CreateContainerConfigError => Some("pl-cross"),
         State::Terminating => Some("pl-back-stripes"),
-        State::ContainerCreating | State::Ready | State::Completed => None,
+        State::ContainerCreating
+        | State::Init
+        | State::PodInitializing
+        | State::Ready
+        | State::Completed => None,
     }
 }
 

@@ -180,6 +180,20 @@ fn gpu_memory_failures_match_kubectl() {
     compare("gpu-memory-at-run-time.yaml", 120_000);
 }
 
+/// Init containers (`init-containers.yaml`): at 300 s a download running
+/// (`Init:0/1`, the server `Waiting`/`PodInitializing`, `Initialized
+/// False`), one in `CrashLoopBackOff` with its Last State, one `Terminated`
+/// `Error` in a Failed pod, a running sidecar, a Job's pod whose sidecar
+/// was stopped; at 64 s that sidecar still running after the work
+/// completed (phase Running); at 420 s a Completed init container before a
+/// Ready server; `spec.initContainers{…}` event prefixes.
+#[test]
+fn init_containers_match_kubectl() {
+    compare("init-containers.yaml", 64_000);
+    compare("init-containers.yaml", 300_000);
+    compare("init-containers.yaml", 420_000);
+}
+
 /// Job pods of four CronJobs at 121 s, one of them being deleted by
 /// `concurrencyPolicy: Replace` (`Status: Terminating (lasts <invalid>)`,
 /// `Termination Grace Period: 30s`, the Job labels, `Controlled By: Job/…`),

@@ -556,3 +556,74 @@ fn dev_shm_failures_are_explained() {
     let zh = render(&diagnoses, Lang::ZhTw);
     assert!(zh.contains("共享記憶體"), "{zh}");
 }
+
+/// `init-containers.yaml` at 300 s: the download (runFor 6 m, started at
+/// 2.0 s) has run 298 s = 4m58s and is named, with the probes cleared; the
+/// failing downloads are init container failures quoting their own log,
+/// with `kubectl logs -c`.
+#[test]
+fn init_containers_are_named_in_the_diagnosis() {
+    let at_300 = run("init-containers.yaml", 300);
+    let found = diagnose(&at_300, 300_000);
+    let of = |pod: &str| {
+        found
+            .iter()
+            .find(|d| d.pod == pod)
+            .unwrap_or_else(|| panic!("no diagnosis for {pod}: {found:#?}"))
+    };
+    let server = of("llm-server");
+    assert_eq!(server.kind, Kind::Initializing);
+    assert_bilingual(server);
+    assert!(server.symptom.en.starts_with("Init:0/1: "), "{server:?}");
+    assert!(
+        server.root_cause.en.contains("takes 6m and has run 4m58s"),
+        "{server:?}"
+    );
+    assert!(
+        server
+            .root_cause
+            .en
+            .contains("Nothing is wrong with the probes"),
+        "{server:?}"
+    );
+    assert!(
+        server.root_cause.zh_tw.contains("探針沒有問題"),
+        "{server:?}"
+    );
+    assert_eq!(
+        server.next_command,
+        "kubectl logs llm-server -c storage-initializer -f"
+    );
+    assert!(server
+        .evidence
+        .iter()
+        .any(|l| l.starts_with("Initialized") && l.ends_with("False")));
+
+    let retry = of("llm-retry");
+    assert_eq!(retry.kind, Kind::InitContainerFailed);
+    assert_bilingual(retry);
+    assert!(
+        retry.symptom.en.starts_with("Init:CrashLoopBackOff: "),
+        "{retry:?}"
+    );
+    assert!(retry.symptom.en.contains("5 restarts"), "{retry:?}");
+    assert_eq!(
+        retry.next_command,
+        "kubectl logs llm-retry -c fetch-weights --previous"
+    );
+    assert!(retry.evidence.contains(
+        &"botocore.exceptions.NoCredentialsError: Unable to locate credentials".to_string()
+    ));
+
+    let once = of("llm-once");
+    assert_eq!(once.kind, Kind::InitContainerFailed);
+    assert_bilingual(once);
+    assert!(once.symptom.en.starts_with("Init:Error: "), "{once:?}");
+    assert_eq!(once.next_command, "kubectl logs llm-once -c fetch-weights");
+
+    // Once the server is Ready (410.52 s), the pod needs no diagnosis.
+    let later = run("init-containers.yaml", 420);
+    assert!(!diagnose(&later, 420_000)
+        .iter()
+        .any(|d| d.pod == "llm-server"));
+}

@@ -823,3 +823,372 @@ fn pl106s_fix_makes_the_bus_error_pod_run() {
     assert_eq!((row.status.as_str(), row.restart_count), ("Running", 0));
     assert!(pod.containers[0].instances[0].exit.is_none());
 }
+
+// ---- init containers (tests/golden/init-containers.yaml) -------------------
+
+fn row_of(run: &Run, pod: &str, at: u64) -> get_pods::Row {
+    let pod = run
+        .pods
+        .iter()
+        .find(|p| p.name == pod)
+        .unwrap_or_else(|| panic!("no pod {pod}"));
+    get_pods::row(pod, at)
+}
+
+/// `llm-server`: storage-initializer starts at S0 = 2.0 s and downloads for
+/// `runFor` 6 m = 360 s (an init container's `startup` defaults to 0): exit
+/// 0 at 362.0. The PLEG sees it at 363.0; that sync starts the server 0.3 s
+/// later, at 363.3 (`computeInitContainerActions` → the app containers).
+/// The startupProbe's worker ticks on 0.5 + 10k s from the first sync, but
+/// there is no instance to probe before 363.3: 370.5, 380.5, 390.5, 400.5
+/// are refused (the server listens from 363.3 + 40 = 403.3), 410.5 answers
+/// after 20 ms: Started and (no readinessProbe) Ready at 410.52.
+#[test]
+fn a_six_minute_download_then_a_ready_server() {
+    let run = run("init-containers.yaml", 600);
+    let pod = run
+        .pods
+        .iter()
+        .find(|p| p.name == "llm-server")
+        .expect("pod");
+    let init = &pod.init_containers[0];
+    assert_eq!(init.name, "storage-initializer");
+    assert_eq!(init.instances.len(), 1);
+    assert_eq!(init.instances[0].started, 2_000);
+    let exit = init.instances[0].exit.as_ref().expect("the download ends");
+    assert_eq!((exit.at, exit.code, exit.reason), (362_000, 0, "Completed"));
+    let server = &pod.containers[0];
+    assert_eq!(server.instances.len(), 1);
+    assert_eq!(server.instances[0].started, 363_300);
+    assert_eq!(server.instances[0].started_ok, Some(410_520));
+    let unhealthy: Vec<u64> = pod_events(&run, "llm-server")
+        .into_iter()
+        .filter(|(_, reason, _)| *reason == "Unhealthy")
+        .map(|(at, _, _)| at)
+        .collect();
+    assert_eq!(unhealthy, vec![370_500, 380_500, 390_500, 400_500]);
+    assert!(!pod_events(&run, "llm-server")
+        .iter()
+        .any(|(_, reason, _)| *reason == "Killing"));
+    // kubectl get pods: Init:0/1 during the download (the init container
+    // runs: `Init:%d/%d`), PodInitializing between its exit and the
+    // server's start (initialized; the server waits with the kubelet's
+    // default reason), Running 0/1 while it loads, 1/1 once started.
+    assert_eq!(status_column(&run, "llm-server", 300_000), "Init:0/1");
+    assert_eq!(
+        status_column(&run, "llm-server", 362_500),
+        "PodInitializing"
+    );
+    assert_eq!(status_column(&run, "llm-server", 400_000), "Running");
+    assert_eq!(row_of(&run, "llm-server", 400_000).ready, "0/1");
+    assert_eq!(row_of(&run, "llm-server", 411_000).ready, "1/1");
+    assert_eq!(pod.phase_at(300_000), "Pending");
+    assert_eq!(pod.phase_at(411_000), "Running");
+    // The events name the init container by its own field path.
+    let started: Vec<(u64, Option<&str>)> = run
+        .events
+        .iter()
+        .filter(|e| e.object == "Pod/llm-server" && e.reason == "Started")
+        .map(|e| (e.at, e.field_path.as_deref()))
+        .collect();
+    assert_eq!(
+        started,
+        vec![
+            (2_000, Some("spec.initContainers{storage-initializer}")),
+            (363_300, Some("spec.containers{server}")),
+        ]
+    );
+}
+
+/// `llm-retry` (OnFailure): each download exits 1 twenty seconds after it
+/// starts; the PLEG sync 1 s later runs `doBackOff` on it, exactly as for
+/// an app container. C0 2.0 → 22.0, sync 23.0: no entry → restart, 10 s
+/// entry, C1 at 23.3 → 43.3; sync 44.3: 1 < 10 → BackOff, re-queue 1.25 ×
+/// 9 = 11.25 → 55.55: 12.25 ≥ 10 → 20 s, C2 at 55.85 → 75.85; 76.85
+/// BackOff, 1.25 × 19 → 100.6 → 40 s, C3 at 100.9 → 120.9; 121.9 BackOff,
+/// 1.25 × 39 → 170.65 → 80 s, C4 at 170.95 → 190.95; 191.95 BackOff,
+/// 1.25 × 60 → 266.95 BackOff (76 < 80), 1.25 × 4 → 271.95 → 160 s, C5 at
+/// 272.25 → 292.25; 293.25, 368.25, 443.25 BackOff, 454.5 (162.25 ≥ 160)
+/// → 300 s, C6 at 454.8 → 474.8; 475.8 BackOff.
+#[test]
+fn a_failing_download_under_on_failure_crash_loops_in_init() {
+    let run = run("init-containers.yaml", 600);
+    let pod = run
+        .pods
+        .iter()
+        .find(|p| p.name == "llm-retry")
+        .expect("pod");
+    let starts: Vec<u64> = pod.init_containers[0]
+        .instances
+        .iter()
+        .map(|i| i.started)
+        .collect();
+    assert_eq!(
+        starts,
+        vec![2_000, 23_300, 55_850, 100_900, 170_950, 272_250, 454_800]
+    );
+    let back_offs: Vec<u64> = pod_events(&run, "llm-retry")
+        .into_iter()
+        .filter(|(_, reason, _)| *reason == "BackOff")
+        .map(|(at, _, _)| at)
+        .collect();
+    assert_eq!(
+        back_offs,
+        vec![
+            44_300, 76_850, 121_900, 191_950, 266_950, 293_250, 368_250, 443_250, 475_800, 550_800
+        ]
+    );
+    // The server never starts; the pod stays Pending.
+    assert!(pod.containers[0].instances.is_empty());
+    assert_eq!(pod.phase_at(300_000), "Pending");
+    // At 300 s C5 has exited (292.25) and waits: Init:CrashLoopBackOff,
+    // RESTARTS 5 counted over the init container, 300 − 292 = 8 s ago.
+    let row = row_of(&run, "llm-retry", 300_000);
+    assert_eq!(row.status, "Init:CrashLoopBackOff");
+    assert_eq!(row.restarts, "5 (8s ago)");
+    assert_eq!(row.ready, "0/1");
+    // While a download runs: Init:0/1 (C3 runs 100.9–120.9).
+    assert_eq!(status_column(&run, "llm-retry", 110_000), "Init:0/1");
+    // Between its exit and the sync that decides (22.0–23.0): the
+    // terminated reason, Init:Error.
+    assert_eq!(status_column(&run, "llm-retry", 22_500), "Init:Error");
+}
+
+/// `llm-once` (Never): the download exits 1 at 22.0; the sync at 23.0
+/// kills the pod instead of restarting (`changes.KillPod`), and `getPhase`
+/// says Failed (a failed init container under Never). STATUS shows the
+/// init container's reason, `Init:Error`; the server never starts.
+#[test]
+fn a_failing_download_under_never_fails_the_pod() {
+    let run = run("init-containers.yaml", 600);
+    let pod = run.pods.iter().find(|p| p.name == "llm-once").expect("pod");
+    assert_eq!(pod.init_containers[0].instances.len(), 1);
+    let exit = pod.init_containers[0].instances[0]
+        .exit
+        .as_ref()
+        .expect("exit");
+    assert_eq!((exit.at, exit.code, exit.reason), (22_000, 1, "Error"));
+    assert!(pod.containers[0].instances.is_empty());
+    assert_eq!(pod.phase_at(21_000), "Pending");
+    assert_eq!(pod.phase_at(22_000), "Failed");
+    assert_eq!(pod.phase_at(600_000), "Failed");
+    assert_eq!(status_column(&run, "llm-once", 10_000), "Init:0/1");
+    assert_eq!(status_column(&run, "llm-once", 600_000), "Init:Error");
+    assert!(!pod_events(&run, "llm-once")
+        .iter()
+        .any(|(_, reason, _)| *reason == "BackOff"));
+}
+
+/// `llm-sidecar`: the restartable init container `proxy` starts at S0 =
+/// 2.0 s and listens after its `startup` 5 s, at 7.0. Its startupProbe
+/// (tcpSocket, period 2 s) ticks on 0.5 + 2k: 2.5, 4.5, 6.5 are refused,
+/// 8.5 connects: Started (and, with no readinessProbe, Ready) at 8.5. That
+/// sync starts the next container — the server — 0.3 s later, at 8.8
+/// (`computeInitContainerActions`: a started sidecar is not awaited). The
+/// sidecar keeps running; READY counts it (0/2 → 2/2).
+#[test]
+fn a_sidecar_is_started_and_not_awaited() {
+    let run = run("init-containers.yaml", 600);
+    let pod = run
+        .pods
+        .iter()
+        .find(|p| p.name == "llm-sidecar")
+        .expect("pod");
+    let proxy = &pod.init_containers[0];
+    assert_eq!(proxy.instances.len(), 1);
+    assert_eq!(proxy.instances[0].started, 2_000);
+    assert_eq!(proxy.instances[0].started_ok, Some(8_500));
+    assert!(
+        proxy.instances[0].exit.is_none(),
+        "the sidecar keeps running"
+    );
+    let unhealthy: Vec<(u64, Option<&str>)> = run
+        .events
+        .iter()
+        .filter(|e| e.object == "Pod/llm-sidecar" && e.reason == "Unhealthy")
+        .map(|e| (e.at, e.field_path.as_deref()))
+        .collect();
+    let proxy_path = Some("spec.initContainers{proxy}");
+    assert_eq!(
+        unhealthy,
+        vec![
+            (2_500, proxy_path),
+            (4_500, proxy_path),
+            (6_500, proxy_path)
+        ]
+    );
+    assert_eq!(pod.containers[0].instances[0].started, 8_800);
+    assert_eq!(status_column(&run, "llm-sidecar", 5_000), "Init:0/1");
+    assert_eq!(row_of(&run, "llm-sidecar", 5_000).ready, "0/2");
+    assert_eq!(status_column(&run, "llm-sidecar", 60_000), "Running");
+    assert_eq!(row_of(&run, "llm-sidecar", 60_000).ready, "2/2");
+    assert_eq!(pod.phase_at(5_000), "Pending");
+    assert_eq!(pod.phase_at(60_000), "Running");
+}
+
+/// `finetune` (a Job, Never) with the sidecar `log-shipper`: the sidecar
+/// starts at 2.0 s and, without a startupProbe, is Started at once; the
+/// PLEG's sync 1 s later starts `train` 0.3 s after it: 3.3 s. `train`
+/// runs `runFor` 60 s and exits 0 at 63.3; at the PLEG sync (64.3) nothing
+/// is left to keep or start, so the kubelet kills the pod without
+/// restarting its sidecar (`computePodActions` → `KillPod`): `Killing`
+/// `Stopping container log-shipper` at 64.3, SIGTERM to a program that is
+/// serving (loaded at 2.0 + 2 = 4.0), exit 0 after `shutdown` 1 s at 65.3;
+/// the PLEG sees it at 66.3 and the pod is Succeeded: the Job completes
+/// then. Until the sidecar has stopped the pod is Running (`getPhase`
+/// counts a running sidecar).
+#[test]
+fn a_jobs_sidecar_is_stopped_when_the_work_is_done() {
+    let run = run("init-containers.yaml", 600);
+    let pod = run
+        .pods
+        .iter()
+        .find(|p| p.name.starts_with("finetune-"))
+        .expect("the Job's pod");
+    let shipper = &pod.init_containers[0];
+    assert_eq!(shipper.instances.len(), 1, "not restarted after its stop");
+    assert_eq!(shipper.instances[0].started, 2_000);
+    let stop = shipper.instances[0].exit.as_ref().expect("stopped");
+    assert_eq!((stop.at, stop.code, stop.reason), (65_300, 0, "Completed"));
+    let train = &pod.containers[0].instances[0];
+    assert_eq!(train.started, 3_300);
+    assert_eq!(
+        train.exit.as_ref().map(|e| (e.at, e.code)),
+        Some((63_300, 0))
+    );
+    let killing: Vec<(u64, String)> = pod_events(&run, &pod.name)
+        .into_iter()
+        .filter(|(_, reason, _)| *reason == "Killing")
+        .map(|(at, _, message)| (at, message))
+        .collect();
+    assert_eq!(
+        killing,
+        vec![(64_300, "Stopping container log-shipper".to_string())]
+    );
+    assert_eq!(pod.phase_at(64_000), "Running");
+    assert_eq!(pod.phase_at(66_000), "Succeeded");
+    let completed: Vec<u64> = run
+        .events
+        .iter()
+        .filter(|e| e.object == "Job/finetune" && e.reason == "Completed")
+        .map(|e| e.at)
+        .collect();
+    assert_eq!(completed, vec![66_300]);
+    assert_eq!(status_column(&run, &pod.name, 70_000), "Completed");
+}
+
+/// A sidecar's liveness kill (`computeInitContainerActions`): the message
+/// is `Init container <name> failed liveness probe` (no `, will be
+/// restarted`), and a sidecar is restarted even in a `Never` pod. Ticks on
+/// 0.5 + 5k: the probe asks port 9999 (the sidecar listens on 15000), so
+/// 5.5 and 10.5 are refused (0.5 comes before it started at 2.0); the
+/// second failure reaches failureThreshold 2 and kills it at 10.5; serving
+/// since 2.0 + 1 = 3.0, it exits 0 one second after SIGTERM, at 11.5, and
+/// the kill's sync restarts it at once (doBackOff looks at the previous
+/// instance: none), at 11.8. Each instance then fails at the next two
+/// ticks: kills at 20.5, 30.5, 40.5; restarts at 21.8 (first back-off
+/// entry, 10 s) and 31.8 (31.5 − 21.5 = 10, not < 10 → 20 s entry); the
+/// fourth kill finds 41.5 − 31.5 = 10 < 20: back-off.
+#[test]
+fn a_sidecars_liveness_kill_restarts_it_even_under_never() {
+    let text = "apiVersion: v1
+kind: Pod
+metadata: { name: mesh }
+spec:
+  restartPolicy: Never
+  initContainers:
+    - name: proxy
+      image: envoyproxy/envoy:v1.33.0
+      restartPolicy: Always
+      livenessProbe:
+        httpGet: { path: /ready, port: 9999 }
+        periodSeconds: 5
+        failureThreshold: 2
+  containers:
+    - name: server
+      image: vllm/vllm-openai:v0.8.5
+---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+metadata: { name: mesh }
+spec:
+  duration: 1m
+  workload:
+    - container: proxy
+      startup: 1s
+      listenPort: 15000
+";
+    let run = simulate(text, &Options::default());
+    let pod = &run.pods[0];
+    let killing: Vec<(u64, Option<&str>, &str)> = run
+        .events
+        .iter()
+        .filter(|e| e.reason == "Killing")
+        .map(|e| (e.at, e.field_path.as_deref(), e.message.as_str()))
+        .collect();
+    assert_eq!(
+        killing,
+        [10_500, 20_500, 30_500, 40_500]
+            .map(|at| (
+                at,
+                Some("spec.initContainers{proxy}"),
+                "Init container proxy failed liveness probe"
+            ))
+            .to_vec()
+    );
+    let starts: Vec<u64> = pod.init_containers[0]
+        .instances
+        .iter()
+        .map(|i| i.started)
+        .collect();
+    assert_eq!(starts, vec![2_000, 11_800, 21_800, 31_800]);
+    assert_eq!(pod.containers[0].instances[0].started, 3_300);
+    // get pods at 35 s: the sidecar's restarts count with the app's (3,
+    // the last finish 31.5 → whole second 31, 4 s ago); both are Ready.
+    let row = get_pods::row(pod, 35_000);
+    assert_eq!(
+        (
+            row.ready.as_str(),
+            row.status.as_str(),
+            row.restarts.as_str()
+        ),
+        ("2/2", "Running", "3 (4s ago)")
+    );
+}
+
+/// An init container the Scenario does not describe is a quick setup step:
+/// `Scenario::init_program` gives it `startup` 0 and `runFor` 0 (the `*`
+/// entry describes the app's server and does not apply), so it exits 0 at
+/// its start, 2.0 s; the PLEG's sync at 3.0 starts the app at 3.3.
+#[test]
+fn an_undescribed_init_container_finishes_at_once() {
+    let text = "apiVersion: v1
+kind: Pod
+metadata: { name: chown }
+spec:
+  initContainers:
+    - name: fix-permissions
+      image: busybox:1.36
+      command: [chown, -R, '1000:1000', /models]
+  containers:
+    - name: server
+      image: vllm/vllm-openai:v0.8.5
+---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+metadata: { name: chown }
+spec:
+  duration: 1m
+  workload:
+    - container: '*'
+      startup: 30s
+";
+    let run = simulate(text, &Options::default());
+    let pod = &run.pods[0];
+    let init = &pod.init_containers[0].instances[0];
+    assert_eq!(init.started, 2_000);
+    assert_eq!(init.exit.as_ref().map(|e| (e.at, e.code)), Some((2_000, 0)));
+    assert_eq!(pod.containers[0].instances[0].started, 3_300);
+    // `*` still applies to the app container: loaded 30 s after its start.
+    assert_eq!(pod.containers[0].program.startup.value, 30_000);
+}

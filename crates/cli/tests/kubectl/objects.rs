@@ -14,7 +14,7 @@ use podlab_core::explain::events::{self, EventObject};
 use podlab_core::manifest::duration::Millis;
 use podlab_core::manifest::model::{Amount, Container, Handler, PortRef, Probe};
 use podlab_core::manifest::quantity::Quantity;
-use podlab_core::sim::{ContainerRun, ContainerState, ContainerStatus, PodRun, Run, Timing};
+use podlab_core::sim::{init, ContainerRun, ContainerState, ContainerStatus, PodRun, Run, Timing};
 use serde_json::{json, Map, Value};
 
 /// Where simulated time 0 lies on the real clock, in whole Unix seconds.
@@ -374,6 +374,10 @@ fn container_spec(source: &str, container: &Container, api_volume: &str) -> Valu
         "imagePullPolicy".into(),
         json!(container.image_pull_policy.value),
     );
+    // `restartPolicy: Always` on an init container (a sidecar).
+    if let Some(policy) = &container.restart_policy {
+        out.insert("restartPolicy".into(), json!(policy));
+    }
     Value::Object(out)
 }
 
@@ -711,6 +715,15 @@ pub fn pod(run: &Run, pod: &PodRun, at: Millis, clock: Clock, source: &str) -> V
         "enableServiceLinks": true,
         "preemptionPolicy": "PreemptLowerPriority"
     });
+    if !pod.spec.init_containers.is_empty() {
+        let init: Vec<Value> = pod
+            .spec
+            .init_containers
+            .iter()
+            .map(|container| container_spec(source, container, &api_volume))
+            .collect();
+        spec["initContainers"] = json!(init);
+    }
     if !pod.spec.node_selector.is_empty() {
         let selector: Map<String, Value> = pod
             .spec
@@ -790,6 +803,30 @@ fn pod_status(pod: &PodRun, bound_at: Millis, at: Millis, clock: Clock, qos: &st
             container_status(pod, container, status, image, at, clock)
         })
         .collect();
+    let init_statuses: Vec<Value> = pod
+        .init_containers
+        .iter()
+        .zip(&pod.spec.init_containers)
+        .zip(pod.init_statuses_at(at))
+        .map(|((container, spec), status)| {
+            let image = spec.image.as_ref().map_or("", |image| image.value.as_str());
+            container_status(pod, container, &status, image, at, clock)
+        })
+        .collect();
+    let initialized = init::initialized_since(pod, at);
+    let mut initialized_condition = condition(
+        "Initialized",
+        initialized.is_some(),
+        initialized.unwrap_or(start_time).max(start_time),
+        clock,
+    );
+    if initialized.is_none() {
+        initialized_condition["reason"] = json!("ContainersNotInitialized");
+        initialized_condition["message"] = json!(format!(
+            "containers with incomplete status: [{}]",
+            init::incomplete_at(pod, at).join(" ")
+        ));
+    }
     let host_ip = describe::host_ip(pod);
     let mut status = json!({
         "phase": phase,
@@ -800,7 +837,7 @@ fn pod_status(pod: &PodRun, bound_at: Millis, at: Millis, clock: Clock, qos: &st
                 sandbox.unwrap_or(start_time),
                 clock
             ),
-            condition("Initialized", true, start_time, clock),
+            initialized_condition,
             condition("Ready", ready, ready_at, clock),
             condition("ContainersReady", ready, ready_at, clock),
             condition("PodScheduled", true, bound_at, clock)
@@ -811,6 +848,9 @@ fn pod_status(pod: &PodRun, bound_at: Millis, at: Millis, clock: Clock, qos: &st
         "containerStatuses": container_statuses,
         "qosClass": qos
     });
+    if !init_statuses.is_empty() {
+        status["initContainerStatuses"] = json!(init_statuses);
+    }
     if sandbox.is_some() {
         status["podIP"] = json!(pod.ip);
         status["podIPs"] = json!([{ "ip": pod.ip }]);

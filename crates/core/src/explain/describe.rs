@@ -36,7 +36,7 @@
 //!   turns it on (an inferred GKE cluster, `manifest/infer.rs`), the
 //!   simulator's pod already carries the added `nvidia.com/gpu` toleration.
 //! - not in the model, so not printed or printed as the API default:
-//!   annotations (`<none>`), init containers (not simulated: no block),
+//!   annotations (`<none>`),
 //!   `readOnly`/`subPath` of mounts (`rw`), `tolerationSeconds` of written
 //!   tolerations, `hostPort` (`0`) and protocol (`TCP`) of ports, `sizeLimit`
 //!   of emptyDir (`<unset>`), env vars from `fieldRef`/`resourceFieldRef`
@@ -49,18 +49,36 @@ use super::human_duration;
 use crate::manifest::duration::Millis;
 use crate::manifest::model::{Container, Handler, PortRef, Probe, Toleration};
 use crate::manifest::quantity::Quantity;
-use crate::sim::{ContainerState, ContainerStatus, PodRun, Run, Timing};
+use crate::sim::{ContainerRun, ContainerState, ContainerStatus, PodRun, Run, Timing};
 
 /// The text of `kubectl describe pod <pod.name>` at `at`.
 pub fn describe_pod(run: &Run, pod: &PodRun, at: Millis) -> String {
     let view = PodView::at(pod, at);
     let mut text = Text::default();
     header(&mut text, pod, &view);
+    // `describePod`: `Init Containers:` only when the pod has any, the same
+    // block per container (`describeContainers("Init Containers", …)`).
+    for (index, container) in pod.spec.init_containers.iter().enumerate() {
+        if index == 0 {
+            text.line(0, "Init Containers:");
+        }
+        let block = Block {
+            statuses: &view.init_statuses,
+            runs: &pod.init_containers,
+            index,
+        };
+        container_block(&mut text, pod, &view, &block, container);
+    }
     for (index, container) in pod.spec.containers.iter().enumerate() {
         if index == 0 {
             text.line(0, "Containers:");
         }
-        container_block(&mut text, pod, &view, index, container);
+        let block = Block {
+            statuses: &view.statuses,
+            runs: &pod.containers,
+            index,
+        };
+        container_block(&mut text, pod, &view, &block, container);
     }
     if pod.spec.containers.is_empty() {
         text.line(0, "Containers: <none>");
@@ -97,7 +115,18 @@ struct PodView {
     /// The sandbox exists: pod IP set, PodReadyToStartContainers True.
     sandbox: bool,
     statuses: Vec<ContainerStatus>,
+    /// `status.initContainerStatuses`.
+    init_statuses: Vec<ContainerStatus>,
+    /// The `Initialized` condition.
+    initialized: bool,
     phase: &'static str,
+}
+
+/// Where one container's block reads its status and its instances.
+struct Block<'a> {
+    statuses: &'a [ContainerStatus],
+    runs: &'a [ContainerRun],
+    index: usize,
 }
 
 impl PodView {
@@ -118,6 +147,12 @@ impl PodView {
             } else {
                 Vec::new()
             },
+            init_statuses: if synced {
+                pod.init_statuses_at(at)
+            } else {
+                Vec::new()
+            },
+            initialized: crate::sim::init::initialized_at(pod, at),
             phase: pod.phase_at(at),
             node,
         }
@@ -316,10 +351,10 @@ fn container_block(
     text: &mut Text,
     pod: &PodRun,
     view: &PodView,
-    index: usize,
+    block: &Block<'_>,
     container: &Container,
 ) {
-    let status = view.statuses.iter().find(|s| s.name == container.name);
+    let status = block.statuses.iter().find(|s| s.name == container.name);
     let image = container
         .image
         .as_ref()
@@ -327,9 +362,9 @@ fn container_block(
         .unwrap_or("");
     text.line(1, &format!("{}:", container.name));
     // The instance the status describes (the newest that started), if any.
-    let instance = pod
-        .containers
-        .get(index)
+    let instance = block
+        .runs
+        .get(block.index)
         .and_then(|run| run.instances.iter().rposition(|i| i.started <= view.at));
     if status.is_some() {
         let id = instance.map_or(String::new(), |i| container_id(pod, &container.name, i));
@@ -634,7 +669,7 @@ fn conditions(view: &PodView) -> Vec<(&'static str, bool)> {
     let terminal = matches!(view.phase, "Succeeded" | "Failed");
     vec![
         ("PodReadyToStartContainers", view.sandbox && !terminal),
-        ("Initialized", true),
+        ("Initialized", view.initialized),
         ("Ready", ready),
         ("ContainersReady", ready),
         ("PodScheduled", true),

@@ -17,10 +17,12 @@
 //! OnFailure/Never (a finished Job's pod); a pod whose containers are still
 //! in their first load with nothing failed yet (it is starting, not broken).
 
+#[path = "diagnosis_init.rs"]
+mod init;
 #[path = "diagnosis_shm.rs"]
 mod shm;
 
-use super::{describe, logs};
+use super::{describe, human_duration, logs};
 use crate::i18n::{Lang, Text};
 use crate::manifest::duration::{self, Millis};
 use crate::manifest::model::{Container, Handler, PortRef, Probe};
@@ -69,6 +71,12 @@ pub enum Kind {
     /// A memory emptyDir at /dev/shm plus the process passed the memory
     /// limit when the workers started (137).
     ShmOomKilled,
+    /// The pod is still initializing: an init container (a weights
+    /// download) is at work and nothing has failed (`Init:N/M`).
+    Initializing,
+    /// An init container exits non-zero (`Init:CrashLoopBackOff`, or
+    /// `Init:Error` and a Failed pod under `restartPolicy: Never`).
+    InitContainerFailed,
 }
 
 /// One unhealthy pod, explained.
@@ -189,6 +197,9 @@ fn diagnose_pod(run: &Run, pod: &PodRun, at: Millis) -> Option<Diagnosis> {
         event.at <= at && event.reason == "FailedMount" && event.object == object(pod)
     }) {
         return Some(failed_mount(run, pod, event, at));
+    }
+    if let Some(diagnosis) = init::diagnose(run, pod, at) {
+        return Some(diagnosis);
     }
     let statuses = pod.statuses_at(at);
     for (container, status) in pod.containers.iter().zip(&statuses) {

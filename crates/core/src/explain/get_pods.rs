@@ -2,7 +2,7 @@
 
 use super::human_duration;
 use crate::manifest::duration::Millis;
-use crate::sim::{ContainerState, PodRun, Run};
+use crate::sim::{init, ContainerState, ContainerStatus, PodRun, Run};
 
 /// One row: NAME, READY, STATUS, RESTARTS, AGE.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,37 +16,141 @@ pub struct Row {
     pub restart_count: usize,
 }
 
-/// The STATUS column (`printPod` §1.4, regular containers): the phase, then
-/// the first container in spec order with a waiting or terminated reason.
+/// The STATUS column (`printPod` §1.4): the phase, then the init
+/// containers (`Init:N/M`, `Init:<reason>`), then — unless initialization
+/// blocks — the first container in spec order with a waiting or terminated
+/// reason.
 pub fn status(pod: &PodRun, at: Millis) -> String {
-    let mut reason = pod.phase_at(at).to_string();
-    if pod.node.as_ref().is_none_or(|(_, bound)| *bound > at) {
-        return reason;
+    printed(pod, at).status
+}
+
+/// What `printPod` computes for one pod: READY, STATUS and RESTARTS with
+/// the latest Last State finish (`kubectl-output.md` §1.3-§1.5,
+/// `pkg/printers/internalversion/printers.go` `printPod`).
+struct Printed {
+    ready: usize,
+    total: usize,
+    status: String,
+    restarts: usize,
+    last_finish: Option<Millis>,
+}
+
+fn last_finish(status: &ContainerStatus) -> Option<Millis> {
+    match &status.last_state {
+        Some(ContainerState::Terminated { finished, .. }) => Some(*finished),
+        _ => None,
     }
-    let statuses = pod.statuses_at(at);
-    let mut has_running = false;
-    for status in statuses.iter().rev() {
+}
+
+fn printed(pod: &PodRun, at: Millis) -> Printed {
+    let mut reason = pod.phase_at(at).to_string();
+    let bound = pod.node.as_ref().is_some_and(|(_, bound)| *bound <= at);
+    let sidecars = (0..pod.spec.init_containers.len())
+        .filter(|index| init::is_sidecar(pod, *index))
+        .count();
+    let total = pod.containers.len() + sidecars;
+    if !bound {
+        return Printed {
+            ready: 0,
+            total,
+            status: reason,
+            restarts: 0,
+            last_finish: None,
+        };
+    }
+    let mut ready = 0;
+    let mut restarts = 0;
+    let mut last: Option<Millis> = None;
+    let mut initializing = false;
+    // The sidecars' restarts, over the init statuses the walk visits.
+    let mut sidecar_restarts = 0;
+    let mut sidecar_last: Option<Millis> = None;
+    let init_count = pod.spec.init_containers.len();
+    let init_statuses = pod.init_statuses_at(at);
+    for (index, status) in init_statuses.iter().enumerate() {
+        restarts += status.restart_count;
+        last = last.max(last_finish(status));
+        let sidecar = init::is_sidecar(pod, index);
+        if sidecar {
+            sidecar_restarts += status.restart_count;
+            sidecar_last = sidecar_last.max(last_finish(status));
+        }
+        let started = matches!(status.state, ContainerState::Running { .. })
+            && pod.init_containers.get(index).is_some_and(|container| {
+                container
+                    .instances
+                    .iter()
+                    .rev()
+                    .find(|instance| instance.started <= at)
+                    .is_some_and(|instance| instance.started_ok.is_some_and(|ok| ok <= at))
+            });
+        if sidecar && started {
+            if status.ready {
+                ready += 1;
+            }
+            continue;
+        }
         match &status.state {
+            ContainerState::Terminated { code: 0, .. } => continue,
+            ContainerState::Terminated {
+                reason: exit, code, ..
+            } => {
+                reason = if exit.is_empty() {
+                    format!("Init:ExitCode:{code}")
+                } else {
+                    format!("Init:{exit}")
+                };
+            }
             ContainerState::Waiting {
                 reason: waiting, ..
-            } if !waiting.is_empty() => {
-                reason = waiting.clone();
+            } if !waiting.is_empty() && waiting != "PodInitializing" => {
+                reason = format!("Init:{waiting}");
             }
-            ContainerState::Terminated {
-                reason: terminated, ..
-            } if !terminated.is_empty() => {
-                reason = terminated.clone();
+            _ => reason = format!("Init:{index}/{init_count}"),
+        }
+        initializing = true;
+        break;
+    }
+    if !initializing || init::initialized_at(pod, at) {
+        // The sidecars' restarts count with the app containers' (§1.5).
+        restarts = sidecar_restarts;
+        last = sidecar_last;
+        let statuses = pod.statuses_at(at);
+        let mut has_running = false;
+        for status in statuses.iter().rev() {
+            restarts += status.restart_count;
+            last = last.max(last_finish(status));
+            match &status.state {
+                ContainerState::Waiting {
+                    reason: waiting, ..
+                } if !waiting.is_empty() => {
+                    reason = waiting.clone();
+                }
+                ContainerState::Terminated {
+                    reason: terminated, ..
+                } if !terminated.is_empty() => {
+                    reason = terminated.clone();
+                }
+                ContainerState::Terminated { code, .. } => reason = format!("ExitCode:{code}"),
+                ContainerState::Running { .. } if status.ready => {
+                    has_running = true;
+                    ready += 1;
+                }
+                _ => {}
             }
-            ContainerState::Terminated { code, .. } => reason = format!("ExitCode:{code}"),
-            ContainerState::Running { .. } if status.ready => has_running = true,
-            _ => {}
+        }
+        if reason == "Completed" && has_running {
+            let all_ready = statuses.iter().all(|s| s.ready);
+            reason = if all_ready { "Running" } else { "NotReady" }.to_string();
         }
     }
-    if reason == "Completed" && has_running {
-        let all_ready = statuses.iter().all(|s| s.ready);
-        reason = if all_ready { "Running" } else { "NotReady" }.to_string();
+    Printed {
+        ready,
+        total,
+        status: terminating(pod, at).unwrap_or(reason),
+        restarts,
+        last_finish: last,
     }
-    terminating(pod, at).unwrap_or(reason)
 }
 
 /// `printPod`'s last step (kubectl-output.md §1.4, 5): a pod with a
@@ -61,21 +165,10 @@ fn terminating(pod: &PodRun, at: Millis) -> Option<String> {
 
 /// The row of one pod at `at`.
 pub fn row(pod: &PodRun, at: Millis) -> Row {
-    let statuses = pod.statuses_at(at);
-    let ready = statuses
-        .iter()
-        .filter(|s| s.ready && matches!(s.state, ContainerState::Running { .. }))
-        .count();
-    let restart_count: usize = statuses.iter().map(|s| s.restart_count).sum();
+    let printed = printed(pod, at);
+    let restart_count = printed.restarts;
     // §1.5: "N (X ago)", X since the latest Last State finish.
-    let last_finish = statuses
-        .iter()
-        .filter_map(|s| match &s.last_state {
-            Some(ContainerState::Terminated { finished, .. }) => Some(*finished),
-            _ => None,
-        })
-        .max();
-    let restarts = match (restart_count, last_finish) {
+    let restarts = match (restart_count, printed.last_finish) {
         (0, _) | (_, None) => restart_count.to_string(),
         // `finishedAt` travels in whole seconds (metav1.Time, RFC 3339).
         (n, Some(finished)) => format!(
@@ -85,8 +178,8 @@ pub fn row(pod: &PodRun, at: Millis) -> Row {
     };
     Row {
         name: pod.name.clone(),
-        ready: format!("{ready}/{}", pod.containers.len()),
-        status: status(pod, at),
+        ready: format!("{}/{}", printed.ready, printed.total),
+        status: printed.status,
         restarts,
         age: human_duration(at.saturating_sub(pod.created)),
         restart_count,

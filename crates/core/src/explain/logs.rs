@@ -46,7 +46,14 @@ pub fn logs(
     at: Millis,
     previous: bool,
 ) -> Result<String, String> {
-    let Some(index) = pod.containers.iter().position(|c| c.name == container) else {
+    // `-c` names an app container or an init container.
+    let init = !pod.containers.iter().any(|c| c.name == container);
+    let runs = if init {
+        &pod.init_containers
+    } else {
+        &pod.containers
+    };
+    let Some(index) = runs.iter().position(|c| c.name == container) else {
         let names: Vec<&str> = pod.containers.iter().map(|c| c.name.as_str()).collect();
         // Client-side check in kubectl (`logsForObjectWithClient`).
         return Err(format!(
@@ -67,13 +74,15 @@ pub fn logs(
             pod.name
         ));
     }
-    let Some(container_run) = pod.containers.get(index) else {
+    let Some(container_run) = runs.get(index) else {
         return Ok(String::new());
     };
-    let status = pod
-        .statuses_at(at)
-        .into_iter()
-        .find(|status| status.name == container);
+    let statuses = if init {
+        pod.init_statuses_at(at)
+    } else {
+        pod.statuses_at(at)
+    };
+    let status = statuses.into_iter().find(|status| status.name == container);
     let Some(status) = status else {
         return bad_request(format!(
             "container {container:?} in pod {:?} is not available",
@@ -123,7 +132,12 @@ pub fn logs(
     else {
         return Ok(String::new());
     };
-    let spec = pod.spec.containers.iter().find(|c| c.name == container);
+    let spec = pod
+        .spec
+        .containers
+        .iter()
+        .chain(&pod.spec.init_containers)
+        .find(|c| c.name == container);
     let lines = instance_log(run, pod, container, spec, &container_run.program, instance);
     let mut out = String::new();
     for (time, line) in lines {

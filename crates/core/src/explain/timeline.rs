@@ -14,6 +14,11 @@
 //! How a state is chosen at a time T (the words are kubectl's):
 //! - `Terminating` once the pod has a deletion timestamp (until it is gone);
 //! - `Pending` while the pod is not bound to a node;
+//! - `Init` while the pod's init containers run (its STATUS is `Init:N/M`
+//!   or `Init:<reason>`): an app container, or an init container whose turn
+//!   has not come, waits with reason `PodInitializing` and the pod is not
+//!   `Initialized`; `PodInitializing` once the pod is Initialized and the
+//!   container does not exist yet (kubectl's STATUS `PodInitializing`);
 //! - `ContainerCreating` while bound and no instance of the container has
 //!   started (the STATUS column's `ContainerCreating`), or the kubelet's
 //!   own waiting reason when a start failed before the container existed
@@ -38,6 +43,12 @@ pub enum State {
     Pending,
     /// Bound; no instance of the container has started yet.
     ContainerCreating,
+    /// The pod's init containers are running (STATUS `Init:N/M`): this
+    /// container waits for them.
+    Init,
+    /// Init containers done; this container waits with the kubelet's
+    /// default reason `PodInitializing` until it is created.
+    PodInitializing,
     /// An instance runs but is not Ready (loading, or readiness failing).
     RunningNotReady,
     Ready,
@@ -69,6 +80,8 @@ impl State {
         match self {
             State::Pending => "Pending",
             State::ContainerCreating => "ContainerCreating",
+            State::Init => "Init",
+            State::PodInitializing => "PodInitializing",
             State::RunningNotReady => "RunningNotReady",
             State::Ready => "Ready",
             State::Terminating => "Terminating",
@@ -85,8 +98,10 @@ impl State {
     }
 
     /// Every state, in the order a legend lists them.
-    pub const ALL: [State; 14] = [
+    pub const ALL: [State; 16] = [
         State::Pending,
+        State::Init,
+        State::PodInitializing,
         State::ContainerCreating,
         State::ErrImagePull,
         State::ImagePullBackOff,
@@ -161,6 +176,8 @@ pub struct Marker {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ContainerLane {
     pub name: String,
+    /// An init container's lane (listed before the app containers').
+    pub init: bool,
     /// Contiguous, in time order, adjacent segments in different states.
     pub segments: Vec<Segment>,
     /// In time order (ties in the order the run recorded them).
@@ -239,9 +256,14 @@ pub fn timeline(run: &Run) -> Timeline {
                 created: pod.created,
                 gone: pod.deleted.filter(|gone| *gone <= run.end),
                 containers: pod
-                    .containers
+                    .init_containers
                     .iter()
-                    .map(|container| container_lane(run, pod, events, container))
+                    .map(|container| container_lane(run, pod, events, container, true))
+                    .chain(
+                        pod.containers
+                            .iter()
+                            .map(|container| container_lane(run, pod, events, container, false)),
+                    )
                     .collect(),
             })
             .collect(),
@@ -253,10 +275,14 @@ fn container_lane(
     pod: &PodRun,
     events: &[&Event],
     container: &ContainerRun,
+    init: bool,
 ) -> ContainerLane {
-    let memory_limit = pod
-        .spec
-        .containers
+    let specs = if init {
+        &pod.spec.init_containers
+    } else {
+        &pod.spec.containers
+    };
+    let memory_limit = specs
         .iter()
         .find(|spec| spec.name == container.name)
         .and_then(|spec| spec.resources.limit("memory"))
@@ -264,6 +290,7 @@ fn container_lane(
         .map(|quantity| quantity.value());
     ContainerLane {
         name: container.name.clone(),
+        init,
         segments: segments(run, pod, events, container),
         markers: markers(run, events, container),
         memory: memory_curve(container, pod.deleted.unwrap_or(run.end).min(run.end)),
@@ -307,6 +334,13 @@ fn segments(run: &Run, pod: &PodRun, events: &[&Event], container: &ContainerRun
         changes.extend(instance.exit.as_ref().map(|exit| exit.at));
     }
     changes.extend(container.back_offs.iter().map(|(from, _)| *from));
+    // The init containers' starts and exits move every lane of the pod
+    // (Init → PodInitializing has no event of its own).
+    for instance in pod.init_containers.iter().flat_map(|c| &c.instances) {
+        changes.push(instance.started);
+        changes.extend(instance.started_ok);
+        changes.extend(instance.exit.as_ref().map(|exit| exit.at));
+    }
     changes.extend(pod.deleting);
     changes.retain(|at| *at >= pod.created && *at < end);
     crate::sort::sort(&mut changes);
@@ -336,9 +370,22 @@ fn state_at(pod: &PodRun, container: &ContainerRun, at: Millis) -> State {
         return State::Pending;
     }
     let Some(status) = container.status_at(at) else {
-        return State::ContainerCreating;
+        return if pod.init_containers.is_empty() {
+            State::ContainerCreating
+        } else if crate::sim::init::initialized_at(pod, at) {
+            State::PodInitializing
+        } else {
+            State::Init
+        };
     };
     match &status.state {
+        ContainerState::Waiting { reason, .. } if reason == "PodInitializing" => {
+            if crate::sim::init::initialized_at(pod, at) {
+                State::PodInitializing
+            } else {
+                State::Init
+            }
+        }
         ContainerState::Running { .. } if status.ready => State::Ready,
         ContainerState::Running { .. } => State::RunningNotReady,
         ContainerState::Waiting { reason, .. } => State::from_waiting_reason(reason),
@@ -725,12 +772,20 @@ mod tests {
                 if pod.containers.len() != 1 {
                     continue;
                 }
-                for segment in &lane.containers[0].segments {
+                // The app container's lane (after any init containers').
+                let app_lane = lane.containers.iter().find(|c| !c.init).expect("a lane");
+                for segment in &app_lane.segments {
                     let expected = match segment.state {
                         State::RunningNotReady | State::Ready => "Running",
                         other => other.id(),
                     };
                     let status = crate::explain::get_pods::status(pod, segment.from);
+                    // `Init` stands for every `Init:…` STATUS: `Init:0/1`,
+                    // `Init:CrashLoopBackOff`, `Init:Error`.
+                    if segment.state == State::Init {
+                        assert!(status.starts_with("Init:"), "{} {status}", pod.name);
+                        continue;
+                    }
                     assert_eq!(
                         status,
                         expected,
@@ -741,6 +796,54 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `init-containers.yaml`'s `llm-server`: the download runs 2.0–362.0
+    /// (a Completed init lane), the server's lane is `Init` until then,
+    /// `PodInitializing` until the PLEG's sync starts it at 363.3, then
+    /// Running (not Ready) until its startup probe passes at 410.52.
+    #[test]
+    fn the_init_phase_has_its_own_state_in_every_lane() {
+        let text = include_str!("../../../../tests/golden/init-containers.yaml");
+        let timeline = timeline_of(text, 600);
+        let pod = timeline
+            .pods
+            .iter()
+            .find(|pod| pod.name == "llm-server")
+            .expect("llm-server");
+        assert_well_formed(pod, 600_000);
+        let names: Vec<(&str, bool)> = pod
+            .containers
+            .iter()
+            .map(|lane| (lane.name.as_str(), lane.init))
+            .collect();
+        assert_eq!(
+            names,
+            vec![("storage-initializer", true), ("server", false)]
+        );
+        let spans = |lane: &ContainerLane| -> Vec<(Millis, Millis, State)> {
+            lane.segments
+                .iter()
+                .map(|s| (s.from, s.to, s.state))
+                .collect()
+        };
+        assert_eq!(
+            spans(&pod.containers[0]),
+            vec![
+                (0, 2_000, State::Init),
+                (2_000, 362_000, State::RunningNotReady),
+                (362_000, 600_000, State::Completed),
+            ]
+        );
+        assert_eq!(
+            spans(&pod.containers[1]),
+            vec![
+                (0, 362_000, State::Init),
+                (362_000, 363_300, State::PodInitializing),
+                (363_300, 410_520, State::RunningNotReady),
+                (410_520, 600_000, State::Ready),
+            ]
+        );
     }
 
     #[test]

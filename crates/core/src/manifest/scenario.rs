@@ -352,6 +352,36 @@ impl Scenario {
             })
     }
 
+    /// The program model of an init container (`sim/init.rs`): only an
+    /// entry with its own name applies (`*` describes the app's server).
+    /// A regular init container is a job, not a server: `startup` defaults
+    /// to 0 and, without `exit` or `runFor`, it exits 0 at once, so
+    /// `runFor: 6m` is a 6-minute download. A sidecar (`restartPolicy:
+    /// Always`) is a long-running server with the app defaults.
+    pub fn init_program(&self, container: &Container, sidecar: bool) -> Program {
+        let own = self
+            .programs
+            .iter()
+            .find(|program| program.container == container.name);
+        let mut spec = own.cloned().unwrap_or_default();
+        spec.container = container.name.clone();
+        if !sidecar {
+            if spec.startup.is_none() {
+                spec.startup = Some(Setting {
+                    value: 0,
+                    span: None,
+                });
+            }
+            if spec.exit.is_none() && spec.run_for.is_none() {
+                spec.run_for = Some(Setting {
+                    value: 0,
+                    span: None,
+                });
+            }
+        }
+        program_of(&spec, container)
+    }
+
     /// The program model of `container`, defaults resolved against the
     /// container as DESIGN.md says: listen port = first containerPort, else
     /// 8080; steady memory = the memory request as written, else half the
@@ -366,89 +396,95 @@ impl Scenario {
             Some(written) => written.over(&container.annotated),
             None => container.annotated.clone(),
         };
-        let spec = &merged;
-        let listen_port = spec.listen_port.clone().unwrap_or(Setting {
-            value: container.ports.first().map_or(8080, |port| port.number),
-            span: None,
-        });
-        let memory_steady = match &spec.memory_steady {
-            Some(steady) => Setting {
-                value: steady.value.value(),
-                span: steady.span,
-            },
-            None => {
-                let from_request = container
-                    .resources
-                    .request("memory")
-                    .and_then(|amount| amount.quantity);
-                let from_limit = container
-                    .resources
-                    .limit("memory")
-                    .and_then(|amount| amount.quantity)
-                    .map(|limit| Quantity::from_units(limit.value() / 2));
-                Setting {
-                    value: from_request.or(from_limit).map_or(2 * GIB, Quantity::value),
-                    span: None,
-                }
+        program_of(&merged, container)
+    }
+}
+
+/// A program entry resolved against its container (`Scenario::program`).
+fn program_of(spec: &ProgramSpec, container: &Container) -> Program {
+    let listen_port = spec.listen_port.clone().unwrap_or(Setting {
+        value: container.ports.first().map_or(8080, |port| port.number),
+        span: None,
+    });
+    let memory_steady = match &spec.memory_steady {
+        Some(steady) => Setting {
+            value: steady.value.value(),
+            span: steady.span,
+        },
+        None => {
+            let from_request = container
+                .resources
+                .request("memory")
+                .and_then(|amount| amount.quantity);
+            let from_limit = container
+                .resources
+                .limit("memory")
+                .and_then(|amount| amount.quantity)
+                .map(|limit| Quantity::from_units(limit.value() / 2));
+            Setting {
+                value: from_request.or(from_limit).map_or(2 * GIB, Quantity::value),
+                span: None,
             }
-        };
-        let memory_peak = match &spec.memory_peak {
-            Some(peak) => Setting {
-                value: peak.value.value(),
-                span: peak.span,
+        }
+    };
+    let memory_peak = match &spec.memory_peak {
+        Some(peak) => Setting {
+            value: peak.value.value(),
+            span: peak.span,
+        },
+        None => Setting {
+            value: memory_steady.value.saturating_mul(7) / 4,
+            span: None,
+        },
+    };
+    let millis = |setting: &Option<Setting<Millis>>, default: Millis| {
+        setting.clone().unwrap_or(Setting {
+            value: default,
+            span: None,
+        })
+    };
+    Program {
+        startup: millis(&spec.startup, 40_000),
+        listen_port,
+        health_path: spec.health_path.clone().unwrap_or(Setting {
+            value: "/health".into(),
+            span: None,
+        }),
+        health_latency: millis(&spec.health_latency, 20),
+        memory_steady,
+        memory_peak,
+        workers: spec.workers.clone().unwrap_or(Setting {
+            value: 1,
+            span: None,
+        }),
+        gpu_memory: match &spec.gpu_memory {
+            Some(memory) => Setting {
+                value: memory.value.value(),
+                span: memory.span,
             },
             None => Setting {
-                value: memory_steady.value.saturating_mul(7) / 4,
+                value: 0,
                 span: None,
             },
-        };
-        let millis = |setting: &Option<Setting<Millis>>, default: Millis| {
-            setting.clone().unwrap_or(Setting {
-                value: default,
-                span: None,
-            })
-        };
-        Program {
-            startup: millis(&spec.startup, 40_000),
-            listen_port,
-            health_path: spec.health_path.clone().unwrap_or(Setting {
-                value: "/health".into(),
-                span: None,
-            }),
-            health_latency: millis(&spec.health_latency, 20),
-            memory_steady,
-            memory_peak,
-            workers: spec.workers.clone().unwrap_or(Setting {
-                value: 1,
-                span: None,
-            }),
-            gpu_memory: match &spec.gpu_memory {
-                Some(memory) => Setting {
-                    value: memory.value.value(),
-                    span: memory.span,
-                },
-                None => Setting {
-                    value: 0,
-                    span: None,
-                },
+        },
+        shm: match &spec.shm {
+            Some(shm) => Setting {
+                value: shm.value.value(),
+                span: shm.span,
             },
-            shm: match &spec.shm {
-                Some(shm) => Setting {
-                    value: shm.value.value(),
-                    span: shm.span,
-                },
-                None => Setting {
-                    value: 0,
-                    span: None,
-                },
+            None => Setting {
+                value: 0,
+                span: None,
             },
-            exit: spec.exit.clone(),
-            run_for: spec.run_for.clone(),
-            image_pull: millis(&spec.image_pull, 0),
-            shutdown: millis(&spec.shutdown, 1000),
-        }
+        },
+        exit: spec.exit.clone(),
+        run_for: spec.run_for.clone(),
+        image_pull: millis(&spec.image_pull, 0),
+        shutdown: millis(&spec.shutdown, 1000),
     }
+}
 
+impl Scenario {
     /// The pool a GPU model name refers to, for messages.
     pub fn gpu_pools(&self) -> impl Iterator<Item = &NodePool> {
         self.node_pools.iter().filter(|pool| pool.gpu.is_some())

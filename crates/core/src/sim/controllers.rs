@@ -38,13 +38,17 @@ impl<'a> Sim<'a> {
         let now = self.now;
         let scenario = self.scenario;
         let first_sync = self.timing.first_sync;
+        let app = workload.pod.containers.len();
         let containers = workload
             .pod
             .containers
             .iter()
-            .map(|container| ContainerSim {
+            .chain(&workload.pod.init_containers)
+            .enumerate()
+            .map(|(c, container)| (container, program_for(scenario, container, c >= app)))
+            .map(|(container, program)| ContainerSim {
                 spec: container,
-                program: scenario.program(container),
+                program: program.clone(),
                 probes: [
                     &container.startup,
                     &container.liveness,
@@ -76,7 +80,7 @@ impl<'a> Sim<'a> {
                     instances: Vec::new(),
                     back_offs: Vec::new(),
                     waiting: Vec::new(),
-                    program: scenario.program(container),
+                    program,
                     gpus: Vec::new(),
                     shm_charged: super::super::shm::charged(
                         super::super::shm::dev_shm(&workload.pod, container),
@@ -109,6 +113,8 @@ impl<'a> Sim<'a> {
         self.pods.push(PodSim {
             spec: &workload.pod,
             containers,
+            init_next: 0,
+            sidecars_stopping: false,
             run: PodRun {
                 name,
                 owner: owner_text,
@@ -118,6 +124,7 @@ impl<'a> Sim<'a> {
                 ip: String::new(),
                 restart_policy: workload.pod.restart_policy.value.clone(),
                 containers: Vec::new(),
+                init_containers: Vec::new(),
                 spec: workload.pod.clone(),
                 labels,
                 template_hash,
@@ -356,7 +363,10 @@ impl<'a> Sim<'a> {
     pub(super) fn pod_is_finished(&self, pod: usize) -> bool {
         let sim = &self.pods[pod];
         let policy = sim.run.restart_policy.as_str();
-        sim.containers.iter().all(|c| {
+        // The app containers decide; sidecars are stopped afterwards
+        // (`init_kubelet.rs` `stop_sidecars`).
+        let app = sim.spec.containers.len().min(sim.containers.len());
+        sim.containers[..app].iter().all(|c| {
             !c.running
                 && c.run
                     .instances
@@ -843,16 +853,32 @@ impl<'a> Sim<'a> {
         let Owner::StatefulSet(set, ordinal) = self.pods[pod].owner else {
             return;
         };
-        let ready = self.pods[pod].containers.iter().all(|c| {
-            c.running
-                && c.run
-                    .instances
-                    .last()
-                    .is_some_and(|i| i.ready.last().is_some_and(|r| r.1.is_none()))
-        });
+        let ready = self.pods[pod]
+            .containers
+            .iter()
+            .enumerate()
+            .all(|(index, c)| {
+                !self.counts_for_ready(pod, index)
+                    || c.running
+                        && c.run
+                            .instances
+                            .last()
+                            .is_some_and(|i| i.ready.last().is_some_and(|r| r.1.is_none()))
+            });
         let sim = &self.statefulsets[set];
         if ready && ordinal + 1 == sim.created && sim.created < sim.replicas {
             self.statefulset_create(set);
         }
+    }
+}
+
+/// The program model of a container: an app container's, or an init
+/// container's (`Scenario::init_program`: its own entry only).
+fn program_for(scenario: &Scenario, container: &Container, init: bool) -> Program {
+    if init {
+        let sidecar = container.restart_policy.as_deref() == Some("Always");
+        scenario.init_program(container, sidecar)
+    } else {
+        scenario.program(container)
     }
 }

@@ -7,6 +7,8 @@
 mod controllers;
 #[path = "devices.rs"]
 mod devices;
+#[path = "init_kubelet.rs"]
+mod init_kubelet;
 #[path = "volumes.rs"]
 mod volumes;
 
@@ -188,7 +190,14 @@ struct ContainerSim<'a> {
 
 struct PodSim<'a> {
     spec: &'a PodSpec,
+    /// The app containers, then the init containers (`init_kubelet.rs`).
     containers: Vec<ContainerSim<'a>>,
+    /// The next init container to start (`spec.init_containers.len()`: the
+    /// app containers; more: they have been started).
+    init_next: usize,
+    /// The app containers are done for good and the kubelet is stopping
+    /// the sidecars (`init_kubelet.rs` `stop_sidecars`).
+    sidecars_stopping: bool,
     run: PodRun,
     /// Requests the scheduler counts: cpu (milli), memory, extended resources.
     /// cpu, memory and GPU resources NodeResourcesFit checks.
@@ -483,7 +492,11 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
             .into_iter()
             .map(|pod| {
                 let mut run = pod.run;
-                run.containers = pod.containers.into_iter().map(|c| c.run).collect();
+                let mut containers: Vec<ContainerRun> =
+                    pod.containers.into_iter().map(|c| c.run).collect();
+                let app = pod.spec.containers.len().min(containers.len());
+                run.init_containers = containers.split_off(app);
+                run.containers = containers;
                 run
             })
             .collect(),
@@ -590,8 +603,7 @@ impl<'a> Sim<'a> {
         message: String,
     ) {
         let pod_sim = &self.pods[pod];
-        let field_path =
-            container.map(|c| format!("spec.containers{{{}}}", pod_sim.containers[c].spec.name));
+        let field_path = container.map(|c| self.field_path(pod, c));
         self.events.push(Event {
             at: self.now,
             object: format!("Pod/{}", pod_sim.run.name),
@@ -621,8 +633,9 @@ impl<'a> Sim<'a> {
                         self.pods[pod].containers[c].probes[p].next_tick = now;
                         self.push(now, Ev::Tick(pod, c, p));
                     }
-                    self.push(now + self.timing.start_delay, Ev::Start(pod, c));
                 }
+                // Init containers first, one by one (`init_kubelet.rs`).
+                self.start_first(pod, now + self.timing.start_delay);
             }
             Ev::Start(pod, c) => self.start(pod, c),
             Ev::Tick(pod, c, p) => self.tick(pod, c, p),
@@ -948,6 +961,8 @@ impl<'a> Sim<'a> {
     /// Ready now (§5).
     fn became_started(&mut self, pod: usize, c: usize, has_readiness: bool) {
         let now = self.now;
+        // A regular init container is never Ready while it runs.
+        let has_readiness = has_readiness || !self.counts_for_ready(pod, c);
         let container = &mut self.pods[pod].containers[c];
         container.started_ok = true;
         if let Some(instance) = container.run.instances.last_mut() {
@@ -956,6 +971,7 @@ impl<'a> Sim<'a> {
                 instance.ready.push((now, None));
             }
         }
+        self.init_started(pod, c);
         if !has_readiness {
             self.pod_ready_changed(pod);
         }
@@ -1293,7 +1309,7 @@ impl<'a> Sim<'a> {
             Some(c),
             false,
             "Killing",
-            format!("Container {name} failed {probe_name} probe{will}"),
+            self.kill_message(pod, c, &name, probe_name, will),
         );
         self.push(at, Ev::Exit(pod, c, instance, ExitKind::Killed { code }));
     }
@@ -1347,7 +1363,9 @@ impl<'a> Sim<'a> {
             // The kill and the restart happen in one SyncPod that uses the
             // status from before the kill: doBackOff looks at the previous
             // instance (§3, §4 "Liveness or startup kills").
-            ExitKind::Killed { .. } if self.pods[pod].run.restart_policy != "Never" => {
+            ExitKind::Killed { .. }
+                if self.pods[pod].run.restart_policy != "Never" || self.is_sidecar(pod, c) =>
+            {
                 let container = &self.pods[pod].containers[c];
                 let previous = instance
                     .checked_sub(1)
@@ -1384,6 +1402,11 @@ impl<'a> Sim<'a> {
         if container.running || self.pods[pod].run.deleting.is_some() {
             return;
         }
+        if self.init_index(pod, c).is_some() {
+            self.init_exited(pod, c);
+            return;
+        }
+        let container = &self.pods[pod].containers[c];
         let Some(exit) = container.run.instances.last().and_then(|i| i.exit.as_ref()) else {
             return;
         };
@@ -1395,7 +1418,7 @@ impl<'a> Sim<'a> {
         if restart {
             let finished = exit.at;
             self.decide_restart(pod, c, Some(finished));
-        } else if self.pod_is_finished(pod) {
+        } else if self.pod_is_finished(pod) && !self.stop_sidecars(pod) {
             self.pod_finished(pod);
         }
     }

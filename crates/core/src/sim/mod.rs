@@ -5,6 +5,7 @@
 //! (`scheduler-controllers.md` §6-§9); the scheduler's first fit with taints,
 //! node affinity and resources, and its queue (backoff, the 5 min flush, a
 //! retry when a pod frees capacity); the kubelet's container lifecycle —
+//! init containers in order and sidecars (`init.rs`, `init_kubelet.rs`),
 //! start, the three probe workers on their period grid, liveness/startup
 //! kills with the grace period and preStop, the program's own exits, OOM at
 //! the loading peak, the crash-loop back-off exactly as `doBackOff` decides
@@ -19,6 +20,7 @@
 
 mod cron;
 pub mod image;
+pub mod init;
 mod kubelet;
 pub mod shm;
 
@@ -120,6 +122,10 @@ pub struct PodRun {
     pub ip: String,
     pub restart_policy: String,
     pub containers: Vec<ContainerRun>,
+    /// The init containers, in spec order (`sim/init.rs`): each runs to
+    /// completion before the next starts; a sidecar (`restartPolicy:
+    /// Always`) is started and not awaited.
+    pub init_containers: Vec<ContainerRun>,
     /// The pod's spec and labels as written (defaults applied), for
     /// `describe` and the API objects.
     pub spec: crate::manifest::model::PodSpec,
@@ -412,15 +418,42 @@ impl PodRun {
         self.created <= at && self.deleted.is_none_or(|gone| gone > at)
     }
 
-    /// Container statuses at `at`; empty while no container has started.
+    /// Container statuses at `at`; a container that has not started yet
+    /// waits with the kubelet's default reason: `ContainerCreating`, or
+    /// `PodInitializing` when the pod has init containers
+    /// (`convertToAPIContainerStatuses`, kubelet.md §5) — also after the
+    /// init containers are done, until the container exists.
     pub fn statuses_at(&self, at: Millis) -> Vec<ContainerStatus> {
-        self.containers
+        self.statuses_of(&self.containers, at)
+    }
+
+    /// The init container statuses at `at` (`status.initContainerStatuses`);
+    /// one not started yet waits with reason `PodInitializing`.
+    /// A regular init container is Ready once it has exited 0
+    /// (`prober_manager.go` `UpdatePodStatus`); a sidecar as an app container.
+    pub fn init_statuses_at(&self, at: Millis) -> Vec<ContainerStatus> {
+        let mut statuses = self.statuses_of(&self.init_containers, at);
+        for (index, status) in statuses.iter_mut().enumerate() {
+            if !init::is_sidecar(self, index) {
+                status.ready = matches!(status.state, ContainerState::Terminated { code: 0, .. });
+            }
+        }
+        statuses
+    }
+
+    fn statuses_of(&self, containers: &[ContainerRun], at: Millis) -> Vec<ContainerStatus> {
+        let default_reason = if self.spec.init_containers.is_empty() {
+            "ContainerCreating"
+        } else {
+            "PodInitializing"
+        };
+        containers
             .iter()
             .map(|container| {
                 container.status_at(at).unwrap_or(ContainerStatus {
                     name: container.name.clone(),
                     state: ContainerState::Waiting {
-                        reason: "ContainerCreating".into(),
+                        reason: default_reason.into(),
                         message: String::new(),
                     },
                     last_state: None,
@@ -435,6 +468,10 @@ impl PodRun {
     pub fn phase_at(&self, at: Millis) -> &'static str {
         if self.node.as_ref().is_none_or(|(_, bound)| *bound > at) {
             return "Pending";
+        }
+        let init = init::phase_of_init(self, at);
+        if init == init::InitPhase::Failed {
+            return "Failed";
         }
         let statuses = self.statuses_at(at);
         let mut running = 0;
@@ -454,7 +491,8 @@ impl PodRun {
                 ContainerState::Waiting { .. } => waiting += 1,
             }
         }
-        if waiting > 0 {
+        running += init::running_sidecars(self, at);
+        if waiting > 0 || init == init::InitPhase::Pending {
             "Pending"
         } else if running > 0 {
             "Running"
