@@ -376,6 +376,35 @@ fn an_exercise_editor_holds_no_answer_and_hints_come_one_at_a_time() {
     let explanation = text_of(&session, "[data-testid=explanation]");
     assert!(explanation.contains("startupProbe"), "{explanation}");
     session.screenshot(&out.join("exercise-one-view.png"));
+
+    // A link copied from the exercise carries the learner's edit and the
+    // exercise's id, not its answers: opened in a fresh browser profile (no
+    // autosave), it shows the fixed text, without the Exercise document.
+    session.click(&session.wait_for_element("[data-testid=share]", RELINT));
+    let link = session.wait_for("the share link", RELINT, |session| {
+        let value = session.execute(
+            "return document.querySelector('[data-testid=share-link]').value;",
+            json!([]),
+        );
+        value
+            .as_str()
+            .filter(|v| v.contains("#v1."))
+            .map(str::to_owned)
+    });
+    assert!(link.contains("?exercise=liveness-crash-loop"), "{link}");
+    let fresh = driver.new_session(&out);
+    fresh.set_window_size(1366, 768);
+    fresh.goto(&link);
+    fresh.wait_for_element("[data-testid=goals]", PAGE_LOAD);
+    let shared = fresh.wait_for("the shared text", PAGE_LOAD, |session| {
+        let value = editor_value(session);
+        value.contains("startupProbe").then_some(value)
+    });
+    assert!(
+        !shared.contains("kind: Exercise") && !shared.contains("correct:"),
+        "{shared}"
+    );
+    fresh.wait_for_element("[data-testid=solved]", RELINT);
 }
 
 /// Puts `text` in the editor as a paste would: the value, then `input`.

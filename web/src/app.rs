@@ -166,7 +166,10 @@ pub fn App(props: &AppProps) -> Html {
     // The exercise's goals, checked by the simulator on each linted text.
     let results: Option<Rc<Vec<GoalResult>>> = {
         let exercise = exercise.clone();
-        let results = use_memo(SameRc(state.linted.clone()), move |linted| {
+        // Keyed on the exercise too: a shared link's text is linted before
+        // the library arrives, and its goals must be checked once it has.
+        let key = (SameRc(state.linted.clone()), exercise_id.clone());
+        let results = use_memo(key, move |(linted, _)| {
             // The page's own run when it reaches as far as the goals need
             // (no second simulation per edit).
             exercise.map(|exercise| {

@@ -159,7 +159,10 @@ pub fn state(state: State) -> Text {
     match state {
         State::RunningNotReady => Text::new("Running, not Ready", "Running，尚未 Ready"),
         // kubectl's STATUS is `Init:N/M`: the lane says what the pod waits for.
-        State::Init => Text::new("Init: init containers running", "Init：init container 執行中"),
+        State::Init => Text::new(
+            "Init: init containers running",
+            "Init：init container 執行中",
+        ),
         State::PodInitializing => Text::new(
             "PodInitializing: init done, starting",
             "PodInitializing：init 完成，啟動中",
