@@ -394,7 +394,9 @@ fn a_flattened_paste_is_mended_by_one_click() {
     });
     session.wait_for("a clean lint", RELINT, |session| {
         let summary = try_text_of(session, "[data-testid=summary]")?;
-        (session.find("[data-testid=diagnostics] .sev-error").is_none()
+        (session
+            .find("[data-testid=diagnostics] .sev-error")
+            .is_none()
             && session.find("[data-rule=PL001]").is_none()
             && !summary.is_empty())
         .then_some(())
@@ -427,7 +429,10 @@ fn a_gke_sample_schedules_on_the_inferred_l4_pool() {
         assert!(get.contains("vllm-gemma-deployment-"), "{get}");
         assert!(!get.contains("Pending"), "{lang}: {get}");
         let describe = text_of(&session, "[data-testid=pane-describe]");
-        assert!(describe.contains("Node:             nvidia-l4-0/"), "{describe}");
+        assert!(
+            describe.contains("Node:             nvidia-l4-0/"),
+            "{describe}"
+        );
         assert!(!describe.contains("FailedScheduling"), "{describe}");
         session.screenshot(&out.join(format!("gke-sample-inferred-l4-{lang}.png")));
     }

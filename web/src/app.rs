@@ -285,9 +285,12 @@ pub fn App(props: &AppProps) -> Html {
     };
     // An exercise never offers a control its goals forbid.
     let controls_shown = match (controls_shown, allowed) {
-        (Some(shown), Some(allowed)) => {
-            Some(shown.into_iter().filter(|id| allowed.contains(id)).collect())
-        }
+        (Some(shown), Some(allowed)) => Some(
+            shown
+                .into_iter()
+                .filter(|id| allowed.contains(id))
+                .collect(),
+        ),
         (None, allowed) => allowed,
         (shown, None) => shown,
     };

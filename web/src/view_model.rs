@@ -470,13 +470,25 @@ mod tests {
         );
         assert_eq!(
             exercise_controls(&[forbid(true, false, false)]),
-            Some(vec!["startup", "memory", "workers", "gpu-memory", "sharing"])
+            Some(vec![
+                "startup",
+                "memory",
+                "workers",
+                "gpu-memory",
+                "sharing"
+            ])
         );
         // Every library exercise that forbids program changes hides the load
         // time slider, the one that would quietly "solve" a crash loop.
         for exercise in podlab_core::exercise::library::all() {
             let forbids = exercise.goals.iter().any(|goal| {
-                matches!(goal, Goal::Forbid { program_changes: true, .. })
+                matches!(
+                    goal,
+                    Goal::Forbid {
+                        program_changes: true,
+                        ..
+                    }
+                )
             });
             let shown = exercise_controls(&exercise.goals);
             assert_eq!(
