@@ -20,8 +20,8 @@ use crate::hooks::use_debounced_effect;
 use crate::library::{self, Library};
 use crate::perf;
 use crate::persist::{self, Notice, Page};
-use crate::state::{Action, AppState, Linted};
-use crate::{i18n, view_model, DEFAULT_TEXT};
+use crate::state::{Action, AppState, Linted, DEFAULT_TEXT};
+use crate::{i18n, view_model};
 
 /// How long typing must pause before the text is linted and simulated.
 pub const LINT_DEBOUNCE_MS: u32 = 150;

@@ -336,7 +336,7 @@ pub fn problem(severity: podlab_core::diagnostic::Severity, rule: &str, message:
     let Text {
         en: severity_en,
         zh_tw: severity_zh,
-    } = podlab_core::i18n::ui::severity(severity);
+    } = severity.word();
     let (en, zh) = (&message.en, &message.zh_tw);
     text!("{severity_en} {rule}: {en}", "{severity_zh} {rule}：{zh}")
 }

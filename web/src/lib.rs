@@ -18,9 +18,7 @@ pub mod view_model;
 
 pub use app::{App, AppProps};
 
-/// The editor's first content: the reference Deployment of issue 2 and a
-/// Scenario saying its model takes 40 s to load.
-pub const DEFAULT_TEXT: &str = include_str!("default.yaml");
+pub use state::DEFAULT_TEXT;
 
 /// Mounts the app on `<body>`, after a panic hook that leaves a readable
 /// message on the page (a wasm panic is otherwise a silent blank page).

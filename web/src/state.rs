@@ -19,6 +19,10 @@ use podlab_core::manifest::duration::Millis;
 use podlab_core::sim::{seed_of, simulate_reading, Options, Run};
 use yew::Reducible;
 
+/// The editor's first content: the reference Deployment of issue 2 and a
+/// Scenario saying its model takes 40 s to load.
+pub const DEFAULT_TEXT: &str = include_str!("default.yaml");
+
 /// A text with the lint report and the simulation made from it, kept
 /// together so positions and fix edits are never applied to a text they
 /// were not computed for, and the timeline always shows this text's run.

@@ -79,7 +79,7 @@ pub fn diagnostic_rows(text: &str, report: &LintReport, lang: Lang) -> Vec<Diagn
                 key: format!("{}@{}#{index}", diagnostic.rule, diagnostic.span.start),
                 rule: diagnostic.rule,
                 severity: diagnostic.severity,
-                severity_word: ui::severity(diagnostic.severity).get(lang).to_owned(),
+                severity_word: diagnostic.severity.word().get(lang).to_owned(),
                 message: diagnostic.message.get(lang).to_owned(),
                 position: ui::line_column(start.line, start.column)
                     .get(lang)

@@ -954,7 +954,7 @@ fn text_output(results: &[(String, String, LintReport)], lang: Lang) -> String {
                 Severity::Info => infos += 1,
             }
             let (line, column, end_line, end_column) = positions(text, report, diagnostic);
-            let severity = ui::severity(diagnostic.severity);
+            let severity = diagnostic.severity.word();
             out.push_str(&format!(
                 "{}[{}]: {}\n  --> {file}:{line}:{column}\n",
                 severity.get(lang),

@@ -15,6 +15,17 @@ pub enum Severity {
 }
 
 impl Severity {
+    /// The word a reader sees, in both languages (the CLI's `error[PL201]`,
+    /// the page's list). Here rather than in `i18n`, which knows no
+    /// diagnostic: `i18n` sits below `diagnostic` (ARCHITECTURE.md).
+    pub fn word(self) -> Text {
+        match self {
+            Severity::Error => Text::new("error", "錯誤"),
+            Severity::Warning => Text::new("warning", "警告"),
+            Severity::Info => Text::new("info", "資訊"),
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Error => "error",

@@ -95,15 +95,6 @@ macro_rules! text {
 pub mod ui {
     use super::Text;
 
-    pub fn severity(severity: crate::diagnostic::Severity) -> Text {
-        use crate::diagnostic::Severity::*;
-        match severity {
-            Error => Text::new("error", "錯誤"),
-            Warning => Text::new("warning", "警告"),
-            Info => Text::new("info", "資訊"),
-        }
-    }
-
     pub fn help() -> Text {
         Text::new("help", "建議")
     }

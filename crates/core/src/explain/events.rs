@@ -67,8 +67,7 @@
 use crate::manifest::duration::Millis;
 use crate::sim::Run;
 
-/// Simulated t = 0 as Unix time: 2026-01-01T00:00:00Z (a Thursday).
-pub const EPOCH_UNIX_SECONDS: u64 = 1_767_225_600;
+pub use crate::manifest::duration::EPOCH_UNIX_SECONDS;
 
 /// `defaultAggregateMaxEvents`, `defaultAggregateIntervalInSeconds`.
 const AGGREGATE_MAX_MESSAGES: usize = 10;

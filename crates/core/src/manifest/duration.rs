@@ -8,6 +8,11 @@ use crate::text;
 /// Milliseconds.
 pub type Millis = u64;
 
+/// Simulated t = 0 as Unix time: 2026-01-01T00:00:00Z (a Thursday). The
+/// simulator's CronJob controller fires by it and the renderers print
+/// timestamps from it (`explain::events` re-exports it).
+pub const EPOCH_UNIX_SECONDS: u64 = 1_767_225_600;
+
 /// The longest duration podlab accepts anywhere (a week).
 pub const MAX_MS: Millis = 7 * 24 * 3600 * 1000;
 

@@ -2,7 +2,7 @@
 //! language, with the four headings every rule has.
 
 use super::{Rule, Words, RULES};
-use crate::i18n::{ui, Lang};
+use crate::i18n::Lang;
 
 pub const WHAT: Words = Words {
     en: "What it checks",
@@ -48,7 +48,7 @@ pub fn render(rule: &Rule, lang: Lang) -> String {
         "{} {} ({})\n{}\n",
         rule.id,
         rule.name,
-        ui::severity(rule.severity).get(lang),
+        rule.severity.word().get(lang),
         rule.summary.get(lang)
     );
     if rule.scenario_aware {
@@ -77,12 +77,12 @@ pub fn render_list(lang: Lang) -> String {
     let width = RULES.iter().map(|rule| rule.name.len()).max().unwrap_or(0);
     let severity_width = RULES
         .iter()
-        .map(|rule| ui::severity(rule.severity).get(lang).chars().count())
+        .map(|rule| rule.severity.word().get(lang).chars().count())
         .max()
         .unwrap_or(0);
     let mut out = String::new();
     for rule in RULES {
-        let severity = ui::severity(rule.severity);
+        let severity = rule.severity.word();
         let severity = severity.get(lang);
         let pad = severity_width - severity.chars().count();
         out.push_str(&format!(
@@ -118,7 +118,7 @@ pub fn render_markdown(lang: Lang) -> String {
             "\n## {}\n\n`{}` · {}",
             rule.id,
             rule.name,
-            ui::severity(rule.severity).get(lang)
+            rule.severity.word().get(lang)
         ));
         if rule.scenario_aware {
             out.push_str(&format!(" · {}", SCENARIO_AWARE.get(lang)));

@@ -713,7 +713,7 @@ impl<'a> Sim<'a> {
         let Some(spec) = &workload.cron else {
             return;
         };
-        let Ok(schedule) = pl602::parse(&spec.schedule.value) else {
+        let Ok(schedule) = parse_schedule(&spec.schedule.value) else {
             // UnparseableSchedule: no Jobs (the rule PL602 says why).
             return;
         };

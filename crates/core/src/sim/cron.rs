@@ -1,10 +1,10 @@
 //! Cron schedule times on the simulated clock: t = 0 is 2026-01-01T00:00:00Z
 //! (a Thursday), UTC (the CronJob has no `timeZone`; the controller manager
-//! is assumed to run in UTC). Schedules are parsed by `rules::pl602::parse`
+//! is assumed to run in UTC). Schedules are parsed by `manifest::cron::parse`
 //! (robfig/cron's `ParseStandard`).
 
+use crate::manifest::cron::Schedule;
 use crate::manifest::duration::Millis;
-use crate::rules::pl602::Schedule;
 
 const MINUTE: Millis = 60_000;
 const DAY: Millis = 86_400_000;
@@ -75,7 +75,7 @@ pub fn next_after(schedule: &Schedule, after: Millis, limit: Millis) -> Option<M
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::pl602::parse;
+    use crate::manifest::cron::parse;
 
     #[test]
     fn next_times_on_the_simulated_calendar() {

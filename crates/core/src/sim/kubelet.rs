@@ -18,14 +18,14 @@ use std::collections::BinaryHeap;
 use super::cron::next_after;
 use super::{ContainerRun, Event, Exit, Instance, Options, PodRun, Run};
 use super::{JobCondition, JobRun, Refused};
-use crate::explain::events::EPOCH_UNIX_SECONDS;
 use crate::lint::Reading;
+use crate::manifest::cron::{parse as parse_schedule, Schedule};
 use crate::manifest::duration::Millis;
+use crate::manifest::duration::EPOCH_UNIX_SECONDS;
 use crate::manifest::model::{
     Container, Handler, PodSpec, PortRef, Probe, ProbeKind, Workload, WorkloadKind,
 };
 use crate::manifest::scenario::{NodePool, Program, Scenario};
-use crate::rules::pl602::{self, Schedule};
 use crate::sched;
 
 /// Timing Kubernetes leaves to chance, fixed (kubernetes-behavior.md,
