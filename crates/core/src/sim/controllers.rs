@@ -82,8 +82,8 @@ impl<'a> Sim<'a> {
                     waiting: Vec::new(),
                     program,
                     gpus: Vec::new(),
-                    shm_charged: super::super::shm::charged(
-                        super::super::shm::dev_shm(&workload.pod, container),
+                    shm_charged: crate::sim::shm::charged(
+                        crate::sim::shm::dev_shm(&workload.pod, container),
                         &scenario.program(container),
                     ),
                 },
