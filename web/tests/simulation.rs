@@ -434,10 +434,13 @@ spec:
     // Every lane keeps its place: the list is as tall as all of them.
     assert!(list.scroll_height() > 119 * 140, "{}", list.scroll_height());
 
-    list.set_scroll_top(list.scroll_height());
-    list.dispatch_event(&web_sys::Event::new("scroll").expect("an event"))
-        .expect("dispatch scroll");
+    // Scrolled to the bottom (again, on the list as it is now: under load a
+    // later render may have reset it), the last lane is drawn.
     until("the last lane", || {
+        let list = find(&root, ".pods.windowed");
+        list.set_scroll_top(list.scroll_height());
+        list.dispatch_event(&web_sys::Event::new("scroll").expect("an event"))
+            .expect("dispatch scroll");
         root.query_selector("[data-testid=pod-status-118]")
             .ok()
             .flatten()
