@@ -49,8 +49,6 @@ const WEB: &[&[&str]] = &[
 const KNOWN_CLIMBS: &[(&str, &str)] = &[
     // The Exercise document is lowered by exercise/, above lint.
     ("lint.rs", "exercise"),
-    // The inferred cluster counts GPU requests with the rules' helper.
-    ("manifest/infer.rs", "rules"),
     // The simulator reads text with lint::read.
     ("sim/kubelet.rs", "lint"),
     ("sim/mod.rs", "lint"),

@@ -20,6 +20,7 @@ use std::borrow::Cow;
 use crate::gpu;
 use crate::i18n::Text;
 use crate::manifest::model::{PodSpec, Toleration, Workload};
+use crate::manifest::resources::pod_gpu_requests;
 use crate::manifest::scenario::{NodePool, PoolGpu, Scenario, Sharing, Taint, GIB};
 use crate::span::Span;
 
@@ -221,7 +222,7 @@ pub fn infer_cluster(scenario: &mut Scenario, workloads: &[Workload]) {
             unhinted = true;
             continue;
         };
-        let gpus: i64 = crate::rules::pod_gpu_requests(workload)
+        let gpus: i64 = pod_gpu_requests(workload)
             .iter()
             .filter(|(name, _)| name == "nvidia.com/gpu")
             .map(|(_, count)| *count)

@@ -7,6 +7,7 @@ pub mod infer;
 pub mod model;
 pub mod quantity;
 pub mod reindent;
+pub mod resources;
 pub mod scenario;
 pub mod schema;
 pub mod validate;
