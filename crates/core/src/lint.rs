@@ -5,7 +5,7 @@
 //! checks against the API's field tables (PL002 unknown-field, PL003
 //! invalid-value), marks objects that are not
 //! simulated (PL004, info) and lowers the rest to typed workloads and the
-//! Scenario; an Exercise document (`exercise/`) is checked the same way and
+//! Scenario; an Exercise document (`manifest::exercise`) is checked the same way and
 //! lowered only for its diagnostics. [`lint`] then runs the rule registry on
 //! them, and applies the text's own suppressions (`suppress`).
 
@@ -198,7 +198,7 @@ pub fn read(text: &str) -> Reading {
                         ),
                     ));
                 } else {
-                    diagnostics.extend(crate::exercise::lower(root, "").1);
+                    diagnostics.extend(crate::manifest::exercise::lower(root, "").1);
                 }
                 exercise_seen = true;
             }

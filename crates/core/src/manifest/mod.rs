@@ -3,6 +3,7 @@
 pub mod annotations;
 pub mod cron;
 pub mod duration;
+pub mod exercise;
 pub mod infer;
 pub mod model;
 pub mod quantity;
