@@ -5,7 +5,7 @@
 //! `instance-family`, GFD `nvidia.com/gpu.product`) in its nodeSelector or
 //! in the first term of its required node affinity gets a node pool built
 //! from that hint; pods without a hint keep podlab's default pool. A written
-//! cluster always wins (`lint::read` calls this only without one).
+//! cluster always wins (`manifest::read` calls this only without one).
 //!
 //! Facts (docs/simulator.md "Inferred cluster"): GKE taints GPU nodes
 //! `nvidia.com/gpu=present:NoSchedule` and runs the ExtendedResourceToleration

@@ -7,6 +7,7 @@ pub mod exercise;
 pub mod infer;
 pub mod model;
 pub mod quantity;
+pub mod read;
 pub mod reindent;
 pub mod resources;
 pub mod scenario;

@@ -18,13 +18,13 @@ use std::collections::BinaryHeap;
 use super::cron::next_after;
 use super::{ContainerRun, Event, Exit, Instance, Options, PodRun, Run};
 use super::{JobCondition, JobRun, Refused};
-use crate::lint::Reading;
 use crate::manifest::cron::{parse as parse_schedule, Schedule};
 use crate::manifest::duration::Millis;
 use crate::manifest::duration::EPOCH_UNIX_SECONDS;
 use crate::manifest::model::{
     Container, Handler, PodSpec, PortRef, Probe, ProbeKind, Workload, WorkloadKind,
 };
+use crate::manifest::read::Reading;
 use crate::manifest::scenario::{NodePool, Program, Scenario};
 use crate::sched;
 
