@@ -1,6 +1,7 @@
 //! Manifests: YAML text → spanned documents → typed objects and the Scenario.
 
 pub mod annotations;
+pub mod api;
 pub mod cron;
 pub mod duration;
 pub mod exercise;
