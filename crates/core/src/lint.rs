@@ -1,23 +1,21 @@
 //! The linter's entry point: text in, diagnostics out. Never fails.
 //!
-//! [`read`] runs the YAML reader (PL001, PL005), the flattened-indentation
+//! [`read`] (`manifest/read.rs`, re-exported here) runs the YAML reader (PL001, PL005), the flattened-indentation
 //! hint (PL001, its fix rebuilt by `manifest::reindent`), the structural
 //! checks against the API's field tables (PL002 unknown-field, PL003
 //! invalid-value), marks objects that are not
 //! simulated (PL004, info) and lowers the rest to typed workloads and the
-//! Scenario; an Exercise document (`exercise/`) is checked the same way and
+//! Scenario; an Exercise document (`manifest::exercise`) is checked the same way and
 //! lowered only for its diagnostics. [`lint`] then runs the rule registry on
 //! them, and applies the text's own suppressions (`suppress`).
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::manifest::model::{self, Workload, WorkloadKind};
-use crate::manifest::reindent;
-use crate::manifest::scenario::{self, Scenario};
-use crate::manifest::validate;
-use crate::manifest::yaml::{self, Limits};
+use crate::manifest::yaml;
 use crate::rules;
 use crate::span::{LineIndex, Span};
 use crate::text;
+
+pub use crate::manifest::read::{read, Reading, NOT_SIMULATED};
 
 /// The result of linting one file.
 #[derive(Clone, Debug)]
@@ -36,20 +34,6 @@ impl LintReport {
             .iter()
             .any(|diagnostic| diagnostic.severity == Severity::Error)
     }
-}
-
-pub const NOT_SIMULATED: (&str, &str) = ("PL004", "not-simulated");
-
-/// What a file holds once read: its workloads and Scenario, and what reading
-/// it found wrong.
-#[derive(Clone, Debug)]
-pub struct Reading {
-    pub workloads: Vec<Workload>,
-    /// The file's Scenario, or the defaults (`Scenario::is_written` tells).
-    pub scenario: Scenario,
-    /// Not sorted.
-    pub diagnostics: Vec<Diagnostic>,
-    pub index: LineIndex,
 }
 
 /// What a caller asks of [`lint_with`].
@@ -114,142 +98,6 @@ pub fn lint_with(text: &str, options: &LintOptions) -> LintReport {
 /// Past this many diagnostics a report says how many more there are instead
 /// of listing them (a page, not a log file).
 pub const MAX_DIAGNOSTICS: usize = 1000;
-
-/// Reads one YAML text into typed objects. Documents with a syntax error
-/// are not lowered: what their tree holds is not what the author meant.
-pub fn read(text: &str) -> Reading {
-    let index = LineIndex::new(text);
-    let stream = yaml::parse(text, &index, &Limits::default());
-    let mut diagnostics = stream.diagnostics;
-    let mut workloads = Vec::new();
-    let mut scenario: Option<Scenario> = None;
-    let mut exercise_seen = false;
-    // One click mends the whole paste: each flattened document's Fix
-    // re-indents every flattened document of the text (a blog's Deployment
-    // and Service come as one copy).
-    let flattened: Vec<Span> = stream
-        .documents
-        .iter()
-        .map(|document| document.span)
-        .filter(|span| {
-            text.get(span.start..span.end)
-                .is_some_and(yaml::indentation_flattened)
-        })
-        .collect();
-    let mut paste_fix: Option<Option<crate::diagnostic::Fix>> = None;
-    for document in &stream.documents {
-        let chunk = text
-            .get(document.span.start..document.span.end)
-            .unwrap_or("");
-        if yaml::indentation_flattened(chunk) {
-            diagnostics.retain(|d| {
-                !(d.rule == yaml::RULE_SYNTAX.0
-                    && d.span.start >= document.span.start
-                    && d.span.start < document.span.end.max(document.span.start + 1))
-            });
-            diagnostics.push(Diagnostic {
-                rule: yaml::RULE_SYNTAX.0,
-                name: yaml::RULE_SYNTAX.1,
-                severity: Severity::Error,
-                span: index.line_span(text, index.line_of(document.span.start)),
-                message: text!(
-                    "every line of this document starts at column 1: the indentation was probably lost when copying from a web page",
-                    "這份文件的每一行都從第 1 欄開始：縮排可能在從網頁複製時遺失了"
-                ),
-                help: Some(text!(
-                    "copy the YAML again from a code block (or the page's copy button), keeping the leading spaces",
-                    "請從程式碼區塊（或頁面的複製按鈕）重新複製 YAML，保留行首的空白"
-                )),
-                // Rebuilt from the API's field tables: the page's Fix button
-                // and `podlab fmt --reindent` apply the same edits.
-                fix: paste_fix
-                    .get_or_insert_with(|| reindent::fix_all(text, &flattened, &index))
-                    .clone(),
-            });
-            continue;
-        }
-        let Some(root) = &document.root else { continue };
-        let Some(kind_node) = root.get("kind") else {
-            let looks_like_an_object = ["apiVersion", "metadata", "spec"]
-                .iter()
-                .any(|key| root.get(key).is_some());
-            if looks_like_an_object {
-                diagnostics.push(validate::invalid_value(
-                    Span::new(root.span.start, root.span.start),
-                    text!("kind not set", "沒有設定 kind"),
-                ));
-            }
-            continue;
-        };
-        let kind = kind_node.as_str().unwrap_or("");
-        let workload_kind = WorkloadKind::parse(kind);
-        if kind == "Exercise" {
-            // An exercise of the library (`exercise/`): checked like any
-            // kind, lowered only to report what its fields mean wrong; the
-            // simulator does not read it.
-            validate::check_document(root, kind, &mut diagnostics);
-            if !document.broken {
-                if exercise_seen {
-                    diagnostics.push(validate::invalid_value(
-                        kind_node.span,
-                        text!(
-                            "a file holds at most one Exercise; this one is ignored",
-                            "一個檔案最多只能有一個 Exercise；這一個會被忽略"
-                        ),
-                    ));
-                } else {
-                    diagnostics.extend(crate::exercise::lower(root, "").1);
-                }
-                exercise_seen = true;
-            }
-        } else if workload_kind.is_some() || kind == "Scenario" {
-            validate::check_document(root, kind, &mut diagnostics);
-            if document.broken {
-                continue;
-            }
-            if let Some(workload_kind) = workload_kind {
-                diagnostics
-                    .extend(crate::manifest::annotations::read(root, workload_kind).diagnostics);
-                workloads.push(model::lower_workload(
-                    root,
-                    workload_kind,
-                    kind_node.span,
-                    document.span,
-                ));
-            } else if scenario.is_some() {
-                diagnostics.push(validate::invalid_value(
-                    kind_node.span,
-                    text!(
-                        "a file holds at most one Scenario; this one is ignored",
-                        "一個檔案最多只能有一個 Scenario；這一個會被忽略"
-                    ),
-                ));
-            } else {
-                scenario = Some(scenario::lower_scenario(root, kind_node.span));
-            }
-        } else {
-            diagnostics.push(Diagnostic::new(
-                NOT_SIMULATED,
-                Severity::Info,
-                kind_node.span,
-                text!(
-                    "`{kind}` is not simulated; podlab reads Pods, Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs and CronJobs",
-                    "podlab 不模擬 `{kind}`；可模擬的是 Pod、Deployment、ReplicaSet、StatefulSet、DaemonSet、Job 和 CronJob"
-                ),
-            ));
-        }
-    }
-    let mut scenario = scenario.unwrap_or_default();
-    if !scenario.pools_written {
-        crate::manifest::infer::infer_cluster(&mut scenario, &workloads);
-    }
-    Reading {
-        workloads,
-        scenario,
-        diagnostics,
-        index,
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -8,68 +8,22 @@
 //! hide a later crash and lengthening it cannot make a check slow. It
 //! returns one [`GoalResult`] per goal, the implicit [`Goal::Accepted`] first.
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::explain::get_pods;
 use crate::i18n::Text;
 use crate::lint::{lint, read, Reading};
 use crate::manifest::duration::Millis;
 use crate::manifest::model::{Workload, WorkloadKind};
-use crate::manifest::quantity::{self, Quantity};
+use crate::manifest::quantity;
 use crate::manifest::scenario::{ProgramSpec, Scenario};
-use crate::manifest::validate::invalid_value;
 use crate::manifest::yaml::Node;
 use crate::sim::{self, PodRun, Run};
 use crate::text;
 
 use super::exec::{split_command, ExecContext};
-use super::{duration_of, quantity_of, time, Exercise};
+use super::{time, Exercise};
 
-/// One checked goal.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Goal {
-    /// Implicit, always first: the API server would store every object
-    /// (no YAML, unknown-field or invalid-value error, no GPU amount it
-    /// rejects: PL001, PL002, PL003, PL005, PL101, PL102).
-    Accepted,
-    /// `allReady: { within: 5m }`: every serving pod (not a Job's) is Ready
-    /// at `within` and at the end, and at least as many as the starting
-    /// file's replicas are.
-    AllReady { within: Millis },
-    /// `maxRestarts: 0`: no container restarts more often over the run.
-    MaxRestarts(i64),
-    /// `jobSucceeded: { within: 30m, name: train }`: the Job (any Job of
-    /// the CronJob `name`, or every Job when no name) is Complete by then.
-    JobSucceeded {
-        within: Millis,
-        name: Option<String>,
-    },
-    /// `noPending`: every pod is bound to a node within a second of its
-    /// creation (no FailedScheduling wait).
-    NoPending,
-    /// `forbid: { moreGpus, programChanges, removeTaints }`: what the fix
-    /// may not change compared with the starting file.
-    Forbid {
-        more_gpus: bool,
-        program_changes: bool,
-        remove_taints: bool,
-    },
-    /// `maxMemoryLimit: 16Gi`: every container has a memory limit, at most this.
-    MaxMemoryLimit { bytes: i128, written: String },
-    /// `exec: { container, command, equals }`: in every pod with that
-    /// container, at the end of the run, the command's output (trimmed)
-    /// equals the value (`exec.rs`).
-    Exec {
-        container: String,
-        command: String,
-        equals: String,
-    },
-    /// `seesGpu: { container }`: `nvidia-smi` in that container, in every
-    /// pod at the end, finds a device.
-    SeesGpu { container: String },
-    /// `readyOnlyWhenLoaded`: no container is Ready (in the Service's
-    /// endpoints) before its program has loaded and answers.
-    ReadyOnlyWhenLoaded,
-}
+pub use crate::manifest::exercise::Goal;
 
 /// The outcome of one goal.
 #[derive(Clone, Debug, PartialEq)]
@@ -80,219 +34,6 @@ pub struct GoalResult {
     pub passed: bool,
     /// Why, with the observed value.
     pub why: Text,
-}
-
-impl Goal {
-    /// The goal's key as written (`allReady`), `accepted` for the implicit one.
-    pub fn key(&self) -> &'static str {
-        match self {
-            Goal::Accepted => "accepted",
-            Goal::AllReady { .. } => "allReady",
-            Goal::MaxRestarts(_) => "maxRestarts",
-            Goal::JobSucceeded { .. } => "jobSucceeded",
-            Goal::NoPending => "noPending",
-            Goal::Forbid { .. } => "forbid",
-            Goal::MaxMemoryLimit { .. } => "maxMemoryLimit",
-            Goal::Exec { .. } => "exec",
-            Goal::SeesGpu { .. } => "seesGpu",
-            Goal::ReadyOnlyWhenLoaded => "readyOnlyWhenLoaded",
-        }
-    }
-
-    /// The goal in words.
-    pub fn label(&self) -> Text {
-        match self {
-            Goal::Accepted => Text::new(
-                "the API server accepts every object",
-                "API server 接受每一個物件",
-            ),
-            Goal::AllReady { within } => {
-                let within = time(*within);
-                text!(
-                    "every pod Ready within {within} and still Ready at the end",
-                    "每個 Pod 在 {within} 內 Ready，而且到最後都還是 Ready"
-                )
-            }
-            Goal::MaxRestarts(0) => Text::new("zero restarts", "零次重啟"),
-            Goal::MaxRestarts(n) => text!("at most {n} restarts", "最多重啟 {n} 次"),
-            Goal::JobSucceeded { within, name } => {
-                let within = time(*within);
-                match name {
-                    Some(name) => text!(
-                        "Job {name} succeeds within {within}",
-                        "Job {name} 在 {within} 內成功"
-                    ),
-                    None => text!(
-                        "every Job succeeds within {within}",
-                        "每個 Job 都在 {within} 內成功"
-                    ),
-                }
-            }
-            Goal::NoPending => Text::new(
-                "no pod waits Pending for a node",
-                "沒有 Pod 卡在 Pending 等節點",
-            ),
-            Goal::Forbid {
-                more_gpus,
-                program_changes,
-                remove_taints,
-            } => {
-                let mut en = Vec::new();
-                let mut zh = Vec::new();
-                if *more_gpus {
-                    en.push("adding GPUs");
-                    zh.push("增加 GPU");
-                }
-                if *program_changes {
-                    en.push("changing how the program behaves (Scenario workload)");
-                    zh.push("改變程式本身的行為（Scenario workload）");
-                }
-                if *remove_taints {
-                    en.push("removing node taints");
-                    zh.push("移除節點的 taint");
-                }
-                let (en, zh) = (en.join(", "), zh.join("、"));
-                text!("without {en}", "不可以{zh}")
-            }
-            Goal::MaxMemoryLimit { written, .. } => text!(
-                "every memory limit at most {written}",
-                "每個記憶體 limit 最多 {written}"
-            ),
-            Goal::Exec {
-                container,
-                command,
-                equals,
-            } => text!(
-                "`kubectl exec -c {container} -- {command}` prints {equals}",
-                "`kubectl exec -c {container} -- {command}` 印出 {equals}"
-            ),
-            Goal::SeesGpu { container } => text!(
-                "container {container} sees a GPU (`nvidia-smi`)",
-                "容器 {container} 看得到 GPU（`nvidia-smi`）"
-            ),
-            Goal::ReadyOnlyWhenLoaded => Text::new(
-                "no pod receives traffic before its model has loaded",
-                "模型載入完成之前，沒有 Pod 接到流量",
-            ),
-        }
-    }
-}
-
-/// Lowers `spec.goals`; each entry is a mapping with exactly one key.
-pub(super) fn lower(items: &[Node], out: &mut Vec<Diagnostic>) -> Vec<Goal> {
-    let mut goals = Vec::new();
-    for item in items {
-        let Some(entries) = item.entries() else {
-            // A bare word: `- noPending`.
-            match item.as_str() {
-                Some("noPending") => goals.push(Goal::NoPending),
-                Some("readyOnlyWhenLoaded") => goals.push(Goal::ReadyOnlyWhenLoaded),
-                _ => out.push(invalid_value(
-                    item.span,
-                    text!(
-                        "a goal is a mapping with one key, like `allReady: {{ within: 5m }}`",
-                        "每個目標是只有一個 key 的 mapping，例如 `allReady: {{ within: 5m }}`"
-                    ),
-                )),
-            }
-            continue;
-        };
-        if entries.len() != 1 {
-            out.push(invalid_value(
-                item.span,
-                text!(
-                    "a goal has exactly one key; write each goal as its own list item",
-                    "一個目標只能有一個 key；每個目標請寫成清單裡的一項"
-                ),
-            ));
-            continue;
-        }
-        let Some(entry) = entries.first() else {
-            continue;
-        };
-        let value = &entry.value;
-        let key = entry.key_str();
-        let missing = |field: &str, out: &mut Vec<Diagnostic>| {
-            out.push(invalid_value(
-                value.span,
-                text!(
-                    "goal `{key}` needs `{field}`",
-                    "目標 `{key}` 需要 `{field}`"
-                ),
-            ))
-        };
-        let string = |field: &str| value.get(field).and_then(Node::as_str).map(str::to_string);
-        let goal = match key {
-            "allReady" => match duration_of(value.get("within")) {
-                Some(within) => Some(Goal::AllReady { within }),
-                None => {
-                    missing("within", out);
-                    None
-                }
-            },
-            "maxRestarts" => value.as_int().map(Goal::MaxRestarts),
-            "jobSucceeded" => match duration_of(value.get("within")) {
-                Some(within) => Some(Goal::JobSucceeded {
-                    within,
-                    name: string("name"),
-                }),
-                None => {
-                    missing("within", out);
-                    None
-                }
-            },
-            "noPending" => Some(Goal::NoPending),
-            "readyOnlyWhenLoaded" => Some(Goal::ReadyOnlyWhenLoaded),
-            "forbid" => {
-                let flag = |field: &str| value.get(field).and_then(Node::as_bool).unwrap_or(false);
-                let goal = Goal::Forbid {
-                    more_gpus: flag("moreGpus"),
-                    program_changes: flag("programChanges"),
-                    remove_taints: flag("removeTaints"),
-                };
-                if goal
-                    == (Goal::Forbid {
-                        more_gpus: false,
-                        program_changes: false,
-                        remove_taints: false,
-                    })
-                {
-                    missing("moreGpus: true", out);
-                    None
-                } else {
-                    Some(goal)
-                }
-            }
-            "maxMemoryLimit" => quantity_of(value).map(|limit: Quantity| Goal::MaxMemoryLimit {
-                bytes: limit.value(),
-                written: value.as_str().unwrap_or("").to_string(),
-            }),
-            "exec" => match (string("container"), string("command"), string("equals")) {
-                (Some(container), Some(command), Some(equals)) if !command.trim().is_empty() => {
-                    Some(Goal::Exec {
-                        container,
-                        command,
-                        equals,
-                    })
-                }
-                _ => {
-                    missing("container, command, equals", out);
-                    None
-                }
-            },
-            "seesGpu" => match string("container") {
-                Some(container) => Some(Goal::SeesGpu { container }),
-                None => {
-                    missing("container", out);
-                    None
-                }
-            },
-            // An unknown key was reported by validate.rs (PL002).
-            _ => None,
-        };
-        goals.extend(goal);
-    }
-    goals
 }
 
 /// The rules whose errors mean the API server would not store the object.

@@ -2,18 +2,12 @@
 //! simulator checks, hints, an explanation and an interview (issue 5).
 //!
 //! An exercise is one multi-document file: the manifests, the Scenario and
-//! one `kind: Exercise` document (`podlab.dev/v1alpha1`). This module lowers
-//! the Exercise document to [`Exercise`]; `goals.rs` checks a learner's text
+//! one `kind: Exercise` document (`podlab.dev/v1alpha1`). The manifest
+//! lowers the Exercise document to [`Exercise`] (`manifest/exercise.rs`,
+//! re-exported here); [`read`] finds it in a whole file; `goals.rs` checks a learner's text
 //! against its goals by simulating it (never by matching text); `exec.rs`
 //! emulates `kubectl exec`; `interview.rs` renders the commands of the
 //! interview mode; `library.rs` embeds the exercises of `exercises/`.
-//!
-//! Like the rest of the core, lowering never fails: fields of the wrong
-//! shape were reported by `manifest/validate.rs` (PL002/PL003 against
-//! `schema::EXERCISE_SPEC`); what the schema cannot say (a text in one
-//! language only, an unknown tag, a goal with two keys) is reported here as
-//! PL003 at the offending node, and the exercise is returned only when
-//! nothing required is missing.
 
 pub mod exec;
 pub mod goals;
@@ -21,78 +15,15 @@ pub mod interview;
 pub mod library;
 
 use crate::diagnostic::Diagnostic;
-use crate::i18n::{Lang, Text};
-use crate::manifest::duration::{self, Millis};
-use crate::manifest::quantity;
+use crate::i18n::Lang;
+use crate::manifest::exercise::time;
 use crate::manifest::validate::invalid_value;
 use crate::manifest::yaml::{self, Limits, Node};
 use crate::span::{LineIndex, Span};
 use crate::text;
 
-pub use goals::{check, check_with, Goal, GoalResult};
-pub use interview::{Cause, Command, Interview};
-
-/// The filters of the exercise index (issue 5, item 6).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Tag {
-    Probes,
-    Memory,
-    Gpu,
-    Jobs,
-    Silent,
-}
-
-impl Tag {
-    pub const ALL: [Tag; 5] = [Tag::Probes, Tag::Memory, Tag::Gpu, Tag::Jobs, Tag::Silent];
-
-    pub fn parse(written: &str) -> Option<Tag> {
-        Tag::ALL.into_iter().find(|tag| tag.as_str() == written)
-    }
-
-    /// As written in the file and in JSON.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Tag::Probes => "probes",
-            Tag::Memory => "memory",
-            Tag::Gpu => "gpu",
-            Tag::Jobs => "jobs",
-            Tag::Silent => "silent",
-        }
-    }
-
-    /// The filter's label.
-    pub fn label(self) -> Text {
-        match self {
-            Tag::Probes => Text::new("probes", "探針"),
-            Tag::Memory => Text::new("memory", "記憶體"),
-            Tag::Gpu => Text::new("GPU", "GPU"),
-            Tag::Jobs => Text::new("jobs", "Job"),
-            Tag::Silent => Text::new("silent failures", "無聲壞掉"),
-        }
-    }
-}
-
-/// One exercise, lowered from its `kind: Exercise` document.
-#[derive(Clone, Debug)]
-pub struct Exercise {
-    /// `metadata.name`: the id of `podlab exercises check ID` and `?exercise=`.
-    pub id: String,
-    pub title: Text,
-    pub story: Text,
-    /// The goal in words (the checked goals are [`Exercise::goals`]).
-    pub goal: Text,
-    pub hints: Vec<Text>,
-    pub explanation: Text,
-    pub tags: Vec<Tag>,
-    /// In the order written; [`check`] adds the implicit [`Goal::Accepted`] first.
-    pub goals: Vec<Goal>,
-    pub interview: Option<Interview>,
-    /// The starting file (manifests, Scenario and this Exercise), which
-    /// `forbid` goals compare against.
-    pub start: String,
-    /// The reference solution, for exercises of the library.
-    pub solution: Option<String>,
-}
+pub use crate::manifest::exercise::{lower, Cause, Command, Exercise, Goal, Interview, Tag};
+pub use goals::{check, check_with, GoalResult};
 
 /// Reads the Exercise document of a whole file (manifests + Scenario +
 /// Exercise). `None` when the file has none or it lacks a required field;
@@ -118,158 +49,6 @@ pub fn read(text: &str) -> (Option<Exercise>, Vec<Diagnostic>) {
         ),
     ));
     (None, diagnostics)
-}
-
-/// Lowers one Exercise document; `start` is the whole file it came from.
-pub fn lower(root: &Node, start: &str) -> (Option<Exercise>, Vec<Diagnostic>) {
-    let mut out = Vec::new();
-    let doc_span = Span::new(root.span.start, root.span.start);
-    let id = root
-        .get("metadata")
-        .and_then(|metadata| metadata.get("name"))
-        .and_then(Node::as_str)
-        .filter(|name| !name.is_empty())
-        .map(str::to_string);
-    if id.is_none() {
-        out.push(invalid_value(
-            doc_span,
-            text!(
-                "an Exercise needs `metadata.name`: it is the exercise's id",
-                "Exercise 需要 `metadata.name`：那是練習題的 id"
-            ),
-        ));
-    }
-    let spec = root.get("spec");
-    let spec_span = spec.map_or(doc_span, |node| Span::new(node.span.start, node.span.start));
-    let field = |name: &str| spec.and_then(|spec| spec.get(name));
-    let required = |name: &str, out: &mut Vec<Diagnostic>| -> Option<Text> {
-        match field(name) {
-            Some(node) => localized(node, name, out),
-            None => {
-                out.push(invalid_value(
-                    spec_span,
-                    text!(
-                        "an Exercise needs `spec.{name}` in en and zh-TW",
-                        "Exercise 需要 `spec.{name}`（en 與 zh-TW）"
-                    ),
-                ));
-                None
-            }
-        }
-    };
-    let title = required("title", &mut out);
-    let story = required("story", &mut out);
-    let goal = required("goal", &mut out);
-    let explanation = required("explanation", &mut out);
-    let hints: Vec<Text> = field("hints")
-        .and_then(Node::items)
-        .unwrap_or(&[])
-        .iter()
-        .filter_map(|hint| localized(hint, "hints", &mut out))
-        .collect();
-    let mut tags = Vec::new();
-    for tag in field("tags").and_then(Node::items).unwrap_or(&[]) {
-        let written = tag.as_str().unwrap_or("");
-        match Tag::parse(written) {
-            Some(parsed) if !tags.contains(&parsed) => tags.push(parsed),
-            Some(_) => {}
-            None => out.push(invalid_value(
-                tag.span,
-                text!(
-                    "\"spec.tags\": Unsupported value: \"{written}\": supported values: \"probes\", \"memory\", \"gpu\", \"jobs\", \"silent\"",
-                    "「spec.tags」不支援的值 \"{written}\"：可用的值為 \"probes\"、\"memory\"、\"gpu\"、\"jobs\"、\"silent\""
-                ),
-            )),
-        }
-    }
-    let goals = match field("goals").and_then(Node::items) {
-        Some(items) if !items.is_empty() => goals::lower(items, &mut out),
-        _ => {
-            out.push(invalid_value(
-                spec_span,
-                text!(
-                    "an Exercise needs at least one entry in `spec.goals`",
-                    "Exercise 的 `spec.goals` 至少要有一個目標"
-                ),
-            ));
-            Vec::new()
-        }
-    };
-    let interview = field("interview").and_then(|node| interview::lower(node, &mut out));
-    let exercise = match (id, title, story, goal, explanation) {
-        (Some(id), Some(title), Some(story), Some(goal), Some(explanation))
-            if !goals.is_empty() =>
-        {
-            Some(Exercise {
-                id,
-                title,
-                story,
-                goal,
-                hints,
-                explanation,
-                tags,
-                goals,
-                interview,
-                start: start.to_string(),
-                solution: None,
-            })
-        }
-        _ => None,
-    };
-    (exercise, out)
-}
-
-/// `{ en: ..., zh-TW: ... }`: both are required, since every text a person
-/// reads exists in both languages.
-pub(crate) fn localized(node: &Node, path: &str, out: &mut Vec<Diagnostic>) -> Option<Text> {
-    let en = node.get("en").and_then(Node::as_str).unwrap_or("").trim();
-    let zh = node
-        .get("zh-TW")
-        .and_then(Node::as_str)
-        .unwrap_or("")
-        .trim();
-    if en.is_empty() || zh.is_empty() {
-        let missing = if en.is_empty() { "en" } else { "zh-TW" };
-        out.push(invalid_value(
-            node.span,
-            text!(
-                "\"{path}\" needs both `en` and `zh-TW`; `{missing}` is missing or empty",
-                "「{path}」需要 `en` 與 `zh-TW` 兩種語言；缺少 `{missing}` 或是空的"
-            ),
-        ));
-        return None;
-    }
-    Some(Text::new(en, zh))
-}
-
-/// A duration field of the Exercise (`within: 5m`); reported by
-/// `validate.rs` when it does not parse.
-pub(crate) fn duration_of(node: Option<&Node>) -> Option<Millis> {
-    node.and_then(Node::as_str)
-        .and_then(|written| duration::parse(written).ok())
-}
-
-pub(crate) fn quantity_of(node: &Node) -> Option<quantity::Quantity> {
-    node.as_str()
-        .and_then(|written| quantity::parse(written).ok())
-}
-
-/// A time from the start for the sentences of goal results, in whole
-/// seconds as a Scenario writes durations: `40s`, `5m`, `25m33s`, `1h2m`.
-pub(crate) fn time(ms: Millis) -> String {
-    let seconds = ms / 1000;
-    let (hours, minutes, seconds) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
-    let mut out = String::new();
-    if hours > 0 {
-        out.push_str(&format!("{hours}h"));
-    }
-    if minutes > 0 {
-        out.push_str(&format!("{minutes}m"));
-    }
-    if seconds > 0 || out.is_empty() {
-        out.push_str(&format!("{seconds}s"));
-    }
-    out
 }
 
 /// The text a learner edits (issue 12 item 3): the exercise file without

@@ -5,7 +5,7 @@
 //! `instance-family`, GFD `nvidia.com/gpu.product`) in its nodeSelector or
 //! in the first term of its required node affinity gets a node pool built
 //! from that hint; pods without a hint keep podlab's default pool. A written
-//! cluster always wins (`lint::read` calls this only without one).
+//! cluster always wins (`manifest::read` calls this only without one).
 //!
 //! Facts (docs/simulator.md "Inferred cluster"): GKE taints GPU nodes
 //! `nvidia.com/gpu=present:NoSchedule` and runs the ExtendedResourceToleration
@@ -20,6 +20,7 @@ use std::borrow::Cow;
 use crate::gpu;
 use crate::i18n::Text;
 use crate::manifest::model::{PodSpec, Toleration, Workload};
+use crate::manifest::resources::pod_gpu_requests;
 use crate::manifest::scenario::{NodePool, PoolGpu, Scenario, Sharing, Taint, GIB};
 use crate::span::Span;
 
@@ -221,7 +222,7 @@ pub fn infer_cluster(scenario: &mut Scenario, workloads: &[Workload]) {
             unhinted = true;
             continue;
         };
-        let gpus: i64 = crate::rules::pod_gpu_requests(workload)
+        let gpus: i64 = pod_gpu_requests(workload)
             .iter()
             .filter(|(name, _)| name == "nvidia.com/gpu")
             .map(|(_, count)| *count)

@@ -336,39 +336,9 @@ pub fn fix(description: Text, edit: Option<TextEdit>) -> Option<crate::diagnosti
 #[cfg(test)]
 mod tests;
 
-/// The API path of a workload's pod spec, as field errors print it:
-/// `spec` (Pod), `spec.template.spec`, `spec.jobTemplate.spec.template.spec`.
-pub fn pod_spec_path(workload: &Workload) -> &'static str {
-    use crate::manifest::model::WorkloadKind;
-    match workload.kind {
-        WorkloadKind::Pod => "spec",
-        WorkloadKind::CronJob => "spec.jobTemplate.spec.template.spec",
-        _ => "spec.template.spec",
-    }
-}
-
-/// Every container of every workload with its API path
-/// (`spec.template.spec.containers[0]`), init containers included.
-pub fn containers<'a>(
-    workloads: &'a [Workload],
-) -> impl Iterator<Item = (&'a Workload, &'a Container, String)> + 'a {
-    workloads.iter().flat_map(|workload| {
-        let base = pod_spec_path(workload);
-        let regular = workload
-            .pod
-            .containers
-            .iter()
-            .enumerate()
-            .map(move |(i, c)| (workload, c, format!("{base}.containers[{i}]")));
-        let init = workload
-            .pod
-            .init_containers
-            .iter()
-            .enumerate()
-            .map(move |(i, c)| (workload, c, format!("{base}.initContainers[{i}]")));
-        regular.chain(init)
-    })
-}
+// The containers with their API paths, which the API server's field errors
+// print, live with those errors in `manifest::api`.
+pub use crate::manifest::api::{containers, pod_spec_path};
 
 /// Whether a probe that fails until the model has loaded kills the container
 /// first (`shared/reference/kubelet.md` §1): its counted probes fall on a

@@ -1,6 +1,7 @@
 //! PL101 gpu-limit-required.
 //!
-//! Models the API server's validation of extended resources
+//! Models the API server's validation of extended resources, found by
+//! `manifest::api` (which the simulator's refusal reads too)
 //! (`shared/reference/scheduler-controllers.md` §4; `gpu-sharing.md` §1):
 //! `nvidia.com/gpu` and the other GPU resources are extended resources, which
 //! `IsOvercommitAllowed` says may not be overcommitted. So in
@@ -18,13 +19,18 @@
 //! `0.5` → `500m`, `1000` → `1k`; `k8s.io/apimachinery/pkg/api/resource`
 //! `CanonicalizeBytes`), see [`api_quantity`].
 
-use super::{containers, edit, is_gpu_resource, words, Context, Rule};
+use super::{edit, words, Context, Rule};
 use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity, TextEdit};
+use crate::manifest::api::gpu_limit_errors;
 use crate::manifest::model::{Amount, Container};
 use crate::manifest::quantity::Quantity;
 use crate::span::Span;
 use crate::text;
+
+// The API server's words live below the rules and the simulator, which
+// refuses the same objects with them (`manifest::api`).
+pub(super) use crate::manifest::api::{api_quantity, written};
 
 pub static RULE: Rule = Rule {
     id: "PL101",
@@ -52,14 +58,6 @@ pub static RULE: Rule = Rule {
     check: Some(check),
 };
 
-/// The text of a value as written, without its quotes.
-pub(super) fn written(text: &str, span: Span) -> &str {
-    text.get(span.start..span.end)
-        .unwrap_or_default()
-        .trim()
-        .trim_matches(['"', '\''])
-}
-
 /// `span` without the whitespace at its ends (the reader's span of a quoted
 /// scalar in a flow mapping can include the blank after the closing quote).
 pub(super) fn trimmed(text: &str, span: Span) -> Span {
@@ -69,51 +67,6 @@ pub(super) fn trimmed(text: &str, span: Span) -> Span {
     let start = span.start + (written.len() - written.trim_start().len());
     let end = span.end - (written.len() - written.trim_end().len());
     Span::new(start, end.max(start))
-}
-
-/// A quantity as `Quantity.String()` prints it in an API error: the canonical
-/// form of its format (binary when written with `Ki`…`Ei`, decimal otherwise).
-/// Sub-milli values have already been rounded up to `1m` by the parser.
-pub(super) fn api_quantity(quantity: Quantity, written: &str) -> String {
-    let sign = if quantity.milli < 0 { "-" } else { "" };
-    let magnitude = quantity.milli.unsigned_abs();
-    if magnitude == 0 {
-        return "0".into();
-    }
-    if written.trim().ends_with('i') && magnitude.is_multiple_of(1000) {
-        let units = magnitude / 1000;
-        if units >= 1024 {
-            for (suffix, shift) in [
-                ("Ei", 60),
-                ("Pi", 50),
-                ("Ti", 40),
-                ("Gi", 30),
-                ("Mi", 20),
-                ("Ki", 10),
-            ] {
-                let unit = 1u128 << shift;
-                if units.is_multiple_of(unit) {
-                    return format!("{sign}{}{suffix}", units / unit);
-                }
-            }
-            return format!("{sign}{units}");
-        }
-    }
-    for (suffix, power) in [
-        ("E", 21u32),
-        ("P", 18),
-        ("T", 15),
-        ("G", 12),
-        ("M", 9),
-        ("k", 6),
-        ("", 3),
-    ] {
-        let unit = 10u128.pow(power);
-        if magnitude.is_multiple_of(unit) {
-            return format!("{sign}{}{suffix}", magnitude / unit);
-        }
-    }
-    format!("{sign}{magnitude}m")
 }
 
 /// A quantity as a YAML value for a fix: a plain integer when whole.
@@ -173,58 +126,31 @@ pub(super) fn insert_at(text: &str, at: usize, lines: &[String], flow: &str) -> 
 
 fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let text = context.text;
-    for (workload, container, path) in containers(context.workloads) {
-        let resources = &container.resources;
-        for request in resources
-            .requests
-            .iter()
-            .filter(|a| is_gpu_resource(&a.name))
-        {
-            let Some(requested) = request.quantity.filter(|q| !q.is_negative()) else {
-                continue;
-            };
-            let name = &request.name;
-            let request_text = written(text, request.value_span);
-            let kind = workload.kind.as_str();
-            let object = &workload.name;
-            match resources.limit(name) {
-                None => {
-                    let mut diagnostic = RULE
-                        .diagnostic(
-                            trimmed(text, request.value_span),
-                            text!(
-                                "{path}.resources.limits: Required value: Limit must be set for non overcommitable resources ({name} is only in requests)",
-                                "{path}.resources.limits：Required value：不可超賣的資源必須設定 limit（{name} 只寫在 requests）"
-                            ),
-                        )
-                        .with_help(text!(
-                            "a GPU is an extended resource: write it in `limits` (the request is copied from the limit); `kubectl apply` answers `The {kind} \"{object}\" is invalid: ...` and creates nothing",
-                            "GPU 是擴充資源（Extended Resource）：請寫在 `limits`（requests 會從 limits 複製過來）；`kubectl apply` 會回 `The {kind} \"{object}\" is invalid: ...`，什麼都不會建立"
-                        ));
-                    if let Some(fix) = copy_to_limits(text, container, request, requested) {
-                        diagnostic = diagnostic.with_fix(fix);
-                    }
-                    out.push(diagnostic);
+    for error in gpu_limit_errors(context.workloads) {
+        let (request, requested) = (error.request, error.requested);
+        let name = &request.name;
+        let kind = error.workload.kind.as_str();
+        let object = &error.workload.name;
+        let message = error.message(text);
+        match error.limit {
+            None => {
+                let mut diagnostic = RULE
+                    .diagnostic(trimmed(text, request.value_span), message)
+                    .with_help(text!(
+                        "a GPU is an extended resource: write it in `limits` (the request is copied from the limit); `kubectl apply` answers `The {kind} \"{object}\" is invalid: ...` and creates nothing",
+                        "GPU 是擴充資源（Extended Resource）：請寫在 `limits`（requests 會從 limits 複製過來）；`kubectl apply` 會回 `The {kind} \"{object}\" is invalid: ...`，什麼都不會建立"
+                    ));
+                if let Some(fix) = copy_to_limits(text, error.container, request, requested) {
+                    diagnostic = diagnostic.with_fix(fix);
                 }
-                Some(limit) => {
-                    let Some(limited) = limit.quantity.filter(|q| !q.is_negative()) else {
-                        continue;
-                    };
-                    if limited == requested {
-                        continue;
-                    }
-                    let shown = api_quantity(requested, request_text);
-                    let limit_text = written(text, limit.value_span);
-                    let limit_shown = api_quantity(limited, limit_text);
-                    let value = yaml_quantity(limited, limit_text);
-                    out.push(
-                        RULE.diagnostic(
-                            trimmed(text, request.value_span),
-                            text!(
-                                "{path}.resources.requests: Invalid value: \"{shown}\": must be equal to {name} limit of {limit_shown}",
-                                "{path}.resources.requests：Invalid value: \"{shown}\"：必須等於 {name} 的 limit {limit_shown}"
-                            ),
-                        )
+                out.push(diagnostic);
+            }
+            Some((limit, limited)) => {
+                let limit_text = written(text, limit.value_span);
+                let limit_shown = api_quantity(limited, limit_text);
+                let value = yaml_quantity(limited, limit_text);
+                out.push(
+                    RULE.diagnostic(trimmed(text, request.value_span), message)
                         .with_help(text!(
                             "GPUs cannot be overcommitted, so their request must equal their limit; simplest is to write the GPU only in `limits`. `kubectl apply` answers `The {kind} \"{object}\" is invalid: ...`",
                             "GPU 不能超賣，所以 requests 必須等於 limits；最簡單的寫法是只在 `limits` 寫 GPU。`kubectl apply` 會回 `The {kind} \"{object}\" is invalid: ...`"
@@ -236,8 +162,7 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                             ),
                             edits: vec![edit::replace(trimmed(text, request.value_span), value)],
                         }),
-                    );
-                }
+                );
             }
         }
     }

@@ -1,6 +1,7 @@
 //! PL102 gpu-fractional.
 //!
-//! Models the API server's integer check on extended resources
+//! Models the API server's integer check on extended resources, found by
+//! `manifest::api` (which the simulator's refusal reads too)
 //! (`shared/reference/scheduler-controllers.md` §4): `IsIntegerResourceName`
 //! includes every extended resource, so `ValidateResourceQuantityValue`
 //! rejects a GPU quantity whose milli-value is not a multiple of 1000 with
@@ -12,10 +13,11 @@
 //! GPU is configured on the node instead: time-slicing, MPS or MIG
 //! (`shared/reference/gpu-sharing.md` §1, §3-§5).
 
-use super::pl101::{api_quantity, trimmed, written};
-use super::{containers, edit, is_gpu_resource, words, Context, Rule};
+use super::pl101::trimmed;
+use super::{edit, words, Context, Rule};
 use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity};
+use crate::manifest::api::fractional_gpus;
 use crate::manifest::model::Container;
 use crate::text;
 
@@ -47,61 +49,37 @@ pub static RULE: Rule = Rule {
 
 fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     let text = context.text;
-    for (_, container, path) in containers(context.workloads) {
-        let resources = &container.resources;
-        let amounts = resources
-            .limits
-            .iter()
-            .map(|amount| ("limits", amount))
-            .chain(resources.requests.iter().map(|amount| ("requests", amount)));
-        for (field, amount) in amounts {
-            if !is_gpu_resource(&amount.name) {
-                continue;
-            }
-            let Some(quantity) = amount.quantity else {
-                continue;
-            };
-            if quantity.is_integer() || quantity.is_negative() {
-                continue;
-            }
-            let name = &amount.name;
-            let shown = api_quantity(quantity, written(text, amount.value_span));
-            let whole = quantity.value().max(1);
-            let mut diagnostic = RULE
-                .diagnostic(
-                    trimmed(text, amount.value_span),
-                    text!(
-                        "{path}.resources.{field}[{name}]: Invalid value: \"{shown}\": must be an integer",
-                        "{path}.resources.{field}[{name}]：Invalid value: \"{shown}\"：必須是整數"
-                    ),
+    for fraction in fractional_gpus(context.workloads) {
+        let (container, name) = (fraction.container, &fraction.amount.name);
+        let whole = fraction.quantity.value().max(1);
+        let mut diagnostic = RULE
+            .diagnostic(
+                trimmed(text, fraction.amount.value_span),
+                fraction.message(text),
+            )
+            .with_help(text!(
+                "GPUs are handed out as whole devices. To share one, configure the node: time-slicing or MPS in the NVIDIA device plugin (each GPU advertised N times), or MIG slices (`nvidia.com/mig-1g.10gb`) on A100/H100; the pod then asks for 1",
+                "GPU 只能整張分配。要共用請在節點上設定：NVIDIA device plugin 的 Time-slicing 或 MPS（每張 GPU 宣告成 N 份），或在 A100/H100 上用 MIG 切片（`nvidia.com/mig-1g.10gb`）；Pod 再要求 1 份"
+            ));
+        let edits = round_up_edits(text, container, name);
+        if !edits.is_empty() {
+            let description = if whole == 1 {
+                text!(
+                    "ask for one whole GPU ({name}: 1): a pod cannot get part of a GPU; to share GPUs, use time-slicing, MPS or MIG on the node instead",
+                    "改成一整張 GPU（{name}: 1）：Pod 無法只拿到部分 GPU；要共用 GPU，請改在節點上用 Time-slicing、MPS 或 MIG"
                 )
-                .with_help(text!(
-                    "GPUs are handed out as whole devices. To share one, configure the node: time-slicing or MPS in the NVIDIA device plugin (each GPU advertised N times), or MIG slices (`nvidia.com/mig-1g.10gb`) on A100/H100; the pod then asks for 1",
-                    "GPU 只能整張分配。要共用請在節點上設定：NVIDIA device plugin 的 Time-slicing 或 MPS（每張 GPU 宣告成 N 份），或在 A100/H100 上用 MIG 切片（`nvidia.com/mig-1g.10gb`）；Pod 再要求 1 份"
-                ));
-            let edits = round_up_edits(text, container, name);
-            if !edits.is_empty() {
-                let description = if whole == 1 {
-                    text!(
-                        "ask for one whole GPU ({name}: 1): a pod cannot get part of a GPU; to share GPUs, use time-slicing, MPS or MIG on the node instead",
-                        "改成一整張 GPU（{name}: 1）：Pod 無法只拿到部分 GPU；要共用 GPU，請改在節點上用 Time-slicing、MPS 或 MIG"
-                    )
-                } else {
-                    text!(
-                        "round up to {whole} whole GPUs ({name}: {whole}): a pod cannot get part of a GPU",
-                        "無條件進位成 {whole} 張完整的 GPU（{name}: {whole}）：Pod 無法只拿到部分 GPU"
-                    )
-                };
-                diagnostic = diagnostic.with_fix(Fix { description, edits });
-            }
-            out.push(diagnostic);
+            } else {
+                text!(
+                    "round up to {whole} whole GPUs ({name}: {whole}): a pod cannot get part of a GPU",
+                    "無條件進位成 {whole} 張完整的 GPU（{name}: {whole}）：Pod 無法只拿到部分 GPU"
+                )
+            };
+            diagnostic = diagnostic.with_fix(Fix { description, edits });
         }
+        out.push(diagnostic);
     }
 }
 
-/// Rounds every fractional quantity of `name` in the container (request and
-/// limit) up to a whole number, at least 1, so that request and limit stay
-/// equal whichever diagnostic's fix is applied.
 fn round_up_edits(
     text: &str,
     container: &Container,

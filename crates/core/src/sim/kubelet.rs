@@ -18,13 +18,13 @@ use std::collections::BinaryHeap;
 use super::cron::next_after;
 use super::{ContainerRun, Event, Exit, Instance, Options, PodRun, Run};
 use super::{JobCondition, JobRun, Refused};
-use crate::lint::Reading;
 use crate::manifest::cron::{parse as parse_schedule, Schedule};
 use crate::manifest::duration::Millis;
 use crate::manifest::duration::EPOCH_UNIX_SECONDS;
 use crate::manifest::model::{
     Container, Handler, PodSpec, PortRef, Probe, ProbeKind, Workload, WorkloadKind,
 };
+use crate::manifest::read::Reading;
 use crate::manifest::scenario::{NodePool, Program, Scenario};
 use crate::sched;
 
@@ -430,7 +430,7 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
     };
     let mut refused = Vec::new();
     for workload in &reading.workloads {
-        if let Some(message) = api_validation_error(reading, workload) {
+        if let Some(message) = crate::manifest::api::refusal(workload) {
             refused.push(Refused {
                 object: format!("{}/{}", workload.kind.as_str(), workload.name),
                 message,
@@ -503,35 +503,6 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
         events: sim.events,
         jobs: sim.jobs.into_iter().map(|job| job.run).collect(),
         refused,
-    }
-}
-
-/// The API server's validation of extended resources, as PL101
-/// (gpu-limit-required) and PL102 (fractional-gpu) model it: an object they
-/// flag is refused at `kubectl apply` (`The Deployment "x" is invalid: …`,
-/// several causes in `[a, b]`), so nothing of it is created.
-fn api_validation_error(reading: &Reading, workload: &Workload) -> Option<String> {
-    let context = crate::rules::Context {
-        text: "",
-        workloads: std::slice::from_ref(workload),
-        scenario: &reading.scenario,
-    };
-    let mut found = Vec::new();
-    for id in ["PL101", "PL102"] {
-        if let Some(check) = crate::rules::find(id).and_then(|rule| rule.check) {
-            check(&context, &mut found);
-        }
-    }
-    let causes: Vec<String> = found.into_iter().map(|d| d.message.en).collect();
-    let kind = workload.kind.as_str();
-    let name = &workload.name;
-    match causes.as_slice() {
-        [] => None,
-        [one] => Some(format!("The {kind} \"{name}\" is invalid: {one}")),
-        many => Some(format!(
-            "The {kind} \"{name}\" is invalid: [{}]",
-            many.join(", ")
-        )),
     }
 }
 

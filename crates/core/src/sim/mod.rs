@@ -26,8 +26,8 @@ pub mod shm;
 
 pub use kubelet::{requeue, simulate_reading, Timing};
 
-use crate::lint::read;
 use crate::manifest::duration::Millis;
+use crate::manifest::read::read;
 
 /// What to simulate.
 #[derive(Clone, Debug, Default)]
