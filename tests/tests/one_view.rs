@@ -405,6 +405,8 @@ fn an_exercise_editor_holds_no_answer_and_hints_come_one_at_a_time() {
         "{shared}"
     );
     fresh.wait_for_element("[data-testid=solved]", RELINT);
+    // The program stays locked on a linked text too.
+    fresh.wait_for_element("[data-testid=editor-locked]", RELINT);
 }
 
 /// Puts `text` in the editor as a paste would: the value, then `input`.

@@ -327,8 +327,9 @@ pub fn App(props: &AppProps) -> Html {
     // workload in the editor (computed on the text being typed).
     let locked = {
         let exercise = exercise.clone();
-        let text = state.text.clone();
-        *use_memo(SameRc(text), move |text| {
+        // Keyed on the exercise too (a linked text comes before the library).
+        let key = (SameRc(state.text.clone()), exercise_id.clone());
+        *use_memo(key, move |(text, _)| {
             let exercise = exercise?;
             let text = &text.0;
             let span = exercise::locked_span(&exercise, text)?;
