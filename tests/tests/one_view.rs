@@ -230,6 +230,16 @@ fn an_embed_opens_on_the_timeline_and_its_parameters_choose_tab_cursor_and_contr
     assert!(clock.starts_with("12:00"), "{clock}");
     assert!(session.find("[data-testid=slider-startup]").is_none());
     assert!(fully_in_view(&session, "[data-testid=slider-memory-peak]"));
+    // autoplay=1 plays from the cursor once loaded (60× by default: the
+    // clock passes 1:00 within a couple of seconds).
+    open(&session, &server, "?embed=1&at=30s&autoplay=1&lang=en");
+    session.wait_for("autoplay to move the clock", RELINT, |session| {
+        let clock = try_text_of(session, "[data-testid=clock]")?;
+        let minutes: u32 = clock.split(':').next()?.trim().parse().ok()?;
+        (minutes >= 1).then_some(())
+    });
+    open(&session, &server, "?embed=1&at=12m&controls=memory&lang=en");
+    session.wait_for_element("[data-testid=timeline] .pod", RELINT);
     let kubectl = session.wait_for_element("[data-testid=tab-kubectl]", RELINT);
     session.click(&kubectl);
     session.wait_for("the kubectl tab", RELINT, |session| {
