@@ -13,7 +13,13 @@ pub struct StaticServer {
 impl StaticServer {
     /// Serves `dir` on a free port for the rest of the test process.
     pub fn start(dir: PathBuf) -> StaticServer {
-        StaticServer::serve(dir, false)
+        StaticServer::serve(dir, false, "")
+    }
+
+    /// Serves `dir` under a folder of the site (`/podlab`), as a blog or a
+    /// GitHub Pages project site would: everything else is 404.
+    pub fn start_under(dir: PathBuf, folder: &'static str) -> StaticServer {
+        StaticServer::serve(dir, false, folder)
     }
 
     /// As a static host serves a site (GitHub Pages, Netlify): compressed
@@ -21,10 +27,10 @@ impl StaticServer {
     /// level 9, close to gzip -9). For load-time measurements only: the
     /// other tests skip the compression's cost.
     pub fn start_compressed(dir: PathBuf) -> StaticServer {
-        StaticServer::serve(dir, true)
+        StaticServer::serve(dir, true, "")
     }
 
-    fn serve(dir: PathBuf, compress: bool) -> StaticServer {
+    fn serve(dir: PathBuf, compress: bool, folder: &'static str) -> StaticServer {
         let listener = TcpListener::bind(("127.0.0.1", 0))
             .unwrap_or_else(|error| panic!("cannot listen on 127.0.0.1: {error}"));
         let port = listener
@@ -35,7 +41,7 @@ impl StaticServer {
             for stream in listener.incoming().flatten() {
                 let dir = dir.clone();
                 std::thread::spawn(move || {
-                    let _ = handle(stream, &dir, compress);
+                    let _ = handle(stream, &dir, compress, folder);
                 });
             }
         });
@@ -47,7 +53,7 @@ impl StaticServer {
     }
 }
 
-fn handle(stream: TcpStream, dir: &Path, compress: bool) -> std::io::Result<()> {
+fn handle(stream: TcpStream, dir: &Path, compress: bool, folder: &str) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
     reader.read_line(&mut request_line)?;
@@ -67,6 +73,12 @@ fn handle(stream: TcpStream, dir: &Path, compress: bool) -> std::io::Result<()> 
     let mut parts = request_line.split_whitespace();
     let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or("/"));
     let path = target.split(['?', '#']).next().unwrap_or("/");
+    // Under a folder, only its paths exist.
+    let path = match path.strip_prefix(folder) {
+        Some(rest) if rest.starts_with('/') => rest,
+        _ if folder.is_empty() => path,
+        _ => "/..",
+    };
     let file = match path {
         "/" => Some(dir.join("index.html")),
         _ if path.contains("..") || path.contains('\\') => None,

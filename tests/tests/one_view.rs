@@ -510,3 +510,20 @@ fn a_gke_sample_schedules_on_the_inferred_l4_pool() {
         session.screenshot(&out.join(format!("gke-sample-inferred-l4-{lang}.png")));
     }
 }
+
+/// The site works from a folder of a static host (a blog's `/podlab/`, a
+/// GitHub Pages project site), not only from the root: its assets and the
+/// exercise library are fetched relative to the page (`public_url = "./"`).
+#[test]
+fn the_site_works_from_a_folder_of_the_host() {
+    let server = StaticServer::start_under(dist_dir(), "/podlab");
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    session.set_window_size(1366, 768);
+    session.goto(&server.url("/podlab/?exercise=liveness-crash-loop&lang=en"));
+    session.wait_for_element("[data-testid=goals]", PAGE_LOAD);
+    session.wait_for_element("[data-testid=timeline] .pod", PAGE_LOAD);
+    let title = text_of(&session, "[data-testid=exercise] h2");
+    assert!(title.contains("liveness"), "{title}");
+}
