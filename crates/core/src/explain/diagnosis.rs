@@ -291,10 +291,7 @@ fn gpu_out_of_memory(
     let mut evidence = Evidence::new();
     evidence.find(&described, "Exit Code:    1", None);
     evidence.find(&described, "Restart Count:", None);
-    let has_previous = container
-        .status_at(at)
-        .is_some_and(|s| matches!(s.last_state, Some(ContainerState::Terminated { .. })));
-    if let Ok(log) = logs::logs(run, pod, name, at, has_previous) {
+    if let Ok(log) = logs::logs(run, pod, name, at, has_previous(container, at)) {
         if let Some(line) = log.lines().rev().find(|l| l.contains("CUDA out of memory")) {
             evidence.push(line);
         }
@@ -572,6 +569,37 @@ fn spec<'p>(pod: &'p PodRun, container: &ContainerRun) -> Option<&'p Container> 
         .containers
         .iter()
         .find(|c| c.name == container.name)
+}
+
+/// Whether the container has a terminated instance before the current
+/// one: what `kubectl logs --previous` needs.
+fn has_previous(container: &ContainerRun, at: Millis) -> bool {
+    container
+        .status_at(at)
+        .is_some_and(|s| matches!(s.last_state, Some(ContainerState::Terminated { .. })))
+}
+
+/// The logs command to run next: `--previous` once there is a terminated
+/// instance to read.
+fn logs_command(pod: &PodRun, container: &ContainerRun, at: Millis) -> String {
+    if has_previous(container, at) {
+        format!("kubectl logs {} --previous", target(pod, container))
+    } else {
+        format!("kubectl logs {}", target(pod, container))
+    }
+}
+
+/// The describe lines that prove an OOM kill: the reason, the exit code,
+/// the restart count and the memory limit.
+fn oom_evidence(evidence: &mut Evidence, described: &str) {
+    evidence.find(
+        described,
+        "Reason:       OOMKilled",
+        Some("Reason: OOMKilled"),
+    );
+    evidence.find(described, "Exit Code:    137", None);
+    evidence.find(described, "Restart Count:", None);
+    evidence.find_after(described, "    Limits:", "memory:");
 }
 
 /// `kubectl logs <pod>` or `kubectl logs <pod> -c <container>`.
@@ -1161,14 +1189,7 @@ fn oom_killed(
     let restarts = restarts_at(container, at);
     let described = describe::describe_pod(run, pod, at);
     let mut evidence = Evidence::new();
-    evidence.find(
-        &described,
-        "Reason:       OOMKilled",
-        Some("Reason: OOMKilled"),
-    );
-    evidence.find(&described, "Exit Code:    137", None);
-    evidence.find(&described, "Restart Count:", None);
-    evidence.find_after(&described, "    Limits:", "memory:");
+    oom_evidence(&mut evidence, &described);
     if let Ok(previous) = logs::logs(run, pod, name, at, true) {
         if let Some(line) = last_line(&previous) {
             evidence.push(line);
@@ -1206,11 +1227,7 @@ fn program_crash(
     at: Millis,
 ) -> Diagnosis {
     let name = &container.name;
-    let status = container.status_at(at);
-    let has_previous = status
-        .as_ref()
-        .is_some_and(|s| matches!(s.last_state, Some(ContainerState::Terminated { .. })));
-    let log = logs::logs(run, pod, name, at, has_previous).unwrap_or_default();
+    let log = logs::logs(run, pod, name, at, has_previous(container, at)).unwrap_or_default();
     // The program's own last words (the Scenario's `exit.log`), when it wrote any.
     let said = container
         .program
@@ -1226,11 +1243,7 @@ fn program_crash(
     evidence.find(&described, &format!("Exit Code:    {code}"), None);
     evidence.find(&described, "Restart Count:", None);
     evidence.push(said.as_deref().unwrap_or(&last));
-    let next_command = if has_previous {
-        format!("kubectl logs {} --previous", target(pod, container))
-    } else {
-        format!("kubectl logs {}", target(pod, container))
-    };
+    let next_command = logs_command(pod, container, at);
     let policy = &pod.restart_policy;
     Diagnosis {
         pod: pod.name.clone(),

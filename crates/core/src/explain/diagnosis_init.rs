@@ -114,10 +114,8 @@ fn failing(run: &Run, pod: &PodRun, container: &ContainerRun, code: i64, at: Mil
     evidence.find(&described, &format!("Exit Code:    {code}"), None);
     evidence.push(&said);
     let never = pod.restart_policy == "Never";
-    let has_previous = container
-        .status_at(at)
-        .is_some_and(|s| matches!(s.last_state, Some(ContainerState::Terminated { .. })));
-    let next_command = if has_previous {
+    // Its own `target`: an init container always needs `-c`.
+    let next_command = if super::has_previous(container, at) {
         format!("kubectl logs {} --previous", target(pod, container))
     } else {
         format!("kubectl logs {}", target(pod, container))

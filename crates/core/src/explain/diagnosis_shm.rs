@@ -3,10 +3,10 @@
 //! memory emptyDir that, with the process, passes the memory limit (137).
 //! A child of `diagnosis.rs`, so it shares its helpers.
 
-use super::{describe, logs, pl104, restarts_at, secs, secs_zh, target, Diagnosis, Evidence, Kind};
+use super::{describe, logs, pl104, restarts_at, secs, secs_zh, Diagnosis, Evidence, Kind};
 use crate::manifest::duration::Millis;
 use crate::sim::shm::ShmFailure;
-use crate::sim::{ContainerRun, ContainerState, Instance, PodRun, Run};
+use crate::sim::{ContainerRun, Instance, PodRun, Run};
 use crate::text;
 
 pub(super) fn shm_failure(
@@ -28,14 +28,8 @@ pub(super) fn shm_failure(
         .as_ref()
         .map_or(0, |exit| exit.at.saturating_sub(instance.started));
     let (load, load_zh) = (secs(load_ms), secs_zh(load_ms));
-    let has_previous = container
-        .status_at(at)
-        .is_some_and(|s| matches!(s.last_state, Some(ContainerState::Terminated { .. })));
-    let next_command = if has_previous {
-        format!("kubectl logs {} --previous", target(pod, container))
-    } else {
-        format!("kubectl logs {}", target(pod, container))
-    };
+    let has_previous = super::has_previous(container, at);
+    let next_command = super::logs_command(pod, container, at);
     let described = describe::describe_pod(run, pod, at);
     let log = logs::logs(run, pod, name, at, has_previous).unwrap_or_default();
     let mut evidence = Evidence::new();
@@ -70,14 +64,7 @@ pub(super) fn shm_failure(
         let process = show(failure.process);
         let total = show(failure.process.saturating_add(failure.need));
         let limit = failure.limit.map_or_else(|| "?".to_string(), show);
-        evidence.find(
-            &described,
-            "Reason:       OOMKilled",
-            Some("Reason: OOMKilled"),
-        );
-        evidence.find(&described, "Exit Code:    137", None);
-        evidence.find(&described, "Restart Count:", None);
-        evidence.find_after(&described, "    Limits:", "memory:");
+        super::oom_evidence(&mut evidence, &described);
         if let Some(line) = log.lines().rev().find(|line| !line.trim().is_empty()) {
             evidence.push(line);
         }

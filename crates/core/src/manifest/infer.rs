@@ -192,20 +192,6 @@ fn pod_requests(workload: &Workload, name: &str) -> i128 {
         .fold(0, i128::saturating_add)
 }
 
-fn pool_name(value: &str) -> String {
-    let name: String = value
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    name.trim_matches('-').to_string()
-}
-
 /// Replaces the default pool with pools for the pods' cloud hints; sets the
 /// note and, for GKE, the admission plugin. Nothing changes without a hint.
 pub fn infer_cluster(scenario: &mut Scenario, workloads: &[Workload]) {
@@ -259,7 +245,7 @@ pub fn infer_cluster(scenario: &mut Scenario, workloads: &[Workload]) {
             .find(|(known, _)| *known == key)
             .map_or("gpu", |(_, value)| value.as_str());
         pools.push(NodePool {
-            name: pool_name(value),
+            name: super::name_from(value),
             span: None,
             count: 1,
             cpu_milli: cpu,

@@ -15,3 +15,20 @@ pub mod scenario;
 pub mod schema;
 pub mod validate;
 pub mod yaml;
+
+/// A Kubernetes-style name made from free text: ASCII letters and digits
+/// lowercased, anything else `-`, no `-` at either end (`HF_TOKEN` →
+/// `hf-token`, `nvidia-tesla-t4` stays). Empty when nothing is left.
+pub fn name_from(text: &str) -> String {
+    let name: String = text
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    name.trim_matches('-').to_string()
+}

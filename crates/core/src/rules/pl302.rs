@@ -383,17 +383,7 @@ fn masked(value: &str) -> String {
 
 /// A Secret name for the help: `HF_TOKEN` → `hf-token`.
 fn secret_name(variable: &str) -> String {
-    let name: String = variable
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    let name = name.trim_matches('-').to_string();
+    let name = crate::manifest::name_from(variable);
     if name.is_empty() {
         "app-secret".into()
     } else {

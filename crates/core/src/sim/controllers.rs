@@ -292,22 +292,7 @@ impl<'a> Sim<'a> {
         for c in 0..self.pods[pod].containers.len() {
             if self.pods[pod].containers[c].running {
                 running = true;
-                let grace = self.pods[pod].spec.termination_grace_period_seconds.value;
-                let (at, code) = self.stop_time(pod, c, grace);
-                let name = self.pods[pod].containers[c].spec.name.clone();
-                let instance = self.pods[pod].containers[c]
-                    .run
-                    .instances
-                    .len()
-                    .saturating_sub(1);
-                self.event(
-                    pod,
-                    Some(c),
-                    false,
-                    "Killing",
-                    format!("Stopping container {name}"),
-                );
-                self.push(at, Ev::Exit(pod, c, instance, ExitKind::Deleted { code }));
+                self.stop_container(pod, c, |code| ExitKind::Deleted { code });
             }
         }
         if !running {
@@ -326,6 +311,28 @@ impl<'a> Sim<'a> {
         if let Owner::Job(job) = self.pods[pod].owner {
             self.job_check_terminal(job);
         }
+    }
+
+    /// The kubelet stops container `c` of `pod` (a deleted pod, a Job's
+    /// sidecars once its work is done): `Killing` `Stopping container
+    /// <name>` now, its exit (`kind` of the code) when `stop_time` says.
+    pub(super) fn stop_container(&mut self, pod: usize, c: usize, kind: fn(i64) -> ExitKind) {
+        let grace = self.pods[pod].spec.termination_grace_period_seconds.value;
+        let (at, code) = self.stop_time(pod, c, grace);
+        let name = self.pods[pod].containers[c].spec.name.clone();
+        let instance = self.pods[pod].containers[c]
+            .run
+            .instances
+            .len()
+            .saturating_sub(1);
+        self.event(
+            pod,
+            Some(c),
+            false,
+            "Killing",
+            format!("Stopping container {name}"),
+        );
+        self.push(at, Ev::Exit(pod, c, instance, kind(code)));
     }
 
     /// When a container stopped by the kubelet exits, and with which code:

@@ -170,23 +170,8 @@ impl<'a> Sim<'a> {
             return !sidecars.is_empty();
         }
         self.pods[pod].sidecars_stopping = true;
-        let grace = self.pods[pod].spec.termination_grace_period_seconds.value;
         for c in sidecars {
-            let (at, code) = self.stop_time(pod, c, grace);
-            let name = self.pods[pod].containers[c].spec.name.clone();
-            let instance = self.pods[pod].containers[c]
-                .run
-                .instances
-                .len()
-                .saturating_sub(1);
-            self.event(
-                pod,
-                Some(c),
-                false,
-                "Killing",
-                format!("Stopping container {name}"),
-            );
-            self.push(at, Ev::Exit(pod, c, instance, ExitKind::Program { code }));
+            self.stop_container(pod, c, |code| ExitKind::Program { code });
         }
         true
     }
