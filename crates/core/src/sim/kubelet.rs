@@ -12,7 +12,7 @@ mod init_kubelet;
 #[path = "volumes.rs"]
 mod volumes;
 
-use std::cmp::Reverse;
+use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use super::cron::next_after;
@@ -289,10 +289,40 @@ struct StatefulSetSim<'a> {
     created: usize,
 }
 
+/// A queued occurrence: ordered by (time, sequence) alone, packed into one
+/// key so the heap compares a single integer; the sequence is unique, so the
+/// order is total and the `Ev` never takes part. `BinaryHeap` pops the
+/// greatest, hence the reversed comparison: earliest first.
+struct Queue {
+    key: u128,
+    ev: Ev,
+}
+
+impl PartialEq for Queue {
+    fn eq(&self, other: &Queue) -> bool {
+        self.key == other.key
+    }
+}
+
+impl Eq for Queue {}
+
+impl PartialOrd for Queue {
+    fn partial_cmp(&self, other: &Queue) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Queue {
+    #[inline]
+    fn cmp(&self, other: &Queue) -> Ordering {
+        other.key.cmp(&self.key)
+    }
+}
+
 struct Sim<'a> {
     now: Millis,
     seq: u64,
-    queue: BinaryHeap<Reverse<(Millis, u64, Ev)>>,
+    queue: BinaryHeap<Queue>,
     pods: Vec<PodSim<'a>>,
     events: Vec<Event>,
     until: Millis,
@@ -478,7 +508,8 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
             WorkloadKind::CronJob => sim.cron_create(workload),
         }
     }
-    while let Some(Reverse((at, _, ev))) = sim.queue.pop() {
+    while let Some(Queue { key, ev }) = sim.queue.pop() {
+        let at = (key >> 64) as Millis;
         if at > until {
             break;
         }
@@ -561,7 +592,10 @@ impl<'a> Sim<'a> {
     fn push(&mut self, at: Millis, ev: Ev) {
         if at <= self.until {
             self.seq += 1;
-            self.queue.push(Reverse((at, self.seq, ev)));
+            self.queue.push(Queue {
+                key: (u128::from(at) << 64) | u128::from(self.seq),
+                ev,
+            });
         }
     }
 
@@ -1172,11 +1206,13 @@ impl<'a> Sim<'a> {
                     Ok(port) => port,
                     Err(error) => return (Outcome::Error(error), 0),
                 };
-                let url = format!("{}://{ip}:{port}{path}", scheme.to_ascii_lowercase());
+                // Written only for a failure's message: most calls succeed.
+                let url = || format!("{}://{ip}:{port}{path}", scheme.to_ascii_lowercase());
                 if !listening || port != program.listen_port.value {
                     return (
                         Outcome::Failure(format!(
-                            "Get \"{url}\": dial tcp {ip}:{port}: connect: connection refused"
+                            "Get \"{}\": dial tcp {ip}:{port}: connect: connection refused",
+                            url()
                         )),
                         0,
                     );
@@ -1184,7 +1220,8 @@ impl<'a> Sim<'a> {
                 if latency >= timeout_ms {
                     return (
                         Outcome::Failure(format!(
-                            "Get \"{url}\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
+                            "Get \"{}\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)",
+                            url()
                         )),
                         timeout_ms,
                     );
