@@ -14,6 +14,7 @@ mod volumes;
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
+use std::sync::Arc;
 
 use super::cron::next_after;
 use super::{ContainerRun, Event, Exit, Instance, Options, PodRun, Run};
@@ -170,6 +171,8 @@ struct ContainerSim<'a> {
     spec: &'a Container,
     program: Program,
     probes: Vec<ProbeSim<'a>>,
+    /// The field path of its events, written at its first event.
+    field_path: Option<Arc<str>>,
     running: bool,
     /// Started (the startup probe succeeded, or there is none).
     started_ok: bool,
@@ -189,6 +192,8 @@ struct ContainerSim<'a> {
 }
 
 struct PodSim<'a> {
+    /// `Pod/<name>`, the object of its events.
+    object: Arc<str>,
     spec: &'a PodSpec,
     /// The app containers, then the init containers (`init_kubelet.rs`).
     containers: Vec<ContainerSim<'a>>,
@@ -605,19 +610,28 @@ impl<'a> Sim<'a> {
         container: Option<usize>,
         warning: bool,
         reason: &'static str,
-        message: String,
+        message: impl Into<Arc<str>>,
     ) {
-        let pod_sim = &self.pods[pod];
-        let field_path = container.map(|c| self.field_path(pod, c));
+        let field_path = container.map(|c| self.shared_field_path(pod, c));
         self.events.push(Event {
             at: self.now,
-            object: format!("Pod/{}", pod_sim.run.name),
+            object: self.pods[pod].object.clone(),
             field_path,
             warning,
             reason,
-            message,
+            message: message.into(),
             source: "kubelet",
         });
+    }
+
+    /// `field_path`, written once per container.
+    fn shared_field_path(&mut self, pod: usize, c: usize) -> Arc<str> {
+        if let Some(path) = &self.pods[pod].containers[c].field_path {
+            return path.clone();
+        }
+        let path: Arc<str> = self.field_path(pod, c).into();
+        self.pods[pod].containers[c].field_path = Some(path.clone());
+        path
     }
 
     fn handle(&mut self, ev: Ev) {
@@ -724,13 +738,7 @@ impl<'a> Sim<'a> {
                 let message =
                     format!("Container image \"{image}\" is not present with pull policy of Never");
                 self.event(pod, Some(c), true, "ErrImageNeverPull", message.clone());
-                self.event(
-                    pod,
-                    Some(c),
-                    true,
-                    "Failed",
-                    "Error: ErrImageNeverPull".into(),
-                );
+                self.event(pod, Some(c), true, "Failed", "Error: ErrImageNeverPull");
                 self.start_failed(pod, c, "ErrImageNeverPull", message);
             }
             return;
@@ -750,13 +758,7 @@ impl<'a> Sim<'a> {
                     "BackOff",
                     format!("Back-off pulling image \"{image}\""),
                 );
-                self.event(
-                    pod,
-                    Some(c),
-                    true,
-                    "Failed",
-                    "Error: ImagePullBackOff".into(),
-                );
+                self.event(pod, Some(c), true, "Failed", "Error: ImagePullBackOff");
                 self.start_failed(pod, c, "ImagePullBackOff", message);
                 return;
             }
@@ -839,7 +841,7 @@ impl<'a> Sim<'a> {
             _ => (PULL_BACKOFF_INITIAL, now),
         });
         container.pull_error = error.clone();
-        self.event(pod, Some(c), true, "Failed", "Error: ErrImagePull".into());
+        self.event(pod, Some(c), true, "Failed", "Error: ErrImagePull");
         self.start_failed(pod, c, "ErrImagePull", error);
     }
 
@@ -921,8 +923,8 @@ impl<'a> Sim<'a> {
             .and_then(|amount| amount.quantity)
             .map(|q| q.value());
         let has_readiness = container.spec.readiness.is_some();
-        self.event(pod, Some(c), false, "Created", "Container created".into());
-        self.event(pod, Some(c), false, "Started", "Container started".into());
+        self.event(pod, Some(c), false, "Created", "Container created");
+        self.event(pod, Some(c), false, "Started", "Container started");
         // Exits of the program itself; the earliest wins (stale ones are ignored).
         if let Some(exit) = &program.exit {
             self.push(

@@ -26,6 +26,8 @@ pub mod shm;
 
 pub use kubelet::{requeue, simulate_reading, Timing};
 
+use std::sync::Arc;
+
 use crate::manifest::duration::Millis;
 use crate::manifest::read::read;
 
@@ -214,13 +216,17 @@ pub struct GpuOom {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Event {
     pub at: Millis,
-    /// `Pod/model-api-7d4b8c9f5-x2p8q`.
-    pub object: String,
-    /// `spec.containers{api}` for container events.
-    pub field_path: Option<String>,
+    /// `Pod/model-api-7d4b8c9f5-x2p8q`. Shared: written once per pod, not
+    /// per occurrence (a day of a crash loop is millions of events).
+    pub object: Arc<str>,
+    /// `spec.containers{api}` for container events; written once per
+    /// container.
+    pub field_path: Option<Arc<str>>,
     pub warning: bool,
     pub reason: &'static str,
-    pub message: String,
+    /// The text as the API server stores it; a repeated text (a probe's
+    /// failure, a back-off) is one shared string.
+    pub message: Arc<str>,
     /// `kubelet`, `default-scheduler`.
     pub source: &'static str,
 }
