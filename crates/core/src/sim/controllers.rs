@@ -69,6 +69,7 @@ impl<'a> Sim<'a> {
                 })
                 .collect(),
                 field_path: None,
+                texts: Vec::new(),
                 running: false,
                 started_ok: false,
                 started_written: None,

@@ -173,6 +173,8 @@ struct ContainerSim<'a> {
     probes: Vec<ProbeSim<'a>>,
     /// The field path of its events, written at its first event.
     field_path: Option<Arc<str>>,
+    /// Its repeated event texts, each written once (`Sim::shared_text`).
+    texts: Vec<(TextKey, Arc<str>)>,
     running: bool,
     /// Started (the startup probe succeeded, or there is none).
     started_ok: bool,
@@ -726,13 +728,10 @@ impl<'a> Sim<'a> {
         };
         if !should_pull {
             if present {
-                self.event(
-                    pod,
-                    Some(c),
-                    false,
-                    "Pulled",
-                    format!("Container image \"{image}\" already present on machine and can be accessed by the pod"),
-                );
+                let message = self.shared_text(pod, c, TextKey::ImagePresent, |_| {
+                    format!("Container image \"{image}\" already present on machine and can be accessed by the pod")
+                });
+                self.event(pod, Some(c), false, "Pulled", message);
                 self.create(pod, c);
             } else {
                 let message =
@@ -1087,14 +1086,14 @@ impl<'a> Sim<'a> {
         let title = kind.title();
         let success = match outcome {
             Outcome::Success => true,
-            Outcome::Failure(output) => {
-                self.event(
-                    pod,
-                    Some(c),
-                    true,
-                    "Unhealthy",
-                    format!("{title} probe failed: {output}"),
-                );
+            Outcome::Failure(failure) => {
+                let message = self.shared_text(pod, c, TextKey::Unhealthy(p, failure), |sim| {
+                    format!(
+                        "{title} probe failed: {}",
+                        sim.failure_output(pod, c, p, failure)
+                    )
+                });
+                self.event(pod, Some(c), true, "Unhealthy", message);
                 false
             }
             Outcome::Error(output) => {
@@ -1179,7 +1178,6 @@ impl<'a> Sim<'a> {
         let container = &pod_sim.containers[c];
         let probe = container.probes[p].probe;
         let program = &container.program;
-        let ip = &pod_sim.run.ip;
         let listening = container
             .run
             .instances
@@ -1201,38 +1199,19 @@ impl<'a> Sim<'a> {
         let timeout_ms = (probe.timeout_seconds.value.max(1) as Millis) * 1000;
         let latency = program.health_latency.value;
         match &probe.handler {
-            Handler::HttpGet {
-                path, port, scheme, ..
-            } => {
+            Handler::HttpGet { path, port, .. } => {
                 let port = match resolve(port) {
                     Ok(port) => port,
                     Err(error) => return (Outcome::Error(error), 0),
                 };
-                // Written only for a failure's message: most calls succeed.
-                let url = || format!("{}://{ip}:{port}{path}", scheme.to_ascii_lowercase());
                 if !listening || port != program.listen_port.value {
-                    return (
-                        Outcome::Failure(format!(
-                            "Get \"{}\": dial tcp {ip}:{port}: connect: connection refused",
-                            url()
-                        )),
-                        0,
-                    );
+                    return (Outcome::Failure(Failure::HttpRefused(port)), 0);
                 }
                 if latency >= timeout_ms {
-                    return (
-                        Outcome::Failure(format!(
-                            "Get \"{}\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)",
-                            url()
-                        )),
-                        timeout_ms,
-                    );
+                    return (Outcome::Failure(Failure::HttpTimeout(port)), timeout_ms);
                 }
                 if *path != program.health_path.value {
-                    return (
-                        Outcome::Failure("HTTP probe failed with statuscode: 404".into()),
-                        latency,
-                    );
+                    return (Outcome::Failure(Failure::HttpStatus404), latency);
                 }
                 (Outcome::Success, latency)
             }
@@ -1244,38 +1223,21 @@ impl<'a> Sim<'a> {
                 if listening && port == program.listen_port.value {
                     (Outcome::Success, 0)
                 } else {
-                    (
-                        Outcome::Failure(format!(
-                            "dial tcp {ip}:{port}: connect: connection refused"
-                        )),
-                        0,
-                    )
+                    (Outcome::Failure(Failure::TcpRefused(port)), 0)
                 }
             }
             Handler::Grpc { port, .. } => {
                 let port = port.unwrap_or(0);
                 if listening && port == program.listen_port.value {
                     if latency >= timeout_ms {
-                        (
-                            Outcome::Failure(format!(
-                                "timeout: health rpc did not complete within {}s",
-                                timeout_ms / 1000
-                            )),
-                            timeout_ms,
-                        )
+                        (Outcome::Failure(Failure::GrpcTimeout), timeout_ms)
                     } else {
                         (Outcome::Success, latency)
                     }
                 } else {
                     // UNCONFIRMED wording for a refused gRPC connection (§2
                     // table); the blocking dial gives up at the timeout.
-                    (
-                        Outcome::Failure(format!(
-                            "timeout: failed to connect service \"{ip}:{port}\" within {}s: context deadline exceeded",
-                            timeout_ms / 1000
-                        )),
-                        timeout_ms,
-                    )
+                    (Outcome::Failure(Failure::GrpcRefused(port)), timeout_ms)
                 }
             }
             // An exec check succeeds once the program has loaded.
@@ -1283,11 +1245,67 @@ impl<'a> Sim<'a> {
                 if listening {
                     (Outcome::Success, 0)
                 } else {
-                    (Outcome::Failure(String::new()), 0)
+                    (Outcome::Failure(Failure::Exec), 0)
                 }
             }
             Handler::Sleep { .. } | Handler::Missing => (Outcome::Success, 0),
         }
+    }
+
+    /// The kubelet's text of a probe failure (§2), for `Unhealthy`.
+    fn failure_output(&self, pod: usize, c: usize, p: usize, failure: Failure) -> String {
+        let pod_sim = &self.pods[pod];
+        let probe = pod_sim.containers[c].probes[p].probe;
+        let ip = &pod_sim.run.ip;
+        let timeout_s = probe.timeout_seconds.value.max(1);
+        let url = |port: i64| match &probe.handler {
+            Handler::HttpGet { path, scheme, .. } => {
+                format!("{}://{ip}:{port}{path}", scheme.to_ascii_lowercase())
+            }
+            _ => String::new(),
+        };
+        match failure {
+            Failure::HttpRefused(port) => format!(
+                "Get \"{}\": dial tcp {ip}:{port}: connect: connection refused",
+                url(port)
+            ),
+            Failure::HttpTimeout(port) => format!(
+                "Get \"{}\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)",
+                url(port)
+            ),
+            Failure::HttpStatus404 => "HTTP probe failed with statuscode: 404".into(),
+            Failure::TcpRefused(port) => {
+                format!("dial tcp {ip}:{port}: connect: connection refused")
+            }
+            Failure::GrpcTimeout => {
+                format!("timeout: health rpc did not complete within {timeout_s}s")
+            }
+            Failure::GrpcRefused(port) => format!(
+                "timeout: failed to connect service \"{ip}:{port}\" within {timeout_s}s: context deadline exceeded"
+            ),
+            Failure::Exec => String::new(),
+        }
+    }
+
+    /// A text of container `c` that repeats (`TextKey`), written the first
+    /// time and shared after.
+    fn shared_text(
+        &mut self,
+        pod: usize,
+        c: usize,
+        key: TextKey,
+        render: impl FnOnce(&Self) -> String,
+    ) -> Arc<str> {
+        if let Some((_, text)) = self.pods[pod].containers[c]
+            .texts
+            .iter()
+            .find(|(known, _)| *known == key)
+        {
+            return text.clone();
+        }
+        let text: Arc<str> = render(self).into();
+        self.pods[pod].containers[c].texts.push((key, text.clone()));
+        text
     }
 
     /// A liveness or startup kill (§3): `Killing` event, preStop, SIGTERM,
@@ -1314,13 +1332,11 @@ impl<'a> Sim<'a> {
         } else {
             ", will be restarted"
         };
-        self.event(
-            pod,
-            Some(c),
-            false,
-            "Killing",
-            self.kill_message(pod, c, &name, probe_name, will),
-        );
+        // The same inputs each time: the text is written once per kind.
+        let message = self.shared_text(pod, c, TextKey::Killing(kind), |sim| {
+            sim.kill_message(pod, c, &name, probe_name, will)
+        });
+        self.event(pod, Some(c), false, "Killing", message);
         self.push(at, Ev::Exit(pod, c, instance, ExitKind::Killed { code }));
     }
 
@@ -1438,10 +1454,10 @@ impl<'a> Sim<'a> {
     /// `Next` and start in this sync.
     fn decide_restart(&mut self, pod: usize, c: usize, examined: Option<Millis>) {
         let now = self.now;
-        let pod_name = self.pods[pod].run.name.clone();
-        let uid = self.pods[pod].run.uid.clone();
-        let container = &mut self.pods[pod].containers[c];
-        let name = container.spec.name.clone();
+        let pod_sim = &mut self.pods[pod];
+        let (pod_name, uid) = (&pod_sim.run.name, &pod_sim.run.uid);
+        let container = &mut pod_sim.containers[c];
+        let name = &container.spec.name;
         if let Some(finished) = examined {
             let expired =
                 |last_update: Millis| finished.saturating_sub(last_update) > BACKOFF_RESET;
@@ -1468,9 +1484,14 @@ impl<'a> Sim<'a> {
                         // After a kill: the PLEG's ContainerDied sync comes first.
                         now + self.timing.pleg
                     };
-                    self.event(pod, Some(c), true, "BackOff", format!(
-                        "Back-off restarting failed container {name} in pod {pod_name}_default({uid})"
-                    ));
+                    let message = self.shared_text(pod, c, TextKey::BackOff, |sim| {
+                        let pod_sim = &sim.pods[pod];
+                        format!(
+                            "Back-off restarting failed container {} in pod {}_default({})",
+                            pod_sim.containers[c].spec.name, pod_sim.run.name, pod_sim.run.uid
+                        )
+                    });
+                    self.event(pod, Some(c), true, "BackOff", message);
                     self.push(next, Ev::Sync(pod, c));
                     return;
                 }
@@ -1490,7 +1511,31 @@ impl<'a> Sim<'a> {
 
 enum Outcome {
     Success,
-    Failure(String),
+    /// What failed; its text (`Sim::failure_output`) is written once per
+    /// container and shared by every `Unhealthy` event that repeats it.
+    Failure(Failure),
     /// A Go error: not counted (§2).
     Error(String),
+}
+
+/// A probe's failure, with the port it called (`Sim::probe`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Failure {
+    HttpRefused(i64),
+    HttpTimeout(i64),
+    HttpStatus404,
+    TcpRefused(i64),
+    GrpcTimeout,
+    GrpcRefused(i64),
+    Exec,
+}
+
+/// A repeated event text of one container, written once (`Sim::shared_text`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TextKey {
+    /// `Unhealthy`: (probe index, its failure).
+    Unhealthy(usize, Failure),
+    Killing(ProbeKind),
+    BackOff,
+    ImagePresent,
 }
