@@ -12,8 +12,7 @@ mod init_kubelet;
 #[path = "volumes.rs"]
 mod volumes;
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use super::queue::Queue;
 use std::sync::Arc;
 
 use super::cron::next_after;
@@ -296,40 +295,9 @@ struct StatefulSetSim<'a> {
     created: usize,
 }
 
-/// A queued occurrence: ordered by (time, sequence) alone, packed into one
-/// key so the heap compares a single integer; the sequence is unique, so the
-/// order is total and the `Ev` never takes part. `BinaryHeap` pops the
-/// greatest, hence the reversed comparison: earliest first.
-struct Queue {
-    key: u128,
-    ev: Ev,
-}
-
-impl PartialEq for Queue {
-    fn eq(&self, other: &Queue) -> bool {
-        self.key == other.key
-    }
-}
-
-impl Eq for Queue {}
-
-impl PartialOrd for Queue {
-    fn partial_cmp(&self, other: &Queue) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Queue {
-    #[inline]
-    fn cmp(&self, other: &Queue) -> Ordering {
-        other.key.cmp(&self.key)
-    }
-}
-
 struct Sim<'a> {
     now: Millis,
-    seq: u64,
-    queue: BinaryHeap<Queue>,
+    queue: Queue<Ev>,
     pods: Vec<PodSim<'a>>,
     events: Vec<Event>,
     until: Millis,
@@ -451,8 +419,7 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
     }
     let mut sim = Sim {
         now: 0,
-        seq: 0,
-        queue: BinaryHeap::new(),
+        queue: Queue::new(),
         pods: Vec::new(),
         events: Vec::new(),
         until,
@@ -515,8 +482,7 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
             WorkloadKind::CronJob => sim.cron_create(workload),
         }
     }
-    while let Some(Queue { key, ev }) = sim.queue.pop() {
-        let at = (key >> 64) as Millis;
+    while let Some((at, ev)) = sim.queue.pop() {
         if at > until {
             break;
         }
@@ -598,11 +564,7 @@ pub fn go_duration(ms: Millis) -> String {
 impl<'a> Sim<'a> {
     fn push(&mut self, at: Millis, ev: Ev) {
         if at <= self.until {
-            self.seq += 1;
-            self.queue.push(Queue {
-                key: (u128::from(at) << 64) | u128::from(self.seq),
-                ev,
-            });
+            self.queue.push(at, ev);
         }
     }
 

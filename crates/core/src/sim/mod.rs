@@ -22,6 +22,7 @@ mod cron;
 pub mod image;
 pub mod init;
 mod kubelet;
+mod queue;
 pub mod shm;
 
 pub use kubelet::{requeue, simulate_reading, Timing};
