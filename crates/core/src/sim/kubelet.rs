@@ -1416,19 +1416,24 @@ impl<'a> Sim<'a> {
     /// `Next` and start in this sync.
     fn decide_restart(&mut self, pod: usize, c: usize, examined: Option<Millis>) {
         let now = self.now;
-        let pod_sim = &mut self.pods[pod];
-        let (pod_name, uid) = (&pod_sim.run.name, &pod_sim.run.uid);
-        let container = &mut pod_sim.containers[c];
-        let name = &container.spec.name;
         if let Some(finished) = examined {
             let expired =
                 |last_update: Millis| finished.saturating_sub(last_update) > BACKOFF_RESET;
-            if let Some((backoff, last_update)) = container.backoff {
+            if let Some((backoff, last_update)) = self.pods[pod].containers[c].backoff {
                 if !expired(last_update) && now.saturating_sub(finished) < backoff {
-                    let message = format!(
-                        "back-off {} restarting failed container={name} pod={pod_name}_default({uid})",
-                        go_duration(backoff)
-                    );
+                    // One text per back-off length (10 s doubling to 5 m).
+                    let message =
+                        self.shared_text(pod, c, TextKey::BackOffWaiting(backoff), |sim| {
+                            let pod_sim = &sim.pods[pod];
+                            format!(
+                                "back-off {} restarting failed container={} pod={}_default({})",
+                                go_duration(backoff),
+                                pod_sim.containers[c].spec.name,
+                                pod_sim.run.name,
+                                pod_sim.run.uid
+                            )
+                        });
+                    let container = &mut self.pods[pod].containers[c];
                     container.run.back_offs.push((now, message));
                     // The newest exited instance decides from now on; v1.35
                     // re-queues at the remaining back-off, capped at 1 m,
@@ -1459,6 +1464,7 @@ impl<'a> Sim<'a> {
                 }
             }
             // Next(id, FinishedAt): a fresh 10 s entry, or double it.
+            let container = &mut self.pods[pod].containers[c];
             let backoff = match container.backoff {
                 Some((backoff, last_update)) if !expired(last_update) => {
                     (backoff * 2).min(BACKOFF_MAX)
@@ -1499,5 +1505,7 @@ enum TextKey {
     Unhealthy(usize, Failure),
     Killing(ProbeKind),
     BackOff,
+    /// The CrashLoopBackOff waiting message, for a back-off of this length.
+    BackOffWaiting(Millis),
     ImagePresent,
 }

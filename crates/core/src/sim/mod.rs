@@ -151,7 +151,8 @@ pub struct ContainerRun {
     /// Every instance, oldest first; instance `i` has restartCount `i`.
     pub instances: Vec<Instance>,
     /// Times the container sat in CrashLoopBackOff: (from, back-off message).
-    pub back_offs: Vec<(Millis, String)>,
+    /// The message is shared by the back-offs of one length.
+    pub back_offs: Vec<(Millis, Arc<str>)>,
     /// Other waiting reasons the kubelet set when a start failed before the
     /// container was created (kubelet.md §9, kubernetes-behavior.md "A
     /// missing Secret"): (from, reason, message), e.g. `ErrImagePull`,
@@ -352,20 +353,20 @@ impl ContainerRun {
                 .iter()
                 .rev()
                 .find(|(from, _)| *from >= floor && *from <= at)
-                .map(|(from, message)| (*from, "CrashLoopBackOff", message));
+                .map(|(from, message)| (*from, "CrashLoopBackOff", &**message));
             let other = self
                 .waiting
                 .iter()
                 .rev()
                 .find(|(from, _, _)| *from >= floor && *from <= at)
-                .map(|(from, reason, message)| (*from, *reason, message));
+                .map(|(from, reason, message)| (*from, *reason, message.as_str()));
             match (back_off, other) {
                 (Some(a), Some(b)) => Some(if b.0 >= a.0 { b } else { a }),
                 (a, b) => a.or(b),
             }
             .map(|(_, reason, message)| ContainerState::Waiting {
                 reason: reason.to_string(),
-                message: message.clone(),
+                message: message.to_string(),
             })
         };
         let Some(newest) = live.last() else {
