@@ -421,9 +421,9 @@ fn simulate_command(args: &[String]) -> Result<u8, String> {
             .filter(|event| event.at <= at)
             .map(|event| {
                 json!({
-                    "at": seconds(event.at), "object": event.object,
+                    "at": seconds(event.at), "object": &*event.object,
                     "type": if event.warning { "Warning" } else { "Normal" },
-                    "reason": event.reason, "message": event.message,
+                    "reason": event.reason, "message": &*event.message,
                 })
             })
             .collect();

@@ -28,8 +28,8 @@ fn run(name: &str, until_s: u64) -> Run {
 fn events_of<'r>(run: &'r Run, object: &str) -> Vec<(u64, &'r str, &'r str)> {
     run.events
         .iter()
-        .filter(|e| e.object == object)
-        .map(|e| (e.at, e.reason, e.message.as_str()))
+        .filter(|e| *e.object == *object)
+        .map(|e| (e.at, e.reason, &*e.message))
         .collect()
 }
 
@@ -119,7 +119,7 @@ fn an_on_failure_job_fails_when_restarts_reach_the_backoff_limit() {
         .events
         .iter()
         .filter(|e| e.reason == "Killing")
-        .map(|e| (e.at, e.message.as_str()))
+        .map(|e| (e.at, &*e.message))
         .collect();
     assert_eq!(killing, vec![(25_850, "Stopping container main")]);
     assert_eq!((pod.deleting, pod.deleted), (Some(25_850), Some(26_850)));
@@ -396,10 +396,10 @@ fn daemonset_statefulset_and_node_affinity_placement() {
     let failed = run
         .events
         .iter()
-        .find(|e| e.object == "Pod/wrong-pool")
+        .find(|e| &*e.object == "Pod/wrong-pool")
         .unwrap();
     assert_eq!(
-        failed.message,
+        &*failed.message,
         "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 node(s) didn't match Pod's node affinity/selector. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
     );
     assert_eq!(node_of("on-gpu"), Some("gpu-0"));

@@ -85,8 +85,8 @@ fn the_article_crash_loop_shows_restarts_7_at_12_minutes() {
         .unwrap()
         .message;
     assert_eq!(
-        message,
-        &format!(
+        &**message,
+        &*format!(
             "Liveness probe failed: Get \"http://{ip}:8000/health\": dial tcp {ip}:8000: connect: connection refused",
             ip = pod.ip
         )
@@ -96,7 +96,8 @@ fn the_article_crash_loop_shows_restarts_7_at_12_minutes() {
             .iter()
             .find(|e| e.reason == "Killing")
             .unwrap()
-            .message,
+            .message
+            .as_ref(),
         "Container api failed liveness probe, will be restarted"
     );
     // At 12:00: RESTARTS 7 (720 − 561 = 159 s ago: finishedAt is stored in whole seconds), CrashLoopBackOff, 0/1.
@@ -182,9 +183,9 @@ fn a_single_gpu_leaves_the_second_replica_pending_with_the_exact_message() {
         .iter()
         .find(|e| e.reason == "FailedScheduling")
         .expect("a FailedScheduling event");
-    assert_eq!(event.object, format!("Pod/{}", pending.name));
+    assert_eq!(*event.object, *format!("Pod/{}", pending.name));
     assert_eq!(
-        event.message,
+        &*event.message,
         "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod."
     );
     assert_eq!(get_pods::row(&run.pods[0], 900_000).status, "Running");
@@ -245,8 +246,8 @@ fn status_column(run: &Run, pod: &str, at: u64) -> String {
 fn pod_events(run: &Run, pod: &str) -> Vec<(u64, &'static str, String)> {
     run.events
         .iter()
-        .filter(|e| e.object == format!("Pod/{pod}"))
-        .map(|e| (e.at, e.reason, e.message.clone()))
+        .filter(|e| *e.object == *format!("Pod/{pod}"))
+        .map(|e| (e.at, e.reason, e.message.to_string()))
         .collect()
 }
 
@@ -517,11 +518,11 @@ fn unhealthy_of(run: &Run, pod: &str, probe: &str) -> Vec<(u64, String)> {
     run.events
         .iter()
         .filter(|e| {
-            e.object == format!("Pod/{pod}")
+            *e.object == *format!("Pod/{pod}")
                 && e.reason == "Unhealthy"
                 && e.message.starts_with(probe)
         })
-        .map(|e| (e.at, e.message.clone()))
+        .map(|e| (e.at, e.message.to_string()))
         .collect()
 }
 
@@ -560,7 +561,7 @@ fn a_slow_health_endpoint_moves_the_liveness_kill_to_the_timeout() {
     let kills: Vec<u64> = run
         .events
         .iter()
-        .filter(|e| e.object == "Pod/slow-health" && e.reason == "Killing")
+        .filter(|e| &*e.object == "Pod/slow-health" && e.reason == "Killing")
         .map(|e| e.at)
         .collect();
     assert_eq!(&kills[..3], &[31_500, 61_500, 91_500]);
@@ -607,8 +608,8 @@ fn liveness_waits_until_the_startup_success_is_written() {
     let killing: Vec<(u64, &str)> = run
         .events
         .iter()
-        .filter(|e| e.object == "Pod/gated" && e.reason == "Killing")
-        .map(|e| (e.at, e.message.as_str()))
+        .filter(|e| &*e.object == "Pod/gated" && e.reason == "Killing")
+        .map(|e| (e.at, &*e.message))
         .collect();
     assert_eq!(
         killing[0],
@@ -888,7 +889,7 @@ fn a_six_minute_download_then_a_ready_server() {
     let started: Vec<(u64, Option<&str>)> = run
         .events
         .iter()
-        .filter(|e| e.object == "Pod/llm-server" && e.reason == "Started")
+        .filter(|e| &*e.object == "Pod/llm-server" && e.reason == "Started")
         .map(|e| (e.at, e.field_path.as_deref()))
         .collect();
     assert_eq!(
@@ -1005,7 +1006,7 @@ fn a_sidecar_is_started_and_not_awaited() {
     let unhealthy: Vec<(u64, Option<&str>)> = run
         .events
         .iter()
-        .filter(|e| e.object == "Pod/llm-sidecar" && e.reason == "Unhealthy")
+        .filter(|e| &*e.object == "Pod/llm-sidecar" && e.reason == "Unhealthy")
         .map(|e| (e.at, e.field_path.as_deref()))
         .collect();
     let proxy_path = Some("spec.initContainers{proxy}");
@@ -1070,7 +1071,7 @@ fn a_jobs_sidecar_is_stopped_when_the_work_is_done() {
     let completed: Vec<u64> = run
         .events
         .iter()
-        .filter(|e| e.object == "Job/finetune" && e.reason == "Completed")
+        .filter(|e| &*e.object == "Job/finetune" && e.reason == "Completed")
         .map(|e| e.at)
         .collect();
     assert_eq!(completed, vec![66_300]);
@@ -1124,7 +1125,7 @@ spec:
         .events
         .iter()
         .filter(|e| e.reason == "Killing")
-        .map(|e| (e.at, e.field_path.as_deref(), e.message.as_str()))
+        .map(|e| (e.at, e.field_path.as_deref(), &*e.message))
         .collect();
     assert_eq!(
         killing,

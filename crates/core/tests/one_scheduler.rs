@@ -128,12 +128,12 @@ fn lint_quotes_the_simulators_failed_scheduling_text() {
             let first = run.events.iter().find(|e| {
                 e.reason == "FailedScheduling"
                     && run.pods.iter().any(|pod| {
-                        e.object == format!("Pod/{}", pod.name)
+                        *e.object == *format!("Pod/{}", pod.name)
                             && owned_by(&pod.owner, &kind, &name)
                     })
             });
             match first {
-                Some(simulated) if simulated.message == event => {}
+                Some(simulated) if *simulated.message == *event => {}
                 Some(simulated) => problems.push(format!(
                     "{}: {rule} on {kind} \"{name}\" quotes\n  {event}\nthe simulator writes\n  {}",
                     path.display(),
@@ -183,6 +183,6 @@ fn pl502_quotes_the_node_affinity_rejection() {
         .events
         .iter()
         .find(|e| e.reason == "FailedScheduling")
-        .map(|e| e.message.as_str());
+        .map(|e| &*e.message);
     assert_eq!(simulated, Some(expected));
 }

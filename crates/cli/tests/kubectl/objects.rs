@@ -742,8 +742,8 @@ pub fn pod(run: &Run, pod: &PodRun, at: Millis, clock: Clock, source: &str) -> V
                 .events
                 .iter()
                 .rev()
-                .find(|e| e.object == object && e.reason == "FailedScheduling" && e.at <= at)
-                .map_or("", |e| e.message.as_str());
+                .find(|e| *e.object == *object && e.reason == "FailedScheduling" && e.at <= at)
+                .map_or("", |e| &*e.message);
             json!({
                 "phase": "Pending",
                 "conditions": [{

@@ -443,7 +443,8 @@ impl World<'_> {
                     .events
                     .iter()
                     .find(|event| {
-                        event.reason == "FailedScheduling" && event.object == format!("Pod/{name}")
+                        event.reason == "FailedScheduling"
+                            && *event.object == *format!("Pod/{name}")
                     })
                     .map(|event| event.message.clone())
                     .unwrap_or_default();

@@ -194,7 +194,7 @@ fn diagnose_pod(run: &Run, pod: &PodRun, at: Millis) -> Option<Diagnosis> {
         return None;
     }
     if let Some(event) = run.events.iter().rev().find(|event| {
-        event.at <= at && event.reason == "FailedMount" && event.object == object(pod)
+        event.at <= at && event.reason == "FailedMount" && *event.object == *object(pod)
     }) {
         return Some(failed_mount(run, pod, event, at));
     }
@@ -625,7 +625,7 @@ fn killing_event<'r>(
         e.reason == "Killing"
             && e.at >= instance.started
             && e.at <= exit.at
-            && e.object == object
+            && *e.object == *object
             && e.field_path.as_deref() == Some(field_path.as_str())
     })
 }
@@ -647,7 +647,7 @@ fn last_unhealthy<'r>(
         e.reason == "Unhealthy"
             && e.at >= from
             && e.at <= to
-            && e.object == object
+            && *e.object == *object
             && e.field_path.as_deref() == Some(field_path.as_str())
             && e.message.starts_with(&prefix)
     })
@@ -783,11 +783,7 @@ fn liveness_during_load(
     let described = describe::describe_pod(run, pod, at);
     let mut evidence = Evidence::new();
     evidence.find(&described, "Restart Count:", None);
-    evidence.find(
-        &described,
-        "failed liveness probe",
-        Some(killing.message.as_str()),
-    );
+    evidence.find(&described, "failed liveness probe", Some(&*killing.message));
     let unhealthy = last_unhealthy(
         run,
         pod,
@@ -799,7 +795,7 @@ fn liveness_during_load(
     evidence.find(
         &described,
         "Liveness probe failed",
-        unhealthy.map(|e| e.message.as_str()),
+        unhealthy.map(|e| &*e.message),
     );
     if let Ok(previous) = logs::logs(run, pod, name, at, true) {
         if let Some(line) = last_line(&previous) {
@@ -873,16 +869,12 @@ fn startup_budget(
     let described = describe::describe_pod(run, pod, at);
     let mut evidence = Evidence::new();
     evidence.find(&described, "Restart Count:", None);
-    evidence.find(
-        &described,
-        "failed startup probe",
-        Some(killing.message.as_str()),
-    );
+    evidence.find(&described, "failed startup probe", Some(&*killing.message));
     let unhealthy = last_unhealthy(run, pod, container, "Startup", instance.started, killing.at);
     evidence.find(
         &described,
         "Startup probe failed",
-        unhealthy.map(|e| e.message.as_str()),
+        unhealthy.map(|e| &*e.message),
     );
     if let Ok(previous) = logs::logs(run, pod, name, at, true) {
         if let Some(line) = last_line(&previous) {
@@ -1082,7 +1074,7 @@ fn probe_kills_serving(
     evidence.find(
         &described,
         &format!("{title} probe"),
-        unhealthy.map(|e| e.message.as_str()),
+        unhealthy.map(|e| &*e.message),
     );
     if let Ok(previous) = logs::logs(run, pod, name, at, true) {
         evidence.find(&previous, "Uvicorn running on", None);
@@ -1136,7 +1128,7 @@ fn not_ready_while_serving(
     evidence.find(
         &described,
         &format!("{title} probe"),
-        Some(unhealthy.message.as_str()),
+        Some(&*unhealthy.message),
     );
     if let Ok(current) = logs::logs(run, pod, name, at, false) {
         evidence.find(&current, "Uvicorn running on", None);
@@ -1332,11 +1324,11 @@ fn unschedulable(run: &Run, pod: &PodRun, at: Millis) -> Option<Diagnosis> {
         .events
         .iter()
         .rev()
-        .find(|e| e.reason == "FailedScheduling" && e.object == object && e.at <= at)?;
+        .find(|e| e.reason == "FailedScheduling" && *e.object == *object && e.at <= at)?;
     let message = &event.message;
     let described = describe::describe_pod(run, pod, at);
     let mut evidence = Evidence::new();
-    evidence.find(&described, "FailedScheduling", Some(message.as_str()));
+    evidence.find(&described, "FailedScheduling", Some(&**message));
     evidence.find(&described, "PodScheduled", None);
     let reasons = message
         .split(". ")

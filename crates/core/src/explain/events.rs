@@ -157,7 +157,7 @@ pub fn aggregate_with(run: &Run, object: &str, at: Millis, spam_filter: bool) ->
     let mut series = SeriesRecorder::default();
     let mut failed_scheduling = 0u32;
     for (index, event) in run.events.iter().enumerate() {
-        if event.object != object || event.at > at {
+        if *event.object != *object || event.at > at {
             continue;
         }
         // Nanoseconds tell apart occurrences of the same millisecond, in the
@@ -334,20 +334,20 @@ impl Legacy {
         if now.saturating_sub(group.last) > AGGREGATE_INTERVAL {
             group.messages.clear();
         }
-        if !group.messages.contains(&event.message) {
-            group.messages.push(event.message.clone());
+        if !group.messages.iter().any(|m| **m == *event.message) {
+            group.messages.push(event.message.to_string());
         }
         group.last = now;
         let (key, message) = if group.messages.len() < AGGREGATE_MAX_MESSAGES {
             (
                 ObserveKey::Exact {
                     source: event.source,
-                    field_path: event.field_path.clone(),
+                    field_path: event.field_path.as_deref().map(String::from),
                     warning: event.warning,
                     reason: event.reason,
-                    message: event.message.clone(),
+                    message: event.message.to_string(),
                 },
-                event.message.clone(),
+                event.message.to_string(),
             )
         } else {
             group.messages.remove(0);
@@ -406,11 +406,11 @@ impl Legacy {
                 message,
                 warning: event.warning,
                 source: event.source,
-                field_path: event.field_path.clone(),
+                field_path: event.field_path.as_deref().map(String::from),
                 first,
                 last: now,
                 count,
-                object: event.object.clone(),
+                object: event.object.to_string(),
             },
             now,
         );
@@ -500,14 +500,14 @@ impl SeriesRecorder {
         let object = EventObject {
             name,
             reason: event.reason,
-            message: event.message.clone(),
+            message: event.message.to_string(),
             warning: event.warning,
             source: event.source,
-            field_path: event.field_path.clone(),
+            field_path: event.field_path.as_deref().map(String::from),
             first: now,
             last: now,
             count: 1,
-            object: event.object.clone(),
+            object: event.object.to_string(),
         };
         store.write(object.clone(), now);
         self.cache.push(Cached {

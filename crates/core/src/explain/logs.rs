@@ -201,7 +201,7 @@ pub fn instance_log(
         .events
         .iter()
         .filter(|e| e.reason == "Killing" && e.at >= start && e.at <= exit.at)
-        .find(|e| e.object == object && e.field_path.as_deref() == Some(field_path.as_str()))
+        .find(|e| *e.object == *object && e.field_path.as_deref() == Some(field_path.as_str()))
         .map(|e| e.at);
     let self_exit = program
         .exit

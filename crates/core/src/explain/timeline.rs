@@ -408,7 +408,7 @@ fn markers(run: &Run, events: &[&Event], container: &ContainerRun) -> Vec<Marker
             Some(Marker {
                 at: event.at,
                 kind,
-                message: event.message.clone(),
+                message: event.message.to_string(),
             })
         })
         .collect();

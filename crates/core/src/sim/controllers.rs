@@ -17,11 +17,11 @@ impl<'a> Sim<'a> {
     ) {
         self.events.push(Event {
             at: self.now,
-            object,
+            object: object.into(),
             field_path: None,
             warning,
             reason,
-            message,
+            message: message.into(),
             source,
         });
     }
@@ -68,6 +68,8 @@ impl<'a> Sim<'a> {
                     manual: false,
                 })
                 .collect(),
+                field_path: None,
+                texts: Vec::new(),
                 running: false,
                 started_ok: false,
                 started_written: None,
@@ -111,6 +113,7 @@ impl<'a> Sim<'a> {
         let index = self.pods.len();
         let uid = self.rng.uid();
         self.pods.push(PodSim {
+            object: format!("Pod/{name}").into(),
             spec: &workload.pod,
             containers,
             init_next: 0,

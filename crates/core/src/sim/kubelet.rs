@@ -12,8 +12,8 @@ mod init_kubelet;
 #[path = "volumes.rs"]
 mod volumes;
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use super::queue::Queue;
+use std::sync::Arc;
 
 use super::cron::next_after;
 use super::{ContainerRun, Event, Exit, Instance, Options, PodRun, Run};
@@ -170,6 +170,10 @@ struct ContainerSim<'a> {
     spec: &'a Container,
     program: Program,
     probes: Vec<ProbeSim<'a>>,
+    /// The field path of its events, written at its first event.
+    field_path: Option<Arc<str>>,
+    /// Its repeated event texts, each written once (`Sim::shared_text`).
+    texts: Vec<(TextKey, Arc<str>)>,
     running: bool,
     /// Started (the startup probe succeeded, or there is none).
     started_ok: bool,
@@ -189,6 +193,8 @@ struct ContainerSim<'a> {
 }
 
 struct PodSim<'a> {
+    /// `Pod/<name>`, the object of its events.
+    object: Arc<str>,
     spec: &'a PodSpec,
     /// The app containers, then the init containers (`init_kubelet.rs`).
     containers: Vec<ContainerSim<'a>>,
@@ -291,8 +297,7 @@ struct StatefulSetSim<'a> {
 
 struct Sim<'a> {
     now: Millis,
-    seq: u64,
-    queue: BinaryHeap<Reverse<(Millis, u64, Ev)>>,
+    queue: Queue<Ev>,
     pods: Vec<PodSim<'a>>,
     events: Vec<Event>,
     until: Millis,
@@ -414,8 +419,7 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
     }
     let mut sim = Sim {
         now: 0,
-        seq: 0,
-        queue: BinaryHeap::new(),
+        queue: Queue::new(),
         pods: Vec::new(),
         events: Vec::new(),
         until,
@@ -478,7 +482,7 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
             WorkloadKind::CronJob => sim.cron_create(workload),
         }
     }
-    while let Some(Reverse((at, _, ev))) = sim.queue.pop() {
+    while let Some((at, ev)) = sim.queue.pop() {
         if at > until {
             break;
         }
@@ -560,8 +564,7 @@ pub fn go_duration(ms: Millis) -> String {
 impl<'a> Sim<'a> {
     fn push(&mut self, at: Millis, ev: Ev) {
         if at <= self.until {
-            self.seq += 1;
-            self.queue.push(Reverse((at, self.seq, ev)));
+            self.queue.push(at, ev);
         }
     }
 
@@ -571,19 +574,28 @@ impl<'a> Sim<'a> {
         container: Option<usize>,
         warning: bool,
         reason: &'static str,
-        message: String,
+        message: impl Into<Arc<str>>,
     ) {
-        let pod_sim = &self.pods[pod];
-        let field_path = container.map(|c| self.field_path(pod, c));
+        let field_path = container.map(|c| self.shared_field_path(pod, c));
         self.events.push(Event {
             at: self.now,
-            object: format!("Pod/{}", pod_sim.run.name),
+            object: self.pods[pod].object.clone(),
             field_path,
             warning,
             reason,
-            message,
+            message: message.into(),
             source: "kubelet",
         });
+    }
+
+    /// `field_path`, written once per container.
+    fn shared_field_path(&mut self, pod: usize, c: usize) -> Arc<str> {
+        if let Some(path) = &self.pods[pod].containers[c].field_path {
+            return path.clone();
+        }
+        let path: Arc<str> = self.field_path(pod, c).into();
+        self.pods[pod].containers[c].field_path = Some(path.clone());
+        path
     }
 
     fn handle(&mut self, ev: Ev) {
@@ -678,25 +690,16 @@ impl<'a> Sim<'a> {
         };
         if !should_pull {
             if present {
-                self.event(
-                    pod,
-                    Some(c),
-                    false,
-                    "Pulled",
-                    format!("Container image \"{image}\" already present on machine and can be accessed by the pod"),
-                );
+                let message = self.shared_text(pod, c, TextKey::ImagePresent, |_| {
+                    format!("Container image \"{image}\" already present on machine and can be accessed by the pod")
+                });
+                self.event(pod, Some(c), false, "Pulled", message);
                 self.create(pod, c);
             } else {
                 let message =
                     format!("Container image \"{image}\" is not present with pull policy of Never");
                 self.event(pod, Some(c), true, "ErrImageNeverPull", message.clone());
-                self.event(
-                    pod,
-                    Some(c),
-                    true,
-                    "Failed",
-                    "Error: ErrImageNeverPull".into(),
-                );
+                self.event(pod, Some(c), true, "Failed", "Error: ErrImageNeverPull");
                 self.start_failed(pod, c, "ErrImageNeverPull", message);
             }
             return;
@@ -716,13 +719,7 @@ impl<'a> Sim<'a> {
                     "BackOff",
                     format!("Back-off pulling image \"{image}\""),
                 );
-                self.event(
-                    pod,
-                    Some(c),
-                    true,
-                    "Failed",
-                    "Error: ImagePullBackOff".into(),
-                );
+                self.event(pod, Some(c), true, "Failed", "Error: ImagePullBackOff");
                 self.start_failed(pod, c, "ImagePullBackOff", message);
                 return;
             }
@@ -805,7 +802,7 @@ impl<'a> Sim<'a> {
             _ => (PULL_BACKOFF_INITIAL, now),
         });
         container.pull_error = error.clone();
-        self.event(pod, Some(c), true, "Failed", "Error: ErrImagePull".into());
+        self.event(pod, Some(c), true, "Failed", "Error: ErrImagePull");
         self.start_failed(pod, c, "ErrImagePull", error);
     }
 
@@ -887,8 +884,8 @@ impl<'a> Sim<'a> {
             .and_then(|amount| amount.quantity)
             .map(|q| q.value());
         let has_readiness = container.spec.readiness.is_some();
-        self.event(pod, Some(c), false, "Created", "Container created".into());
-        self.event(pod, Some(c), false, "Started", "Container started".into());
+        self.event(pod, Some(c), false, "Created", "Container created");
+        self.event(pod, Some(c), false, "Started", "Container started");
         // Exits of the program itself; the earliest wins (stale ones are ignored).
         if let Some(exit) = &program.exit {
             self.push(
@@ -1051,14 +1048,14 @@ impl<'a> Sim<'a> {
         let title = kind.title();
         let success = match outcome {
             Outcome::Success => true,
-            Outcome::Failure(output) => {
-                self.event(
-                    pod,
-                    Some(c),
-                    true,
-                    "Unhealthy",
-                    format!("{title} probe failed: {output}"),
-                );
+            Outcome::Failure(failure) => {
+                let message = self.shared_text(pod, c, TextKey::Unhealthy(p, failure), |sim| {
+                    format!(
+                        "{title} probe failed: {}",
+                        sim.failure_output(pod, c, p, failure)
+                    )
+                });
+                self.event(pod, Some(c), true, "Unhealthy", message);
                 false
             }
             Outcome::Error(output) => {
@@ -1143,7 +1140,6 @@ impl<'a> Sim<'a> {
         let container = &pod_sim.containers[c];
         let probe = container.probes[p].probe;
         let program = &container.program;
-        let ip = &pod_sim.run.ip;
         let listening = container
             .run
             .instances
@@ -1165,35 +1161,19 @@ impl<'a> Sim<'a> {
         let timeout_ms = (probe.timeout_seconds.value.max(1) as Millis) * 1000;
         let latency = program.health_latency.value;
         match &probe.handler {
-            Handler::HttpGet {
-                path, port, scheme, ..
-            } => {
+            Handler::HttpGet { path, port, .. } => {
                 let port = match resolve(port) {
                     Ok(port) => port,
                     Err(error) => return (Outcome::Error(error), 0),
                 };
-                let url = format!("{}://{ip}:{port}{path}", scheme.to_ascii_lowercase());
                 if !listening || port != program.listen_port.value {
-                    return (
-                        Outcome::Failure(format!(
-                            "Get \"{url}\": dial tcp {ip}:{port}: connect: connection refused"
-                        )),
-                        0,
-                    );
+                    return (Outcome::Failure(Failure::HttpRefused(port)), 0);
                 }
                 if latency >= timeout_ms {
-                    return (
-                        Outcome::Failure(format!(
-                            "Get \"{url}\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
-                        )),
-                        timeout_ms,
-                    );
+                    return (Outcome::Failure(Failure::HttpTimeout(port)), timeout_ms);
                 }
                 if *path != program.health_path.value {
-                    return (
-                        Outcome::Failure("HTTP probe failed with statuscode: 404".into()),
-                        latency,
-                    );
+                    return (Outcome::Failure(Failure::HttpStatus404), latency);
                 }
                 (Outcome::Success, latency)
             }
@@ -1205,38 +1185,21 @@ impl<'a> Sim<'a> {
                 if listening && port == program.listen_port.value {
                     (Outcome::Success, 0)
                 } else {
-                    (
-                        Outcome::Failure(format!(
-                            "dial tcp {ip}:{port}: connect: connection refused"
-                        )),
-                        0,
-                    )
+                    (Outcome::Failure(Failure::TcpRefused(port)), 0)
                 }
             }
             Handler::Grpc { port, .. } => {
                 let port = port.unwrap_or(0);
                 if listening && port == program.listen_port.value {
                     if latency >= timeout_ms {
-                        (
-                            Outcome::Failure(format!(
-                                "timeout: health rpc did not complete within {}s",
-                                timeout_ms / 1000
-                            )),
-                            timeout_ms,
-                        )
+                        (Outcome::Failure(Failure::GrpcTimeout), timeout_ms)
                     } else {
                         (Outcome::Success, latency)
                     }
                 } else {
                     // UNCONFIRMED wording for a refused gRPC connection (§2
                     // table); the blocking dial gives up at the timeout.
-                    (
-                        Outcome::Failure(format!(
-                            "timeout: failed to connect service \"{ip}:{port}\" within {}s: context deadline exceeded",
-                            timeout_ms / 1000
-                        )),
-                        timeout_ms,
-                    )
+                    (Outcome::Failure(Failure::GrpcRefused(port)), timeout_ms)
                 }
             }
             // An exec check succeeds once the program has loaded.
@@ -1244,11 +1207,67 @@ impl<'a> Sim<'a> {
                 if listening {
                     (Outcome::Success, 0)
                 } else {
-                    (Outcome::Failure(String::new()), 0)
+                    (Outcome::Failure(Failure::Exec), 0)
                 }
             }
             Handler::Sleep { .. } | Handler::Missing => (Outcome::Success, 0),
         }
+    }
+
+    /// The kubelet's text of a probe failure (§2), for `Unhealthy`.
+    fn failure_output(&self, pod: usize, c: usize, p: usize, failure: Failure) -> String {
+        let pod_sim = &self.pods[pod];
+        let probe = pod_sim.containers[c].probes[p].probe;
+        let ip = &pod_sim.run.ip;
+        let timeout_s = probe.timeout_seconds.value.max(1);
+        let url = |port: i64| match &probe.handler {
+            Handler::HttpGet { path, scheme, .. } => {
+                format!("{}://{ip}:{port}{path}", scheme.to_ascii_lowercase())
+            }
+            _ => String::new(),
+        };
+        match failure {
+            Failure::HttpRefused(port) => format!(
+                "Get \"{}\": dial tcp {ip}:{port}: connect: connection refused",
+                url(port)
+            ),
+            Failure::HttpTimeout(port) => format!(
+                "Get \"{}\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)",
+                url(port)
+            ),
+            Failure::HttpStatus404 => "HTTP probe failed with statuscode: 404".into(),
+            Failure::TcpRefused(port) => {
+                format!("dial tcp {ip}:{port}: connect: connection refused")
+            }
+            Failure::GrpcTimeout => {
+                format!("timeout: health rpc did not complete within {timeout_s}s")
+            }
+            Failure::GrpcRefused(port) => format!(
+                "timeout: failed to connect service \"{ip}:{port}\" within {timeout_s}s: context deadline exceeded"
+            ),
+            Failure::Exec => String::new(),
+        }
+    }
+
+    /// A text of container `c` that repeats (`TextKey`), written the first
+    /// time and shared after.
+    fn shared_text(
+        &mut self,
+        pod: usize,
+        c: usize,
+        key: TextKey,
+        render: impl FnOnce(&Self) -> String,
+    ) -> Arc<str> {
+        if let Some((_, text)) = self.pods[pod].containers[c]
+            .texts
+            .iter()
+            .find(|(known, _)| *known == key)
+        {
+            return text.clone();
+        }
+        let text: Arc<str> = render(self).into();
+        self.pods[pod].containers[c].texts.push((key, text.clone()));
+        text
     }
 
     /// A liveness or startup kill (§3): `Killing` event, preStop, SIGTERM,
@@ -1275,13 +1294,11 @@ impl<'a> Sim<'a> {
         } else {
             ", will be restarted"
         };
-        self.event(
-            pod,
-            Some(c),
-            false,
-            "Killing",
-            self.kill_message(pod, c, &name, probe_name, will),
-        );
+        // The same inputs each time: the text is written once per kind.
+        let message = self.shared_text(pod, c, TextKey::Killing(kind), |sim| {
+            sim.kill_message(pod, c, &name, probe_name, will)
+        });
+        self.event(pod, Some(c), false, "Killing", message);
         self.push(at, Ev::Exit(pod, c, instance, ExitKind::Killed { code }));
     }
 
@@ -1399,19 +1416,24 @@ impl<'a> Sim<'a> {
     /// `Next` and start in this sync.
     fn decide_restart(&mut self, pod: usize, c: usize, examined: Option<Millis>) {
         let now = self.now;
-        let pod_name = self.pods[pod].run.name.clone();
-        let uid = self.pods[pod].run.uid.clone();
-        let container = &mut self.pods[pod].containers[c];
-        let name = container.spec.name.clone();
         if let Some(finished) = examined {
             let expired =
                 |last_update: Millis| finished.saturating_sub(last_update) > BACKOFF_RESET;
-            if let Some((backoff, last_update)) = container.backoff {
+            if let Some((backoff, last_update)) = self.pods[pod].containers[c].backoff {
                 if !expired(last_update) && now.saturating_sub(finished) < backoff {
-                    let message = format!(
-                        "back-off {} restarting failed container={name} pod={pod_name}_default({uid})",
-                        go_duration(backoff)
-                    );
+                    // One text per back-off length (10 s doubling to 5 m).
+                    let message =
+                        self.shared_text(pod, c, TextKey::BackOffWaiting(backoff), |sim| {
+                            let pod_sim = &sim.pods[pod];
+                            format!(
+                                "back-off {} restarting failed container={} pod={}_default({})",
+                                go_duration(backoff),
+                                pod_sim.containers[c].spec.name,
+                                pod_sim.run.name,
+                                pod_sim.run.uid
+                            )
+                        });
+                    let container = &mut self.pods[pod].containers[c];
                     container.run.back_offs.push((now, message));
                     // The newest exited instance decides from now on; v1.35
                     // re-queues at the remaining back-off, capped at 1 m,
@@ -1429,14 +1451,20 @@ impl<'a> Sim<'a> {
                         // After a kill: the PLEG's ContainerDied sync comes first.
                         now + self.timing.pleg
                     };
-                    self.event(pod, Some(c), true, "BackOff", format!(
-                        "Back-off restarting failed container {name} in pod {pod_name}_default({uid})"
-                    ));
+                    let message = self.shared_text(pod, c, TextKey::BackOff, |sim| {
+                        let pod_sim = &sim.pods[pod];
+                        format!(
+                            "Back-off restarting failed container {} in pod {}_default({})",
+                            pod_sim.containers[c].spec.name, pod_sim.run.name, pod_sim.run.uid
+                        )
+                    });
+                    self.event(pod, Some(c), true, "BackOff", message);
                     self.push(next, Ev::Sync(pod, c));
                     return;
                 }
             }
             // Next(id, FinishedAt): a fresh 10 s entry, or double it.
+            let container = &mut self.pods[pod].containers[c];
             let backoff = match container.backoff {
                 Some((backoff, last_update)) if !expired(last_update) => {
                     (backoff * 2).min(BACKOFF_MAX)
@@ -1451,7 +1479,33 @@ impl<'a> Sim<'a> {
 
 enum Outcome {
     Success,
-    Failure(String),
+    /// What failed; its text (`Sim::failure_output`) is written once per
+    /// container and shared by every `Unhealthy` event that repeats it.
+    Failure(Failure),
     /// A Go error: not counted (§2).
     Error(String),
+}
+
+/// A probe's failure, with the port it called (`Sim::probe`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Failure {
+    HttpRefused(i64),
+    HttpTimeout(i64),
+    HttpStatus404,
+    TcpRefused(i64),
+    GrpcTimeout,
+    GrpcRefused(i64),
+    Exec,
+}
+
+/// A repeated event text of one container, written once (`Sim::shared_text`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TextKey {
+    /// `Unhealthy`: (probe index, its failure).
+    Unhealthy(usize, Failure),
+    Killing(ProbeKind),
+    BackOff,
+    /// The CrashLoopBackOff waiting message, for a back-off of this length.
+    BackOffWaiting(Millis),
+    ImagePresent,
 }

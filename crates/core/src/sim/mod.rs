@@ -22,9 +22,12 @@ mod cron;
 pub mod image;
 pub mod init;
 mod kubelet;
+mod queue;
 pub mod shm;
 
 pub use kubelet::{requeue, simulate_reading, Timing};
+
+use std::sync::Arc;
 
 use crate::manifest::duration::Millis;
 use crate::manifest::read::read;
@@ -148,7 +151,8 @@ pub struct ContainerRun {
     /// Every instance, oldest first; instance `i` has restartCount `i`.
     pub instances: Vec<Instance>,
     /// Times the container sat in CrashLoopBackOff: (from, back-off message).
-    pub back_offs: Vec<(Millis, String)>,
+    /// The message is shared by the back-offs of one length.
+    pub back_offs: Vec<(Millis, Arc<str>)>,
     /// Other waiting reasons the kubelet set when a start failed before the
     /// container was created (kubelet.md §9, kubernetes-behavior.md "A
     /// missing Secret"): (from, reason, message), e.g. `ErrImagePull`,
@@ -214,13 +218,17 @@ pub struct GpuOom {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Event {
     pub at: Millis,
-    /// `Pod/model-api-7d4b8c9f5-x2p8q`.
-    pub object: String,
-    /// `spec.containers{api}` for container events.
-    pub field_path: Option<String>,
+    /// `Pod/model-api-7d4b8c9f5-x2p8q`. Shared: written once per pod, not
+    /// per occurrence (a day of a crash loop is millions of events).
+    pub object: Arc<str>,
+    /// `spec.containers{api}` for container events; written once per
+    /// container.
+    pub field_path: Option<Arc<str>>,
     pub warning: bool,
     pub reason: &'static str,
-    pub message: String,
+    /// The text as the API server stores it; a repeated text (a probe's
+    /// failure, a back-off) is one shared string.
+    pub message: Arc<str>,
     /// `kubelet`, `default-scheduler`.
     pub source: &'static str,
 }
@@ -345,20 +353,20 @@ impl ContainerRun {
                 .iter()
                 .rev()
                 .find(|(from, _)| *from >= floor && *from <= at)
-                .map(|(from, message)| (*from, "CrashLoopBackOff", message));
+                .map(|(from, message)| (*from, "CrashLoopBackOff", &**message));
             let other = self
                 .waiting
                 .iter()
                 .rev()
                 .find(|(from, _, _)| *from >= floor && *from <= at)
-                .map(|(from, reason, message)| (*from, *reason, message));
+                .map(|(from, reason, message)| (*from, *reason, message.as_str()));
             match (back_off, other) {
                 (Some(a), Some(b)) => Some(if b.0 >= a.0 { b } else { a }),
                 (a, b) => a.or(b),
             }
             .map(|(_, reason, message)| ContainerState::Waiting {
                 reason: reason.to_string(),
-                message: message.clone(),
+                message: message.to_string(),
             })
         };
         let Some(newest) = live.last() else {
