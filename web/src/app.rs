@@ -135,10 +135,13 @@ pub fn App(props: &AppProps) -> Html {
     // The exercise's start, once the library has arrived.
     {
         let dispatcher = state.dispatcher();
-        let start = exercise.as_ref().map(|e| exercise::learner_text(&e.start));
+        // The learner's text is made once, when the library arrives, not on
+        // every render.
+        let arrived = exercise.clone();
         let awaiting = opening.2;
-        use_effect_with(start.is_some(), move |_| {
-            if let (true, Some(start)) = (awaiting, start) {
+        use_effect_with(arrived.is_some(), move |_| {
+            if let (true, Some(exercise)) = (awaiting, arrived) {
+                let start = exercise::learner_text(&exercise.start);
                 dispatcher.dispatch(Action::Replace(start.into()));
             }
         });

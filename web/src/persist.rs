@@ -269,13 +269,7 @@ pub fn embed_code(base: &str, text: &str, options: &PageOptions) -> Result<Strin
     let base = base.split('#').next().unwrap_or(base);
     // The page's own view parameters are replaced by the ones given.
     let (path, query) = base.split_once('?').unwrap_or((base, ""));
-    let kept: Vec<&str> = query
-        .split('&')
-        .filter(|pair| {
-            let key = pair.split_once('=').map_or(*pair, |(key, _)| key);
-            !pair.is_empty() && !matches!(key, "embed" | "view" | "at" | "controls" | "autoplay")
-        })
-        .collect();
+    let kept = query_without(query, &["embed", "view", "at", "controls", "autoplay"]);
     let mut params = kept.join("&");
     if !params.is_empty() {
         params.push('&');
@@ -302,19 +296,25 @@ pub fn embed_code(base: &str, text: &str, options: &PageOptions) -> Result<Strin
 pub fn full_page_href(base: &str, fragment: &str) -> String {
     let base = base.split('#').next().unwrap_or(base);
     let (path, query) = base.split_once('?').unwrap_or((base, ""));
-    let kept: Vec<&str> = query
-        .split('&')
-        .filter(|pair| {
-            let key = pair.split_once('=').map_or(*pair, |(key, _)| key);
-            !pair.is_empty() && !matches!(key, "embed" | "view" | "controls" | "autoplay")
-        })
-        .collect();
+    let kept = query_without(query, &["embed", "view", "controls", "autoplay"]);
     let query = if kept.is_empty() {
         String::new()
     } else {
         format!("?{}", kept.join("&"))
     };
     format!("{path}{query}{fragment}")
+}
+
+/// The pairs of a query string (without its `?`) whose key is not one of
+/// `dropped`, in their order.
+fn query_without<'q>(query: &'q str, dropped: &[&str]) -> Vec<&'q str> {
+    query
+        .split('&')
+        .filter(|pair| {
+            let key = pair.split_once('=').map_or(*pair, |(key, _)| key);
+            !pair.is_empty() && !dropped.contains(&key)
+        })
+        .collect()
 }
 
 /// The page's address without the fragment.

@@ -41,13 +41,19 @@ pub fn ExercisePanel(props: &ExercisePanelProps) -> Html {
     };
     let reset = {
         let on_replace = props.on_replace.clone();
-        let start = exercise::learner_text(&exercise.start);
-        Callback::from(move |_: MouseEvent| on_replace.emit(start.clone()))
+        let exercise = exercise.clone();
+        // Read on the click, not on every render of the panel.
+        Callback::from(move |_: MouseEvent| {
+            on_replace.emit(exercise::learner_text(&exercise.start))
+        })
     };
-    let solution = exercise.solution.as_deref().map(|solution| {
+    let solution = exercise.solution.is_some().then(|| {
         let on_replace = props.on_replace.clone();
-        let solution = exercise::learner_text(solution);
-        Callback::from(move |_: MouseEvent| on_replace.emit(solution.clone()))
+        let exercise = exercise.clone();
+        Callback::from(move |_: MouseEvent| {
+            let solution = exercise.solution.as_deref().unwrap_or_default();
+            on_replace.emit(exercise::learner_text(solution))
+        })
     });
     // The explanation once solved, or when the learner asks for it.
     let answer_shown = use_state(|| false);

@@ -58,27 +58,32 @@ pub fn describe_pod(run: &Run, pod: &PodRun, at: Millis) -> String {
     header(&mut text, pod, &view);
     // `describePod`: `Init Containers:` only when the pod has any, the same
     // block per container (`describeContainers("Init Containers", …)`).
-    for (index, container) in pod.spec.init_containers.iter().enumerate() {
-        if index == 0 {
-            text.line(0, "Init Containers:");
+    let sections = [
+        (
+            "Init Containers:",
+            &pod.spec.init_containers,
+            &view.init_statuses,
+            &pod.init_containers,
+        ),
+        (
+            "Containers:",
+            &pod.spec.containers,
+            &view.statuses,
+            &pod.containers,
+        ),
+    ];
+    for (title, specs, statuses, runs) in sections {
+        for (index, container) in specs.iter().enumerate() {
+            if index == 0 {
+                text.line(0, title);
+            }
+            let block = Block {
+                statuses,
+                runs,
+                index,
+            };
+            container_block(&mut text, pod, &view, &block, container);
         }
-        let block = Block {
-            statuses: &view.init_statuses,
-            runs: &pod.init_containers,
-            index,
-        };
-        container_block(&mut text, pod, &view, &block, container);
-    }
-    for (index, container) in pod.spec.containers.iter().enumerate() {
-        if index == 0 {
-            text.line(0, "Containers:");
-        }
-        let block = Block {
-            statuses: &view.statuses,
-            runs: &pod.containers,
-            index,
-        };
-        container_block(&mut text, pod, &view, &block, container);
     }
     if pod.spec.containers.is_empty() {
         text.line(0, "Containers: <none>");

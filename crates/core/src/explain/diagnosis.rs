@@ -571,6 +571,17 @@ fn spec<'p>(pod: &'p PodRun, container: &ContainerRun) -> Option<&'p Container> 
         .find(|c| c.name == container.name)
 }
 
+/// The program's own last words when it exits with `code` as the Scenario
+/// planned (`exit.log`'s last non-blank line).
+fn planned_last_words(container: &ContainerRun, code: i64) -> Option<&str> {
+    container
+        .program
+        .exit
+        .as_ref()
+        .filter(|planned| planned.code == code)
+        .and_then(|planned| planned.log.lines().rev().find(|l| !l.trim().is_empty()))
+}
+
 /// Whether the container has a terminated instance before the current
 /// one: what `kubectl logs --previous` needs.
 fn has_previous(container: &ContainerRun, at: Millis) -> bool {
@@ -1221,12 +1232,7 @@ fn program_crash(
     let name = &container.name;
     let log = logs::logs(run, pod, name, at, has_previous(container, at)).unwrap_or_default();
     // The program's own last words (the Scenario's `exit.log`), when it wrote any.
-    let said = container
-        .program
-        .exit
-        .as_ref()
-        .filter(|planned| planned.code == code)
-        .and_then(|planned| planned.log.lines().rev().find(|l| !l.trim().is_empty()))
+    let said = planned_last_words(container, code)
         .filter(|line| log.lines().any(|l| l == *line))
         .map(str::to_string);
     let last = last_line(&log).unwrap_or("").to_string();

@@ -100,12 +100,7 @@ fn failing(run: &Run, pod: &PodRun, container: &ContainerRun, code: i64, at: Mil
     let name = &container.name;
     let restarts = restarts_at(container, at);
     let log = logs::logs(run, pod, name, at, false).unwrap_or_default();
-    let said = container
-        .program
-        .exit
-        .as_ref()
-        .filter(|planned| planned.code == code)
-        .and_then(|planned| planned.log.lines().rev().find(|l| !l.trim().is_empty()))
+    let said = super::planned_last_words(container, code)
         .map(str::to_string)
         .or_else(|| last_line(&log).map(str::to_string))
         .unwrap_or_default();
