@@ -30,6 +30,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod inputs;
+mod traffic;
 
 /// `print!` that ends the process quietly when standard output is a closed
 /// pipe (`podlab simulate FILE | head`), with 141 as a shell reports a
@@ -65,7 +66,7 @@ const USAGE: &str =
                    [--config FILE] [--select PL2,..] [--ignore PL004,..] [--exit-zero] [--verbose]
        podlab lint --print-config [--config FILE]
        podlab rules [ID|NAME] [--lang en|zh-TW]
-       podlab simulate FILE... [--at DURATION] [--format text|json] [--lang en|zh-TW]
+       podlab simulate FILE... [--at DURATION] [--format text|json] [--lang en|zh-TW] [--window SECONDS]
        podlab fmt --reindent FILE [--write] [--lang en|zh-TW]
        podlab share FILE [--base URL] [--embed]
        podlab exercises list [--format text|json] [--lang en|zh-TW]
@@ -336,12 +337,21 @@ fn simulate_command(args: &[String]) -> Result<u8, String> {
     let mut format = "text".to_string();
     let mut lang = Lang::En;
     let mut at = None;
+    let mut window = 60;
     let mut files = Vec::new();
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         match arg.as_str() {
             "--format" => format = iter.next().ok_or("--format needs a value")?.clone(),
             "--lang" => lang = lang_value(iter.next())?,
+            "--window" => {
+                let value = iter.next().ok_or("--window needs seconds (`60`)")?;
+                window = value
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|w| *w > 0)
+                    .ok_or_else(|| format!("--window: `{value}` is not a number of seconds"))?;
+            }
             "--at" => {
                 let value = iter.next().ok_or("--at needs a duration (`12m`)")?;
                 at = Some(duration::parse(value).map_err(|error| error.message(value).en)?);
@@ -458,6 +468,10 @@ fn simulate_command(args: &[String]) -> Result<u8, String> {
         if !refused.is_empty() {
             output["refused"] = json!(refused);
         }
+        // Only when the Scenario sends traffic.
+        if let Some(requests) = &run.traffic {
+            output["traffic"] = traffic::json(requests, at, window);
+        }
         outln!(
             "{}",
             serde_json::to_string_pretty(&output).unwrap_or_default()
@@ -468,6 +482,9 @@ fn simulate_command(args: &[String]) -> Result<u8, String> {
             outln!("# {}\n", note.get(lang));
         }
         out!("{}", kubectl_transcript(&run, at));
+        if let Some(requests) = &run.traffic {
+            outln!("\n{}", traffic::table(requests, at, lang));
+        }
         // After the transcript: a diagnosis per unhealthy pod, in `--lang`
         // (kubectl's own output above stays English).
         use podlab_core::explain::diagnosis;

@@ -10,7 +10,7 @@ use std::process::{Command, Output, Stdio};
 use serde_json::Value;
 
 /// Two pods, each with an untagged image (PL301) and a Service (PL004).
-const TWO_PODS: &str = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: first\nspec:\n  containers:\n    - name: api\n      image: nginx\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: second\nspec:\n  containers:\n    - name: api\n      image: nginx\n---\napiVersion: v1\nkind: Service\nmetadata: {name: s}\n";
+const TWO_PODS: &str = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: first\nspec:\n  containers:\n    - name: api\n      image: nginx\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: second\nspec:\n  containers:\n    - name: api\n      image: nginx\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: s}\n";
 
 /// A fresh directory of its own for each test.
 fn temp_dir(name: &str) -> PathBuf {
@@ -74,8 +74,8 @@ fn each_kind_of_suppression_silences_exactly_its_target_and_says_why() {
         "  name: first\n  annotations:\n    ignore-check.podlab.dev/PL301: \"pinned by digest in CD\"\n",
     );
     let commented = TWO_PODS.replace(
-        "image: nginx\n---\napiVersion: v1\nkind: Service",
-        "image: nginx # podlab:ignore PL301 mirrored nightly\n---\napiVersion: v1\nkind: Service",
+        "image: nginx\n---\napiVersion: v1\nkind: ConfigMap",
+        "image: nginx # podlab:ignore PL301 mirrored nightly\n---\napiVersion: v1\nkind: ConfigMap",
     );
     write(&dir, "annotated.yaml", &annotated);
     write(&dir, "commented.yaml", &commented);

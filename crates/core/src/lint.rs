@@ -57,6 +57,7 @@ pub fn lint_with(text: &str, options: &LintOptions) -> LintReport {
     let Reading {
         workloads,
         scenario,
+        services,
         mut diagnostics,
         index,
     } = read(text);
@@ -67,6 +68,7 @@ pub fn lint_with(text: &str, options: &LintOptions) -> LintReport {
         text,
         workloads: &workloads,
         scenario: &scenario,
+        services: &services,
     };
     rules::run(&context, &mut diagnostics);
     let mut suppressed = Vec::new();
@@ -173,8 +175,7 @@ mod tests {
 
     #[test]
     fn other_kinds_are_reported_as_not_simulated_only_when_asked() {
-        let text =
-            "apiVersion: v1\nkind: Service\nmetadata: {name: x}\nspec: {ports: [{port: 80}]}\n";
+        let text = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {a: b}\n";
         assert_eq!(rules_and_lines(text), vec![]);
         let verbose = lint_with(text, &LintOptions { verbose: true });
         let found: Vec<_> = verbose

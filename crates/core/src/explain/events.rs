@@ -556,6 +556,7 @@ mod tests {
             events,
             jobs: Vec::new(),
             refused: Vec::new(),
+            traffic: None,
         }
     }
 

@@ -13,6 +13,7 @@ pub mod reindent;
 pub mod resources;
 pub mod scenario;
 pub mod schema;
+pub mod service;
 pub mod validate;
 pub mod yaml;
 

@@ -13,6 +13,7 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::model::{self, Workload, WorkloadKind};
 use crate::manifest::scenario::{self, Scenario};
+use crate::manifest::service::{self, Service};
 use crate::manifest::yaml::{self, Limits};
 use crate::manifest::{annotations, exercise, infer, reindent, validate};
 use crate::span::{LineIndex, Span};
@@ -27,6 +28,8 @@ pub struct Reading {
     pub workloads: Vec<Workload>,
     /// The file's Scenario, or the defaults (`Scenario::is_written` tells).
     pub scenario: Scenario,
+    /// The Services of the file (`manifest::service`).
+    pub services: Vec<Service>,
     /// Not sorted.
     pub diagnostics: Vec<Diagnostic>,
     pub index: LineIndex,
@@ -39,6 +42,7 @@ pub fn read(text: &str) -> Reading {
     let stream = yaml::parse(text, &index, &Limits::default());
     let mut diagnostics = stream.diagnostics;
     let mut workloads = Vec::new();
+    let mut services = Vec::new();
     let mut scenario: Option<Scenario> = None;
     let mut exercise_seen = false;
     // One click mends the whole paste: each flattened document's Fix
@@ -119,6 +123,11 @@ pub fn read(text: &str) -> Reading {
                 }
                 exercise_seen = true;
             }
+        } else if kind == "Service" {
+            validate::check_document(root, kind, &mut diagnostics);
+            if !document.broken {
+                services.push(service::lower_service(root, kind_node.span, document.span));
+            }
         } else if workload_kind.is_some() || kind == "Scenario" {
             validate::check_document(root, kind, &mut diagnostics);
             if document.broken {
@@ -149,8 +158,8 @@ pub fn read(text: &str) -> Reading {
                 Severity::Info,
                 kind_node.span,
                 text!(
-                    "`{kind}` is not simulated; podlab reads Pods, Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs and CronJobs",
-                    "podlab 不模擬 `{kind}`；可模擬的是 Pod、Deployment、ReplicaSet、StatefulSet、DaemonSet、Job 和 CronJob"
+                    "`{kind}` is not simulated; podlab reads Pods, Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs, CronJobs and Services",
+                    "podlab 不模擬 `{kind}`；可模擬的是 Pod、Deployment、ReplicaSet、StatefulSet、DaemonSet、Job、CronJob 和 Service"
                 ),
             ));
         }
@@ -162,6 +171,7 @@ pub fn read(text: &str) -> Reading {
     Reading {
         workloads,
         scenario,
+        services,
         diagnostics,
         index,
     }

@@ -556,19 +556,6 @@ macro_rules! shape_table {
 
 use Shape::{Any, Bool, Int, IntOrStr, ListOf, Object, Str, StrList, StrMap};
 
-shape_table!(SERVICE_SPEC, [
-    "selector" => StrMap, "ports" => ListOf(&SERVICE_PORT), "type" => Str, "clusterIP" => Str,
-    "clusterIPs" => StrList, "externalIPs" => StrList, "externalName" => Str,
-    "externalTrafficPolicy" => Str, "internalTrafficPolicy" => Str, "sessionAffinity" => Str,
-    "sessionAffinityConfig" => Any, "loadBalancerIP" => Str, "loadBalancerClass" => Str,
-    "loadBalancerSourceRanges" => StrList, "publishNotReadyAddresses" => Bool,
-    "ipFamilies" => StrList, "ipFamilyPolicy" => Str, "healthCheckNodePort" => Int,
-    "allocateLoadBalancerNodePorts" => Bool, "trafficDistribution" => Str,
-]);
-shape_table!(SERVICE_PORT, [
-    "name" => Str, "protocol" => Str, "port" => Int, "targetPort" => IntOrStr,
-    "nodePort" => Int, "appProtocol" => Str,
-]);
 shape_table!(HPA_SPEC, [
     "scaleTargetRef" => Object(&TARGET_REF), "minReplicas" => Int, "maxReplicas" => Int,
     "metrics" => Any, "behavior" => Any, "targetCPUUtilizationPercentage" => Int,
@@ -621,7 +608,6 @@ shape_table!(SPREAD, [
 /// The `spec` schema of a kind: the lint tables' or one of the above.
 fn spec_schema(kind: &str) -> Option<&'static Schema> {
     schema::spec_schema(kind).or(match kind {
-        "Service" => Some(&SERVICE_SPEC),
         "HorizontalPodAutoscaler" => Some(&HPA_SPEC),
         "PersistentVolumeClaim" => Some(&PVC_SPEC),
         _ => None,

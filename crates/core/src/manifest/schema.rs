@@ -31,6 +31,8 @@ pub enum Shape {
     StrList,
     /// A duration of the Scenario (`40s`).
     Duration,
+    /// A non-negative decimal number of the Scenario (`rps: 12.5`).
+    Number,
     /// Not checked.
     Any,
 }
@@ -282,6 +284,21 @@ schema!(CRON_JOB_SPEC, "CronJob spec", "CronJob spec", [
     "successfulJobsHistoryLimit" => Int, "failedJobsHistoryLimit" => Int,
 ]);
 
+schema!(SERVICE_SPEC, "Service spec", "Service spec", [
+    "selector" => StrMap, "ports" => ListOf(&SERVICE_PORT), "type" => Str, "clusterIP" => Str,
+    "clusterIPs" => StrList, "externalIPs" => StrList, "externalName" => Str,
+    "externalTrafficPolicy" => Str, "internalTrafficPolicy" => Str, "sessionAffinity" => Str,
+    "sessionAffinityConfig" => Any, "loadBalancerIP" => Str, "loadBalancerClass" => Str,
+    "loadBalancerSourceRanges" => StrList, "publishNotReadyAddresses" => Bool,
+    "ipFamilies" => StrList, "ipFamilyPolicy" => Str, "healthCheckNodePort" => Int,
+    "allocateLoadBalancerNodePorts" => Bool, "trafficDistribution" => Str,
+]);
+
+schema!(SERVICE_PORT, "Service port", "Service port", [
+    "name" => Str, "protocol" => Str, "port" => Int, "targetPort" => IntOrStr,
+    "nodePort" => Int, "appProtocol" => Str,
+]);
+
 /// Top-level fields of any object; `spec` is checked with the kind's own schema.
 pub const TOP_LEVEL_FIELDS: &[&str] = &["apiVersion", "kind", "metadata", "spec", "status"];
 
@@ -289,7 +306,25 @@ pub const TOP_LEVEL_FIELDS: &[&str] = &["apiVersion", "kind", "metadata", "spec"
 
 schema!(SCENARIO_SPEC, "Scenario spec", "Scenario spec", [
     "duration" => Duration, "seed" => Int, "workload" => ListOf(&SCENARIO_WORKLOAD),
-    "cluster" => Object(&SCENARIO_CLUSTER),
+    "cluster" => Object(&SCENARIO_CLUSTER), "traffic" => Object(&SCENARIO_TRAFFIC),
+]);
+
+schema!(SCENARIO_TRAFFIC, "Scenario traffic", "Scenario traffic", [
+    "service" => Str, "rate" => ListOf(&SCENARIO_RATE), "arrivals" => Str, "timeout" => Duration,
+    "propagation" => Duration,
+]);
+
+schema!(SCENARIO_RATE, "traffic rate step", "流量速率階段", [
+    "at" => Duration, "rps" => Number, "ramp" => Bool,
+]);
+
+schema!(SCENARIO_SERVE, "Scenario serve", "Scenario serve", [
+    "concurrency" => Int, "latency" => Duration, "distribution" => Str,
+    "batching" => Object(&SCENARIO_BATCHING), "queueLimit" => Int,
+]);
+
+schema!(SCENARIO_BATCHING, "Scenario batching", "Scenario batching", [
+    "maxBatch" => Int, "maxWait" => Duration, "perItem" => Duration,
 ]);
 
 schema!(SCENARIO_WORKLOAD, "Scenario workload", "Scenario workload", [
@@ -297,6 +332,7 @@ schema!(SCENARIO_WORKLOAD, "Scenario workload", "Scenario workload", [
     "healthLatency" => Duration, "memory" => Object(&SCENARIO_MEMORY), "workers" => Int,
     "gpuMemory" => Quantity, "exit" => Object(&SCENARIO_EXIT), "runFor" => Duration,
     "imagePull" => Duration, "shutdown" => Duration, "shm" => Quantity,
+    "serve" => Object(&SCENARIO_SERVE),
 ]);
 
 schema!(SCENARIO_MEMORY, "Scenario memory", "Scenario memory", [
@@ -377,6 +413,7 @@ pub fn spec_schema(kind: &str) -> Option<&'static Schema> {
         "DaemonSet" => &DAEMON_SET_SPEC,
         "Job" => &JOB_SPEC,
         "CronJob" => &CRON_JOB_SPEC,
+        "Service" => &SERVICE_SPEC,
         "Scenario" => &SCENARIO_SPEC,
         "Exercise" => &EXERCISE_SPEC,
         _ => return None,

@@ -351,6 +351,24 @@ fn check_shape(node: &Node, shape: Shape, key: &str, walk: &mut Walk, out: &mut 
                 None,
             )),
         },
+        Shape::Number => {
+            let written = node
+                .as_str()
+                .filter(|_| !matches!(node.kind, NodeKind::Map(_) | NodeKind::Seq(_)));
+            match written.and_then(crate::number::parse) {
+                Some(crate::number::Float::Number(decimal))
+                    if decimal.is_finite() && (!decimal.negative || decimal.mantissa == 0) => {}
+                _ => out.push(type_error(
+                    node,
+                    Text::new(
+                        "a number ≥ 0 like `20` or `2.5`",
+                        "大於或等於 0 的數字（例如 `20` 或 `2.5`）",
+                    ),
+                    &path,
+                    None,
+                )),
+            }
+        }
         Shape::Duration => match node.as_str() {
             Some(written) if !matches!(node.kind, NodeKind::Map(_) | NodeKind::Seq(_)) => {
                 if let Err(error) = duration::parse(written) {
@@ -464,7 +482,21 @@ fn check_enum_or_range(node: &Node, key: &str, walk: &Walk, path: &str, out: &mu
                 | "backoffLimit"
                 | "parallelism"
                 | "completions"
+        ) || (schema.name == "Scenario serve" && key == "queueLimit");
+        // A replica serves at least one request at a time, a batch holds one.
+        let positive = matches!(
+            (schema.name, key),
+            ("Scenario serve", "concurrency") | ("Scenario batching", "maxBatch")
         );
+        if positive && number < 1 {
+            out.push(invalid_value(
+                node.span,
+                text!(
+                    "\"{path}\": Invalid value: {number}: must be greater than or equal to 1",
+                    "「{path}」的值 {number} 無效：必須大於或等於 1"
+                ),
+            ));
+        }
         if non_negative && number < 0 {
             out.push(invalid_value(
                 node.span,
@@ -491,6 +523,8 @@ fn check_enum_or_range(node: &Node, key: &str, walk: &Walk, path: &str, out: &mu
         }
         ("GPU sharing", "mode") => &["none", "timeSlicing", "mps", "mig"],
         ("GPU sharing", "strategy") => &["single", "mixed"],
+        ("Scenario traffic", "arrivals") => &["poisson", "uniform"],
+        ("Scenario serve", "distribution") => &["fixed", "exponential"],
         _ => return,
     };
     let Some(value) = node.as_str() else { return };

@@ -116,6 +116,8 @@ pub struct Context<'a> {
     pub workloads: &'a [Workload],
     /// The file's Scenario, or the defaults when it has none.
     pub scenario: &'a Scenario,
+    /// The file's Services (`manifest::service`).
+    pub services: &'a [crate::manifest::service::Service],
 }
 
 impl Context<'_> {

@@ -507,11 +507,12 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
         events: sim.events,
         jobs: sim.jobs.into_iter().map(|job| job.run).collect(),
         refused,
+        traffic: None,
     }
 }
 
 /// Seconds a preStop hook takes: `sleep N` (exec) or the sleep action; 0 otherwise.
-fn pre_stop_seconds(container: &Container) -> i64 {
+pub(super) fn pre_stop_seconds(container: &Container) -> i64 {
     match &container.pre_stop {
         Some(Handler::Sleep { seconds }) => (*seconds).max(0),
         Some(Handler::Exec { command }) => {

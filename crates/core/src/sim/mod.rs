@@ -24,8 +24,9 @@ pub mod init;
 mod kubelet;
 mod queue;
 pub mod shm;
+pub mod traffic;
 
-pub use kubelet::{requeue, simulate_reading, Timing};
+pub use kubelet::{requeue, Timing};
 
 use std::sync::Arc;
 
@@ -43,6 +44,19 @@ pub struct Options {
 pub fn simulate(text: &str, options: &Options) -> Run {
     let reading = read(text);
     simulate_reading(&reading, seed_of(text), options)
+}
+
+/// Simulates a text already read: the pods (`kubelet.rs`), then the
+/// Scenario's traffic over them (`traffic.rs`).
+pub fn simulate_reading(
+    reading: &crate::manifest::read::Reading,
+    seed: u64,
+    options: &Options,
+) -> Run {
+    let mut run = kubelet::simulate_reading(reading, seed, options);
+    run.traffic =
+        traffic::simulate_traffic(reading, &run, seed, traffic::TrafficOptions::default());
+    run
 }
 
 /// The note on the cluster podlab assumed for `text` — `Some` when no
@@ -77,6 +91,8 @@ pub struct Run {
     /// Objects the API server refused at `kubectl apply`: nothing of them
     /// runs (kubernetes-behavior.md: PL101/PL102 model that validation).
     pub refused: Vec<Refused>,
+    /// The Scenario's requests over the run (`traffic.rs`), when it sends any.
+    pub traffic: Option<traffic::TrafficRun>,
 }
 
 /// An object `kubectl apply` could not create, with the API server's error.

@@ -1,0 +1,430 @@
+//! The traffic engine on timelines whose every number can be worked out by
+//! hand (uniform arrivals, fixed service), then its properties and the
+//! queueing theory it must agree with.
+
+use super::*;
+use crate::manifest::read::read;
+use crate::sim::{seed_of, Options};
+
+/// A one-replica Deployment behind a Service, the container's program
+/// loading in 20 s; `probe` is the readinessProbe block (or nothing) and
+/// `scenario` the Scenario's `spec` lines after `workload:`'s entry.
+fn text(probe: &str, serve: &str, traffic: &str) -> String {
+    format!(
+        "\
+apiVersion: v1
+kind: Service
+metadata: {{name: model-api}}
+spec:
+  selector: {{app: model-api}}
+  ports: [{{port: 80, targetPort: 8000}}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: model-api}}
+spec:
+  replicas: 1
+  selector: {{matchLabels: {{app: model-api}}}}
+  template:
+    metadata: {{labels: {{app: model-api}}}}
+    spec:
+      containers:
+        - name: api
+          image: registry.example.com/model-api:1.0
+          ports: [{{containerPort: 8000}}]
+{probe}
+---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+metadata: {{name: t}}
+spec:
+  duration: 2m
+  workload:
+    - container: api
+      startup: 20s
+      serve: {serve}
+  traffic: {traffic}
+"
+    )
+}
+
+const PROBE: &str = "          readinessProbe:
+            httpGet: {path: /health, port: 8000}
+            periodSeconds: 1";
+
+fn run_of(text: &str, trace: bool) -> (Run, TrafficRun) {
+    let reading = read(text);
+    assert!(
+        reading
+            .diagnostics
+            .iter()
+            .all(|d| d.severity != crate::diagnostic::Severity::Error),
+        "{:?}",
+        reading.diagnostics
+    );
+    let run = crate::sim::simulate_reading(&reading, seed_of(text), &Options::default());
+    let traffic = simulate_traffic(&reading, &run, seed_of(text), TrafficOptions { trace })
+        .expect("the Scenario sends traffic");
+    assert_eq!(
+        run.traffic.as_ref().map(|t| &t.windows),
+        Some(&traffic.windows)
+    );
+    (run, traffic)
+}
+
+/// The first time the pod was Ready, in ms.
+fn ready_at(run: &Run) -> Millis {
+    pod_ready_intervals(&run.pods[0])[0].0
+}
+
+fn ms(micros: Option<u64>) -> Option<u64> {
+    micros.map(|m| m / 1000)
+}
+
+#[test]
+fn a_replica_with_room_answers_every_request_in_its_service_time() {
+    // 10 requests/s, evenly spaced: request k arrives at k × 100 ms.
+    // One slot, 50 ms each: no request ever waits.
+    let text = text(
+        PROBE,
+        "{concurrency: 1, latency: 50ms}",
+        "{service: model-api, rate: [{at: 0s, rps: 10}], arrivals: uniform}",
+    );
+    let (run, traffic) = run_of(&text, true);
+    let ready = ready_at(&run);
+    // The container loads for 20 s from its start; the readiness probe
+    // (period 1 s, answered in the program's 20 ms) sees it ready within
+    // the next second, and kube-proxy routes to it 1 s later.
+    let started = run.pods[0].containers[0].instances[0].started;
+    assert!(
+        (started + 20_000..started + 21_100).contains(&ready),
+        "started at {started}, ready at {ready}"
+    );
+    let routed = ready + 1000;
+    // Every arrival before `routed` found no endpoint: arrivals at
+    // 100, 200, … ms strictly before it (and at it: a change applies
+    // before an arrival at the same instant).
+    let before = (routed - 1) / 100;
+    let total = traffic.stats(0, 120_000);
+    assert_eq!(total.failed(Failure::NoEndpoints), before);
+    // The rest (up to the last arrival before 2 min, the 1199th) were
+    // served in exactly 50 ms; the one at 119.95 s… does not exist:
+    // arrivals end at 119.9 s, whose answer comes at 119.95 s.
+    assert_eq!(total.arrived, 1199);
+    assert_eq!(total.served, 1199 - before);
+    assert_eq!(ms(total.p50), Some(50));
+    assert_eq!(ms(total.p99), Some(50));
+    // Each served request was answered 50 ms after it arrived, by pod 0.
+    assert!(traffic
+        .trace
+        .iter()
+        .all(|&(pod, a, _, d)| pod == 0 && d - a == 50_000));
+    // Capacity: 1 slot / 50 ms = 20 requests/s once routed.
+    assert_eq!(traffic.capacity_at(routed), 20_000);
+    assert_eq!(traffic.capacity_at(routed - 1), 0);
+}
+
+#[test]
+fn an_overloaded_replica_queues_then_refuses_past_its_queue_limit() {
+    // 10 requests/s evenly, one slot of 150 ms: 6.67/s served. Ready
+    // endpoint from R; the first routed request starts at once; request n
+    // (n = 0, 1, …) of the routed ones arrives at a₀ + 100n and starts when
+    // the slot frees, at a₀ + 150n, so it waits 50n ms: latency 150 + 50n.
+    // With queueLimit 3, request n is refused when 3 are already waiting.
+    let text = text(
+        PROBE,
+        "{concurrency: 1, latency: 150ms, queueLimit: 3}",
+        "{service: model-api, rate: [{at: 0s, rps: 10}], arrivals: uniform}",
+    );
+    let (run, traffic) = run_of(&text, true);
+    let routed = ready_at(&run) + 1000;
+    let first = routed.div_ceil(100) * 100;
+    let served: Vec<(u64, u64)> = traffic
+        .trace
+        .iter()
+        .map(|&(_, a, _, d)| (a / 1000, (d - a) / 1000))
+        .collect();
+    // By hand: arrivals a₀, a₀+100, … ; slot free at a₀+150n.
+    // n=0: 150 ms. n=1 arrives +100, starts +150, ends +300: 200 ms.
+    // n=2: arrives +200, starts +300: 250 ms. n=3: +300 → +450: 300 ms.
+    assert_eq!(served[0], (first, 150));
+    assert_eq!(served[1], (first + 100, 200));
+    assert_eq!(served[2], (first + 200, 250));
+    assert_eq!(served[3], (first + 300, 300));
+    // Waiting at a₀ + 100k: the arrivals after the one in service that
+    // have not started. At +600 (k=6) the slot holds n=4 (started +600,
+    // an instant before: ends first), n=5 and n=6 wait... The queue is
+    // full (3 waiting) from the first arrival that finds 3 waiting:
+    // waiting just before arrival k = k − ⌊k·100/150⌋ − 1 ≥ 3 → k = 12.
+    let refused = traffic.stats(0, 120_000).failed(Failure::QueueFull);
+    assert!(refused > 0);
+    // From then on, a steady state: 2 of every 3 arrivals are served
+    // (6.67/s), 1 refused (3.33/s), from the 12th arrival (+1.1 s) to the
+    // end.
+    let after = (120_000 - first - 1100) as f64 / 1000.0;
+    let expected = after * 10.0 / 3.0;
+    assert!(
+        (refused as f64 - expected).abs() < 3.0,
+        "refused {refused}, expected about {expected}"
+    );
+    // Latency is bounded by the full queue: 3 waiting ahead + own
+    // 150 ms ≤ 4 × 150 = 600 ms.
+    assert!(ms(traffic.stats(0, 120_000).p99).unwrap() <= 600);
+}
+
+#[test]
+fn without_a_readiness_probe_requests_reach_a_loading_model_and_fail() {
+    // No readinessProbe: the pod is Ready as soon as the container runs
+    // (traffic-autoscaling.md §4.2), kube-proxy routes to it 1 s later, and
+    // every request until the model has loaded (20 s after the start) is
+    // refused: NotReady.
+    let text = text(
+        "",
+        "{concurrency: 4, latency: 50ms}",
+        "{service: model-api, rate: [{at: 0s, rps: 10}], arrivals: uniform}",
+    );
+    let (run, traffic) = run_of(&text, false);
+    let started = run.pods[0].containers[0].instances[0].started;
+    assert_eq!(ready_at(&run), started, "Ready when it runs");
+    let routed = started + 1000;
+    let loaded = started + 20_000;
+    let count = |from: Millis, to: Millis| (to - 1) / 100 - (from - 1) / 100;
+    let total = traffic.stats(0, 120_000);
+    assert_eq!(total.failed(Failure::NoEndpoints), count(1, routed));
+    assert_eq!(total.failed(Failure::NotReady), count(routed, loaded));
+    assert_eq!(total.failed_total(), count(1, loaded));
+    // With the probe, the same requests find no endpoint instead, and none
+    // reaches the loading model.
+    let probed = super::tests::text(
+        PROBE,
+        "{concurrency: 4, latency: 50ms}",
+        "{service: model-api, rate: [{at: 0s, rps: 10}], arrivals: uniform}",
+    );
+    let (_, traffic) = run_of(&probed, false);
+    assert_eq!(traffic.stats(0, 120_000).failed(Failure::NotReady), 0);
+}
+
+#[test]
+fn batching_waits_at_most_max_wait_and_serves_a_batch_in_latency_plus_per_item() {
+    // 100 requests/s evenly (every 10 ms), batches of up to 4 waiting at
+    // most 25 ms, one slot: a batch of b takes 40 + (b − 1) × 10 ms.
+    // The first routed request waits 25 ms for company: by then the
+    // arrivals at +10 and +20 have joined (3 requests; the one at +30 is
+    // too late): the batch takes 60 ms, ending at +85. Latencies: 85, 75,
+    // 65 ms.
+    let text = text(
+        PROBE,
+        "{concurrency: 1, latency: 40ms, batching: {maxBatch: 4, maxWait: 25ms, perItem: 10ms}}",
+        "{service: model-api, rate: [{at: 0s, rps: 100}], arrivals: uniform}",
+    );
+    let (_, traffic) = run_of(&text, true);
+    let lat: Vec<u64> = traffic
+        .trace
+        .iter()
+        .take(3)
+        .map(|&(_, a, _, d)| (d - a) / 1000)
+        .collect();
+    assert_eq!(lat, [85, 75, 65]);
+    // At +85 the slot frees with +30…+80 waiting (6): a full batch of 4
+    // (+30, +40, +50, +60) starts at once, 70 ms, ending at +155.
+    let next: Vec<u64> = traffic.trace[3..7]
+        .iter()
+        .map(|&(_, a, _, d)| (d - a) / 1000)
+        .collect();
+    assert_eq!(next, [125, 115, 105, 95]);
+    // Capacity: 4 per 70 ms = 57.1 requests/s: it keeps up with 100/s? No:
+    // the queue grows until the default limit (100) refuses the excess.
+    assert!(traffic.stats(0, 120_000).failed(Failure::QueueFull) > 0);
+}
+
+#[test]
+fn the_client_gives_up_after_its_timeout() {
+    // 10/s for a replica that serves 2/s (one slot, 500 ms), a 2 s client
+    // timeout and room for 1000 waiting: the queue grows 8/s and every
+    // request that would wait past 2 s fails as Timeout; none served takes
+    // longer than 2 s.
+    let text = text(
+        PROBE,
+        "{concurrency: 1, latency: 500ms, queueLimit: 1000}",
+        "{service: model-api, rate: [{at: 0s, rps: 10}], arrivals: uniform, timeout: 2s}",
+    );
+    let (_, traffic) = run_of(&text, false);
+    let total = traffic.stats(0, 120_000);
+    assert!(total.failed(Failure::Timeout) > 500);
+    assert!(ms(total.p99).unwrap() <= 2000);
+    assert_eq!(total.failed(Failure::QueueFull), 0);
+}
+
+#[test]
+fn a_service_that_selects_nothing_refuses_everything() {
+    let text = text(
+        PROBE,
+        "{}",
+        "{service: model-api, rate: [{at: 0s, rps: 5}], arrivals: uniform}",
+    )
+    .replace("selector: {app: model-api}", "selector: {app: other}");
+    let (_, traffic) = run_of(&text, false);
+    let total = traffic.stats(0, 120_000);
+    assert_eq!(total.failed(Failure::NoEndpoints), total.arrived);
+    assert!(traffic.pods.is_empty());
+}
+
+#[test]
+fn rate_steps_and_ramps() {
+    let steps = |text: &str| read(&text_with(text)).scenario.traffic.unwrap().rate;
+    fn text_with(traffic: &str) -> String {
+        format!("apiVersion: podlab.dev/v1alpha1\nkind: Scenario\nspec:\n  traffic: {traffic}\n")
+    }
+    let rate =
+        steps("{rate: [{at: 0s, rps: 20, ramp: true}, {at: 10s, rps: 120}, {at: 20s, rps: 2.5}]}");
+    assert_eq!(rate_at(&rate, 0), 20_000);
+    assert_eq!(rate_at(&rate, 5_000), 70_000);
+    assert_eq!(rate_at(&rate, 15_000), 120_000);
+    assert_eq!(rate_at(&rate, 30_000), 2_500);
+    // Uniform arrivals over the ramp: Λ(10 s) = (20 + 120)/2 × 10 = 700.
+    let mut clock = ArrivalClock::new(&rate, Arrivals::Uniform, 10_000_000);
+    let mut rng = Rng(1);
+    let mut n = 0;
+    while clock.next(&mut rng).is_some() {
+        n += 1;
+    }
+    assert_eq!(n, 699);
+}
+
+#[test]
+fn ln_is_the_natural_logarithm() {
+    for &x in &[
+        1e-300, 1e-10, 0.001, 0.1, 0.5, 0.7072, 1.0, 1.5, 2.0, 10.0, 12345.678,
+    ] {
+        let ours = ln(x);
+        let std = x.ln();
+        assert!(
+            (ours - std).abs() <= 4.0 * f64::EPSILON * std.abs().max(1.0),
+            "{x}: {ours} vs {std}"
+        );
+    }
+    assert_eq!(ln(1.0), 0.0);
+    assert_eq!(ln(0.0), f64::NEG_INFINITY);
+}
+
+#[test]
+fn percentiles_are_nearest_rank() {
+    let mut values: Vec<u32> = (1..=100).rev().collect();
+    assert_eq!(percentile(&mut values, 50), Some(50));
+    assert_eq!(percentile(&mut values, 99), Some(99));
+    let mut one = vec![7];
+    assert_eq!(percentile(&mut one, 99), Some(7));
+    assert_eq!(percentile(&mut [], 50), None);
+}
+
+#[test]
+fn no_request_is_served_by_a_pod_kube_proxy_did_not_route_to() {
+    // Two replicas, one crash-looping on its liveness probe (killed
+    // mid-load), Poisson arrivals: every served request arrived while its
+    // pod was Ready (and not terminating) as kube-proxy knew it, that is
+    // `propagation` (1 s) earlier — the serving-terminating fallback aside,
+    // which needs a deleted pod.
+    let text = text(
+        "          readinessProbe:
+            httpGet: {path: /health, port: 8000}
+            periodSeconds: 1
+          livenessProbe:
+            httpGet: {path: /health, port: 8000}
+            periodSeconds: 5
+            failureThreshold: 2",
+        "{concurrency: 2, latency: 80ms, distribution: exponential}",
+        "{service: model-api, rate: [{at: 0s, rps: 30}, {at: 60s, rps: 5}], arrivals: poisson}",
+    )
+    .replace("replicas: 1", "replicas: 2")
+    .replace("startup: 20s", "startup: 8s");
+    let (run, traffic) = run_of(&text, true);
+    assert!(traffic.trace.len() > 500);
+    for &(pod, arrival, start, answer) in &traffic.trace {
+        let seen = (arrival / 1000).saturating_sub(1000);
+        let ready = pod_ready_intervals(&run.pods[pod]);
+        assert!(
+            ready.iter().any(|&(from, to)| from <= seen && seen < to),
+            "pod {pod} served a request arriving at {arrival} µs, not Ready at {seen} ms: {ready:?}"
+        );
+        assert!(arrival <= start && start < answer);
+    }
+}
+
+/// Erlang C: the probability that an arrival waits in an M/M/c queue with
+/// offered load a = λ/μ (traffic-autoscaling.md §7).
+fn erlang_c(c: u32, a: f64) -> f64 {
+    let mut sum = 0.0;
+    let mut term = 1.0; // a^k / k!
+    for k in 0..c {
+        if k > 0 {
+            term *= a / f64::from(k);
+        }
+        sum += term;
+    }
+    let top = term * a / f64::from(c) * f64::from(c) / (f64::from(c) - a);
+    top / (sum + top)
+}
+
+#[test]
+fn random_routing_over_n_replicas_gives_the_erlang_c_waiting_times() {
+    // λ = 32/s Poisson spread at random over n = 2 Ready replicas of c = 2
+    // slots with exponential service of mean 100 ms (μ = 10/s): each is an
+    // M/M/2 queue fed 16/s, a = 1.6, ρ = 0.8. Erlang C gives
+    // C = 6.4 / 9 = 0.711, P(Wq > t) = C·e^{−(cμ − λ/n)t} = C·e^{−4t}:
+    // P(no wait) = 0.289, P50(Wq) = ln(C/0.5)/4 = 88 ms,
+    // P95(Wq) = ln(C/0.05)/4 = 664 ms, P99(Wq) = ln(C/0.01)/4 = 1066 ms.
+    // Tolerance: 3 points on P(no wait), 10 % on the percentiles, over two
+    // simulated hours (≈ 230,000 requests).
+    let text = text(
+        PROBE,
+        "{concurrency: 2, latency: 100ms, distribution: exponential, queueLimit: 100000}",
+        "{service: model-api, rate: [{at: 0s, rps: 32}], arrivals: poisson, timeout: 1h}",
+    )
+    .replace("replicas: 1", "replicas: 2")
+    .replace("duration: 2m", "duration: 2h");
+    let (run, traffic) = run_of(&text, true);
+    // From when both are routed on.
+    let both = (0..2)
+        .map(|p| pod_ready_intervals(&run.pods[p])[0].0)
+        .max()
+        .unwrap()
+        + 1000;
+    let mut waits: Vec<u32> = traffic
+        .trace
+        .iter()
+        .filter(|t| t.1 / 1000 > both + 60_000)
+        .map(|&(_, a, s, _)| (s - a) as u32)
+        .collect();
+    assert!(waits.len() > 200_000, "{}", waits.len());
+    let c = erlang_c(2, 1.6);
+    assert!((c - 0.7111).abs() < 1e-3);
+    let no_wait = waits.iter().filter(|&&w| w == 0).count() as f64 / waits.len() as f64;
+    assert!(
+        (no_wait - (1.0 - c)).abs() < 0.03,
+        "P(no wait) {no_wait} vs {}",
+        1.0 - c
+    );
+    for (p, q) in [(50, 0.5), (95, 0.05), (99, 0.01)] {
+        let theory = (c / q).ln() / 4.0 * 1e6;
+        let measured = percentile(&mut waits, p).unwrap() as f64;
+        assert!(
+            (measured - theory).abs() <= 0.1 * theory,
+            "P{p}(Wq): measured {:.0} ms, Erlang C {:.0} ms",
+            measured / 1000.0,
+            theory / 1000.0
+        );
+    }
+}
+
+#[test]
+fn the_same_text_gives_the_same_requests() {
+    let text = text(
+        PROBE,
+        "{concurrency: 2, latency: 80ms, distribution: exponential}",
+        "{service: model-api, rate: [{at: 0s, rps: 40}], arrivals: poisson}",
+    );
+    let (_, a) = run_of(&text, true);
+    let (_, b) = run_of(&text, true);
+    assert_eq!(a, b);
+    assert!(a.trace.len() > 1000);
+}
