@@ -252,6 +252,10 @@ impl World<'_> {
             } => self.exec_equals(container, command, equals, end),
             Goal::SeesGpu { container } => self.sees_gpu(container, end),
             Goal::ReadyOnlyWhenLoaded => self.ready_only_when_loaded(),
+            Goal::MaxP99(limit) => self.max_p99(*limit),
+            Goal::MaxFailedRequests { max, cause } => {
+                self.max_failed_requests(*max, cause.as_deref())
+            }
         }
     }
 
@@ -713,6 +717,64 @@ impl World<'_> {
             ),
         )
     }
+}
+
+impl World<'_> {
+    /// The Scenario's traffic over the whole run (`docs/traffic.md`).
+    fn traffic(&self) -> Option<crate::sim::traffic::Stats> {
+        let traffic = self.run.traffic.as_ref()?;
+        Some(traffic.stats(0, self.run.end))
+    }
+
+    fn max_p99(&self, limit: Millis) -> (bool, Text) {
+        let Some(stats) = self.traffic() else {
+            return (false, no_traffic());
+        };
+        match stats.p99 {
+            None => (
+                false,
+                Text::new("no request was answered", "沒有任何請求得到回應"),
+            ),
+            Some(p99) => {
+                let shown = crate::explain::traffic::latency(p99);
+                (
+                    p99 <= limit.saturating_mul(1000),
+                    text!("P99 latency: {shown}", "P99 延遲：{shown}"),
+                )
+            }
+        }
+    }
+
+    fn max_failed_requests(&self, limit: i64, cause: Option<&str>) -> (bool, Text) {
+        use crate::sim::traffic::Failure;
+        let Some(stats) = self.traffic() else {
+            return (false, no_traffic());
+        };
+        let arrived = stats.arrived;
+        let (failed, word) =
+            match cause.and_then(|c| Failure::ALL.into_iter().find(|f| f.key() == c)) {
+                Some(failure) => (
+                    stats.failed(failure),
+                    crate::explain::traffic::failure_word(failure),
+                ),
+                None => (stats.failed_total(), Text::new("failed", "失敗")),
+            };
+        let (word_en, word_zh) = (&word.en, &word.zh_tw);
+        (
+            i64::try_from(failed).unwrap_or(i64::MAX) <= limit,
+            text!(
+                "{failed} of {arrived} requests: {word_en}",
+                "{arrived} 個請求中有 {failed} 個：{word_zh}"
+            ),
+        )
+    }
+}
+
+fn no_traffic() -> Text {
+    Text::new(
+        "the Scenario sends no traffic (`spec.traffic`)",
+        "Scenario 沒有送出流量（`spec.traffic`）",
+    )
 }
 
 fn no_pods() -> Text {

@@ -6,6 +6,7 @@ pub mod events;
 pub mod get_pods;
 pub mod logs;
 pub mod timeline;
+pub mod traffic;
 
 use crate::manifest::duration::Millis;
 

@@ -227,6 +227,13 @@ pub enum Goal {
     /// `readyOnlyWhenLoaded`: no container is Ready (in the Service's
     /// endpoints) before its program has loaded and answers.
     ReadyOnlyWhenLoaded,
+    /// `maxP99: 1s`: the Scenario's traffic is answered with a P99 (over
+    /// the whole run) at most this (`docs/traffic.md`).
+    MaxP99(Millis),
+    /// `maxFailedRequests: 0`: at most this many of the Scenario's requests
+    /// fail, whatever the cause; `{max: 0, cause: notReady}` counts one
+    /// cause (its JSON key, `docs/traffic.md`).
+    MaxFailedRequests { max: i64, cause: Option<String> },
 }
 
 impl Goal {
@@ -243,6 +250,8 @@ impl Goal {
             Goal::Exec { .. } => "exec",
             Goal::SeesGpu { .. } => "seesGpu",
             Goal::ReadyOnlyWhenLoaded => "readyOnlyWhenLoaded",
+            Goal::MaxP99(_) => "maxP99",
+            Goal::MaxFailedRequests { .. } => "maxFailedRequests",
         }
     }
 
@@ -321,6 +330,23 @@ impl Goal {
                 "no pod receives traffic before its model has loaded",
                 "模型載入完成之前，沒有 Pod 接到流量",
             ),
+            Goal::MaxP99(limit) => {
+                let limit = time(*limit);
+                text!(
+                    "the requests' P99 latency at most {limit}",
+                    "請求的 P99 延遲不超過 {limit}"
+                )
+            }
+            Goal::MaxFailedRequests { max, cause: None } => {
+                text!("at most {max} requests fail", "最多 {max} 個請求失敗")
+            }
+            Goal::MaxFailedRequests {
+                max,
+                cause: Some(cause),
+            } => text!(
+                "at most {max} requests fail as `{cause}`",
+                "最多 {max} 個請求以 `{cause}` 失敗"
+            ),
         }
     }
 }
@@ -390,6 +416,20 @@ fn lower_goals(items: &[Node], out: &mut Vec<Diagnostic>) -> Vec<Goal> {
             },
             "noPending" => Some(Goal::NoPending),
             "readyOnlyWhenLoaded" => Some(Goal::ReadyOnlyWhenLoaded),
+            "maxP99" => duration_of(Some(value)).map(Goal::MaxP99),
+            "maxFailedRequests" => match value.as_int() {
+                Some(max) => Some(Goal::MaxFailedRequests { max, cause: None }),
+                None => match value.get("max").and_then(Node::as_int) {
+                    Some(max) => Some(Goal::MaxFailedRequests {
+                        max,
+                        cause: string("cause"),
+                    }),
+                    None => {
+                        missing("max", out);
+                        None
+                    }
+                },
+            },
             "forbid" => {
                 let flag = |field: &str| value.get(field).and_then(Node::as_bool).unwrap_or(false);
                 let goal = Goal::Forbid {

@@ -59,6 +59,9 @@ pub struct Traffic {
     /// From an endpoint's change to kube-proxy's rules on every node
     /// (traffic-autoscaling.md §4.3: `--iptables-min-sync-period` 1 s).
     pub propagation: Millis,
+    /// The P99 latency the service should stay under (default 1 s): the
+    /// page's target line, and what the diagnosis calls slow.
+    pub target: Millis,
 }
 
 /// `{at: 5m, rps: 120, ramp: true}`: from `at`, `rps` requests per second;
@@ -816,6 +819,7 @@ fn lower_traffic(node: &Node) -> Option<Traffic> {
         },
         timeout: duration_at(node, "timeout").map_or(30_000, |t| t.value.max(1)),
         propagation: duration_at(node, "propagation").map_or(1000, |p| p.value),
+        target: duration_at(node, "target").map_or(1000, |t| t.value.max(1)),
     })
 }
 

@@ -311,7 +311,7 @@ schema!(SCENARIO_SPEC, "Scenario spec", "Scenario spec", [
 
 schema!(SCENARIO_TRAFFIC, "Scenario traffic", "Scenario traffic", [
     "service" => Str, "rate" => ListOf(&SCENARIO_RATE), "arrivals" => Str, "timeout" => Duration,
-    "propagation" => Duration,
+    "propagation" => Duration, "target" => Duration,
 ]);
 
 schema!(SCENARIO_RATE, "traffic rate step", "流量速率階段", [
@@ -377,7 +377,7 @@ schema!(EXERCISE_GOAL, "goal", "目標", [
     "allReady" => Object(&GOAL_WITHIN), "maxRestarts" => Int, "jobSucceeded" => Object(&GOAL_JOB),
     "noPending" => Any, "forbid" => Object(&GOAL_FORBID), "maxMemoryLimit" => Quantity,
     "exec" => Object(&GOAL_EXEC), "seesGpu" => Object(&GOAL_CONTAINER),
-    "readyOnlyWhenLoaded" => Any,
+    "readyOnlyWhenLoaded" => Any, "maxP99" => Duration, "maxFailedRequests" => Any,
 ]);
 
 schema!(GOAL_WITHIN, "allReady goal", "allReady 目標", ["within" => Duration]);

@@ -138,6 +138,10 @@ pub struct TrafficRun {
     pub capacity: Vec<(Millis, u64)>,
     /// The client's timeout.
     pub timeout: Millis,
+    /// The P99 target (`traffic.target`).
+    pub target: Millis,
+    /// kube-proxy's delay after an endpoint change.
+    pub propagation: Millis,
     /// Every served request: (pod, arrival, start of its batch, answer), in
     /// µs, in order of answer; kept only with [`TrafficOptions::trace`].
     pub trace: Vec<(usize, u64, u64, u64)>,
@@ -551,6 +555,8 @@ impl<'a> Engine<'a> {
             rate: self.traffic.rate.clone(),
             capacity,
             timeout: self.traffic.timeout,
+            target: self.traffic.target,
+            propagation: self.traffic.propagation,
             trace: self.trace,
         }
     }

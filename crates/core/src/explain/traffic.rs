@@ -1,0 +1,398 @@
+//! What went wrong with the requests around a moment, in words (issue 15):
+//! the episode of failures or slow answers the cursor is in, its dominant
+//! cause and its fix — "between 5:00 and 8:00 every ready replica was busy:
+//! capacity 100 requests/s for 120 arriving; the queue grew to 200; P99
+//! 2.07 s". Read from a `TrafficRun`, never from text.
+
+use crate::i18n::Text;
+use crate::manifest::duration::Millis;
+use crate::sim::traffic::{Failure, Stats, TrafficRun};
+use crate::sim::Run;
+use crate::text;
+
+/// The trouble the requests met around a moment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrafficFinding {
+    /// The episode, in ms: whole seconds.
+    pub from: Millis,
+    pub until: Millis,
+    pub cause: Cause,
+    pub symptom: Text,
+    pub root_cause: Text,
+    /// Numbers that prove it, one per line.
+    pub evidence: Vec<Text>,
+    pub fix: Text,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cause {
+    /// More arrived than the ready replicas could serve: queueing, 503s,
+    /// timeouts.
+    Overload,
+    /// Requests reached a server that did not accept yet (still loading).
+    NotLoaded,
+    /// No endpoint at all.
+    NoEndpoints,
+    /// Requests routed to a pod being deleted (no preStop sleep).
+    CutAtShutdown,
+    /// Requests lost in a container that died.
+    Crashed,
+}
+
+/// A second is troubled when a request failed in it or its P99 is above
+/// the target.
+fn troubled(traffic: &TrafficRun, second: usize) -> bool {
+    let Some(window) = traffic.windows.get(second) else {
+        return false;
+    };
+    if window.failed.iter().any(|&count| count > 0) {
+        return true;
+    }
+    let mut latencies = window.latencies.clone();
+    crate::sim::traffic::percentile(&mut latencies, 99)
+        .is_some_and(|p99| p99 > traffic.target.saturating_mul(1000))
+}
+
+/// Quiet seconds an episode may contain and still be one.
+const GAP: usize = 3;
+/// How far back from the cursor an episode that ended is still shown.
+const LOOK_BACK: usize = 30;
+
+/// The episode of trouble at `at` (or ended at most 30 s before), with its
+/// cause; `None` when the requests were fine.
+pub fn explain(traffic: &TrafficRun, run: &Run, at: Millis) -> Option<TrafficFinding> {
+    let cursor = ((at / 1000) as usize).min(traffic.windows.len().checked_sub(1)?);
+    let end = (cursor.saturating_sub(LOOK_BACK)..=cursor)
+        .rev()
+        .find(|&s| troubled(traffic, s))?;
+    let mut first = end;
+    let mut quiet = 0;
+    while first > 0 && quiet <= GAP {
+        if troubled(traffic, first - 1) {
+            quiet = 0;
+        } else {
+            quiet += 1;
+        }
+        first -= 1;
+    }
+    first += quiet;
+    let mut last = end;
+    let mut quiet = 0;
+    while last + 1 < traffic.windows.len().min(cursor + 1) && quiet <= GAP {
+        if troubled(traffic, last + 1) {
+            quiet = 0;
+        } else {
+            quiet += 1;
+        }
+        last += 1;
+    }
+    last -= quiet.min(last - first);
+    let from = first as Millis * 1000;
+    let until = (last as Millis + 1) * 1000;
+    let stats = traffic.stats(from, until);
+    Some(finding(traffic, run, from, until, &stats))
+}
+
+fn finding(
+    traffic: &TrafficRun,
+    run: &Run,
+    from: Millis,
+    until: Millis,
+    stats: &Stats,
+) -> TrafficFinding {
+    let (a, b) = (clock(from), clock(until));
+    let dominant = Failure::ALL
+        .into_iter()
+        .max_by_key(|&f| (stats.failed(f), std::cmp::Reverse(f as usize)))
+        .filter(|&f| stats.failed(f) > 0);
+    let cause = match dominant {
+        Some(Failure::NotReady) => Cause::NotLoaded,
+        Some(Failure::NoEndpoints) => Cause::NoEndpoints,
+        Some(Failure::Terminating) => Cause::CutAtShutdown,
+        Some(Failure::Crashed) => Cause::Crashed,
+        Some(Failure::QueueFull | Failure::Timeout) | None => Cause::Overload,
+    };
+    let mut evidence = vec![counts(stats)];
+    if let Some(p99) = stats.p99 {
+        let (p50, p99) = (latency(stats.p50.unwrap_or(0)), latency(p99));
+        let target = latency(traffic.target * 1000);
+        evidence.push(text!(
+            "P50 {p50}, P99 {p99} (target {target})",
+            "P50 {p50}，P99 {p99}（目標 {target}）"
+        ));
+    }
+    let failed = stats.failed_total();
+    let (symptom, root_cause, fix) = match cause {
+        Cause::Overload => {
+            let peak = (from..until)
+                .step_by(1000)
+                .map(|t| traffic.rate_at(t))
+                .max()
+                .unwrap_or(0);
+            let capacity = traffic.capacity_at(from + (until - from) / 2);
+            let (peak, capacity) = (per_second(peak), per_second(capacity));
+            let queue = stats.queue_max;
+            let p99 = latency(stats.p99.unwrap_or(0));
+            (
+                text!(
+                    "between {a} and {b} requests waited: P99 {p99}, {failed} failed",
+                    "{a} 到 {b} 之間請求在排隊：P99 {p99}，{failed} 個失敗"
+                ),
+                text!(
+                    "every ready replica was busy: capacity {capacity} requests/s for {peak} arriving; the queue grew to {queue} requests",
+                    "每個就緒的 replica 都在忙：容量每秒 {capacity} 個請求，卻有每秒 {peak} 個到達；佇列長到 {queue} 個請求"
+                ),
+                text!(
+                    "raise the capacity above the peak: more replicas (or a HorizontalPodAutoscaler), a higher `serve.concurrency`, or dynamic batching (`serve.batching.maxBatch`)",
+                    "讓容量高於尖峰：增加 replica（或使用 HorizontalPodAutoscaler）、提高 `serve.concurrency`，或開啟動態批次（`serve.batching.maxBatch`）"
+                ),
+            )
+        }
+        Cause::NotLoaded => {
+            let n = stats.failed(Failure::NotReady);
+            let unprobed = traffic
+                .pods
+                .iter()
+                .filter_map(|&p| run.pods.get(p))
+                .any(|pod| pod.spec.containers.iter().any(|c| c.readiness.is_none()));
+            (
+                text!(
+                    "between {a} and {b}, {n} requests were refused by a pod that had not finished loading",
+                    "{a} 到 {b} 之間，有 {n} 個請求被還沒載入完成的 Pod 拒絕"
+                ),
+                if unprobed {
+                    text!(
+                        "without a readinessProbe a pod is Ready — and a Service endpoint — as soon as its container runs, while the model is still loading: kube-proxy sends it requests it cannot answer (connection refused, a 502 behind an ingress)",
+                        "沒有 readinessProbe 的 Pod，容器一跑起來就是 Ready，也就成為 Service 的 endpoint，但模型還在載入：kube-proxy 把它答不了的請求送過去（connection refused，經過 ingress 則是 502）"
+                    )
+                } else {
+                    text!(
+                        "the container had just restarted: kube-proxy still routed to it until the endpoint change propagated",
+                        "容器剛重新啟動：在 endpoint 的變更傳播出去之前，kube-proxy 仍把請求送給它"
+                    )
+                },
+                text!(
+                    "add a readinessProbe on the model's health endpoint: the pod gets traffic only once it answers",
+                    "加上指向模型健康檢查端點的 readinessProbe：Pod 要能回應之後才會收到流量"
+                ),
+            )
+        }
+        Cause::NoEndpoints => {
+            let n = stats.failed(Failure::NoEndpoints);
+            (
+                text!(
+                    "between {a} and {b}, {n} requests found no endpoint",
+                    "{a} 到 {b} 之間，有 {n} 個請求找不到 endpoint"
+                ),
+                text!(
+                    "no selected pod was Ready: the Service had no ready endpoint, and kube-proxy rejects the connection",
+                    "Service 選到的 Pod 沒有一個是 Ready：沒有就緒的 endpoint，kube-proxy 直接拒絕連線"
+                ),
+                text!(
+                    "find out why the pods are not Ready (the pod diagnosis above); keep at least one replica serving while others start",
+                    "先找出 Pod 為什麼不是 Ready（見上方 Pod 的診斷）；讓其他 replica 啟動時至少有一個在服務"
+                ),
+            )
+        }
+        Cause::CutAtShutdown => {
+            let n = stats.failed(Failure::Terminating);
+            let seconds = traffic.propagation as f64 / 1000.0;
+            (
+                text!(
+                    "between {a} and {b}, {n} requests failed at a pod that was shutting down",
+                    "{a} 到 {b} 之間，有 {n} 個請求在正在關閉的 Pod 上失敗"
+                ),
+                text!(
+                    "the kubelet sent SIGTERM as soon as the pod was deleted, while kube-proxy kept routing to it for about {seconds} s until the endpoint removal propagated",
+                    "Pod 一被刪除，kubelet 就送出 SIGTERM；但 endpoint 的移除要大約 {seconds} 秒才傳播出去，這段時間 kube-proxy 仍把請求送給它"
+                ),
+                text!(
+                    "add `lifecycle.preStop.sleep.seconds: 10` (within `terminationGracePeriodSeconds`): the pod keeps serving while the endpoint is removed, then gets SIGTERM",
+                    "加上 `lifecycle.preStop.sleep.seconds: 10`（在 `terminationGracePeriodSeconds` 之內）：endpoint 移除期間 Pod 繼續服務，之後才收到 SIGTERM"
+                ),
+            )
+        }
+        Cause::Crashed => {
+            let n = stats.failed(Failure::Crashed);
+            (
+                text!(
+                    "between {a} and {b}, {n} requests were lost when a container died",
+                    "{a} 到 {b} 之間，容器終止時有 {n} 個請求遺失"
+                ),
+                text!(
+                    "the container was killed (OOMKilled or by its liveness probe) with requests in it: their connections were reset",
+                    "容器在處理請求時被終止（OOMKilled 或被 liveness probe 砍掉）：這些連線被重設"
+                ),
+                text!(
+                    "fix why the container dies (the pod diagnosis above)",
+                    "修正容器終止的原因（見上方 Pod 的診斷）"
+                ),
+            )
+        }
+    };
+    TrafficFinding {
+        from,
+        until,
+        cause,
+        symptom,
+        root_cause,
+        evidence,
+        fix,
+    }
+}
+
+fn counts(stats: &Stats) -> Text {
+    let (arrived, served) = (stats.arrived, stats.served);
+    let mut en = format!("arrived {arrived}, served {served}");
+    let mut zh = format!("到達 {arrived}，完成 {served}");
+    for failure in Failure::ALL {
+        let count = stats.failed(failure);
+        if count > 0 {
+            let word = failure_word(failure);
+            en.push_str(&format!(", {count} {}", word.en));
+            zh.push_str(&format!("，{count} {}", word.zh_tw));
+        }
+    }
+    Text::new(en, zh)
+}
+
+/// What each cause is called.
+pub fn failure_word(failure: Failure) -> Text {
+    match failure {
+        Failure::NotReady => text!("not ready", "尚未就緒"),
+        Failure::Terminating => text!("terminating", "終止中"),
+        Failure::QueueFull => text!("queue full (503)", "佇列已滿（503）"),
+        Failure::Timeout => text!("timed out", "逾時"),
+        Failure::NoEndpoints => text!("no endpoints", "沒有 endpoint"),
+        Failure::Crashed => text!("lost in a crash", "隨容器終止而遺失"),
+    }
+}
+
+/// `m:ss`.
+fn clock(ms: Millis) -> String {
+    let s = ms / 1000;
+    format!("{}:{:02}", s / 60, s % 60)
+}
+
+/// µs as `80 ms` or `2.07 s`.
+pub fn latency(micros: u64) -> String {
+    if micros < 1_000_000 {
+        format!("{} ms", micros / 1000)
+    } else {
+        let hundredths = micros / 10_000;
+        format!("{}.{:02} s", hundredths / 100, hundredths % 100)
+    }
+}
+
+/// Requests/s × 1000 as a number with at most one decimal.
+fn per_second(milli: u64) -> String {
+    let tenths = milli / 100;
+    if tenths.is_multiple_of(10) {
+        format!("{}", tenths / 10)
+    } else {
+        format!("{}.{}", tenths / 10, tenths % 10)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{simulate, Options};
+
+    fn text(probe: &str, traffic: &str) -> String {
+        format!(
+            "apiVersion: v1
+kind: Service
+metadata: {{name: model-api}}
+spec:
+  selector: {{app: model-api}}
+  ports: [{{port: 80, targetPort: 8000}}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: model-api}}
+spec:
+  replicas: 2
+  selector: {{matchLabels: {{app: model-api}}}}
+  template:
+    metadata: {{labels: {{app: model-api}}}}
+    spec:
+      containers:
+        - name: api
+          image: registry.example.com/model-api:1.0
+          ports: [{{containerPort: 8000}}]
+{probe}
+---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+spec:
+  duration: 10m
+  workload:
+    - container: api
+      startup: 20s
+      serve: {{concurrency: 4, latency: 80ms}}
+  traffic: {traffic}
+"
+        )
+    }
+
+    const PROBE: &str = "          readinessProbe:
+            httpGet: {path: /health, port: 8000}
+            periodSeconds: 2";
+
+    #[test]
+    fn a_burst_past_capacity_is_explained_as_overload_with_its_numbers() {
+        // 2 replicas × 4 slots / 80 ms = 100 requests/s; 160 arrive from
+        // 5:00 to 7:00.
+        let text = text(
+            PROBE,
+            "{service: model-api, rate: [{at: 0s, rps: 20}, {at: 5m, rps: 160}, {at: 7m, rps: 20}]}",
+        );
+        let run = simulate(&text, &Options::default());
+        let traffic = run.traffic.as_ref().unwrap();
+        let finding = explain(traffic, &run, 6 * 60_000).expect("trouble at 6:00");
+        assert_eq!(finding.cause, Cause::Overload);
+        // The queues (100 each) fill at 60 requests/s too many in about
+        // 3.3 s; P99 passes the 1 s target in the seconds after 5:00.
+        assert!(
+            (300_000..=305_000).contains(&finding.from),
+            "{}",
+            finding.symptom.en
+        );
+        // Up to the cursor: what is known at 6:00.
+        assert_eq!(finding.until, 361_000);
+        assert!(
+            finding
+                .root_cause
+                .en
+                .contains("capacity 100 requests/s for 160 arriving"),
+            "{}",
+            finding.root_cause.en
+        );
+        assert!(finding.root_cause.zh_tw.contains("每秒 100 個請求"));
+        // Before the burst, all is well.
+        assert_eq!(explain(traffic, &run, 4 * 60_000), None);
+    }
+
+    #[test]
+    fn requests_to_a_loading_pod_without_readiness_probe_are_explained() {
+        let text = text("", "{service: model-api, rate: [{at: 0s, rps: 20}]}");
+        let run = simulate(&text, &Options::default());
+        let traffic = run.traffic.as_ref().unwrap();
+        let finding = explain(traffic, &run, 10_000).expect("trouble while loading");
+        assert_eq!(finding.cause, Cause::NotLoaded);
+        assert!(finding.root_cause.en.contains("without a readinessProbe"));
+        assert!(finding.fix.en.contains("readinessProbe"));
+        // Once loaded (20 s), and 30 s later, nothing more to say.
+        assert_eq!(explain(traffic, &run, 90_000), None);
+    }
+
+    #[test]
+    fn latency_and_clock_words() {
+        assert_eq!(latency(80_000), "80 ms");
+        assert_eq!(latency(2_071_000), "2.07 s");
+        assert_eq!(clock(360_000), "6:00");
+        assert_eq!(per_second(100_000), "100");
+        assert_eq!(per_second(2_500), "2.5");
+    }
+}
