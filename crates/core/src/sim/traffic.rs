@@ -218,7 +218,9 @@ pub fn simulate_traffic(
         .as_ref()
         .and_then(|name| reading.services.iter().find(|s| s.name == name.value));
     let targets = targets(reading, run, traffic, service);
-    Some(Engine::new(run, traffic, service, targets, seed, options).run())
+    let mut engine = Engine::new(run, traffic, service, targets, seed, options);
+    engine.neighbours(run, &reading.scenario);
+    Some(engine.run())
 }
 
 /// The pods the traffic can reach and the container serving it in each.
@@ -400,6 +402,7 @@ impl Change {
 
 struct Server {
     pod: usize,
+    container: usize,
     serve: Serve,
     /// The pod was being deleted from this time.
     deleting: Option<u64>,
@@ -413,6 +416,11 @@ struct Server {
     in_flight: Vec<u32>,
     /// A maxWait timer is pending at this time.
     timer: Option<u64>,
+    /// Other servers on the same time-sliced GPU.
+    sliced_with: Vec<u32>,
+    /// When other containers on the same time-sliced GPU run (µs): a
+    /// training job or a model nobody sends requests to computes all along.
+    sliced_busy: Vec<(u64, u64)>,
 }
 
 struct Batch {
@@ -476,6 +484,7 @@ impl<'a> Engine<'a> {
             debug_assert_eq!(index, s.min(index));
             servers.push(Server {
                 pod,
+                container,
                 serve: serving.program.serve.clone(),
                 deleting: pod_run.deleting.map(|d| d.saturating_mul(MICROS)),
                 ready: false,
@@ -485,6 +494,8 @@ impl<'a> Engine<'a> {
                 busy: 0,
                 in_flight: Vec::new(),
                 timer: None,
+                sliced_with: Vec::new(),
+                sliced_busy: Vec::new(),
             });
             endpoint_changes(pod_run, index, publish, traffic.propagation, &mut changes);
             server_changes(pod_run, container, index, &mut changes);
@@ -510,6 +521,76 @@ impl<'a> Engine<'a> {
             options,
             trace: Vec::new(),
         }
+    }
+
+    /// Time-slicing neighbours (gpu-sharing.md §3): containers whose devices
+    /// are on the same physical GPU of a node whose pool time-slices it.
+    fn neighbours(&mut self, run: &Run, scenario: &crate::manifest::scenario::Scenario) {
+        use crate::manifest::scenario::Sharing;
+        let sliced = |node: &str| {
+            scenario.node_pools.iter().any(|pool| {
+                matches!(pool.sharing, Sharing::TimeSlicing { .. })
+                    && node
+                        .strip_prefix(pool.name.as_str())
+                        .and_then(|rest| rest.strip_prefix('-'))
+                        .is_some_and(|index| index.bytes().all(|b| b.is_ascii_digit()))
+            })
+        };
+        let placed = |pod: usize, container: usize| -> Option<(&str, &[usize])> {
+            let pod = &run.pods[pod];
+            let (node, _) = pod.node.as_ref()?;
+            let gpus = &pod.containers.get(container)?.gpus;
+            (!gpus.is_empty() && sliced(node)).then_some((node.as_str(), gpus.as_slice()))
+        };
+        let serving: Vec<(usize, usize)> =
+            self.servers.iter().map(|s| (s.pod, s.container)).collect();
+        for (index, &(pod, container)) in serving.iter().enumerate() {
+            let Some((node, gpus)) = placed(pod, container) else {
+                continue;
+            };
+            let shares = |other: (&str, &[usize])| {
+                other.0 == node && other.1.iter().any(|g| gpus.contains(g))
+            };
+            for (other, &(p, c)) in serving.iter().enumerate() {
+                if other != index && placed(p, c).is_some_and(shares) {
+                    self.servers[index].sliced_with.push(other as u32);
+                }
+            }
+            for (p, pod_run) in run.pods.iter().enumerate() {
+                for (c, container_run) in pod_run.containers.iter().enumerate() {
+                    if serving.contains(&(p, c)) || !placed(p, c).is_some_and(shares) {
+                        continue;
+                    }
+                    for instance in &container_run.instances {
+                        let end = instance
+                            .exit
+                            .as_ref()
+                            .map_or(u64::MAX, |e| e.at.saturating_mul(MICROS));
+                        self.servers[index]
+                            .sliced_busy
+                            .push((instance.started.saturating_mul(MICROS), end));
+                    }
+                }
+            }
+        }
+    }
+
+    /// How many tenants compute on the server's GPU at `now`, itself
+    /// included: its service time is multiplied by that (podlab's
+    /// approximation of the time-slice scheduler, docs/traffic.md).
+    fn tenants(&self, server: u32, now: u64) -> u64 {
+        let s = &self.servers[server as usize];
+        let serving = s
+            .sliced_with
+            .iter()
+            .filter(|&&other| self.servers[other as usize].busy > 0)
+            .count();
+        let others = s
+            .sliced_busy
+            .iter()
+            .filter(|&&(from, to)| from <= now && now < to)
+            .count();
+        1 + (serving + others) as u64
     }
 
     fn run(mut self) -> TrafficRun {
@@ -739,6 +820,7 @@ impl<'a> Engine<'a> {
                 return;
             }
             let size = s.queue.len().min(max_batch);
+            let sliced = !s.sliced_with.is_empty() || !s.sliced_busy.is_empty();
             let first = self.members.len() as u32;
             for _ in 0..size {
                 if let Some(request) = s.queue.pop_front() {
@@ -750,6 +832,10 @@ impl<'a> Engine<'a> {
             if s.serve.exponential {
                 service = (service as f64 * self.rng.exponential()) as u64;
             }
+            if sliced {
+                service = service.saturating_mul(self.tenants(server, now));
+            }
+            let s = &mut self.servers[server as usize];
             let batch = self.batches.len() as u32;
             s.in_flight.push(batch);
             self.batches.push(Batch {

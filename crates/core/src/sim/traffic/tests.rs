@@ -428,3 +428,82 @@ fn the_same_text_gives_the_same_requests() {
     assert_eq!(a, b);
     assert!(a.trace.len() > 1000);
 }
+
+/// A chat model behind a Service on a time-sliced GPU (4 replicas of one
+/// card), and a neighbour on the same card when `neighbour` is set: a
+/// training Job that computes the whole run.
+fn sliced(neighbour: bool) -> String {
+    let job = "---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: finetune}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: train
+          image: registry.example.com/train:1.0
+          resources: {limits: {nvidia.com/gpu: 1}}
+";
+    format!(
+        "apiVersion: v1
+kind: Service
+metadata: {{name: chat}}
+spec:
+  selector: {{app: chat}}
+  ports: [{{port: 80, targetPort: 8000}}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: chat}}
+spec:
+  replicas: 1
+  selector: {{matchLabels: {{app: chat}}}}
+  template:
+    metadata: {{labels: {{app: chat}}}}
+    spec:
+      containers:
+        - name: chat
+          image: registry.example.com/chat:2.1.0
+          ports: [{{containerPort: 8000}}]
+          resources: {{limits: {{nvidia.com/gpu: 1}}}}
+          readinessProbe: {{httpGet: {{path: /health, port: 8000}}, periodSeconds: 1}}
+{}---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+spec:
+  duration: 3m
+  workload:
+    - container: chat
+      startup: 10s
+      serve: {{concurrency: 1, latency: 100ms}}
+    - container: train
+      startup: 5s
+      runFor: 1h
+  cluster:
+    nodePools:
+      - name: t4
+        cpu: \"16\"
+        memory: 64Gi
+        gpu: {{model: T4, count: 1}}
+        sharing: {{mode: timeSlicing, replicas: 4}}
+  traffic: {{service: chat, rate: [{{at: 0s, rps: 2}}], arrivals: uniform}}
+",
+        if neighbour { job } else { "" }
+    )
+}
+
+#[test]
+fn a_time_sliced_neighbour_that_computes_doubles_the_service_time() {
+    // 2 requests/s evenly, one slot of 100 ms: no request waits. Alone on
+    // the card each takes 100 ms; with the training Job computing on the
+    // same card (2 tenants busy), 2 × 100 = 200 ms.
+    let (_, alone) = run_of(&sliced(false), false);
+    let (run, shared) = run_of(&sliced(true), false);
+    assert_eq!(run.pods.len(), 2);
+    let (a, b) = (alone.stats(0, 180_000), shared.stats(0, 180_000));
+    assert!(a.served > 300 && b.served > 300);
+    assert_eq!((ms(a.p50), ms(a.p99)), (Some(100), Some(100)));
+    assert_eq!((ms(b.p50), ms(b.p99)), (Some(200), Some(200)));
+}
