@@ -346,11 +346,11 @@ impl<'a> Sim<'a> {
         let container = &self.pods[pod].containers[c];
         let mut grace = grace.max(0);
         let pre_stop = if grace > 0 {
-            pre_stop_seconds(container.spec).min(grace)
+            lifecycle::pre_stop_seconds(container.spec).min(grace)
         } else {
             0
         };
-        grace = (grace - pre_stop).max(MINIMUM_GRACE_S);
+        grace = (grace - pre_stop).max(lifecycle::MINIMUM_GRACE_S);
         let sigterm = now.saturating_add((pre_stop as Millis).saturating_mul(1000));
         let serving =
             container.run.instances.last().is_some_and(|i| {
