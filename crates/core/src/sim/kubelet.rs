@@ -243,6 +243,8 @@ const JOB_BACKOFF_INITIAL: Millis = 10_000;
 const JOB_BACKOFF_MAX: Millis = 600_000;
 /// The CronJob controller re-queues at the next schedule time + 100 ms (§9).
 const CRON_REQUEUE: Millis = 100;
+/// How many distinct FailedScheduling texts a run keeps to share.
+const FAILED_SCHEDULING_TEXTS: usize = 64;
 
 struct JobSim<'a> {
     uid: String,
@@ -301,6 +303,9 @@ struct Sim<'a> {
     /// Pods that failed a scheduling attempt and are not bound yet, in
     /// creation order (what `release` re-queues; its cost is this list).
     unschedulable: Vec<usize>,
+    /// The FailedScheduling texts written so far, by outcome (at most
+    /// `FAILED_SCHEDULING_TEXTS`; `controllers.rs`).
+    failed_scheduling: Vec<(sched::Unschedulable, Arc<str>)>,
 }
 
 /// splitmix64: the run's only source of randomness, seeded by the input.
@@ -421,6 +426,7 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
         crons: Vec::new(),
         statefulsets: Vec::new(),
         unschedulable: Vec::new(),
+        failed_scheduling: Vec::new(),
     };
     let mut refused = Vec::new();
     for workload in &reading.workloads {
