@@ -309,7 +309,8 @@ fn pre_stop_ms(spec: Option<&Container>, pod: &PodRun) -> Millis {
     let seconds = match spec.and_then(|c| c.pre_stop.as_ref()) {
         Some(Handler::Sleep { seconds }) => *seconds,
         Some(Handler::Exec { command }) => {
-            // As `kubelet.rs` reads it: the number after a `sleep` word.
+            // As `sim/lifecycle.rs` (`pre_stop_seconds`) reads it: the number
+            // after a `sleep` word.
             let words: Vec<&str> = command.iter().flat_map(|w| w.split_whitespace()).collect();
             words
                 .windows(2)

@@ -404,14 +404,42 @@ pub fn cluster(scenario: &Scenario) -> Vec<Node<'_>> {
         .collect()
 }
 
-/// Why a scheduling cycle found no node.
+/// Why a scheduling cycle found no node: how the nodes failed, as data.
+/// The FailedScheduling text is written from it on demand (`message`), so
+/// a caller that sees the same outcome again can keep the text it wrote.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unschedulable {
-    /// The FailedScheduling message.
-    pub message: String,
+    /// How many nodes the cycle looked at (every node of the cluster).
+    pub nodes: usize,
+    /// The rejected nodes grouped by their first failing filter's reasons,
+    /// in the order the groups were first seen.
+    pub rejections: Vec<Rejection>,
     /// Some node rejected the pod for resources that are merely in use
     /// (not above its allocatable), so a pod that frees them helps.
     pub waits_for_capacity: bool,
+}
+
+impl Unschedulable {
+    /// The FailedScheduling message ([`failed_scheduling_message`]).
+    pub fn message(&self) -> String {
+        failed_scheduling_message(self.nodes, &self.rejections)
+    }
+}
+
+/// How one node failed, before any text is written: a retried pod is
+/// judged against every node on each attempt, so the reasons are words
+/// only once per distinct outcome of the cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    Taint,
+    Affinity,
+    /// NodeResourcesFit: the resources that did not fit, a range of the
+    /// cycle's `lacking` list (0 cpu, 1 memory, 2 + i `request.extended[i]`).
+    Insufficient {
+        unresolvable: bool,
+        start: usize,
+        len: usize,
+    },
 }
 
 /// One scheduling cycle: first fit over `nodes` in order, each node rejected
@@ -425,62 +453,128 @@ pub fn schedule<'n, 'p: 'n>(
     pin: Option<usize>,
     request: &Request,
 ) -> Result<usize, Unschedulable> {
-    let mut rejections: Vec<Rejection> = Vec::new();
+    // Rejected nodes counted per verdict, in first-seen order.
+    let mut tally: Vec<(Verdict, usize)> = Vec::new();
+    let mut lacking: Vec<usize> = Vec::new();
+    let mut node_lacks: Vec<usize> = Vec::new();
+    // A pool's allocatable of each extended resource the pod asks for,
+    // for the nodes of the pool at hand (nodes come pool by pool).
+    let mut allocatable: Option<(&NodePool, Vec<i64>)> = None;
     let mut waits_for_capacity = false;
     let mut total = 0usize;
-    let mut reject = |unresolvable: bool, reasons: Vec<String>| {
-        let rejection = if unresolvable {
-            Rejection::unresolvable(1, reasons)
-        } else {
-            Rejection::no_victims(1, reasons)
-        };
-        match rejections.iter_mut().find(|known| {
-            known.reasons == rejection.reasons && known.preemption == rejection.preemption
-        }) {
-            Some(known) => known.nodes += 1,
-            None => rejections.push(rejection),
+    fn count(tally: &mut Vec<(Verdict, usize)>, verdict: Verdict) {
+        match tally.iter_mut().find(|(known, _)| *known == verdict) {
+            Some((_, nodes)) => *nodes += 1,
+            None => tally.push((verdict, 1)),
         }
-    };
+    }
     for (index, node) in nodes.into_iter().enumerate() {
         total += 1;
         if !node.tolerated(pod, pin.is_some()) {
-            reject(true, vec![UNTOLERATED_TAINT.to_string()]);
+            count(&mut tally, Verdict::Taint);
             continue;
         }
         if !node.matches(pod) || pin.is_some_and(|pin| pin != index) {
-            reject(true, vec![NODE_AFFINITY.to_string()]);
+            count(&mut tally, Verdict::Affinity);
             continue;
         }
-        let mut insufficient = Vec::new();
+        node_lacks.clear();
         // v1.34+: a request above the node's allocatable is unresolvable (PR #131345).
         let mut above_allocatable = true;
         if request.cpu_milli > node.free_cpu_milli {
-            insufficient.push("Insufficient cpu".to_string());
+            node_lacks.push(0);
             above_allocatable &= request.cpu_milli > node.pool.cpu_milli;
         }
         if request.memory > node.free_memory {
-            insufficient.push("Insufficient memory".to_string());
+            node_lacks.push(1);
             above_allocatable &= request.memory > node.pool.memory_bytes;
         }
-        for (name, count) in &request.extended {
+        for (i, (name, wanted)) in request.extended.iter().enumerate() {
             let free = node
                 .free_extended
                 .iter()
                 .find(|(known, _)| known == name)
                 .map_or(0, |(_, free)| *free);
-            if *count > free {
-                insufficient.push(format!("Insufficient {name}"));
-                above_allocatable &= *count > per_node(node.pool, name);
+            if *wanted > free {
+                node_lacks.push(2 + i);
+                let per_pool = match &allocatable {
+                    Some((pool, counts)) if std::ptr::eq(*pool, node.pool) => counts,
+                    _ => {
+                        let counts = request
+                            .extended
+                            .iter()
+                            .map(|(name, _)| per_node(node.pool, name))
+                            .collect();
+                        &allocatable.insert((node.pool, counts)).1
+                    }
+                };
+                above_allocatable &= *wanted > per_pool[i];
             }
         }
-        if insufficient.is_empty() {
+        if node_lacks.is_empty() {
             return Ok(index);
         }
         waits_for_capacity |= !above_allocatable;
-        reject(above_allocatable, insufficient);
+        let known = tally.iter_mut().find(|(verdict, _)| match *verdict {
+            Verdict::Insufficient {
+                unresolvable,
+                start,
+                len,
+            } => unresolvable == above_allocatable && lacking[start..start + len] == node_lacks[..],
+            _ => false,
+        });
+        match known {
+            Some((_, nodes)) => *nodes += 1,
+            None => {
+                let start = lacking.len();
+                lacking.extend_from_slice(&node_lacks);
+                let verdict = Verdict::Insufficient {
+                    unresolvable: above_allocatable,
+                    start,
+                    len: node_lacks.len(),
+                };
+                tally.push((verdict, 1));
+            }
+        }
+    }
+    // The words, once per verdict; verdicts that read the same are one
+    // group, first seen first (as `(*FitError).Error` counts reasons).
+    let mut rejections: Vec<Rejection> = Vec::new();
+    for (verdict, nodes) in tally {
+        let (unresolvable, reasons) = match verdict {
+            Verdict::Taint => (true, vec![UNTOLERATED_TAINT.to_string()]),
+            Verdict::Affinity => (true, vec![NODE_AFFINITY.to_string()]),
+            Verdict::Insufficient {
+                unresolvable,
+                start,
+                len,
+            } => (
+                unresolvable,
+                lacking[start..start + len]
+                    .iter()
+                    .map(|&resource| match resource {
+                        0 => "Insufficient cpu".to_string(),
+                        1 => "Insufficient memory".to_string(),
+                        i => format!("Insufficient {}", request.extended[i - 2].0),
+                    })
+                    .collect(),
+            ),
+        };
+        let rejection = if unresolvable {
+            Rejection::unresolvable(nodes, reasons)
+        } else {
+            Rejection::no_victims(nodes, reasons)
+        };
+        match rejections.iter_mut().find(|known| {
+            known.reasons == rejection.reasons && known.preemption == rejection.preemption
+        }) {
+            Some(known) => known.nodes += nodes,
+            None => rejections.push(rejection),
+        }
     }
     Err(Unschedulable {
-        message: failed_scheduling_message(total, &rejections),
+        nodes: total,
+        rejections,
         waits_for_capacity,
     })
 }
@@ -509,7 +603,7 @@ pub fn first_failure(scenario: &Scenario, workload: &Workload, pods: usize) -> O
     for _ in 0..pods {
         match schedule(&nodes, pod, None, &request) {
             Ok(index) => nodes.get_mut(index)?.take(&request),
-            Err(unschedulable) => return Some(unschedulable.message),
+            Err(unschedulable) => return Some(unschedulable.message()),
         }
     }
     None

@@ -9,10 +9,10 @@ impl<'a> Sim<'a> {
     /// A controller event on `Kind/name`.
     pub(super) fn object_event(
         &mut self,
-        object: String,
+        object: impl Into<Arc<str>>,
         warning: bool,
         reason: &'static str,
-        message: String,
+        message: impl Into<Arc<str>>,
         source: &'static str,
     ) {
         self.events.push(Event {
@@ -164,8 +164,7 @@ impl<'a> Sim<'a> {
             sim.pin,
             &sim.request,
         );
-        let name = sim.run.name.clone();
-        let object = format!("Pod/{name}");
+        let object = sim.object.clone();
         match result {
             Ok(node_index) => {
                 let request = sim.request.clone();
@@ -174,6 +173,7 @@ impl<'a> Sim<'a> {
                 node.pods += 1;
                 let ip = format!("10.244.{node_index}.{}", 4 + node.pods);
                 let node_name = node.sched.name.clone();
+                let name = &self.pods[pod].run.name;
                 self.object_event(
                     object,
                     false,
@@ -189,10 +189,9 @@ impl<'a> Sim<'a> {
                 self.unschedulable.retain(|&other| other != pod);
                 self.push(now + self.timing.first_sync, Ev::FirstSync(pod));
             }
-            Err(sched::Unschedulable {
-                message,
-                waits_for_capacity,
-            }) => {
+            Err(unschedulable) => {
+                let waits_for_capacity = unschedulable.waits_for_capacity;
+                let message = self.failed_scheduling_message(unschedulable);
                 self.object_event(
                     object,
                     true,
@@ -217,6 +216,23 @@ impl<'a> Sim<'a> {
                 self.push(flush, Ev::Schedule(pod, generation));
             }
         }
+    }
+
+    /// The FailedScheduling text of an outcome, written once per distinct
+    /// outcome and shared: the pods that wait retry against the same nodes
+    /// again and again (a day of 200 pending pods is 50,000 attempts).
+    fn failed_scheduling_message(&mut self, outcome: sched::Unschedulable) -> Arc<str> {
+        if let Some((_, message)) = self.failed_scheduling.iter().find(|(known, _)| {
+            known.nodes == outcome.nodes && known.rejections == outcome.rejections
+        }) {
+            return message.clone();
+        }
+        let message: Arc<str> = outcome.message().into();
+        // A bound on what is kept; a text not kept is written again.
+        if self.failed_scheduling.len() < FAILED_SCHEDULING_TEXTS {
+            self.failed_scheduling.push((outcome, message.clone()));
+        }
+        message
     }
 
     /// A pod stopped holding its node's resources (it Succeeded, Failed or
@@ -346,11 +362,11 @@ impl<'a> Sim<'a> {
         let container = &self.pods[pod].containers[c];
         let mut grace = grace.max(0);
         let pre_stop = if grace > 0 {
-            pre_stop_seconds(container.spec).min(grace)
+            lifecycle::pre_stop_seconds(container.spec).min(grace)
         } else {
             0
         };
-        grace = (grace - pre_stop).max(MINIMUM_GRACE_S);
+        grace = (grace - pre_stop).max(lifecycle::MINIMUM_GRACE_S);
         let sigterm = now.saturating_add((pre_stop as Millis).saturating_mul(1000));
         let serving =
             container.run.instances.last().is_some_and(|i| {
@@ -619,7 +635,7 @@ impl<'a> Sim<'a> {
                     object,
                     false,
                     "Completed",
-                    "Job completed".into(),
+                    "Job completed",
                     "job-controller",
                 );
                 (
@@ -633,7 +649,7 @@ impl<'a> Sim<'a> {
                 )
             }
             Terminal::Failed(reason, message) => {
-                self.object_event(object, true, reason, message.into(), "job-controller");
+                self.object_event(object, true, reason, message, "job-controller");
                 (
                     JobCondition {
                         kind: "Failed",
@@ -787,7 +803,7 @@ impl<'a> Sim<'a> {
                         object,
                         false,
                         "JobAlreadyActive",
-                        "Not starting job because prior execution is running and concurrency policy is Forbid".into(),
+                        "Not starting job because prior execution is running and concurrency policy is Forbid",
                         "cronjob-controller",
                     );
                     self.cron_requeue(cron);

@@ -1,0 +1,355 @@
+//! The probe workers (kubelet.md §1, §2): one ticker per probe on its
+//! period grid, the call that blocks a worker for the answer's latency,
+//! the count of consecutive results and what a result changes (Started,
+//! Ready, a kill); the program model's answers and the kubelet's failure
+//! texts. Part of the engine of `kubelet.rs`.
+
+use super::*;
+
+impl<'a> Sim<'a> {
+    /// Started: readiness gets a manual trigger right away and its grid moves
+    /// there (§1, PR #119089); without a readiness probe the container is
+    /// Ready now (§5).
+    pub(super) fn became_started(&mut self, pod: usize, c: usize, has_readiness: bool) {
+        let now = self.now;
+        // A regular init container is never Ready while it runs.
+        let has_readiness = has_readiness || !self.counts_for_ready(pod, c);
+        let container = &mut self.pods[pod].containers[c];
+        container.started_ok = true;
+        if let Some(instance) = container.run.instances.last_mut() {
+            instance.started_ok = Some(now);
+            if !has_readiness {
+                instance.ready.push((now, None));
+            }
+        }
+        self.init_started(pod, c);
+        if !has_readiness {
+            self.pod_ready_changed(pod);
+        }
+        let container = &mut self.pods[pod].containers[c];
+        if let Some(p) = container
+            .probes
+            .iter()
+            .position(|probe| probe.probe.kind == ProbeKind::Readiness)
+        {
+            container.probes[p].next_tick = now;
+            container.probes[p].manual = true;
+            self.push(now, Ev::Tick(pod, c, p));
+        }
+    }
+
+    /// A worker's ticker fires (§1): the next tick is one period later; a
+    /// worker still blocked in its call keeps the tick for when it returns.
+    pub(super) fn tick(&mut self, pod: usize, c: usize, p: usize) {
+        let now = self.now;
+        let probe = &self.pods[pod].containers[c].probes[p];
+        let period = (probe.probe.period_seconds.value.max(1) as Millis) * 1000;
+        if now != probe.next_tick {
+            return;
+        }
+        self.push(now + period, Ev::Tick(pod, c, p));
+        let probe = &mut self.pods[pod].containers[c].probes[p];
+        probe.next_tick = now + period;
+        if probe.in_flight.is_some() {
+            probe.pending = true;
+            return;
+        }
+        self.do_probe(pod, c, p);
+    }
+
+    /// `doProbe` (§1): the checks on the status it reads now, then the call.
+    /// The call blocks the worker for the answer's latency; its result (the
+    /// `Unhealthy` event, the count, a kill, Started, Ready) comes when it
+    /// returns (`prober.go` `probe` records the event after
+    /// `runProbeWithRetries` returns; `worker.go` counts after it).
+    fn do_probe(&mut self, pod: usize, c: usize, p: usize) {
+        let now = self.now;
+        let container = &mut self.pods[pod].containers[c];
+        let started_written = container.started_written;
+        let started_ok = container.started_ok;
+        let running = container.running;
+        let instances = container.run.instances.len();
+        let started_at = container.run.instances.last().map(|i| i.started);
+        let probe = &mut container.probes[p];
+        let manual = std::mem::take(&mut probe.manual);
+        let kind = probe.probe.kind;
+        let Some(started_at) = started_at else {
+            return;
+        };
+        if !running || probe.on_hold {
+            return;
+        }
+        // Gating by Started (§1). The startup result reaches the status
+        // manager through the kubelet's sync loop (`SetContainerStartup`):
+        // a worker reading the status at that instant still sees false; the
+        // readiness manual trigger comes from the sync after the write.
+        let started = started_ok && (started_written != Some(now) || manual);
+        match kind {
+            ProbeKind::Startup if started_ok => return,
+            ProbeKind::Liveness | ProbeKind::Readiness if !started => return,
+            _ => {}
+        }
+        // initialDelaySeconds against whole seconds since StartedAt (§1).
+        let elapsed_s = ((now - started_at) / 1000) as i64;
+        if elapsed_s < probe.probe.initial_delay_seconds.value {
+            return;
+        }
+        let (outcome, latency) = self.probe(pod, c, p);
+        let instance = instances - 1;
+        if latency == 0 {
+            self.probe_returned(pod, c, p, instance, outcome);
+        } else {
+            self.pods[pod].containers[c].probes[p].in_flight = Some((instance, outcome));
+            self.push(now + latency, Ev::ProbeDone(pod, c, p));
+        }
+    }
+
+    /// The call returns; a tick that came meanwhile runs the next probe now.
+    pub(super) fn probe_done(&mut self, pod: usize, c: usize, p: usize) {
+        let Some((instance, outcome)) = self.pods[pod].containers[c].probes[p].in_flight.take()
+        else {
+            return;
+        };
+        self.probe_returned(pod, c, p, instance, outcome);
+        let probe = &mut self.pods[pod].containers[c].probes[p];
+        if std::mem::take(&mut probe.pending) {
+            self.do_probe(pod, c, p);
+        }
+    }
+
+    /// What the worker does with a returned result (§1 "Counting", §2).
+    fn probe_returned(
+        &mut self,
+        pod: usize,
+        c: usize,
+        p: usize,
+        instance: usize,
+        outcome: Outcome,
+    ) {
+        let now = self.now;
+        let kind = self.pods[pod].containers[c].probes[p].probe.kind;
+        let title = kind.title();
+        let success = match outcome {
+            Outcome::Success => true,
+            Outcome::Failure(failure) => {
+                let message = self.shared_text(pod, c, TextKey::Unhealthy(p, failure), |sim| {
+                    format!(
+                        "{title} probe failed: {}",
+                        sim.failure_output(pod, c, p, failure)
+                    )
+                });
+                self.event(pod, Some(c), true, "Unhealthy", message);
+                false
+            }
+            Outcome::Error(output) => {
+                // §2: a Go error is thrown away: it does not count.
+                self.event(
+                    pod,
+                    Some(c),
+                    true,
+                    "Unhealthy",
+                    format!("{title} probe errored and resulted in unknown state: {output}"),
+                );
+                return;
+            }
+        };
+        let container = &mut self.pods[pod].containers[c];
+        // The probed instance may have ended while the call was in flight:
+        // the result is set for its container ID and changes nothing the
+        // kubelet acts on for a new one.
+        let current = container.running && container.run.instances.len() == instance + 1;
+        let probe = &mut container.probes[p];
+        // §1 Counting: consecutive identical results.
+        if probe.last == Some(success) {
+            probe.run += 1;
+        } else {
+            probe.run = 1;
+        }
+        probe.last = Some(success);
+        let threshold = if success {
+            probe.probe.success_threshold.value.max(1)
+        } else {
+            probe.probe.failure_threshold.value.max(1)
+        };
+        if probe.run < threshold || (current && probe.cached == Some(success)) {
+            return;
+        }
+        if !current {
+            if kind == ProbeKind::Startup || (kind == ProbeKind::Liveness && !success) {
+                probe.run = 0;
+            }
+            return;
+        }
+        probe.cached = Some(success);
+        match (kind, success) {
+            (ProbeKind::Readiness, ready) => {
+                if let Some(instance) = container.run.instances.last_mut() {
+                    if ready {
+                        instance.ready.push((now, None));
+                    } else if let Some(open) = instance.ready.last_mut().filter(|r| r.1.is_none()) {
+                        open.1 = Some(now);
+                    }
+                }
+                if ready {
+                    self.pod_ready_changed(pod);
+                }
+            }
+            (ProbeKind::Startup, true) => {
+                // v1.32+: the startup worker goes on hold after either threshold.
+                probe.on_hold = true;
+                probe.run = 0;
+                let has_readiness = container.spec.readiness.is_some();
+                container.started_written = Some(now);
+                self.became_started(pod, c, has_readiness);
+            }
+            (ProbeKind::Startup | ProbeKind::Liveness, false) => {
+                probe.on_hold = true;
+                probe.run = 0;
+                self.kill(pod, c, kind);
+            }
+            (ProbeKind::Liveness, true) => {}
+        }
+    }
+
+    /// The program model answering a probe (DESIGN.md, kubernetes-behavior.md
+    /// decision 6) with the kubelet's texts (§2), and how long the call
+    /// takes: a refused connection returns at once; a listening program
+    /// answers HTTP and gRPC health checks after `healthLatency`, and a
+    /// call still waiting at `timeoutSeconds` fails then (the HTTP client's
+    /// `Timeout`, the gRPC dial and RPC deadlines). A TCP connect and an
+    /// exec check take no modelled time.
+    fn probe(&self, pod: usize, c: usize, p: usize) -> (Outcome, Millis) {
+        let pod_sim = &self.pods[pod];
+        let container = &pod_sim.containers[c];
+        let probe = container.probes[p].probe;
+        let program = &container.program;
+        let listening = container
+            .run
+            .instances
+            .last()
+            .is_some_and(|i| self.now >= i.started + program.startup.value);
+        let resolve = |port: &Option<PortRef>| -> Result<i64, String> {
+            match port {
+                Some(PortRef::Number(n)) => Ok(*n),
+                Some(PortRef::Name(name)) => container
+                    .spec
+                    .ports
+                    .iter()
+                    .find(|p| p.name.as_deref() == Some(name.as_str()))
+                    .map(|p| p.number)
+                    .ok_or_else(|| format!("strconv.Atoi: parsing {name:?}: invalid syntax")),
+                None => Ok(0),
+            }
+        };
+        let timeout_ms = (probe.timeout_seconds.value.max(1) as Millis) * 1000;
+        let latency = program.health_latency.value;
+        match &probe.handler {
+            Handler::HttpGet { path, port, .. } => {
+                let port = match resolve(port) {
+                    Ok(port) => port,
+                    Err(error) => return (Outcome::Error(error), 0),
+                };
+                if !listening || port != program.listen_port.value {
+                    return (Outcome::Failure(Failure::HttpRefused(port)), 0);
+                }
+                if latency >= timeout_ms {
+                    return (Outcome::Failure(Failure::HttpTimeout(port)), timeout_ms);
+                }
+                if *path != program.health_path.value {
+                    return (Outcome::Failure(Failure::HttpStatus404), latency);
+                }
+                (Outcome::Success, latency)
+            }
+            Handler::TcpSocket { port, .. } => {
+                let port = match resolve(port) {
+                    Ok(port) => port,
+                    Err(error) => return (Outcome::Error(error), 0),
+                };
+                if listening && port == program.listen_port.value {
+                    (Outcome::Success, 0)
+                } else {
+                    (Outcome::Failure(Failure::TcpRefused(port)), 0)
+                }
+            }
+            Handler::Grpc { port, .. } => {
+                let port = port.unwrap_or(0);
+                if listening && port == program.listen_port.value {
+                    if latency >= timeout_ms {
+                        (Outcome::Failure(Failure::GrpcTimeout), timeout_ms)
+                    } else {
+                        (Outcome::Success, latency)
+                    }
+                } else {
+                    // UNCONFIRMED wording for a refused gRPC connection (§2
+                    // table); the blocking dial gives up at the timeout.
+                    (Outcome::Failure(Failure::GrpcRefused(port)), timeout_ms)
+                }
+            }
+            // An exec check succeeds once the program has loaded.
+            Handler::Exec { .. } => {
+                if listening {
+                    (Outcome::Success, 0)
+                } else {
+                    (Outcome::Failure(Failure::Exec), 0)
+                }
+            }
+            Handler::Sleep { .. } | Handler::Missing => (Outcome::Success, 0),
+        }
+    }
+
+    /// The kubelet's text of a probe failure (§2), for `Unhealthy`.
+    fn failure_output(&self, pod: usize, c: usize, p: usize, failure: Failure) -> String {
+        let pod_sim = &self.pods[pod];
+        let probe = pod_sim.containers[c].probes[p].probe;
+        let ip = &pod_sim.run.ip;
+        let timeout_s = probe.timeout_seconds.value.max(1);
+        let url = |port: i64| match &probe.handler {
+            Handler::HttpGet { path, scheme, .. } => {
+                format!("{}://{ip}:{port}{path}", scheme.to_ascii_lowercase())
+            }
+            _ => String::new(),
+        };
+        match failure {
+            Failure::HttpRefused(port) => format!(
+                "Get \"{}\": dial tcp {ip}:{port}: connect: connection refused",
+                url(port)
+            ),
+            Failure::HttpTimeout(port) => format!(
+                "Get \"{}\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)",
+                url(port)
+            ),
+            Failure::HttpStatus404 => "HTTP probe failed with statuscode: 404".into(),
+            Failure::TcpRefused(port) => {
+                format!("dial tcp {ip}:{port}: connect: connection refused")
+            }
+            Failure::GrpcTimeout => {
+                format!("timeout: health rpc did not complete within {timeout_s}s")
+            }
+            Failure::GrpcRefused(port) => format!(
+                "timeout: failed to connect service \"{ip}:{port}\" within {timeout_s}s: context deadline exceeded"
+            ),
+            Failure::Exec => String::new(),
+        }
+    }
+}
+
+pub(super) enum Outcome {
+    Success,
+    /// What failed; its text (`Sim::failure_output`) is written once per
+    /// container and shared by every `Unhealthy` event that repeats it.
+    Failure(Failure),
+    /// A Go error: not counted (§2).
+    Error(String),
+}
+
+/// A probe's failure, with the port it called (`Sim::probe`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Failure {
+    HttpRefused(i64),
+    HttpTimeout(i64),
+    HttpStatus404,
+    TcpRefused(i64),
+    GrpcTimeout,
+    GrpcRefused(i64),
+    Exec,
+}
