@@ -433,3 +433,70 @@ fn a_cronjob_keeps_three_successful_jobs() {
     assert!(!get_pods::render(&run, 420_000).contains("allow-29453761-"));
     assert!(get_pods::render(&run, 420_000).contains("allow-29453763-"));
 }
+
+/// `kubectl scale` from the Scenario's `actions` (`sim/scale.rs`): the
+/// ReplicaSet controller deletes the pods it ranks first — a pod not yet
+/// on a node before one that is (`ActivePods.Less`) — and scales up with
+/// new pods of the same ReplicaSet.
+#[test]
+fn scaling_down_deletes_the_unscheduled_pod_first_and_scaling_up_adds_pods() {
+    let text = "apiVersion: apps/v1
+kind: Deployment
+metadata: { name: model-api }
+spec:
+  replicas: 2
+  selector: { matchLabels: { app: model-api } }
+  template:
+    metadata: { labels: { app: model-api } }
+    spec:
+      containers:
+        - name: api
+          image: registry.example.com/model-api:1.0
+          resources: { limits: { nvidia.com/gpu: 1 } }
+---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+spec:
+  duration: 5m
+  workload: [{ container: api, startup: 10s }]
+  cluster:
+    nodePools: [{ name: gpu, count: 1, cpu: \"8\", memory: 32Gi, gpu: { model: A100-80GB, count: 1 } }]
+  actions:
+    - { at: 2m, scale: { name: model-api, replicas: 1 } }
+    - { at: 3m, scale: { name: model-api, replicas: 3 } }
+";
+    let run = simulate(text, &Options::default());
+    // One GPU: one pod runs, the other is Pending; at 2 m the Pending one
+    // goes, at once (nothing to stop).
+    let pending: Vec<_> = run.pods[..2].iter().filter(|p| p.node.is_none()).collect();
+    assert_eq!(pending.len(), 1);
+    assert_eq!(pending[0].deleting, Some(120_000));
+    assert_eq!(pending[0].deleted, Some(120_000));
+    let running = run.pods[..2].iter().find(|p| p.node.is_some()).unwrap();
+    assert_eq!(running.deleting, None);
+    // At 3 m, two new pods of the same ReplicaSet.
+    assert_eq!(run.pods.len(), 4);
+    assert!(run.pods[2..]
+        .iter()
+        .all(|p| p.created == 180_000 && p.template_hash == running.template_hash));
+    let scaled: Vec<(u64, &str)> = run
+        .events
+        .iter()
+        .filter(|e| e.reason == "ScalingReplicaSet")
+        .map(|e| (e.at, &*e.message))
+        .collect();
+    let rs = format!("model-api-{}", running.template_hash.as_deref().unwrap());
+    assert_eq!(
+        scaled,
+        [
+            (
+                120_000,
+                format!("Scaled down replica set {rs} from 2 to 1").as_str()
+            ),
+            (
+                180_000,
+                format!("Scaled up replica set {rs} from 1 to 3").as_str()
+            ),
+        ]
+    );
+}

@@ -41,6 +41,24 @@ pub struct Scenario {
     /// `traffic`: requests sent to a Service (`sim/traffic.rs`); none when
     /// not written.
     pub traffic: Option<Traffic>,
+    /// `actions`: what a person does at a time (`kubectl scale`).
+    pub actions: Vec<Action>,
+}
+
+/// `{at: 6m, scale: {name: model-api, replicas: 1}}`: at `at`, what
+/// `kubectl scale deployment/model-api --replicas=1` does.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Action {
+    pub at: Millis,
+    pub span: Span,
+    pub scale: Option<Scale>,
+}
+
+/// The Deployment or ReplicaSet `name` scaled to `replicas`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scale {
+    pub name: String,
+    pub replicas: i64,
 }
 
 /// `traffic: {service, rate, arrivals, timeout, propagation}`: the requests
@@ -444,6 +462,7 @@ impl Default for Scenario {
             inferred_note: None,
             extended_resource_toleration: false,
             traffic: None,
+            actions: Vec::new(),
         }
     }
 }
@@ -704,6 +723,22 @@ pub fn lower_scenario(root: &Node, kind_span: Span) -> Scenario {
         scenario.programs.push(lower_program(item));
     }
     scenario.traffic = spec.get("traffic").and_then(lower_traffic);
+    scenario.actions = spec
+        .get("actions")
+        .and_then(Node::items)
+        .unwrap_or(&[])
+        .iter()
+        .map(|item| Action {
+            at: duration_at(item, "at").map_or(0, |at| at.value),
+            span: item.span,
+            scale: item.get("scale").and_then(|scale| {
+                Some(Scale {
+                    name: scale.get("name")?.as_str()?.to_string(),
+                    replicas: scale.get("replicas")?.as_int()?.clamp(0, 1000),
+                })
+            }),
+        })
+        .collect();
     if let Some(cluster) = spec.get("cluster") {
         if let Some(pools) = cluster.get("nodePools").and_then(Node::items) {
             scenario.pools_written = true;

@@ -307,7 +307,14 @@ pub const TOP_LEVEL_FIELDS: &[&str] = &["apiVersion", "kind", "metadata", "spec"
 schema!(SCENARIO_SPEC, "Scenario spec", "Scenario spec", [
     "duration" => Duration, "seed" => Int, "workload" => ListOf(&SCENARIO_WORKLOAD),
     "cluster" => Object(&SCENARIO_CLUSTER), "traffic" => Object(&SCENARIO_TRAFFIC),
+    "actions" => ListOf(&SCENARIO_ACTION),
 ]);
+
+schema!(SCENARIO_ACTION, "Scenario action", "Scenario 動作", [
+    "at" => Duration, "scale" => Object(&SCENARIO_SCALE),
+]);
+
+schema!(SCENARIO_SCALE, "scale action", "scale 動作", ["name" => Str, "replicas" => Int]);
 
 schema!(SCENARIO_TRAFFIC, "Scenario traffic", "Scenario traffic", [
     "service" => Str, "rate" => ListOf(&SCENARIO_RATE), "arrivals" => Str, "timeout" => Duration,

@@ -483,6 +483,7 @@ fn check_enum_or_range(node: &Node, key: &str, walk: &Walk, path: &str, out: &mu
                 | "parallelism"
                 | "completions"
         ) || (schema.name == "Scenario serve" && key == "queueLimit");
+        let non_negative = non_negative || (schema.name == "scale action" && key == "replicas");
         // A replica serves at least one request at a time, a batch holds one.
         let positive = matches!(
             (schema.name, key),

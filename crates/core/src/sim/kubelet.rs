@@ -20,6 +20,8 @@ mod lifecycle;
 pub(in crate::sim) use lifecycle::pre_stop_seconds;
 #[path = "probes.rs"]
 mod probes;
+#[path = "scale.rs"]
+mod scale;
 #[path = "volumes.rs"]
 mod volumes;
 
@@ -113,6 +115,8 @@ enum Ev {
     /// The volume manager retries a volume that failed to mount: (pod,
     /// the durationBeforeRetry that has just passed; `volumes.rs`).
     MountRetry(usize, Millis),
+    /// The Scenario's action (index): `kubectl scale` (`scale.rs`).
+    Action(usize),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -307,6 +311,8 @@ struct Sim<'a> {
     /// The FailedScheduling texts written so far, by outcome (at most
     /// `FAILED_SCHEDULING_TEXTS`; `controllers.rs`).
     failed_scheduling: Vec<(sched::Unschedulable, Arc<str>)>,
+    /// The file's workloads (`scale.rs` finds the one an action names).
+    workloads: &'a [crate::manifest::model::Workload],
 }
 
 /// splitmix64: the run's only source of randomness, seeded by the input.
@@ -428,6 +434,7 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
         statefulsets: Vec::new(),
         unschedulable: Vec::new(),
         failed_scheduling: Vec::new(),
+        workloads: &reading.workloads,
     };
     let mut refused = Vec::new();
     for workload in &reading.workloads {
@@ -478,6 +485,9 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
             }
             WorkloadKind::CronJob => sim.cron_create(workload),
         }
+    }
+    for (index, action) in scenario.actions.iter().enumerate() {
+        sim.push(action.at, Ev::Action(index));
     }
     while let Some((at, ev)) = sim.queue.pop() {
         if at > until {
@@ -617,6 +627,7 @@ impl<'a> Sim<'a> {
             Ev::PullFailed(pod, c) => self.pull_failed(pod, c),
             Ev::GpuCheck(node, gpu, generation) => self.gpu_crossing(node, gpu, generation),
             Ev::MountRetry(pod, backoff) => self.mount_attempt(pod, backoff),
+            Ev::Action(index) => self.action(index),
         }
     }
 

@@ -530,3 +530,40 @@ impl PodRun {
         }
     }
 }
+
+/// When the pod was Ready: every app container Ready at once.
+pub fn pod_ready_intervals(pod: &PodRun) -> Vec<(Millis, Millis)> {
+    let mut result: Option<Vec<(Millis, Millis)>> = None;
+    for container in &pod.containers {
+        let mine: Vec<(Millis, Millis)> = container
+            .instances
+            .iter()
+            .flat_map(|instance| instance.ready.iter())
+            .map(|&(from, to)| (from, to.unwrap_or(Millis::MAX)))
+            .filter(|(from, to)| from < to)
+            .collect();
+        result = Some(match result {
+            None => mine,
+            Some(before) => intersect(&before, &mine),
+        });
+    }
+    result.unwrap_or_default()
+}
+
+fn intersect(a: &[(Millis, Millis)], b: &[(Millis, Millis)]) -> Vec<(Millis, Millis)> {
+    let mut out = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        let from = a[i].0.max(b[j].0);
+        let to = a[i].1.min(b[j].1);
+        if from < to {
+            out.push((from, to));
+        }
+        if a[i].1 < b[j].1 {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    out
+}

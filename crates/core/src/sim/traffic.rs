@@ -34,6 +34,7 @@ use crate::manifest::read::Reading;
 use crate::manifest::scenario::{Arrivals, RateStep, Serve, Traffic};
 use crate::manifest::service::{Service, TargetPort};
 
+pub use super::pod_ready_intervals;
 use super::{PodRun, Run};
 
 /// Why a request failed, as the client sees it.
@@ -977,43 +978,6 @@ fn endpoint_changes(
             }
         }
     }
-}
-
-/// When the pod was Ready: every app container Ready at once.
-pub fn pod_ready_intervals(pod: &PodRun) -> Vec<(Millis, Millis)> {
-    let mut result: Option<Vec<(Millis, Millis)>> = None;
-    for container in &pod.containers {
-        let mine: Vec<(Millis, Millis)> = container
-            .instances
-            .iter()
-            .flat_map(|instance| instance.ready.iter())
-            .map(|&(from, to)| (from, to.unwrap_or(Millis::MAX)))
-            .filter(|(from, to)| from < to)
-            .collect();
-        result = Some(match result {
-            None => mine,
-            Some(before) => intersect(&before, &mine),
-        });
-    }
-    result.unwrap_or_default()
-}
-
-fn intersect(a: &[(Millis, Millis)], b: &[(Millis, Millis)]) -> Vec<(Millis, Millis)> {
-    let mut out = Vec::new();
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        let from = a[i].0.max(b[j].0);
-        let to = a[i].1.min(b[j].1);
-        if from < to {
-            out.push((from, to));
-        }
-        if a[i].1 < b[j].1 {
-            i += 1;
-        } else {
-            j += 1;
-        }
-    }
-    out
 }
 
 /// The serving container's server: it accepts from the end of loading

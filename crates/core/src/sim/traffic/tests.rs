@@ -507,3 +507,61 @@ fn a_time_sliced_neighbour_that_computes_doubles_the_service_time() {
     assert_eq!((ms(a.p50), ms(a.p99)), (Some(100), Some(100)));
     assert_eq!((ms(b.p50), ms(b.p99)), (Some(200), Some(200)));
 }
+
+#[test]
+fn a_scale_down_without_pre_stop_fails_the_requests_routed_before_the_endpoint_goes() {
+    // 2 replicas, 40 requests/s evenly, scaled to 1 at 60 s. The deleted
+    // pod's endpoint turns not-ready at 60 s but kube-proxy routes to it
+    // until 61 s (propagation 1 s); without preStop the kubelet sends
+    // SIGTERM at 60 s and its server stops accepting: of the 40 requests
+    // of that second, those routed to it (about half: each picks one of
+    // the two ready endpoints at random) fail as `terminating`. What it
+    // held when SIGTERM came (80 ms batches) drains within its 1 s
+    // shutdown: nothing in flight is lost.
+    let scaled = |pre_stop: &str| {
+        text(
+            &format!("{PROBE}{pre_stop}"),
+            "{concurrency: 4, latency: 80ms}",
+            "{service: model-api, rate: [{at: 0s, rps: 40}], arrivals: uniform}",
+        )
+        .replace("replicas: 1", "replicas: 2")
+        .replace(
+            "  traffic:",
+            "  actions: [{at: 60s, scale: {name: model-api, replicas: 1}}]\n  traffic:",
+        )
+    };
+    let (run, traffic) = run_of(&scaled(""), false);
+    let deleted: Vec<_> = run.pods.iter().filter(|p| p.deleting.is_some()).collect();
+    assert_eq!(deleted.len(), 1);
+    assert_eq!(deleted[0].deleting, Some(60_000));
+    let after = traffic.stats(60_000, 120_000);
+    let cut = after.failed(Failure::Terminating);
+    assert!((10..=30).contains(&cut), "{cut} requests cut");
+    assert_eq!(after.failed_total(), cut);
+    assert_eq!(
+        traffic.stats(60_000, 61_000).failed(Failure::Terminating),
+        cut
+    );
+    // With `preStop: sleep 5` the pod keeps accepting for 5 s, longer than
+    // the propagation: nothing fails.
+    let pre_stop = "
+          lifecycle:
+            preStop:
+              sleep: {seconds: 5}";
+    let (run, traffic) = run_of(&scaled(pre_stop), false);
+    assert_eq!(run.pods.iter().filter(|p| p.deleting.is_some()).count(), 1);
+    assert_eq!(traffic.stats(60_000, 120_000).failed_total(), 0);
+    // The ReplicaSet controller's and the Deployment controller's events.
+    let messages: Vec<&str> = run
+        .events
+        .iter()
+        .filter(|e| e.at == 60_000 && e.reason != "Killing")
+        .map(|e| &*e.message)
+        .collect();
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(
+        messages[0].starts_with("Scaled down replica set model-api-")
+            && messages[0].ends_with(" from 2 to 1")
+    );
+    assert!(messages[1].starts_with("Deleted pod: model-api-"));
+}
