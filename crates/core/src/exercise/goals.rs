@@ -172,8 +172,9 @@ fn physical_gpus(scenario: &Scenario) -> i64 {
 /// `workers`: starting fewer workers is a fix, not a change of the program).
 fn program_fingerprint(spec: Option<&ProgramSpec>) -> Vec<Option<String>> {
     let Some(spec) = spec else {
-        return vec![None; 11];
+        return vec![None; 13];
     };
+    let serve = spec.serve.as_ref();
     vec![
         spec.startup.as_ref().map(|s| s.value.to_string()),
         spec.listen_port.as_ref().map(|s| s.value.to_string()),
@@ -194,7 +195,32 @@ fn program_fingerprint(spec: Option<&ProgramSpec>) -> Vec<Option<String>> {
             .map(|e| format!("{} {} {}", e.after, e.code, e.log)),
         spec.run_for.as_ref().map(|s| s.value.to_string()),
         spec.image_pull.as_ref().map(|s| s.value.to_string()),
+        // How fast the model answers is the program's; concurrency,
+        // batching and the queue are configuration a fix may change.
+        serve
+            .and_then(|s| s.latency.as_ref())
+            .map(|s| s.value.to_string()),
+        serve.map(|s| {
+            format!(
+                "{:?} {:?}",
+                s.exponential.as_ref().map(|e| e.value),
+                s.per_item.as_ref().map(|p| p.value)
+            )
+        }),
     ]
+}
+
+/// The requests a Scenario sends (`traffic`), for `forbid: programChanges`:
+/// sending fewer is not a fix.
+fn traffic_fingerprint(scenario: &Scenario) -> Option<String> {
+    scenario.traffic.as_ref().map(|t| {
+        let steps: Vec<String> = t
+            .rate
+            .iter()
+            .map(|s| format!("{}:{}:{}", s.at, s.milli_rps, s.ramp))
+            .collect();
+        format!("{steps:?} {:?} {} {}", t.arrivals, t.timeout, t.target)
+    })
 }
 
 impl World<'_> {
@@ -503,6 +529,14 @@ impl World<'_> {
                         "容器 {name} 在 Scenario 裡的程式行為被改了（startup、port、記憶體或 exit）：請修 manifest，不是改程式"
                     ));
                 }
+            }
+            if traffic_fingerprint(&self.start.scenario)
+                != traffic_fingerprint(&self.reading.scenario)
+            {
+                findings.push(Text::new(
+                    "the Scenario's traffic changed: serve the requests, do not send fewer",
+                    "Scenario 的流量被改了：請讓服務撐住請求，而不是送更少的請求",
+                ));
             }
         }
         if remove_taints {

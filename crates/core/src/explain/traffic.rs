@@ -274,15 +274,7 @@ fn clock(ms: Millis) -> String {
     format!("{}:{:02}", s / 60, s % 60)
 }
 
-/// µs as `80 ms` or `2.07 s`.
-pub fn latency(micros: u64) -> String {
-    if micros < 1_000_000 {
-        format!("{} ms", micros / 1000)
-    } else {
-        let hundredths = micros / 10_000;
-        format!("{}.{:02} s", hundredths / 100, hundredths % 100)
-    }
-}
+pub use crate::manifest::duration::latency;
 
 /// Requests/s × 1000 as a number with at most one decimal.
 fn per_second(milli: u64) -> String {

@@ -133,6 +133,17 @@ pub fn format(ms: Millis) -> String {
     out
 }
 
+/// A latency in µs as people read it: `80 ms`, `2.07 s` (hundredths,
+/// truncated).
+pub fn latency(micros: u64) -> String {
+    if micros < 1_000_000 {
+        format!("{} ms", micros / 1000)
+    } else {
+        let hundredths = micros / 10_000;
+        format!("{}.{:02} s", hundredths / 100, hundredths % 100)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -29,10 +29,19 @@ pub enum Tag {
     Gpu,
     Jobs,
     Silent,
+    /// Requests through a Service (docs/traffic.md).
+    Traffic,
 }
 
 impl Tag {
-    pub const ALL: [Tag; 5] = [Tag::Probes, Tag::Memory, Tag::Gpu, Tag::Jobs, Tag::Silent];
+    pub const ALL: [Tag; 6] = [
+        Tag::Probes,
+        Tag::Memory,
+        Tag::Gpu,
+        Tag::Jobs,
+        Tag::Silent,
+        Tag::Traffic,
+    ];
 
     pub fn parse(written: &str) -> Option<Tag> {
         Tag::ALL.into_iter().find(|tag| tag.as_str() == written)
@@ -46,6 +55,7 @@ impl Tag {
             Tag::Gpu => "gpu",
             Tag::Jobs => "jobs",
             Tag::Silent => "silent",
+            Tag::Traffic => "traffic",
         }
     }
 
@@ -57,6 +67,7 @@ impl Tag {
             Tag::Gpu => Text::new("GPU", "GPU"),
             Tag::Jobs => Text::new("jobs", "Job"),
             Tag::Silent => Text::new("silent failures", "無聲壞掉"),
+            Tag::Traffic => Text::new("traffic", "流量"),
         }
     }
 }
@@ -331,7 +342,7 @@ impl Goal {
                 "模型載入完成之前，沒有 Pod 接到流量",
             ),
             Goal::MaxP99(limit) => {
-                let limit = time(*limit);
+                let limit = crate::manifest::duration::latency(limit.saturating_mul(1000));
                 text!(
                     "the requests' P99 latency at most {limit}",
                     "請求的 P99 延遲不超過 {limit}"
