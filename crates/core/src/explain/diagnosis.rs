@@ -26,7 +26,9 @@ use super::{describe, human_duration, logs};
 use crate::i18n::{Lang, Text};
 use crate::manifest::duration::{self, Millis};
 use crate::manifest::model::{Container, Handler, PortRef, Probe};
-use crate::rules::{pl104, pl201};
+use crate::rules::{
+    pl104_memory_limit_below_peak as pl104, pl201_liveness_kills_slow_start as pl201,
+};
 use crate::sim::{ContainerRun, ContainerState, Event, Instance, PodRun, Run};
 use crate::text;
 
