@@ -6,7 +6,7 @@
 //! quantity's or a duration's, so it sits in `manifest`: PL003 and PL602
 //! (`rules/`) judge a schedule with it and the simulator's CronJob
 //! controller (`sim/`) fires by it. The format's details and the two
-//! leniencies are in PL602's module comment (`rules/pl602.rs`).
+//! leniencies are in PL602's module comment (`rules/pl602_cronjob_overlap.rs`).
 
 use crate::manifest::duration::{self, Millis};
 

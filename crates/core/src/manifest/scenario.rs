@@ -2,7 +2,7 @@
 //! program in each container behaves and what cluster it lands on — with the
 //! defaults of `shared/DESIGN.md` ("The Scenario kind").
 //!
-//! Like `model.rs`, lowering never fails: a value of the wrong shape was
+//! Like `model/lower.rs`, lowering never fails: a value of the wrong shape was
 //! reported by `validate.rs` and is treated as absent here. A defaulted value
 //! carries `span: None`.
 

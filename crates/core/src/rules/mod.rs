@@ -23,34 +23,34 @@ use crate::span::Span;
 pub mod doc;
 pub mod edit;
 
-mod pl001;
-mod pl002;
-mod pl003;
-mod pl004;
-mod pl005;
-mod pl006;
-mod pl101;
-mod pl102;
-mod pl103;
-pub(crate) mod pl104;
-mod pl105;
-mod pl106;
-pub(crate) mod pl201;
-mod pl202;
-mod pl203;
-mod pl204;
-mod pl205;
-mod pl301;
-mod pl302;
-mod pl401;
-mod pl402;
-mod pl501;
-pub mod pl502;
-mod pl503;
-mod pl504;
-mod pl505;
-mod pl601;
-pub mod pl602;
+mod pl001_yaml_syntax;
+mod pl002_unknown_field;
+mod pl003_invalid_value;
+mod pl004_not_simulated;
+mod pl005_input_limit;
+mod pl006_unused_suppression;
+mod pl101_gpu_limit_required;
+mod pl102_gpu_fractional;
+mod pl103_memory_limit_missing;
+pub(crate) mod pl104_memory_limit_below_peak;
+mod pl105_memory_headroom;
+mod pl106_shm_too_small;
+pub(crate) mod pl201_liveness_kills_slow_start;
+mod pl202_startup_budget_too_short;
+mod pl203_readiness_missing;
+mod pl204_probe_port_unknown;
+mod pl205_probe_timeout_too_short;
+mod pl301_image_tag_mutable;
+mod pl302_secret_in_env;
+mod pl401_no_graceful_shutdown;
+mod pl402_grace_shorter_than_prestop;
+mod pl501_gpu_taint_not_tolerated;
+pub mod pl502_gpu_unschedulable;
+mod pl503_mig_unsupported;
+mod pl504_timeslice_memory_oversubscribed;
+mod pl505_replicas_exceed_gpus;
+mod pl601_job_restart_always;
+pub mod pl602_cronjob_overlap;
 
 /// Static text in both languages (for docs, which never need formatting).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -185,34 +185,34 @@ impl Rule {
 
 /// Every rule, in ID order.
 pub static RULES: &[&Rule] = &[
-    &pl001::RULE,
-    &pl002::RULE,
-    &pl003::RULE,
-    &pl004::RULE,
-    &pl005::RULE,
-    &pl006::RULE,
-    &pl101::RULE,
-    &pl102::RULE,
-    &pl103::RULE,
-    &pl104::RULE,
-    &pl105::RULE,
-    &pl106::RULE,
-    &pl201::RULE,
-    &pl202::RULE,
-    &pl203::RULE,
-    &pl204::RULE,
-    &pl205::RULE,
-    &pl301::RULE,
-    &pl302::RULE,
-    &pl401::RULE,
-    &pl402::RULE,
-    &pl501::RULE,
-    &pl502::RULE,
-    &pl503::RULE,
-    &pl504::RULE,
-    &pl505::RULE,
-    &pl601::RULE,
-    &pl602::RULE,
+    &pl001_yaml_syntax::RULE,
+    &pl002_unknown_field::RULE,
+    &pl003_invalid_value::RULE,
+    &pl004_not_simulated::RULE,
+    &pl005_input_limit::RULE,
+    &pl006_unused_suppression::RULE,
+    &pl101_gpu_limit_required::RULE,
+    &pl102_gpu_fractional::RULE,
+    &pl103_memory_limit_missing::RULE,
+    &pl104_memory_limit_below_peak::RULE,
+    &pl105_memory_headroom::RULE,
+    &pl106_shm_too_small::RULE,
+    &pl201_liveness_kills_slow_start::RULE,
+    &pl202_startup_budget_too_short::RULE,
+    &pl203_readiness_missing::RULE,
+    &pl204_probe_port_unknown::RULE,
+    &pl205_probe_timeout_too_short::RULE,
+    &pl301_image_tag_mutable::RULE,
+    &pl302_secret_in_env::RULE,
+    &pl401_no_graceful_shutdown::RULE,
+    &pl402_grace_shorter_than_prestop::RULE,
+    &pl501_gpu_taint_not_tolerated::RULE,
+    &pl502_gpu_unschedulable::RULE,
+    &pl503_mig_unsupported::RULE,
+    &pl504_timeslice_memory_oversubscribed::RULE,
+    &pl505_replicas_exceed_gpus::RULE,
+    &pl601_job_restart_always::RULE,
+    &pl602_cronjob_overlap::RULE,
 ];
 
 /// Finds a rule by ID (`PL201`, `pl201`) or name (`liveness-kills-slow-start`).

@@ -138,10 +138,22 @@ fn fixes_in_the_failing_examples_remove_what_they_fix() {
 
 #[test]
 fn startup_threshold_covers_the_load_with_half_again() {
-    assert_eq!(pl201::covering_threshold(40_000, 0, 10), 6);
-    assert_eq!(pl201::covering_threshold(120_000, 0, 10), 18);
+    assert_eq!(
+        pl201_liveness_kills_slow_start::covering_threshold(40_000, 0, 10),
+        6
+    );
+    assert_eq!(
+        pl201_liveness_kills_slow_start::covering_threshold(120_000, 0, 10),
+        18
+    );
     // 1.5 × 5 s fits in one period, but a first probe at the start would
     // kill at 0 s: one more.
-    assert_eq!(pl201::covering_threshold(5_000, 0, 10), 2);
-    assert_eq!(pl201::covering_threshold(60_000, 30_000, 10), 6);
+    assert_eq!(
+        pl201_liveness_kills_slow_start::covering_threshold(5_000, 0, 10),
+        2
+    );
+    assert_eq!(
+        pl201_liveness_kills_slow_start::covering_threshold(60_000, 30_000, 10),
+        6
+    );
 }

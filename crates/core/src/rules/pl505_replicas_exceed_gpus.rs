@@ -11,7 +11,7 @@
 //! does not tolerate hold none of them. When not even one pod fits, PL501 or
 //! PL502 reports it instead.
 
-use super::pl502::{
+use super::pl502_gpu_unschedulable::{
     blocking_taints, fits, nodes, per_node, pods_at_once, pods_per_node, requests_text,
     resource_span, scheduling_message, selects, subject,
 };

@@ -108,7 +108,7 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
 /// use timeZone field instead"). The parse errors are robfig's; podlab words
 /// them itself (the exact Go text is only quoted where known).
 fn check_schedules(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
-    use super::pl602::{parse, CronError};
+    use super::pl602_cronjob_overlap::{parse, CronError};
     for workload in context.workloads {
         let Some(cron) = &workload.cron else { continue };
         let Some(span) = cron.schedule.span else {

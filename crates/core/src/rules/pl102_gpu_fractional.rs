@@ -13,7 +13,7 @@
 //! GPU is configured on the node instead: time-slicing, MPS or MIG
 //! (`shared/reference/gpu-sharing.md` §1, §3-§5).
 
-use super::pl101::trimmed;
+use super::pl101_gpu_limit_required::trimmed;
 use super::{edit, words, Context, Rule};
 use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity};

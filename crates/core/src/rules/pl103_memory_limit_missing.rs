@@ -12,12 +12,12 @@
 //! admission (LimitRanger admission plugin); podlab cannot see it and says so
 //! in the help.
 //!
-//! The suggested limit is `pl104::fix_limit`: `pl104::suggested_limit`
+//! The suggested limit is `pl104_memory_limit_below_peak::fix_limit`: `pl104_memory_limit_below_peak::suggested_limit`
 //! (loading peak × workers + 20%, at least 1.5 × steady, rounded up to GiB),
 //! raised to the memory request so that the request never exceeds it.
 
-use super::pl101::{add_to_map, insert_at};
-use super::pl104::{fix_limit, memory_source, show_bytes};
+use super::pl101_gpu_limit_required::{add_to_map, insert_at};
+use super::pl104_memory_limit_below_peak::{fix_limit, memory_source, show_bytes};
 use super::{containers, is_ml_container, words, Context, Rule};
 use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity, TextEdit};

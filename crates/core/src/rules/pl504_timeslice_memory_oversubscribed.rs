@@ -19,7 +19,9 @@
 //! Scenario's `gpuMemory × workers` of its GPU containers (default 0: no
 //! finding).
 
-use super::pl502::{blocking_taints, fits, pods_at_once, resource_span, selects, subject};
+use super::pl502_gpu_unschedulable::{
+    blocking_taints, fits, pods_at_once, resource_span, selects, subject,
+};
 use super::{gpu_requests, pod_gpu_requests, words, Context, Rule};
 use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Severity};

@@ -26,7 +26,7 @@
 //! it is set to 0), `deepspeed` or `accelerate launch`; or the Scenario runs
 //! more than one worker in it.
 
-use super::pl101::insert_at;
+use super::pl101_gpu_limit_required::insert_at;
 use super::{containers, edit, gpu_requests, words, Context, Rule};
 use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity, TextEdit};

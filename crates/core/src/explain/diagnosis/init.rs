@@ -4,8 +4,12 @@
 //! container that fails (`Init:CrashLoopBackOff`, or `Init:Error` and a
 //! Failed pod under `restartPolicy: Never`).
 
-use super::*;
-use crate::sim::init;
+use super::evidence::{has_previous, last_line, planned_last_words, restarts_at, Evidence};
+use super::{Diagnosis, Kind};
+use crate::explain::{describe, human_duration, logs};
+use crate::manifest::duration::Millis;
+use crate::sim::{init, ContainerRun, PodRun, Run};
+use crate::text;
 
 /// The diagnosis when init container work explains the pod's state at
 /// `at`; `None` once the pod is Initialized.
@@ -100,7 +104,7 @@ fn failing(run: &Run, pod: &PodRun, container: &ContainerRun, code: i64, at: Mil
     let name = &container.name;
     let restarts = restarts_at(container, at);
     let log = logs::logs(run, pod, name, at, false).unwrap_or_default();
-    let said = super::planned_last_words(container, code)
+    let said = planned_last_words(container, code)
         .map(str::to_string)
         .or_else(|| last_line(&log).map(str::to_string))
         .unwrap_or_default();
@@ -110,7 +114,7 @@ fn failing(run: &Run, pod: &PodRun, container: &ContainerRun, code: i64, at: Mil
     evidence.push(&said);
     let never = pod.restart_policy == "Never";
     // Its own `target`: an init container always needs `-c`.
-    let next_command = if super::has_previous(container, at) {
+    let next_command = if has_previous(container, at) {
         format!("kubectl logs {} --previous", target(pod, container))
     } else {
         format!("kubectl logs {}", target(pod, container))

@@ -375,7 +375,7 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let requests = pod_gpu_requests(workload);
         if requests.is_empty()
             || scenario.node_pools.iter().any(|pool| fits(pool, &requests))
-            || super::pl503::flags_unknown_profile(workload, scenario)
+            || super::pl503_mig_unsupported::flags_unknown_profile(workload, scenario)
         {
             continue;
         }

@@ -58,7 +58,11 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let name = &container.name;
         let delay_ms = u64::try_from(delay).unwrap_or(0) * 1000;
         let period_ms = u64::try_from(period).unwrap_or(1) * 1000;
-        let needed = super::pl201::covering_threshold(startup_ms, delay_ms, period_ms / 1000);
+        let needed = super::pl201_liveness_kills_slow_start::covering_threshold(
+            startup_ms,
+            delay_ms,
+            period_ms / 1000,
+        );
         let span = probe.failure_threshold.span.unwrap_or(probe.key_span);
         let earliest = budget_s - period;
         let message = match risk {

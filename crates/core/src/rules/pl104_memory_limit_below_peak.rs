@@ -30,7 +30,7 @@
 //! suggest: the loading peak plus 20% headroom, and at least 1.5 × steady,
 //! rounded up to whole GiB.
 
-use super::pl101::{trimmed, written};
+use super::pl101_gpu_limit_required::{trimmed, written};
 use super::{containers, edit, is_ml_container, words, Context, Rule};
 use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity};

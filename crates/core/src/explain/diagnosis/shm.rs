@@ -1,10 +1,14 @@
 //! The diagnosis of a container that /dev/shm ended (`sim::shm`): a bus
 //! error in the runtime's 64 MiB (exit 1, PL106), or the OOM kill of a
 //! memory emptyDir that, with the process, passes the memory limit (137).
-//! A child of `diagnosis.rs`, so it shares its helpers.
 
-use super::{describe, logs, pl104, restarts_at, secs, secs_zh, Diagnosis, Evidence, Kind};
+use super::evidence::{
+    has_previous, logs_command, oom_evidence, restarts_at, secs, secs_zh, Evidence,
+};
+use super::{Diagnosis, Kind};
+use crate::explain::{describe, logs};
 use crate::manifest::duration::Millis;
+use crate::rules::pl104_memory_limit_below_peak as pl104;
 use crate::sim::shm::ShmFailure;
 use crate::sim::{ContainerRun, Instance, PodRun, Run};
 use crate::text;
@@ -28,8 +32,8 @@ pub(super) fn shm_failure(
         .as_ref()
         .map_or(0, |exit| exit.at.saturating_sub(instance.started));
     let (load, load_zh) = (secs(load_ms), secs_zh(load_ms));
-    let has_previous = super::has_previous(container, at);
-    let next_command = super::logs_command(pod, container, at);
+    let has_previous = has_previous(container, at);
+    let next_command = logs_command(pod, container, at);
     let described = describe::describe_pod(run, pod, at);
     let log = logs::logs(run, pod, name, at, has_previous).unwrap_or_default();
     let mut evidence = Evidence::new();
@@ -64,7 +68,7 @@ pub(super) fn shm_failure(
         let process = show(failure.process);
         let total = show(failure.process.saturating_add(failure.need));
         let limit = failure.limit.map_or_else(|| "?".to_string(), show);
-        super::oom_evidence(&mut evidence, &described);
+        oom_evidence(&mut evidence, &described);
         if let Some(line) = log.lines().rev().find(|line| !line.trim().is_empty()) {
             evidence.push(line);
         }

@@ -20,7 +20,9 @@
 //! `operator: Equal` with a value other than the taint's, gets its own message
 //! (`k8s.io/api/core/v1.(*Toleration).ToleratesTaint`: Equal needs the same value).
 
-use super::pl502::{blocking_taints, fits, resource_span, scheduling_message, subject, taint_text};
+use super::pl502_gpu_unschedulable::{
+    blocking_taints, fits, resource_span, scheduling_message, subject, taint_text,
+};
 use super::{edit, pod_gpu_requests, words, Context, Rule};
 use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity, TextEdit};

@@ -16,10 +16,10 @@
 //!
 //! Scenario-aware (the placeholder said otherwise): it reads the Scenario's
 //! steady memory and workers. Applies to the containers PL104 looks at
-//! (`pl104::applies`).
+//! (`pl104_memory_limit_below_peak::applies`).
 
-use super::pl101::{trimmed, written};
-use super::pl104::{applies, fix_limit, show_bytes, show_total};
+use super::pl101_gpu_limit_required::{trimmed, written};
+use super::pl104_memory_limit_below_peak::{applies, fix_limit, show_bytes, show_total};
 use super::{containers, edit, words, Context, Rule};
 use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity};

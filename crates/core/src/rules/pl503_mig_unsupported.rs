@@ -19,7 +19,7 @@
 //! `nvidia.com/mig-<profile>` request whose profile no GPU model of the
 //! pools has (that pod could never be scheduled; PL502 leaves it to this rule).
 
-use super::pl502::{nodes, resource_span, subject};
+use super::pl502_gpu_unschedulable::{nodes, resource_span, subject};
 use super::{edit, words, Context, Rule};
 use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity};

@@ -1,0 +1,150 @@
+//! What the failure families share: the evidence lines quoted from what
+//! `kubectl describe pod` and `kubectl logs` print at T (`Evidence`), the
+//! run's facts they rest on (the container's spec, its restarts, its
+//! previous instance), the target of the next command, and durations as
+//! the Scenario and the blog write them.
+
+use crate::manifest::duration::{self, Millis};
+use crate::manifest::model::Container;
+use crate::sim::{ContainerRun, ContainerState, PodRun};
+
+pub(super) fn object(pod: &PodRun) -> String {
+    format!("Pod/{}", pod.name)
+}
+
+pub(super) fn field_path(container: &ContainerRun) -> String {
+    format!("spec.containers{{{}}}", container.name)
+}
+
+pub(super) fn spec<'p>(pod: &'p PodRun, container: &ContainerRun) -> Option<&'p Container> {
+    pod.spec
+        .containers
+        .iter()
+        .find(|c| c.name == container.name)
+}
+
+/// The program's own last words when it exits with `code` as the Scenario
+/// planned (`exit.log`'s last non-blank line).
+pub(super) fn planned_last_words(container: &ContainerRun, code: i64) -> Option<&str> {
+    container
+        .program
+        .exit
+        .as_ref()
+        .filter(|planned| planned.code == code)
+        .and_then(|planned| planned.log.lines().rev().find(|l| !l.trim().is_empty()))
+}
+
+/// Whether the container has a terminated instance before the current
+/// one: what `kubectl logs --previous` needs.
+pub(super) fn has_previous(container: &ContainerRun, at: Millis) -> bool {
+    container
+        .status_at(at)
+        .is_some_and(|s| matches!(s.last_state, Some(ContainerState::Terminated { .. })))
+}
+
+/// The logs command to run next: `--previous` once there is a terminated
+/// instance to read.
+pub(super) fn logs_command(pod: &PodRun, container: &ContainerRun, at: Millis) -> String {
+    if has_previous(container, at) {
+        format!("kubectl logs {} --previous", target(pod, container))
+    } else {
+        format!("kubectl logs {}", target(pod, container))
+    }
+}
+
+/// The describe lines that prove an OOM kill: the reason, the exit code,
+/// the restart count and the memory limit.
+pub(super) fn oom_evidence(evidence: &mut Evidence, described: &str) {
+    evidence.find(
+        described,
+        "Reason:       OOMKilled",
+        Some("Reason: OOMKilled"),
+    );
+    evidence.find(described, "Exit Code:    137", None);
+    evidence.find(described, "Restart Count:", None);
+    evidence.find_after(described, "    Limits:", "memory:");
+}
+
+/// `kubectl logs <pod>` or `kubectl logs <pod> -c <container>`.
+pub(super) fn target(pod: &PodRun, container: &ContainerRun) -> String {
+    if pod.containers.len() > 1 {
+        format!("{} -c {}", pod.name, container.name)
+    } else {
+        pod.name.clone()
+    }
+}
+
+/// Collects evidence lines: from a rendered text, the first line containing
+/// a needle (trimmed); a needle found nowhere falls back to `fallback`.
+pub(super) struct Evidence {
+    pub(super) lines: Vec<String>,
+}
+
+impl Evidence {
+    pub(super) fn new() -> Evidence {
+        Evidence { lines: Vec::new() }
+    }
+
+    pub(super) fn push(&mut self, line: &str) {
+        let line = line.trim();
+        if !line.is_empty() && !self.lines.iter().any(|known| known == line) {
+            self.lines.push(line.to_string());
+        }
+    }
+
+    /// The line of `text` containing `needle`; else `fallback` when given.
+    pub(super) fn find(&mut self, text: &str, needle: &str, fallback: Option<&str>) {
+        match text.lines().find(|line| line.contains(needle)) {
+            Some(line) => self.push(line),
+            None => {
+                if let Some(fallback) = fallback {
+                    self.push(fallback);
+                }
+            }
+        }
+    }
+
+    /// The first line containing `needle` after the line containing `after`.
+    pub(super) fn find_after(&mut self, text: &str, after: &str, needle: &str) {
+        let mut seen = false;
+        for line in text.lines() {
+            if seen && line.trim_start().starts_with(needle) {
+                self.push(line);
+                return;
+            }
+            if line.contains(after) {
+                seen = true;
+            }
+        }
+    }
+}
+
+/// A duration as the Scenario writes it (`38.5s`, `40s`, `1m30s`) and as
+/// the blog writes it in Chinese (`38.5 秒`, `40 秒`, `90 秒`).
+pub(super) fn secs(ms: Millis) -> String {
+    duration::format(ms)
+}
+
+pub(super) fn secs_zh(ms: Millis) -> String {
+    if ms.is_multiple_of(1000) {
+        format!("{} 秒", ms / 1000)
+    } else {
+        // Integer arithmetic (no float formatting in the wasm): 38.7 秒.
+        let fraction = format!("{:03}", ms % 1000);
+        format!("{}.{} 秒", ms / 1000, fraction.trim_end_matches('0'))
+    }
+}
+
+/// RESTARTS at `at`: the instances started by then, less the first.
+pub(super) fn restarts_at(container: &ContainerRun, at: Millis) -> usize {
+    container
+        .instances
+        .iter()
+        .filter(|i| i.started <= at)
+        .count()
+        .saturating_sub(1)
+}
+
+pub(super) fn last_line(text: &str) -> Option<&str> {
+    text.lines().rev().find(|line| !line.trim().is_empty())
+}
