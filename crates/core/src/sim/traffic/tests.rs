@@ -2,8 +2,10 @@
 //! hand (uniform arrivals, fixed service), then its properties and the
 //! queueing theory it must agree with.
 
+use super::arrivals::{ArrivalClock, Rng};
 use super::*;
 use crate::manifest::read::read;
+use crate::manifest::scenario::Arrivals;
 use crate::sim::{seed_of, Options};
 
 /// A one-replica Deployment behind a Service, the container's program

@@ -1,389 +1,13 @@
-//! Requests through a Service to the pods of a finished [`Run`]
-//! (docs/traffic.md): the Scenario's `traffic` sends them, kube-proxy picks
-//! a ready endpoint at random, each replica queues them and serves them in
-//! batches on `concurrency` slots. Every request is simulated; the measures
-//! (counts, failures by cause, exact latency percentiles) are computed from
-//! them, never estimated.
-//!
-//! The Kubernetes side follows `shared/reference/traffic-autoscaling.md`:
-//! - an endpoint is `ready` when its pod is Ready and not terminating, and
-//!   every endpoint with `publishNotReadyAddresses` (§4.1, `podToEndpoint`);
-//!   a container without a readinessProbe is Ready once it runs, loaded or
-//!   not (§4.2);
-//! - kube-proxy sees a change `propagation` later (default 1 s, its
-//!   `--iptables-min-sync-period`, §4.3) and picks a ready endpoint at random
-//!   for each new connection; with none ready it falls back to endpoints
-//!   that are serving and terminating, and with none of those it rejects
-//!   the connection (§4.3);
-//! - a deleted pod's endpoint turns not-ready at once while the kubelet runs
-//!   preStop and then sends SIGTERM (§5.1, §5.2): without a preStop sleep,
-//!   requests routed before the change propagates meet a server that has
-//!   stopped accepting.
-//!
-//! The serving side is podlab's own model (§7 for the queueing facts it must
-//! reproduce): a program accepts connections once it has loaded (`startup`)
-//! and until SIGTERM, drains what it holds until it exits, and loses what is
-//! still in it when it exits or is killed.
-//!
-//! The traffic does not act back on the pods (no CPU, no probe slowed by
-//! load): it is a pass over the run, so adding it changes no pod event.
+//! The engine: one pass over time with the run's changes (endpoints seen
+//! by kube-proxy, servers that start and stop accepting, exits), batch ends
+//! and batching timers in a heap, and arrivals from the clock.
 
+use super::arrivals::{ArrivalClock, Rng};
+use super::{Failure, TrafficOptions, TrafficRun, Window};
 use crate::manifest::duration::Millis;
-use crate::manifest::model::Workload;
-use crate::manifest::read::Reading;
-use crate::manifest::scenario::{Arrivals, RateStep, Serve, Traffic};
-use crate::manifest::service::{Service, TargetPort};
-
-pub use super::pod_ready_intervals;
-use super::{PodRun, Run};
-
-/// Why a request failed, as the client sees it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Failure {
-    /// Routed to a pod whose server does not accept yet (still loading, or
-    /// restarting): connection refused; behind an ingress, a 502.
-    NotReady,
-    /// Routed to a pod that is shutting down, or cut when it exited.
-    Terminating,
-    /// The replica's queue was full: 503.
-    QueueFull,
-    /// No answer within the client's timeout.
-    Timeout,
-    /// No endpoint at all: kube-proxy rejects the connection.
-    NoEndpoints,
-    /// The container died (OOMKilled, killed by its liveness probe) with
-    /// the request in it: the connection is reset.
-    Crashed,
-}
-
-impl Failure {
-    pub const ALL: [Failure; 6] = [
-        Failure::NotReady,
-        Failure::Terminating,
-        Failure::QueueFull,
-        Failure::Timeout,
-        Failure::NoEndpoints,
-        Failure::Crashed,
-    ];
-
-    /// The key in `podlab simulate --format json`.
-    pub fn key(self) -> &'static str {
-        match self {
-            Failure::NotReady => "notReady",
-            Failure::Terminating => "terminating",
-            Failure::QueueFull => "queueFull",
-            Failure::Timeout => "timeout",
-            Failure::NoEndpoints => "noEndpoints",
-            Failure::Crashed => "crashed",
-        }
-    }
-
-    fn index(self) -> usize {
-        self as usize
-    }
-}
-
-/// One second of the run: what arrived in it and what ended in it.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Window {
-    pub arrived: u32,
-    pub served: u32,
-    /// Failures by [`Failure`] (indexed as `Failure::ALL`), counted in the
-    /// window where the client learnt of them.
-    pub failed: [u32; 6],
-    /// Latencies (µs, arrival to answer) of the requests answered in this
-    /// window, in the order they were answered.
-    pub latencies: Vec<u32>,
-    /// The most requests waiting in all queues at once.
-    pub queue_max: u32,
-}
-
-/// Counts and latency percentiles over a span of windows.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Stats {
-    pub arrived: u64,
-    pub served: u64,
-    pub failed: [u64; 6],
-    /// Nearest-rank percentiles (the ⌈p·n⌉-th smallest latency) of the
-    /// requests served, in µs; `None` when none was served.
-    pub p50: Option<u64>,
-    pub p95: Option<u64>,
-    pub p99: Option<u64>,
-    pub queue_max: u32,
-}
-
-impl Stats {
-    pub fn failed(&self, failure: Failure) -> u64 {
-        self.failed[failure.index()]
-    }
-
-    pub fn failed_total(&self) -> u64 {
-        self.failed.iter().sum()
-    }
-}
-
-/// What the traffic did over a run.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TrafficRun {
-    /// The Service that received it, when the Scenario names one that the
-    /// text holds.
-    pub service: Option<String>,
-    /// The pods it could reach (indices into `Run::pods`).
-    pub pods: Vec<usize>,
-    /// One window per second from 0.
-    pub windows: Vec<Window>,
-    /// The rate sent (requests/s × 1000) as steps: from each time on.
-    pub rate: Vec<RateStep>,
-    /// Requests/s × 1000 the endpoints kube-proxy routes to can serve at
-    /// full batches, from each time on.
-    pub capacity: Vec<(Millis, u64)>,
-    /// The client's timeout.
-    pub timeout: Millis,
-    /// The P99 target (`traffic.target`).
-    pub target: Millis,
-    /// kube-proxy's delay after an endpoint change.
-    pub propagation: Millis,
-    /// Every served request: (pod, arrival, start of its batch, answer), in
-    /// µs, in order of answer; kept only with [`TrafficOptions::trace`].
-    pub trace: Vec<(usize, u64, u64, u64)>,
-}
-
-impl TrafficRun {
-    /// Counts and percentiles of the windows that end by `until` and start
-    /// at or after `from` (ms).
-    pub fn stats(&self, from: Millis, until: Millis) -> Stats {
-        let first = (from / 1000) as usize;
-        let last = (until.div_ceil(1000) as usize).min(self.windows.len());
-        let mut stats = Stats::default();
-        let mut latencies: Vec<u32> = Vec::new();
-        for window in self.windows.get(first..last).unwrap_or(&[]) {
-            stats.arrived += u64::from(window.arrived);
-            stats.served += u64::from(window.served);
-            for (total, count) in stats.failed.iter_mut().zip(window.failed) {
-                *total += u64::from(count);
-            }
-            stats.queue_max = stats.queue_max.max(window.queue_max);
-            latencies.extend_from_slice(&window.latencies);
-        }
-        stats.p50 = percentile(&mut latencies, 50);
-        stats.p95 = percentile(&mut latencies, 95);
-        stats.p99 = percentile(&mut latencies, 99);
-        stats
-    }
-
-    /// The rate sent at `at`, requests/s × 1000.
-    pub fn rate_at(&self, at: Millis) -> u64 {
-        rate_at(&self.rate, at)
-    }
-
-    /// The capacity of the routed endpoints at `at`, requests/s × 1000.
-    pub fn capacity_at(&self, at: Millis) -> u64 {
-        self.capacity
-            .iter()
-            .take_while(|(from, _)| *from <= at)
-            .last()
-            .map_or(0, |(_, capacity)| *capacity)
-    }
-}
-
-/// The nearest-rank percentile `p` of `values` (reordered), as µs.
-pub fn percentile(values: &mut [u32], p: u64) -> Option<u64> {
-    if values.is_empty() {
-        return None;
-    }
-    let n = values.len() as u64;
-    // ⌈p·n/100⌉-th smallest, 1-based.
-    let rank = (p * n).div_ceil(100).clamp(1, n) as usize;
-    let (_, value, _) = values.select_nth_unstable(rank - 1);
-    Some(u64::from(*value))
-}
-
-/// Settings that are not the text's.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TrafficOptions {
-    /// Keep every served request in [`TrafficRun::trace`] (tests).
-    pub trace: bool,
-}
-
-/// Simulates the Scenario's traffic over `run`; `None` when the Scenario
-/// sends none.
-pub fn simulate_traffic(
-    reading: &Reading,
-    run: &Run,
-    seed: u64,
-    options: TrafficOptions,
-) -> Option<TrafficRun> {
-    let traffic = reading.scenario.traffic.as_ref()?;
-    let service = traffic
-        .service
-        .as_ref()
-        .and_then(|name| reading.services.iter().find(|s| s.name == name.value));
-    let targets = targets(reading, run, traffic, service);
-    let mut engine = Engine::new(run, traffic, service, targets, seed, options);
-    engine.neighbours(run, &reading.scenario);
-    Some(engine.run())
-}
-
-/// The pods the traffic can reach and the container serving it in each.
-fn targets(
-    reading: &Reading,
-    run: &Run,
-    traffic: &Traffic,
-    service: Option<&Service>,
-) -> Vec<(usize, usize)> {
-    let pods: Vec<usize> = match (service, &traffic.service) {
-        (Some(service), _) => (0..run.pods.len())
-            .filter(|&p| service.selects(&run.pods[p].labels))
-            .collect(),
-        // A Service the text does not hold: nothing answers.
-        (None, Some(_)) => Vec::new(),
-        (None, None) => match first_serving(&reading.workloads) {
-            Some(workload) => (0..run.pods.len())
-                .filter(|&p| belongs_to(&run.pods[p], workload))
-                .collect(),
-            None => Vec::new(),
-        },
-    };
-    pods.into_iter()
-        .map(|p| (p, serving_container(&run.pods[p], service)))
-        .collect()
-}
-
-/// The first workload that serves (not a Job or CronJob).
-fn first_serving(workloads: &[Workload]) -> Option<&Workload> {
-    use crate::manifest::model::WorkloadKind;
-    workloads
-        .iter()
-        .find(|w| !matches!(w.kind, WorkloadKind::Job | WorkloadKind::CronJob))
-}
-
-/// A pod of `workload`: named after it and carrying its template's labels.
-fn belongs_to(pod: &PodRun, workload: &Workload) -> bool {
-    pod.name.starts_with(&workload.name)
-        && workload
-            .pod_labels
-            .iter()
-            .all(|label| pod.labels.contains(label))
-}
-
-/// The container the Service's first port targets (by number or name);
-/// else the first container.
-fn serving_container(pod: &PodRun, service: Option<&Service>) -> usize {
-    let Some(target) = service
-        .and_then(|s| s.ports.first())
-        .map(|p| &p.target_port)
-    else {
-        return 0;
-    };
-    pod.spec
-        .containers
-        .iter()
-        .position(|container| {
-            container.ports.iter().any(|port| match target {
-                TargetPort::Number(number) => port.number == *number,
-                TargetPort::Name(name) => port.name.as_deref() == Some(name.as_str()),
-            })
-        })
-        .unwrap_or(0)
-        .min(pod.containers.len().saturating_sub(1))
-}
-
-/// The rate at `at` (requests/s × 1000): the step in force, or on a ramp
-/// the straight line to the next step.
-fn rate_at(steps: &[RateStep], at: Millis) -> u64 {
-    let Some(i) = steps.iter().rposition(|step| step.at <= at) else {
-        return 0;
-    };
-    let step = &steps[i];
-    match steps.get(i + 1) {
-        Some(next) if step.ramp && next.at > step.at => {
-            let span = (next.at - step.at) as f64;
-            let t = (at - step.at) as f64 / span;
-            let rate = step.milli_rps as f64 + (next.milli_rps as f64 - step.milli_rps as f64) * t;
-            rate.max(0.0) as u64
-        }
-        _ => step.milli_rps,
-    }
-}
-
-// ---- the engine ---------------------------------------------------------------
-
-/// SplitMix64, seeded from the run's seed: the traffic's own stream, so
-/// sending traffic changes nothing else of the run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in (0, 1].
-    fn unit(&mut self) -> f64 {
-        ((self.next() >> 11) + 1) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-
-    /// An exponential draw of mean 1.
-    fn exponential(&mut self) -> f64 {
-        -ln(self.unit())
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-/// The natural logarithm from `+ − × ÷` only, so native and wasm agree to
-/// the bit (libm's `ln` differs between platforms in the last place):
-/// x = m·2ᵉ with m in [√½, √2), ln m = 2·atanh((m−1)/(m+1)) by its series.
-pub fn ln(x: f64) -> f64 {
-    if x <= 0.0 || x.is_nan() {
-        return f64::NEG_INFINITY;
-    }
-    if x.is_infinite() {
-        return x;
-    }
-    let mut bits = x.to_bits();
-    let mut exponent = ((bits >> 52) & 0x7ff) as i64;
-    if exponent == 0 {
-        // Subnormal: scale up by 2⁵⁴ first.
-        bits = (x * (1u64 << 54) as f64).to_bits();
-        exponent = ((bits >> 52) & 0x7ff) as i64 - 54;
-    }
-    let mut e = exponent - 1023;
-    let mut m = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
-    if m > std::f64::consts::SQRT_2 {
-        m /= 2.0;
-        e += 1;
-    }
-    let s = (m - 1.0) / (m + 1.0);
-    let s2 = s * s;
-    // |s| ≤ 0.172, s² ≤ 0.0295: 12 terms of Σ s^(2k+1)/(2k+1) reach 1e-18,
-    // evaluated by Horner's rule with the reciprocals as constants.
-    const INVERSE_ODD: [f64; 12] = [
-        1.0,
-        1.0 / 3.0,
-        1.0 / 5.0,
-        1.0 / 7.0,
-        1.0 / 9.0,
-        1.0 / 11.0,
-        1.0 / 13.0,
-        1.0 / 15.0,
-        1.0 / 17.0,
-        1.0 / 19.0,
-        1.0 / 21.0,
-        1.0 / 23.0,
-    ];
-    let mut series = 0.0;
-    for inverse in INVERSE_ODD.iter().rev() {
-        series = series * s2 + inverse;
-    }
-    let sum = s * series;
-    2.0 * sum + e as f64 * std::f64::consts::LN_2
-}
+use crate::manifest::scenario::{Serve, Traffic};
+use crate::manifest::service::Service;
+use crate::sim::{pod_ready_intervals, PodRun, Run};
 
 /// A change the engine applies at its time (ms precision, from the run).
 #[derive(Clone, Copy, Debug)]
@@ -445,7 +69,7 @@ struct Batch {
     cancelled: bool,
 }
 
-struct Engine<'a> {
+pub(super) struct Engine<'a> {
     traffic: &'a Traffic,
     service: Option<&'a Service>,
     rng: Rng,
@@ -476,7 +100,7 @@ enum Timer {
 const MICROS: u64 = 1000;
 
 impl<'a> Engine<'a> {
-    fn new(
+    pub(super) fn new(
         run: &'a Run,
         traffic: &'a Traffic,
         service: Option<&'a Service>,
@@ -538,7 +162,7 @@ impl<'a> Engine<'a> {
 
     /// Time-slicing neighbours (gpu-sharing.md §3): containers whose devices
     /// are on the same physical GPU of a node whose pool time-slices it.
-    fn neighbours(&mut self, run: &Run, scenario: &crate::manifest::scenario::Scenario) {
+    pub(super) fn neighbours(&mut self, run: &Run, scenario: &crate::manifest::scenario::Scenario) {
         use crate::manifest::scenario::Sharing;
         let sliced = |node: &str| {
             scenario.node_pools.iter().any(|pool| {
@@ -606,7 +230,7 @@ impl<'a> Engine<'a> {
         1 + (serving + others) as u64
     }
 
-    fn run(mut self) -> TrafficRun {
+    pub(super) fn run(mut self) -> TrafficRun {
         let mut arrivals = ArrivalClock::new(&self.traffic.rate, self.traffic.arrivals, self.end);
         let mut next_arrival = arrivals.next(&mut self.rng);
         let mut change = 0;
@@ -989,7 +613,7 @@ fn server_changes(pod: &PodRun, container: usize, server: usize, out: &mut Vec<(
         let spec = &pod.spec.containers[container.min(pod.spec.containers.len().saturating_sub(1))];
         let grace = pod.spec.termination_grace_period_seconds.value.max(0);
         let pre_stop = if grace > 0 {
-            super::kubelet::pre_stop_seconds(spec).min(grace)
+            crate::sim::kubelet::pre_stop_seconds(spec).min(grace)
         } else {
             0
         };
@@ -1013,93 +637,3 @@ fn server_changes(pod: &PodRun, container: usize, server: usize, out: &mut Vec<(
         }
     }
 }
-
-/// Arrival times: Λ(t), the requests expected by t, is inverted at
-/// successive targets — exponential gaps of mean 1 (Poisson) or gaps of 1
-/// (uniform).
-struct ArrivalClock<'a> {
-    steps: &'a [RateStep],
-    arrivals: Arrivals,
-    end: u64,
-    /// The segment the last arrival fell in, and Λ at its start.
-    segment: usize,
-    base: f64,
-    target: f64,
-    /// `segment(self.segment)` and its Λ, once computed.
-    cached: Option<(f64, f64, f64, f64, f64)>,
-}
-
-impl<'a> ArrivalClock<'a> {
-    fn new(steps: &'a [RateStep], arrivals: Arrivals, end: u64) -> ArrivalClock<'a> {
-        ArrivalClock {
-            steps,
-            arrivals,
-            end,
-            segment: 0,
-            base: 0.0,
-            target: 0.0,
-            cached: None,
-        }
-    }
-
-    /// Segment i: from `steps[i].at` to the next step (or the end), in s,
-    /// with its rates at both ends (per s).
-    fn segment(&self, i: usize) -> (f64, f64, f64, f64) {
-        let step = &self.steps[i];
-        let start = step.at as f64 / 1000.0;
-        let end = self
-            .steps
-            .get(i + 1)
-            .map_or(self.end as f64 / 1_000_000.0, |next| {
-                next.at as f64 / 1000.0
-            });
-        let r0 = step.milli_rps as f64 / 1000.0;
-        let r1 = match self.steps.get(i + 1) {
-            Some(next) if step.ramp => next.milli_rps as f64 / 1000.0,
-            _ => r0,
-        };
-        (start, end.max(start), r0, r1)
-    }
-
-    /// The next arrival in µs, or `None` past the end.
-    fn next(&mut self, rng: &mut Rng) -> Option<u64> {
-        self.target += match self.arrivals {
-            Arrivals::Poisson => rng.exponential(),
-            Arrivals::Uniform => 1.0,
-        };
-        while self.segment < self.steps.len() {
-            let (start, end, r0, r1, total) = match self.cached {
-                Some(cached) => cached,
-                None => {
-                    let (start, end, r0, r1) = self.segment(self.segment);
-                    let cached = (start, end, r0, r1, (r0 + r1) / 2.0 * (end - start));
-                    self.cached = Some(cached);
-                    cached
-                }
-            };
-            let length = end - start;
-            let wanted = self.target - self.base;
-            if wanted <= total && total > 0.0 {
-                // Solve r0·τ + (r1 − r0)·τ²/(2·length) = wanted for τ.
-                let tau = if (r1 - r0).abs() < 1e-12 || length <= 0.0 {
-                    wanted / r0
-                } else {
-                    let a = (r1 - r0) / (2.0 * length);
-                    // τ = (−r0 + √(r0² + 4a·wanted)) / 2a, written to avoid
-                    // cancellation: 2·wanted / (r0 + √(r0² + 4a·wanted)).
-                    let root = (r0 * r0 + 4.0 * a * wanted).max(0.0).sqrt();
-                    2.0 * wanted / (r0 + root)
-                };
-                let at = ((start + tau) * 1_000_000.0) as u64;
-                return (at < self.end).then_some(at);
-            }
-            self.base += total;
-            self.segment += 1;
-            self.cached = None;
-        }
-        None
-    }
-}
-
-#[cfg(test)]
-mod tests;
