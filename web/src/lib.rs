@@ -8,8 +8,6 @@ pub mod app;
 pub mod components;
 pub mod hooks;
 pub mod i18n;
-mod i18n_controls;
-mod i18n_exercises;
 pub mod library;
 mod perf;
 pub mod persist;

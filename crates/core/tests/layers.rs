@@ -35,7 +35,6 @@ const CORE: &[&[&str]] = &[
 /// `web/src`, lowest layer first (`main.rs` is the binary's own crate).
 const WEB: &[&[&str]] = &[
     &["persist", "perf", "library"],
-    &["i18n_controls", "i18n_exercises"],
     &["i18n"],
     &["state"],
     &["view_model"],

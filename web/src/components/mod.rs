@@ -1,33 +1,28 @@
-//! The page's components, one per file, each with its `Props` beside it.
+//! The page's components, one per file, each with its `Props` beside it,
+//! grouped by what a reader looks for. A folder is a component whose
+//! `mod.rs` it is, with the parts only it renders: the editor (its line
+//! layout and YAML colours), the diagnostics under it (each item), the
+//! timeline (a pod's lanes, the legend) and the kubectl panes (the diagnosis
+//! card); `exercises/` holds the three exercise pages. The stage and the
+//! panes are composed by `simulation.rs`; the sliders are `controls.rs`, the
+//! share and embed buttons `share_bar.rs`.
 
 mod controls;
-mod diagnosis_card;
-mod diagnostic_item;
 mod diagnostics;
 mod editor;
-mod exercise_index;
-mod exercise_panel;
-mod interview;
+mod exercises;
 mod kubectl_panes;
-mod lane_chart;
 mod lang_toggle;
-mod legend;
 mod share_bar;
 mod simulation;
 mod timeline;
 
 pub use controls::Controls;
-pub use diagnosis_card::DiagnosisCard;
-pub use diagnostic_item::DiagnosticItem;
-pub use diagnostics::Diagnostics;
+pub use diagnostics::{DiagnosticItem, Diagnostics};
 pub use editor::{Editor, Locked};
-pub use exercise_index::ExerciseIndex;
-pub use exercise_panel::ExercisePanel;
-pub use interview::InterviewView;
-pub use kubectl_panes::KubectlPanes;
-pub use lane_chart::LaneChart;
+pub use exercises::{ExerciseIndex, ExercisePanel, InterviewView};
+pub use kubectl_panes::{DiagnosisCard, KubectlPanes};
 pub use lang_toggle::LangToggle;
-pub use legend::Legend;
 pub use share_bar::ShareBar;
 pub use simulation::Simulation;
-pub use timeline::Timeline;
+pub use timeline::{LaneChart, Legend, Timeline};

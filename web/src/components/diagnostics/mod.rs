@@ -1,10 +1,13 @@
 //! The list of diagnostics under the editor, with a one-line summary.
 
+mod diagnostic_item;
+
+pub use self::diagnostic_item::DiagnosticItem;
+
 use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::DiagnosticItem;
 use crate::view_model::{DiagnosticRow, Selection};
 
 #[derive(Properties, PartialEq)]

@@ -3,6 +3,10 @@
 //! renderers, and the diagnosis card beside them (`get pods` sits under the
 //! timeline, in the simulation's stage).
 
+mod diagnosis_card;
+
+pub use self::diagnosis_card::DiagnosisCard;
+
 use std::rc::Rc;
 
 use podlab_core::i18n::Lang;
@@ -11,7 +15,6 @@ use podlab_core::sim::Run;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use super::DiagnosisCard;
 use crate::{i18n, view_model};
 
 #[derive(Properties)]

@@ -11,6 +11,12 @@
 //! are drawn, each at a height fixed by its number of containers, so the
 //! page stays quick with thousands of pods.
 
+mod lane_chart;
+mod legend;
+
+pub use self::lane_chart::LaneChart;
+pub use self::legend::Legend;
+
 use std::rc::Rc;
 
 use web_sys::Element;
@@ -20,8 +26,7 @@ use podlab_core::i18n::Lang;
 use podlab_core::manifest::duration::Millis;
 use yew::prelude::*;
 
-use super::lane_chart::CHART_HEIGHT;
-use super::{LaneChart, Legend};
+use self::lane_chart::CHART_HEIGHT;
 use crate::{i18n, view_model};
 
 #[derive(Properties)]

@@ -3,14 +3,19 @@
 //!
 //! Every string the page shows comes from here or from the core, so switching
 //! the language only re-renders; nothing is linted again. The Chinese follows
-//! `shared/GLOSSARY-zh-TW.md`.
+//! `shared/GLOSSARY-zh-TW.md`. The words of the controls and the share bar
+//! are in `controls.rs`, those of the exercise pages in `exercises.rs`, both
+//! re-exported here.
+
+mod controls;
+mod exercises;
 
 use podlab_core::explain::timeline::{MarkerKind, State};
 use podlab_core::i18n::{Lang, Text};
 use podlab_core::text;
 
-pub use crate::i18n_controls::*;
-pub use crate::i18n_exercises::*;
+pub use self::controls::*;
+pub use self::exercises::*;
 
 pub fn title() -> Text {
     Text::new("podlab playground", "podlab 練習場")
