@@ -40,6 +40,8 @@ mod pl202;
 mod pl203;
 mod pl204;
 mod pl205;
+mod pl206_service_selects_nothing;
+mod pl207_service_target_port_unknown;
 mod pl301;
 mod pl302;
 mod pl401;
@@ -118,6 +120,8 @@ pub struct Context<'a> {
     pub scenario: &'a Scenario,
     /// The file's Services (`manifest::service`).
     pub services: &'a [crate::manifest::service::Service],
+    /// The kinds of the file's other documents (`Reading::unread_kinds`).
+    pub unread_kinds: &'a [String],
 }
 
 impl Context<'_> {
@@ -202,6 +206,8 @@ pub static RULES: &[&Rule] = &[
     &pl203::RULE,
     &pl204::RULE,
     &pl205::RULE,
+    &pl206_service_selects_nothing::RULE,
+    &pl207_service_target_port_unknown::RULE,
     &pl301::RULE,
     &pl302::RULE,
     &pl401::RULE,
