@@ -58,6 +58,7 @@ pub fn lint_with(text: &str, options: &LintOptions) -> LintReport {
         workloads,
         scenario,
         services,
+        unread_kinds,
         mut diagnostics,
         index,
     } = read(text);
@@ -69,6 +70,7 @@ pub fn lint_with(text: &str, options: &LintOptions) -> LintReport {
         workloads: &workloads,
         scenario: &scenario,
         services: &services,
+        unread_kinds: &unread_kinds,
     };
     rules::run(&context, &mut diagnostics);
     let mut suppressed = Vec::new();

@@ -30,6 +30,11 @@ pub struct Reading {
     pub scenario: Scenario,
     /// The Services of the file (`manifest::service`).
     pub services: Vec<Service>,
+    /// The kinds of the documents lowered to none of the above: custom
+    /// resources, ConfigMaps, … (the PL004 ones), and `""` for a document
+    /// too broken to read. A rule asking which pods the file makes
+    /// (`service::makes_no_pods`) looks here.
+    pub unread_kinds: Vec<String>,
     /// Not sorted.
     pub diagnostics: Vec<Diagnostic>,
     pub index: LineIndex,
@@ -43,6 +48,7 @@ pub fn read(text: &str) -> Reading {
     let mut diagnostics = stream.diagnostics;
     let mut workloads = Vec::new();
     let mut services = Vec::new();
+    let mut unread_kinds = Vec::new();
     let mut scenario: Option<Scenario> = None;
     let mut exercise_seen = false;
     // One click mends the whole paste: each flattened document's Fix
@@ -87,6 +93,7 @@ pub fn read(text: &str) -> Reading {
                     .get_or_insert_with(|| reindent::fix_all(text, &flattened, &index))
                     .clone(),
             });
+            unread_kinds.push(String::new());
             continue;
         }
         let Some(root) = &document.root else { continue };
@@ -99,6 +106,7 @@ pub fn read(text: &str) -> Reading {
                     Span::new(root.span.start, root.span.start),
                     text!("kind not set", "沒有設定 kind"),
                 ));
+                unread_kinds.push(String::new());
             }
             continue;
         };
@@ -131,6 +139,7 @@ pub fn read(text: &str) -> Reading {
         } else if workload_kind.is_some() || kind == "Scenario" {
             validate::check_document(root, kind, &mut diagnostics);
             if document.broken {
+                unread_kinds.push(kind.to_string());
                 continue;
             }
             if let Some(workload_kind) = workload_kind {
@@ -153,6 +162,7 @@ pub fn read(text: &str) -> Reading {
                 scenario = Some(scenario::lower_scenario(root, kind_node.span));
             }
         } else {
+            unread_kinds.push(kind.to_string());
             diagnostics.push(Diagnostic::new(
                 NOT_SIMULATED,
                 Severity::Info,
@@ -172,6 +182,7 @@ pub fn read(text: &str) -> Reading {
         workloads,
         scenario,
         services,
+        unread_kinds,
         diagnostics,
         index,
     }

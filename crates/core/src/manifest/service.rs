@@ -3,7 +3,7 @@
 //! `publishNotReadyAddresses`. Lowering never fails: a value of the wrong
 //! shape was reported by `validate.rs` and is absent here.
 
-use crate::manifest::model::Workload;
+use crate::manifest::model::{ContainerPort, PodSpec, Workload, WorkloadKind};
 use crate::manifest::yaml::Node;
 use crate::span::Span;
 
@@ -21,9 +21,15 @@ pub struct Service {
     /// selector gets no EndpointSlices from the controller).
     pub selector: Option<Vec<(String, String)>>,
     pub selector_span: Option<Span>,
+    /// Where each entry of `selector` is written: its key and its value, in
+    /// the same order (for a fix that rewrites one).
+    pub selector_spans: Vec<(Span, Span)>,
     pub ports: Vec<ServicePort>,
     /// `spec.type`, default `ClusterIP`.
     pub type_: String,
+    /// `spec.clusterIP: None`: a headless Service. kube-proxy programs no
+    /// rules for it; clients find the pods' own addresses through DNS.
+    pub headless: bool,
     pub session_affinity: String,
     /// `spec.publishNotReadyAddresses`: every endpoint is `ready`.
     pub publish_not_ready_addresses: bool,
@@ -75,6 +81,191 @@ impl Service {
             .iter()
             .filter(|workload| self.selects(&workload.pod_labels))
     }
+
+    /// Whether some port of the Service sends its connections to container
+    /// `index` of `pod`: a `targetPort` that is one of its declared ports (by
+    /// number or name). When no port targets a declared port of any
+    /// container (numbers nobody declared), the first container, as
+    /// [`Service::serving_container`] decides.
+    pub fn targets_container(&self, pod: &PodSpec, index: usize) -> bool {
+        let declares = |container: &crate::manifest::model::Container| {
+            self.ports.iter().any(|service_port| {
+                container
+                    .ports
+                    .iter()
+                    .any(|port| service_port.target_port.is(port))
+            })
+        };
+        match pod.containers.iter().position(declares) {
+            Some(_) => pod.containers.get(index).is_some_and(declares),
+            None => index == 0,
+        }
+    }
+
+    /// The container the Service's first port targets (by number or name),
+    /// else the first: the one that serves the traffic (`sim/traffic.rs`).
+    pub fn serving_container(&self, pod: &PodSpec) -> usize {
+        let Some(target) = self.ports.first().map(|port| &port.target_port) else {
+            return 0;
+        };
+        pod.containers
+            .iter()
+            .position(|container| container.ports.iter().any(|port| target.is(port)))
+            .unwrap_or(0)
+    }
+}
+
+impl TargetPort {
+    /// Whether this target is the declared container port.
+    pub fn is(&self, port: &ContainerPort) -> bool {
+        match self {
+            TargetPort::Number(number) => port.number == *number,
+            TargetPort::Name(name) => port.name.as_deref() == Some(name.as_str()),
+        }
+    }
+}
+
+/// The container port a named `targetPort` resolves to in a pod, as the
+/// EndpointSlice controller resolves it (`kubernetes/kubernetes:
+/// pkg/api/v1/pod/util.go` `FindPort`): the app containers' ports, then
+/// those of sidecars (init containers with `restartPolicy: Always`). When
+/// none has the name, the pod's endpoint gets no port for that Service port
+/// (`staging/src/k8s.io/endpointslice/utils.go` `getEndpointPorts` skips
+/// it), so none of that port's connections reach the pod. The protocol,
+/// which `FindPort` also compares, is not modelled.
+pub fn named_port<'a>(pod: &'a PodSpec, name: &str) -> Option<&'a ContainerPort> {
+    let sidecars = pod
+        .init_containers
+        .iter()
+        .filter(|container| container.restart_policy.as_deref() == Some("Always"));
+    pod.containers
+        .iter()
+        .chain(sidecars)
+        .flat_map(|container| &container.ports)
+        .find(|port| port.name.as_deref() == Some(name))
+}
+
+/// The labels the controllers add to the pods of a workload beyond its
+/// template's, which a Service may select (`kubernetes/kubernetes:
+/// staging/src/k8s.io/api/apps/v1/types.go` `DefaultDeploymentUniqueLabelKey`,
+/// `ControllerRevisionHashLabelKey`, `StatefulSetPodNameLabel`,
+/// `PodIndexLabel`, `DefaultDaemonSetUniqueLabelKey`;
+/// `staging/src/k8s.io/api/batch/v1/types.go` `JobNameLabel`,
+/// `ControllerUidLabel`, `JobCompletionIndexAnnotation`, and their legacy
+/// unprefixed keys). Whether `value` is one the controller may write: a
+/// hash or uid is any value; a StatefulSet's pod name is `<name>-<ordinal>`;
+/// a Job's pods carry its name, a CronJob's Jobs are `<name>-<time>`.
+pub fn controller_label(workload: &Workload, key: &str, value: &str) -> bool {
+    let ordinal = |text: &str| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    let suffixed = |text: &str| {
+        text.strip_prefix(workload.name.as_str())
+            .and_then(|rest| rest.strip_prefix('-'))
+            .is_some_and(ordinal)
+    };
+    match (workload.kind, key) {
+        (WorkloadKind::Deployment, "pod-template-hash") => true,
+        (WorkloadKind::StatefulSet | WorkloadKind::DaemonSet, "controller-revision-hash") => true,
+        (WorkloadKind::StatefulSet, "statefulset.kubernetes.io/pod-name") => suffixed(value),
+        (WorkloadKind::StatefulSet, "apps.kubernetes.io/pod-index") => ordinal(value),
+        (WorkloadKind::DaemonSet, "pod-template-generation") => true,
+        (
+            WorkloadKind::Job | WorkloadKind::CronJob,
+            "controller-uid" | "batch.kubernetes.io/controller-uid",
+        ) => true,
+        (WorkloadKind::Job, "job-name" | "batch.kubernetes.io/job-name") => value == workload.name,
+        (WorkloadKind::CronJob, "job-name" | "batch.kubernetes.io/job-name") => suffixed(value),
+        (WorkloadKind::Job | WorkloadKind::CronJob, "batch.kubernetes.io/job-completion-index") => {
+            ordinal(value)
+        }
+        _ => false,
+    }
+}
+
+/// Whether the pods of `workload` may carry the selector's pair: a label of
+/// its template, or one its controller adds ([`controller_label`]).
+pub fn may_carry(workload: &Workload, key: &str, value: &str) -> bool {
+    workload
+        .pod_labels
+        .iter()
+        .any(|(k, v)| k == key && v == value)
+        || controller_label(workload, key, value)
+}
+
+/// Kinds whose objects make no pods: the built-in kinds that are not
+/// workloads, and custom resources of well-known projects that only point
+/// at pods or Services (monitoring, certificates, routes, autoscalers).
+/// Any other kind, a custom resource above all (a RayCluster, a
+/// LeaderWorkerSet, an InferenceService), may have an operator make pods
+/// from it that podlab does not see.
+pub fn makes_no_pods(kind: &str) -> bool {
+    const KINDS: &[&str] = &[
+        // Built-in.
+        "Service",
+        "Endpoints",
+        "EndpointSlice",
+        "ConfigMap",
+        "Secret",
+        "ServiceAccount",
+        "Namespace",
+        "Role",
+        "ClusterRole",
+        "RoleBinding",
+        "ClusterRoleBinding",
+        "PersistentVolume",
+        "PersistentVolumeClaim",
+        "StorageClass",
+        "Ingress",
+        "IngressClass",
+        "NetworkPolicy",
+        "HorizontalPodAutoscaler",
+        "PodDisruptionBudget",
+        "PriorityClass",
+        "RuntimeClass",
+        "LimitRange",
+        "ResourceQuota",
+        "CustomResourceDefinition",
+        "ValidatingWebhookConfiguration",
+        "MutatingWebhookConfiguration",
+        "ValidatingAdmissionPolicy",
+        "ValidatingAdmissionPolicyBinding",
+        "APIService",
+        "Lease",
+        "CSIDriver",
+        "VolumeAttributesClass",
+        "ResourceClaim",
+        "ResourceClaimTemplate",
+        "DeviceClass",
+        // podlab's own.
+        "Scenario",
+        "Exercise",
+        // Well-known custom resources that make no pods.
+        "ServiceMonitor",
+        "PodMonitor",
+        "PrometheusRule",
+        "PodMonitoring",
+        "Certificate",
+        "Issuer",
+        "ClusterIssuer",
+        "ManagedCertificate",
+        "BackendConfig",
+        "FrontendConfig",
+        "HealthCheckPolicy",
+        "GCPBackendPolicy",
+        "HTTPRoute",
+        "GRPCRoute",
+        "VirtualService",
+        "DestinationRule",
+        "PeerAuthentication",
+        "AuthorizationPolicy",
+        "ScaledObject",
+        "VerticalPodAutoscaler",
+        "ExternalSecret",
+        "SealedSecret",
+        "InferencePool",
+        "InferenceModel",
+        "InferenceObjective",
+    ];
+    KINDS.contains(&kind)
 }
 
 fn string_map(node: Option<&Node>) -> Vec<(String, String)> {
@@ -96,6 +287,12 @@ pub fn lower_service(root: &Node, kind_span: Span, span: Span) -> Service {
     let selector_node = spec
         .and_then(|spec| spec.get("selector"))
         .filter(|node| !node.is_null());
+    let selector_entries: Vec<_> = selector_node
+        .and_then(Node::entries)
+        .unwrap_or(&[])
+        .iter()
+        .filter(|entry| entry.value.as_str().is_some())
+        .collect();
     let ports = spec
         .and_then(|spec| spec.get("ports"))
         .and_then(Node::items)
@@ -142,8 +339,13 @@ pub fn lower_service(root: &Node, kind_span: Span, span: Span) -> Service {
         annotations: string_map(meta.and_then(|meta| meta.get("annotations"))),
         selector: selector_node.map(|node| string_map(Some(node))),
         selector_span: selector_node.map(|node| node.span),
+        selector_spans: selector_entries
+            .iter()
+            .map(|entry| (entry.key.span, entry.value.span))
+            .collect(),
         ports,
         type_: text_at("type", "ClusterIP"),
+        headless: text_at("clusterIP", "") == "None",
         session_affinity: text_at("sessionAffinity", "None"),
         publish_not_ready_addresses: spec
             .and_then(|spec| spec.get("publishNotReadyAddresses"))

@@ -40,6 +40,8 @@ mod pl202_startup_budget_too_short;
 mod pl203_readiness_missing;
 mod pl204_probe_port_unknown;
 mod pl205_probe_timeout_too_short;
+mod pl206_service_selects_nothing;
+mod pl207_service_target_port_unknown;
 mod pl301_image_tag_mutable;
 mod pl302_secret_in_env;
 mod pl401_no_graceful_shutdown;
@@ -118,6 +120,8 @@ pub struct Context<'a> {
     pub scenario: &'a Scenario,
     /// The file's Services (`manifest::service`).
     pub services: &'a [crate::manifest::service::Service],
+    /// The kinds of the file's other documents (`Reading::unread_kinds`).
+    pub unread_kinds: &'a [String],
 }
 
 impl Context<'_> {
@@ -202,6 +206,8 @@ pub static RULES: &[&Rule] = &[
     &pl203_readiness_missing::RULE,
     &pl204_probe_port_unknown::RULE,
     &pl205_probe_timeout_too_short::RULE,
+    &pl206_service_selects_nothing::RULE,
+    &pl207_service_target_port_unknown::RULE,
     &pl301_image_tag_mutable::RULE,
     &pl302_secret_in_env::RULE,
     &pl401_no_graceful_shutdown::RULE,

@@ -20,8 +20,9 @@ use super::{edit, handler_yaml, serves, words, Context, Rule};
 use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity};
 use crate::manifest::duration;
-use crate::manifest::model::{Container, ProbeKind};
-use crate::manifest::scenario::Program;
+use crate::manifest::model::{Container, ProbeKind, Workload};
+use crate::manifest::scenario::{Program, Traffic};
+use crate::manifest::service::{Service, TargetPort};
 use crate::text;
 
 pub static RULE: Rule = Rule {
@@ -34,8 +35,8 @@ pub static RULE: Rule = Rule {
         "提供服務的 container 沒有 readinessProbe，模型還沒載入完就開始接流量"
     ),
     what: long!(
-        "For each container of a Deployment, StatefulSet, ReplicaSet, DaemonSet or Pod that declares a `containerPort` (it serves traffic), reports a missing `readinessProbe`. Containers without ports (sidecars, log shippers) and Job or CronJob pods are not checked.",
-        "對 Deployment、StatefulSet、ReplicaSet、DaemonSet 或 Pod 中宣告了 `containerPort`（也就是提供服務）的每個 container，回報缺少 `readinessProbe`。沒有 port 的 container（sidecar、日誌收集器）以及 Job、CronJob 的 Pod 不檢查。"
+        "For each container of a Deployment, StatefulSet, ReplicaSet, DaemonSet or Pod that declares a `containerPort` (it serves traffic), reports a missing `readinessProbe`. Containers without ports (sidecars, log shippers) and Job or CronJob pods are not checked. When the Scenario sends traffic through a Service that routes to the container (even one that declares no port) and there is no startupProbe, the message gives the simulated consequence — requests refused from the moment kube-proxy sees the pod until the model has loaded — and the finding is an error when the load time is stated (a Scenario `startup` or a `podlab.dev/startup` annotation).",
+        "對 Deployment、StatefulSet、ReplicaSet、DaemonSet 或 Pod 中宣告了 `containerPort`（也就是提供服務）的每個 container，回報缺少 `readinessProbe`。沒有 port 的 container（sidecar、日誌收集器）以及 Job、CronJob 的 Pod 不檢查。當 Scenario 經由某個 Service 把流量送到這個 container（即使它沒有宣告 port）、而且沒有 startupProbe 時，訊息會寫出模擬的後果——從 kube-proxy 看到 Pod 到模型載入完成之間的請求都被拒絕——載入時間有寫明（Scenario 的 `startup` 或 `podlab.dev/startup` annotation）時，這項發現是錯誤。"
     ),
     why: long!(
         "Without a readinessProbe, Ready follows Started: with no startupProbe the pod is Ready the moment the container runs, while the server is still loading weights for tens of seconds. The Service sends requests to it and clients get connection refused or 502 on every rollout, scale-up and restart. With a startupProbe the load is covered, but once started the pod stays behind the Service even when its health endpoint stops answering (overloaded batch queue, hung GPU) until the liveness probe restarts it.",
@@ -55,11 +56,17 @@ const FIX_PERIOD_SECONDS: u64 = 5;
 
 fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for workload in context.workloads {
-        for container in &workload.pod.containers {
-            if !serves(workload, container) || container.readiness.is_some() {
+        for (index, container) in workload.pod.containers.iter().enumerate() {
+            if container.readiness.is_some() {
                 continue;
             }
             let program = context.scenario.program(container);
+            // The Scenario's traffic reaches a container a Service routes
+            // to, whether or not it declares its port.
+            let traffic = traffic_through(context, workload, index, &program);
+            if !serves(workload, container) && traffic.is_none() {
+                continue;
+            }
             let name = &container.name;
             let port = program.listen_port.value;
             let message = if container.startup.is_some() && container.liveness.is_none() {
@@ -83,16 +90,123 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 "`kubectl get pods` shows READY 1/1 right after the container starts while `kubectl logs` still shows the model loading; `kubectl describe pod` lists no `Readiness:` line",
                 "`kubectl get pods` 在 container 啟動後立刻顯示 READY 1/1，但 `kubectl logs` 還在載入模型；`kubectl describe pod` 裡沒有 `Readiness:` 這一行"
             ));
-            if let Some(fix) = readiness_fix(context.text, container, &program) {
+            if let Some(fix) = readiness_fix(context.text, container, &program, None) {
                 diagnostic = diagnostic.with_fix(fix);
+            }
+            if let Some((service, traffic)) = traffic {
+                diagnostic = under_traffic(
+                    context.text,
+                    container,
+                    &program,
+                    service,
+                    traffic,
+                    diagnostic,
+                );
             }
             out.push(diagnostic);
         }
     }
 }
 
+/// The Service the Scenario's traffic goes through, when it routes to
+/// container `index` of the workload and some of it is refused while the
+/// model loads: a rate above zero, a Service of the file that selects the
+/// pods and targets the container without publishing not-ready addresses
+/// (then a readinessProbe would not help), no startupProbe (which holds
+/// Ready back until it succeeds), and a load longer than the propagation.
+fn traffic_through<'a>(
+    context: &Context<'a>,
+    workload: &Workload,
+    index: usize,
+    program: &Program,
+) -> Option<(&'a Service, &'a Traffic)> {
+    let traffic = context.scenario.traffic.as_ref()?;
+    let name = traffic.service.as_ref()?;
+    let service = context
+        .services
+        .iter()
+        .find(|service| service.name == name.value)?;
+    let container = workload.pod.containers.get(index)?;
+    let reaches = traffic.rate.iter().any(|step| step.milli_rps > 0)
+        && !service.publish_not_ready_addresses
+        && service.selects(&workload.pod_labels)
+        && service.targets_container(&workload.pod, index);
+    (reaches && container.startup.is_none() && program.startup.value > traffic.propagation)
+        .then_some((service, traffic))
+}
+
+/// The simulated consequence (issue 15): when the Scenario sends traffic
+/// through a Service that routes to this container, the requests kube-proxy
+/// sends it between seeing it Ready (`propagation` after the start: Ready
+/// comes with the start, `traffic-autoscaling.md` §4.2, §4.3) and the end of
+/// the load are refused, on every start (`sim/traffic.rs`, `NotReady`). A
+/// stated load time makes that an error; an assumed one leaves the warning
+/// the missing probe earns on its own and names the assumption
+/// (`docs/lint-decisions.md`). Without such traffic the finding is
+/// unchanged.
+fn under_traffic(
+    text: &str,
+    container: &Container,
+    program: &Program,
+    service: &Service,
+    traffic: &Traffic,
+    mut diagnostic: Diagnostic,
+) -> Diagnostic {
+    let (name, service_name) = (&container.name, &service.name);
+    let startup = duration::format(program.startup.value);
+    let propagation = duration::format(traffic.propagation);
+    diagnostic.message = text!(
+        "container \"{name}\" has no readinessProbe and the Scenario sends traffic to it through Service \"{service_name}\": it is Ready as soon as it runs, so the requests routed to it from {propagation} after the start (when the change reaches kube-proxy) until the model has loaded ({startup}) fail (connection refused; 502 behind an ingress), on every start",
+        "container「{name}」沒有 readinessProbe，而 Scenario 經由 Service「{service_name}」把流量送到它：它一跑起來就是 Ready，從啟動後 {propagation}（變更傳到 kube-proxy）到模型載入完成（{startup}）之間，導向它的請求都會失敗（connection refused；經過 ingress 則是 502），每次啟動都一樣"
+    );
+    diagnostic.help = Some(text!(
+        "`podlab simulate` counts these requests as \"not ready\" in its traffic table; in a cluster, `kubectl get endpointslices -l kubernetes.io/service-name={service_name} -o yaml` shows the pod's endpoint `ready: true` while `kubectl logs` still shows the model loading",
+        "`podlab simulate` 的流量表把這些請求算在「尚未就緒」；在叢集裡，`kubectl get endpointslices -l kubernetes.io/service-name={service_name} -o yaml` 顯示 Pod 的 endpoint 已經 `ready: true`，但 `kubectl logs` 還在載入模型"
+    ));
+    if diagnostic.fix.is_none() {
+        // The port the Service sends to is where the server listens.
+        let target = service
+            .ports
+            .iter()
+            .find_map(|port| match &port.target_port {
+                TargetPort::Number(number)
+                    if container.ports.is_empty()
+                        || container.ports.iter().any(|p| p.number == *number) =>
+                {
+                    Some(*number)
+                }
+                TargetPort::Name(port_name) => container
+                    .ports
+                    .iter()
+                    .find(|p| p.name.as_deref() == Some(port_name.as_str()))
+                    .map(|p| p.number),
+                TargetPort::Number(_) => None,
+            });
+        diagnostic.fix =
+            target.and_then(|port| readiness_fix(text, container, program, Some(port)));
+    }
+    if program.startup.span.is_some() {
+        diagnostic.severity = Severity::Error;
+    } else {
+        // The missing probe is a fact of the file and stays a warning; only
+        // the load time is assumed.
+        let severity = diagnostic.severity;
+        diagnostic = super::on_assumption(
+            diagnostic,
+            text!("a {startup} model load", "模型載入要 {startup}"),
+            "podlab.dev/startup",
+        );
+        diagnostic.severity = severity;
+    }
+    diagnostic
+}
+
 /// The handler the new readinessProbe uses (flow YAML) and where it comes from.
-fn readiness_handler(container: &Container, program: &Program) -> Option<(String, ProbeKind)> {
+fn readiness_handler(
+    container: &Container,
+    program: &Program,
+    service_port: Option<i64>,
+) -> Option<(String, ProbeKind)> {
     for probe in [&container.startup, &container.liveness]
         .into_iter()
         .flatten()
@@ -103,9 +217,15 @@ fn readiness_handler(container: &Container, program: &Program) -> Option<(String
     }
     // No probe to copy: the program's health endpoint, when the port is not
     // a guess between several declared ports.
-    let port = match (&program.listen_port.span, container.ports.as_slice()) {
-        (Some(_), _) => program.listen_port.value,
-        (None, [only]) => only.number,
+    let port = match (
+        &program.listen_port.span,
+        container.ports.as_slice(),
+        service_port,
+    ) {
+        (Some(_), _, _) => program.listen_port.value,
+        (None, [only], _) => only.number,
+        // The port a Service sends the Scenario's traffic to.
+        (None, _, Some(port)) => port,
         _ => return None,
     };
     if !(1..=65535).contains(&port) {
@@ -124,8 +244,13 @@ fn after_ports(container: &Container) -> Option<usize> {
     container.keys.get(ports + 1).map(|(_, span)| span.start)
 }
 
-fn readiness_fix(text: &str, container: &Container, program: &Program) -> Option<Fix> {
-    let (handler, source) = readiness_handler(container, program)?;
+fn readiness_fix(
+    text: &str,
+    container: &Container,
+    program: &Program,
+    service_port: Option<i64>,
+) -> Option<Fix> {
+    let (handler, source) = readiness_handler(container, program, service_port)?;
     let at = container
         .liveness
         .as_ref()
@@ -215,6 +340,106 @@ mod tests {
         let found = fires(text);
         assert_eq!(found.len(), 1);
         assert!(found[0].fix.is_none());
+    }
+
+    const SERVED: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: llm-api }\nspec:\n  selector: { matchLabels: { app: llm-api } }\n  template:\n    metadata: { labels: { app: llm-api } }\n    spec:\n      containers:\n        - name: vllm\n          image: vllm/vllm-openai:v0.6.3\n          ports: [{ containerPort: 8000 }]\n---\napiVersion: v1\nkind: Service\nmetadata: { name: llm-api }\nspec:\n  selector: { app: llm-api }\n  ports: [{ port: 80, targetPort: 8000 }]\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: s }\nspec:\n  workload: [{ container: vllm, startup: 90s }]\n  traffic: { service: llm-api, rate: [{ at: 0s, rps: 20 }] }\n";
+
+    #[test]
+    fn traffic_through_a_service_gives_the_simulated_consequence() {
+        use crate::diagnostic::Severity;
+        let found = fires(SERVED);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].severity, Severity::Error);
+        let message = &found[0].message.en;
+        assert!(
+            message.contains("the Scenario sends traffic to it through Service \"llm-api\"")
+                && message.contains("from 1s after the start (when the change reaches kube-proxy) until the model has loaded (1m30s)"),
+            "{message}"
+        );
+        assert!(found[0].fix.is_some());
+        // The load assumed: the warning the missing probe earns, and the
+        // assumption named.
+        let assumed = SERVED.replace("{ container: vllm, startup: 90s }", "{ container: vllm }");
+        let found = fires(&assumed);
+        assert_eq!(found[0].severity, Severity::Warning);
+        assert!(
+            found[0].message.en.ends_with("(assuming a 40s model load: no Scenario or `podlab.dev/startup` annotation states it)"),
+            "{}",
+            found[0].message.en
+        );
+        // A slower kube-proxy than the load: nothing is refused.
+        let slow = SERVED.replace("rps: 20 }] }", "rps: 20 }], propagation: 2m }");
+        assert!(!fires(&slow)[0]
+            .message
+            .en
+            .contains("Scenario sends traffic"));
+    }
+
+    #[test]
+    fn a_container_that_declares_no_port_is_checked_when_traffic_reaches_it() {
+        // GKE's vLLM Gemma example: no containerPort, the Service sends to 8000.
+        let portless = SERVED.replace("          ports: [{ containerPort: 8000 }]\n", "");
+        let found = fires(&portless);
+        assert_eq!(found.len(), 1);
+        assert!(found[0].message.en.contains("through Service \"llm-api\""));
+        let fix = found[0].fix.as_ref().expect("a fix on the Service's port");
+        let after = apply_edits(&portless, &fix.edits);
+        assert!(
+            after.contains("readinessProbe:\n            httpGet: { path: /health, port: 8000 }"),
+            "{after}"
+        );
+        assert!(fires(&after).is_empty());
+        // Without the traffic it is not a serving container, as before.
+        let quiet = portless.replace(
+            "  traffic: { service: llm-api, rate: [{ at: 0s, rps: 20 }] }\n",
+            "",
+        );
+        assert!(fires(&quiet).is_empty());
+    }
+
+    #[test]
+    fn without_traffic_to_a_service_of_the_pods_the_finding_is_unchanged() {
+        use crate::diagnostic::Severity;
+        let plain = |text: &str| {
+            let found = fires(text);
+            assert_eq!(found.len(), 1, "{text}");
+            assert_eq!(found[0].severity, Severity::Warning);
+            assert!(
+                found[0]
+                    .message
+                    .en
+                    .ends_with("(connection refused / 502 on every rollout and restart)"),
+                "{}",
+                found[0].message.en
+            );
+        };
+        // No traffic.
+        plain(&SERVED.replace(
+            "  traffic: { service: llm-api, rate: [{ at: 0s, rps: 20 }] }\n",
+            "",
+        ));
+        // Traffic to another Service, or to nobody.
+        plain(&SERVED.replace("service: llm-api,", "service: other,"));
+        plain(&SERVED.replace("rps: 20", "rps: 0"));
+        // A Service that selects other pods.
+        plain(&SERVED.replace(
+            "selector: { app: llm-api }\n  ports",
+            "selector: { app: other }\n  ports",
+        ));
+        // Not-ready addresses published: a readinessProbe would not help.
+        plain(&SERVED.replace(
+            "  ports: [{ port: 80",
+            "  publishNotReadyAddresses: true\n  ports: [{ port: 80",
+        ));
+        // With a startupProbe the load is covered: the message stays.
+        let found = fires(&SERVED.replace(
+            "          ports: [{ containerPort: 8000 }]\n",
+            "          ports: [{ containerPort: 8000 }]\n          startupProbe: { httpGet: { path: /health, port: 8000 }, failureThreshold: 30 }\n",
+        ));
+        assert!(found[0]
+            .message
+            .en
+            .contains("Ready follows the startupProbe alone"));
     }
 
     #[test]

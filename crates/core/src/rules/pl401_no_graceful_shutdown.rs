@@ -22,7 +22,9 @@
 use super::{edit, serves, words, Context, Rule};
 use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity, TextEdit};
-use crate::manifest::model::Container;
+use crate::manifest::duration::Millis;
+use crate::manifest::model::{Container, Workload};
+use crate::manifest::service::Service;
 use crate::span::Span;
 use crate::text;
 
@@ -36,8 +38,8 @@ pub static RULE: Rule = Rule {
         "提供服務的 container 沒有 preStop hook（沒有優雅關機），滾動更新時仍被導向它的請求會被切斷"
     ),
     what: long!(
-        "For each container of a Deployment, StatefulSet, ReplicaSet, DaemonSet or Pod that declares a `containerPort` (it serves traffic), reports a missing `lifecycle.preStop`. Containers without ports and Job or CronJob pods are not checked.",
-        "對 Deployment、StatefulSet、ReplicaSet、DaemonSet 或 Pod 中宣告了 `containerPort`（也就是提供服務）的每個 container，回報缺少 `lifecycle.preStop`。沒有 port 的 container 以及 Job、CronJob 的 Pod 不檢查。"
+        "For each container of a Deployment, StatefulSet, ReplicaSet, DaemonSet or Pod that declares a `containerPort` (it serves traffic), reports a missing `lifecycle.preStop`. Job and CronJob pods are not checked, nor containers without ports unless a Service of the file routes to them (its `targetPort` says where they serve). When a Service of the file routes to the container, the message names it and the window in which its requests fail: the time kube-proxy takes to drop the endpoint (about 1 s; the Scenario's `traffic.propagation`), longer behind an ingress; behind a headless Service (`clusterIP: None`), as long as clients hold the pod's address from DNS.",
+        "對 Deployment、StatefulSet、ReplicaSet、DaemonSet 或 Pod 中宣告了 `containerPort`（也就是提供服務）的每個 container，回報缺少 `lifecycle.preStop`。Job、CronJob 的 Pod 不檢查；沒有 port 的 container 也不檢查，除非檔案裡有 Service 把流量導向它（Service 的 `targetPort` 已經說明它在哪裡提供服務）。檔案裡有 Service 把流量導向這個 container 時，訊息會點名這個 Service，並說明請求會失敗的時間窗：kube-proxy 移除 endpoint 所需的時間（大約 1 秒；Scenario 的 `traffic.propagation`），經過 ingress 還會更久；如果是 headless Service（`clusterIP: None`），則是客戶端從 DNS 拿到的 Pod 位址還留著的期間。"
     ),
     why: long!(
         "When a pod is deleted, the kubelet's SIGTERM and the removal of the pod from the Service's endpoints happen at the same time; kube-proxy and the ingress take a few more seconds to stop routing to it. Without a preStop hook there is no graceful shutdown: the server starts shutting down immediately and refuses the requests that still arrive, and an LLM request that was seconds into generating is cut off. Every rollout and every scale-down of the GPU service turns into a burst of 502s.",
@@ -57,8 +59,14 @@ const FIX_SLEEP_SECONDS: u64 = 10;
 
 fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
     for workload in context.workloads {
-        for container in &workload.pod.containers {
-            if !serves(workload, container) || container.pre_stop.is_some() {
+        for (index, container) in workload.pod.containers.iter().enumerate() {
+            if container.pre_stop.is_some() {
+                continue;
+            }
+            // A Service of the file routing to the container makes it a
+            // serving one, whether or not it declares its port.
+            let service = routing_service(context, workload, index);
+            if !serves(workload, container) && service.is_none() {
                 continue;
             }
             let name = &container.name;
@@ -85,10 +93,111 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     edits: vec![edit],
                 });
             }
+            if let Some((service, propagation)) = service {
+                diagnostic = behind_service(service, propagation, workload, container, diagnostic);
+            }
             out.push(diagnostic);
         }
     }
 }
+
+/// The Service routing to container `index` of the workload (a long-running
+/// kind): the one the Scenario's traffic names, with its propagation, else
+/// the first of the file that selects the pods and targets the container
+/// (one with a cluster IP first), with kube-proxy's default. A container
+/// that declares no port is routed to only through a Service port.
+fn routing_service<'a>(
+    context: &Context<'a>,
+    workload: &Workload,
+    index: usize,
+) -> Option<(&'a Service, Millis)> {
+    if workload.kind.is_batch() {
+        return None;
+    }
+    let declares = workload
+        .pod
+        .containers
+        .get(index)
+        .is_some_and(|container| !container.ports.is_empty());
+    let routes = |service: &&Service| {
+        (declares || !service.ports.is_empty())
+            && service.selects(&workload.pod_labels)
+            && service.targets_container(&workload.pod, index)
+    };
+    let traffic = context.scenario.traffic.as_ref();
+    let through_traffic = traffic
+        .and_then(|traffic| traffic.service.as_ref())
+        .and_then(|name| {
+            context
+                .services
+                .iter()
+                .find(|service| service.name == name.value)
+        })
+        .filter(routes);
+    match (through_traffic, traffic) {
+        (Some(service), Some(traffic)) => Some((service, traffic.propagation)),
+        // Clients use a Service with a cluster IP rather than the headless
+        // one a StatefulSet names its pods by, when both select them.
+        _ => context
+            .services
+            .iter()
+            .filter(routes)
+            .find(|service| !service.headless)
+            .or_else(|| context.services.iter().find(routes))
+            .map(|service| (service, DEFAULT_PROPAGATION_MS)),
+    }
+}
+
+/// The consequence when a Service of the file routes to the container
+/// (issue 15; `shared/reference/traffic-autoscaling.md` §5.1, §5.2): the
+/// endpoint turns not-ready when the pod is deleted, but kube-proxy sees it
+/// only `propagation` later (its 1 s minimum sync; the Scenario's
+/// `traffic.propagation` when its traffic goes through this Service) and an
+/// ingress later still, while without a preStop sleep SIGTERM comes at once:
+/// the requests routed in between meet a server that no longer accepts
+/// (`sim/traffic.rs`, `Terminating`). A headless Service (`clusterIP:
+/// None`) has no kube-proxy rules: its clients hold the pod's address from
+/// DNS, for as long as their answer is cached.
+fn behind_service(
+    service: &Service,
+    propagation: Millis,
+    workload: &Workload,
+    container: &Container,
+    mut diagnostic: Diagnostic,
+) -> Diagnostic {
+    let propagation = crate::manifest::duration::format(propagation);
+    let (name, service_name, kind) = (&container.name, &service.name, workload.kind.as_str());
+    // The declared port, else the one the Service sends to.
+    let port = container
+        .ports
+        .first()
+        .map(|port| port.number.to_string())
+        .or_else(|| {
+            service
+                .ports
+                .first()
+                .map(|port| port.target_port.to_string())
+        })
+        .unwrap_or_default();
+    diagnostic.message = if service.headless {
+        // No kube-proxy rules: clients connect to the addresses the
+        // Service's DNS gave them, for as long as they hold the answer.
+        text!(
+            "container \"{name}\" of {kind} serves on port {port} behind headless Service \"{service_name}\" without a preStop hook: when a pod is deleted (rollout, scale-down) it gets SIGTERM at once, while clients that found it through the Service's DNS keep connecting to its address for as long as they hold the answer (the DNS caches and the client's own), so those requests meet a server that no longer accepts (connection refused), and in-flight requests are cut",
+            "{kind} 的 container「{name}」在 port {port} 經由 headless Service「{service_name}」提供服務卻沒有 preStop hook：Pod 被刪除（滾動更新、縮減 replicas）時它立刻收到 SIGTERM，但透過 Service 的 DNS 找到它的客戶端，在 DNS 答案還留著的期間（DNS 快取和客戶端自己的快取）都會繼續連到它的位址，這些請求會碰到已經不再接受連線的伺服器（connection refused），處理中的請求也會被切斷"
+        )
+    } else {
+        text!(
+            "container \"{name}\" of {kind} serves on port {port} behind Service \"{service_name}\" without a preStop hook: when a pod is deleted (rollout, scale-down) it gets SIGTERM at once, while kube-proxy needs about {propagation} to stop routing to it (an ingress longer), so the requests routed in that window meet a server that no longer accepts (connection refused; 502 behind an ingress), and in-flight requests are cut",
+            "{kind} 的 container「{name}」在 port {port} 經由 Service「{service_name}」提供服務卻沒有 preStop hook：Pod 被刪除（滾動更新、縮減 replicas）時它立刻收到 SIGTERM，但 kube-proxy 要大約 {propagation} 才會停止把請求導過來（ingress 更久），這段時間導向它的請求會碰到已經不再接受連線的伺服器（connection refused；經過 ingress 則是 502），處理中的請求也會被切斷"
+        )
+    };
+    diagnostic
+}
+
+/// kube-proxy's `--iptables-min-sync-period` (traffic-autoscaling.md §4.3),
+/// the Scenario's default `traffic.propagation`.
+const DEFAULT_PROPAGATION_MS: u64 = 1000;
 
 /// Inserts the preStop hook: a whole `lifecycle` entry when there is none,
 /// else a `preStop` entry inside the written `lifecycle` mapping.
@@ -242,6 +351,65 @@ mod tests {
         let found = fires(text);
         assert_eq!(found.len(), 1);
         assert!(found[0].fix.is_none());
+    }
+
+    #[test]
+    fn a_service_of_the_pods_is_named_with_the_propagation_window() {
+        let service = "---\napiVersion: v1\nkind: Service\nmetadata: { name: llm-api }\nspec:\n  selector: { app: llm-api }\n  ports: [{ port: 80, targetPort: 8000 }]\n";
+        let text = format!("{}{service}", super::RULE.failing);
+        let found = fires(&text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].severity, crate::diagnostic::Severity::Warning);
+        let message = &found[0].message.en;
+        assert!(
+            message.contains("behind Service \"llm-api\" without a preStop hook")
+                && message.contains("kube-proxy needs about 1s to stop routing to it"),
+            "{message}"
+        );
+        assert!(found[0].fix.is_some());
+        // The Scenario's traffic through it states the propagation.
+        let traffic = "---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: s }\nspec:\n  traffic: { service: llm-api, rate: [{ at: 0s, rps: 20 }], propagation: 3s }\n";
+        let found = fires(&format!("{text}{traffic}"));
+        assert!(
+            found[0].message.en.contains("about 3s"),
+            "{}",
+            found[0].message.en
+        );
+        // Headless: no kube-proxy rules, the clients' DNS answers.
+        let headless = text.replace(
+            "spec:\n  selector: { app: llm-api }\n  ports",
+            "spec:\n  clusterIP: None\n  selector: { app: llm-api }\n  ports",
+        );
+        let message = &fires(&headless)[0].message.en;
+        assert!(
+            message.contains("behind headless Service \"llm-api\"")
+                && !message.contains("kube-proxy"),
+            "{message}"
+        );
+        // A container that declares no port, behind a Service: checked.
+        let portless = text.replace("          ports: [{ containerPort: 8000 }]\n", "");
+        let found = fires(&portless);
+        assert_eq!(found.len(), 1, "{portless}");
+        assert!(found[0]
+            .message
+            .en
+            .contains("serves on port 8000 behind Service"));
+        // Without the Service it is not a serving container, as before.
+        assert!(fires(
+            &super::RULE
+                .failing
+                .replace("          ports: [{ containerPort: 8000 }]\n", "")
+        )
+        .is_empty());
+        // A Service of other pods: the message of old.
+        let other = text.replace(
+            "selector: { app: llm-api }\n  ports",
+            "selector: { app: other }\n  ports",
+        );
+        assert!(fires(&other)[0]
+            .message
+            .en
+            .contains("while the Service is still routing requests to it"));
     }
 
     #[test]

@@ -32,7 +32,7 @@ use crate::manifest::duration::Millis;
 use crate::manifest::model::Workload;
 use crate::manifest::read::Reading;
 use crate::manifest::scenario::{RateStep, Traffic};
-use crate::manifest::service::{Service, TargetPort};
+use crate::manifest::service::Service;
 
 pub use super::pod_ready_intervals;
 use super::{PodRun, Run};
@@ -273,24 +273,10 @@ fn belongs_to(pod: &PodRun, workload: &Workload) -> bool {
 }
 
 /// The container the Service's first port targets (by number or name);
-/// else the first container.
+/// else the first (`Service::serving_container`, which lint reads too).
 fn serving_container(pod: &PodRun, service: Option<&Service>) -> usize {
-    let Some(target) = service
-        .and_then(|s| s.ports.first())
-        .map(|p| &p.target_port)
-    else {
-        return 0;
-    };
-    pod.spec
-        .containers
-        .iter()
-        .position(|container| {
-            container.ports.iter().any(|port| match target {
-                TargetPort::Number(number) => port.number == *number,
-                TargetPort::Name(name) => port.name.as_deref() == Some(name.as_str()),
-            })
-        })
-        .unwrap_or(0)
+    service
+        .map_or(0, |service| service.serving_container(&pod.spec))
         .min(pod.containers.len().saturating_sub(1))
 }
 
