@@ -19,7 +19,7 @@ use podlab_core::sim::{self, Options, PodRun, Run};
 /// A golden file's text and its run up to `at`.
 fn golden(name: &str, at: Millis) -> (String, Run) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/golden")
+        .join("tests/golden")
         .join(name);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|error| panic!("cannot read {}: {error}", path.display()));

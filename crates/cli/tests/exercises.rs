@@ -7,7 +7,7 @@ use serde_json::Value;
 
 fn exercise_file(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../exercises")
+        .join("exercises")
         .join(name)
         .display()
         .to_string()

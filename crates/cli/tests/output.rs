@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/fixtures/rules")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/tests/fixtures/rules")
 }
 
 /// Runs `podlab` in the fixtures directory (so file names print relative).

@@ -17,8 +17,8 @@ fn podlab(args: &[&str]) -> (Option<i32>, String, String) {
 
 #[test]
 fn the_link_opens_the_same_text_and_the_embed_code_is_an_iframe() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/golden/crash-loop-liveness-40s.yaml");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/crash-loop-liveness-40s.yaml");
     let file = path.display().to_string();
     let text = std::fs::read_to_string(&path).expect("golden file");
     let (code, out, _) = podlab(&["share", &file, "--base", "https://blog.example/lab/"]);

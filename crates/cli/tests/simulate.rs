@@ -7,7 +7,7 @@ use serde_json::Value;
 
 fn golden(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/golden")
+        .join("tests/golden")
         .join(name)
         .display()
         .to_string()
@@ -168,7 +168,7 @@ fn text_ends_with_a_diagnosis_in_the_chosen_language() {
 fn simulate_names_the_cluster_it_assumed_for_a_gke_sample() {
     let sample = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../core/tests/corpus/GoogleCloudPlatform__kubernetes-engine-samples/ai-ml__llm-serving-gemma__vllm__vllm-2-2b-it.yaml"
+        "/crates/core/tests/corpus/GoogleCloudPlatform__kubernetes-engine-samples/ai-ml__llm-serving-gemma__vllm__vllm-2-2b-it.yaml"
     );
     let (code, text) = podlab(&["simulate", sample, "--at", "1m"]);
     assert_eq!(code, Some(0));

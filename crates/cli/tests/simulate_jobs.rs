@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 fn simulate_json(name: &str, at: &str) -> Value {
     let file = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/golden")
+        .join("tests/golden")
         .join(name);
     let output = Command::new(env!("CARGO_BIN_EXE_podlab"))
         .args(["simulate", &file.display().to_string(), "--at", at])

@@ -44,10 +44,9 @@ pub fn kubectl() -> PathBuf {
     };
     let path = PathBuf::from(path);
     let path = if path.is_relative() {
-        // `cargo test` runs tests in the package directory, not the workspace.
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../..")
-            .join(path)
+        // Relative to the workspace root, which is also this package's
+        // directory (the root Cargo.toml is the `podlab` package).
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
     } else {
         path
     };

@@ -21,17 +21,20 @@
 //! annotations, `<fact>.<container>` wins over `<fact>`, and the pod
 //! template's over the workload's. Lint and the simulator both read the
 //! result through `Scenario::program`. A value that does not parse is
-//! reported as PL003 at the value and ignored; keys under `podlab.dev/` that
-//! name no fact are left alone (other tools may add their own).
+//! reported as PL003 at the value and ignored. A key under `podlab.dev/` one
+//! typo away from a fact (`podlab.dev/startpu`) is a PL002 warning with the
+//! key meant, found by the same `schema::closest` as a misspelt field; keys
+//! further off are left alone (other tools may add their own).
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Fix, Severity, TextEdit};
 use crate::i18n::Text;
 use crate::manifest::duration;
 use crate::manifest::model::{Setting, WorkloadKind};
 use crate::manifest::quantity::{self, Quantity};
 use crate::manifest::scenario::ProgramSpec;
-use crate::manifest::validate::invalid_value;
-use crate::manifest::yaml::{Node, NodeKind};
+use crate::manifest::schema::closest;
+use crate::manifest::validate::{invalid_value, unknown_field};
+use crate::manifest::yaml::{Node, NodeKind, ScalarStyle};
 use crate::text;
 
 /// The annotation prefix of stated facts.
@@ -162,6 +165,9 @@ pub fn read(root: &Node, kind: WorkloadKind) -> Annotated {
                 None => (rest, None),
             };
             if !FACTS.contains(&fact) {
+                annotated
+                    .diagnostics
+                    .extend(misspelt_fact(&entry.key, fact, container));
                 continue;
             }
             let key = entry.key_str();
@@ -210,6 +216,51 @@ pub fn read(root: &Node, kind: WorkloadKind) -> Annotated {
         }
     }
     annotated
+}
+
+/// A key under [`PREFIX`] whose fact is a typo of a known one
+/// (`podlab.dev/startpu.api` → `podlab.dev/startup.api`): PL002 with the key
+/// meant and a fix renaming it, as for a misspelt field. Only a warning: the
+/// API server takes any annotation, and that the key was meant for podlab is
+/// a guess from the spelling. `None` when no fact is close.
+fn misspelt_fact(key: &Node, fact: &str, container: Option<&str>) -> Option<Diagnostic> {
+    let meant = closest(fact, FACTS.iter().copied())?;
+    let written = key.as_str().unwrap_or_default();
+    let meant_key = match container {
+        Some(container) => format!("{PREFIX}{meant}.{container}"),
+        None => format!("{PREFIX}{meant}"),
+    };
+    let mut diagnostic = unknown_field(
+        key.span,
+        text!(
+            "unknown podlab annotation `{written}`: did you mean `{meant_key}`?",
+            "未知的 podlab annotation `{written}`：您是不是要寫 `{meant_key}`？"
+        ),
+    )
+    .with_help(text!(
+        "podlab reads only the annotation keys it knows, so this one states nothing and the rules keep their defaults: rename it to `{meant_key}`",
+        "podlab 只讀它認得的 annotation key，這個 key 沒有作用，規則仍用預設值：請改成 `{meant_key}`"
+    ))
+    .with_fix(Fix {
+        description: text!("rename to `{meant_key}`", "改名為 `{meant_key}`"),
+        // The key's span covers its quotes; the name meant needs no escaping.
+        edits: vec![TextEdit {
+            span: key.span,
+            text: match &key.kind {
+                NodeKind::Scalar {
+                    style: ScalarStyle::DoubleQuoted,
+                    ..
+                } => format!("\"{meant_key}\""),
+                NodeKind::Scalar {
+                    style: ScalarStyle::SingleQuoted,
+                    ..
+                } => format!("'{meant_key}'"),
+                _ => meant_key.clone(),
+            },
+        }],
+    });
+    diagnostic.severity = Severity::Warning;
+    Some(diagnostic)
 }
 
 /// Whether YAML reads the value as a string (what an annotation must be).
@@ -411,6 +462,91 @@ mod tests {
             .collect();
         assert_eq!(pl201.len(), 1);
         assert_eq!(pl201[0].severity, Severity::Info);
+    }
+
+    /// The PL002 findings of `text`: line, column, severity, message in
+    /// both languages, and the text after applying the fix.
+    fn unknown_keys(text: &str) -> Vec<(usize, usize, Severity, String, String, String)> {
+        let report = lint(text);
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule == "PL002")
+            .map(|d| {
+                let at = report.index.line_col(text, d.span.start);
+                let fixed = d
+                    .fix
+                    .as_ref()
+                    .map(|fix| crate::diagnostic::apply_edits(text, &fix.edits))
+                    .unwrap_or_default();
+                (
+                    at.line,
+                    at.column,
+                    d.severity,
+                    d.message.en.clone(),
+                    d.message.zh_tw.clone(),
+                    fixed,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_misspelt_fact_key_gets_the_key_meant() {
+        let text = deployment("    podlab.dev/startpu: 90s\n", "        {}\n");
+        let found = unknown_keys(&text);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        let (line, column, severity, en, zh_tw, fixed) = &found[0];
+        assert_eq!((*line, *column), (6, 5));
+        assert_eq!(*severity, Severity::Warning);
+        assert_eq!(
+            en,
+            "unknown podlab annotation `podlab.dev/startpu`: did you mean `podlab.dev/startup`?"
+        );
+        assert_eq!(
+            zh_tw,
+            "未知的 podlab annotation `podlab.dev/startpu`：您是不是要寫 `podlab.dev/startup`？"
+        );
+        // Renamed, the key states the 90 s load and the finding goes away.
+        assert!(fixed.contains("    podlab.dev/startup: 90s\n"), "{fixed}");
+        assert!(unknown_keys(fixed).is_empty());
+        let reading = read(fixed);
+        let api = reading
+            .scenario
+            .program(&reading.workloads[0].pod.containers[0]);
+        assert_eq!(api.startup.value, 90_000);
+    }
+
+    #[test]
+    fn a_misspelt_per_container_key_keeps_its_container_and_quotes() {
+        let text = deployment(
+            "    \"podlab.dev/memory-peek.api\": 18Gi\n",
+            "        'podlab.dev/wrkers': \"2\"\n",
+        );
+        let found = unknown_keys(&text);
+        let meant: Vec<(&str, &str)> = found
+            .iter()
+            .map(|(_, _, _, en, _, fixed)| (en.as_str(), fixed.as_str()))
+            .collect();
+        assert_eq!(meant.len(), 2, "{found:#?}");
+        assert!(meant[0]
+            .0
+            .ends_with("did you mean `podlab.dev/memory-peak.api`?"));
+        assert!(meant[0]
+            .1
+            .contains("    \"podlab.dev/memory-peak.api\": 18Gi\n"));
+        assert!(meant[1].0.ends_with("did you mean `podlab.dev/workers`?"));
+        assert!(meant[1].1.contains("        'podlab.dev/workers': \"2\"\n"));
+    }
+
+    #[test]
+    fn a_key_far_from_every_fact_is_left_alone() {
+        let text = deployment(
+            "    podlab.dev/owner: ml-platform\n    podlab.dev/dashboard: grafana\n",
+            "        podlab.dev/tier.api: gold\n",
+        );
+        assert!(unknown_keys(&text).is_empty(), "{:#?}", unknown_keys(&text));
+        assert!(lint(&text).diagnostics.iter().all(|d| d.rule != "PL003"));
     }
 
     #[test]
