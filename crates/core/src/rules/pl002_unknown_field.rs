@@ -22,7 +22,7 @@ pub static RULE: Rule = Rule {
         "在 client-side apply 下，不認得的欄位可能只換來一行警告就被丟掉：拼錯的 `livenesProbe` 代表 Pod 根本沒有 liveness 探針，放錯位置的 `startupProbe` 代表緩慢的模型載入沒有受到保護。manifest 看起來沒問題，行為卻不是你想的那樣。"
     ),
     failing: long_str!("apiVersion: v1\nkind: Pod\nmetadata: { name: model }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n      readinesProbe:\n        tcpSocket: { port: 8000 }\n"),
-    fixed: "apiVersion: v1\nkind: Pod\nmetadata: { name: model }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n      readinessProbe:\n        tcpSocket: { port: 8000 }\n",
+    fixed: long_str!("apiVersion: v1\nkind: Pod\nmetadata: { name: model }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n      readinessProbe:\n        tcpSocket: { port: 8000 }\n"),
     fix: long!(
         "Rename the field to the one suggested, or move it to the level named in the help.",
         "把欄位改成建議的名稱，或移到提示指出的層級。"

@@ -29,7 +29,7 @@ pub static RULE: Rule = Rule {
         "`kubectl apply` 會拒絕整個物件，新模型版本的部署根本不會開始；在 CI 裡這個錯誤出現得很晚，映像早已建好推上去了。最常見的是 `8GB`：GPU 規格和 model card 都這樣寫記憶體，但 Kubernetes 不接受。"
     ),
     failing: long_str!("apiVersion: v1\nkind: Pod\nmetadata: { name: model }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n      resources:\n        requests: { memory: 16Gi }\n        limits: { memory: 8Gi }\n"),
-    fixed: "apiVersion: v1\nkind: Pod\nmetadata: { name: model }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n      resources:\n        requests: { memory: 8Gi }\n        limits: { memory: 8Gi }\n",
+    fixed: long_str!("apiVersion: v1\nkind: Pod\nmetadata: { name: model }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n      resources:\n        requests: { memory: 8Gi }\n        limits: { memory: 8Gi }\n"),
     fix: long!(
         "Write the value the message asks for; quantity fixes (`8GB` → `8Gi`) can be applied directly.",
         "依訊息改成正確的值；數量格式的修正（`8GB` → `8Gi`）可以直接套用。"

@@ -24,7 +24,7 @@ pub static RULE: Rule = Rule {
         "模型服務的堆疊（KServe InferenceService、RayService、Kubeflow PyTorchJob）透過 operator 建立 Pod；podlab 只能呈現它讀得懂的 pod template 會發生什麼事，所以會清楚說明略過了哪些物件。"
     ),
     failing: long_str!("apiVersion: v1\nkind: ConfigMap\nmetadata: { name: model-config }\ndata:\n  MODEL_NAME: llama-3-8b\n"),
-    fixed: "apiVersion: v1\nkind: Pod\nmetadata: { name: model }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n",
+    fixed: long_str!("apiVersion: v1\nkind: Pod\nmetadata: { name: model }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n"),
     fix: long!(
         "Nothing to fix. To simulate an operator's workload, paste the Deployment or Job it creates (`kubectl get deploy -o yaml`).",
         "不需要修正。若要模擬 operator 產生的 workload，請貼上它建立的 Deployment 或 Job（`kubectl get deploy -o yaml`）。"

@@ -22,7 +22,7 @@ pub static RULE: Rule = Rule {
         "playground 在學習者的瀏覽器分頁中執行；病態的輸入必須以清楚的訊息結束，而不是讓分頁當掉。真實的 manifest 遠低於這些限制。"
     ),
     failing: long_str!("a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n"),
-    fixed: "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: [*a, *a]\n",
+    fixed: long_str!("a: &a [x, x, x, x, x, x, x, x, x, x]\nb: [*a, *a]\n"),
     fix: long!(
         "Split the input into smaller files, or remove the alias chain.",
         "把輸入拆成較小的檔案，或移除層層相疊的別名。"

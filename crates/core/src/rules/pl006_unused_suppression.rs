@@ -23,7 +23,7 @@ pub static RULE: Rule = Rule {
         "抑制往往比它針對的發現活得更久：映像檔釘選了、probe 修好了，過時的那一行卻會默默藏住這條規則下一次真正的問題。把它提示出來，每個抑制才都有正當理由，就像 ruff 的 unused-noqa。"
     ),
     failing: long_str!("apiVersion: v1\nkind: Pod\nmetadata: { name: model }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1 # podlab:ignore PL301 pinned by digest in CD\n"),
-    fixed: "apiVersion: v1\nkind: Pod\nmetadata: { name: model }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n",
+    fixed: long_str!("apiVersion: v1\nkind: Pod\nmetadata: { name: model }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/model-api:0.3.1\n"),
     fix: long!(
         "Remove the suppression, or move it to where the finding is reported; give every suppression a reason.",
         "刪除這個抑制，或把它移到發現所在的位置；每個抑制都要寫明理由。"

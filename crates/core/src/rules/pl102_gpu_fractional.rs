@@ -39,7 +39,7 @@ pub static RULE: Rule = Rule {
         "小模型或 notebook 用不到一整張 A100，而 `cpu: 500m` 讓人以為 `nvidia.com/gpu: 0.5` 也行。其實不行：device plugin 只能分配整張裝置，`kubectl apply` 會直接拒絕。共用 GPU 要在節點上設定，不是在 Pod 裡寫小數：Time-slicing（device plugin 把每張 GPU 宣告成 N 份；沒有記憶體隔離，一個程式就能吃光 GPU 記憶體）、MPS（每個使用者有記憶體與運算上限）、或 MIG（A100/H100 上的硬體切片，例如 `nvidia.com/mig-1g.10gb`，各自有獨立記憶體）。Pod 再要求 1 份這種資源。"
     ),
     failing: long_str!("apiVersion: v1\nkind: Pod\nmetadata: { name: notebook }\nspec:\n  containers:\n    - name: jupyter\n      image: quay.io/jupyter/pytorch-notebook:cuda12-2024-10-07\n      resources:\n        limits:\n          memory: 8Gi\n          nvidia.com/gpu: 0.5\n"),
-    fixed: "apiVersion: v1\nkind: Pod\nmetadata: { name: notebook }\nspec:\n  containers:\n    - name: jupyter\n      image: quay.io/jupyter/pytorch-notebook:cuda12-2024-10-07\n      resources:\n        limits:\n          memory: 8Gi\n          nvidia.com/gpu: 1\n",
+    fixed: long_str!("apiVersion: v1\nkind: Pod\nmetadata: { name: notebook }\nspec:\n  containers:\n    - name: jupyter\n      image: quay.io/jupyter/pytorch-notebook:cuda12-2024-10-07\n      resources:\n        limits:\n          memory: 8Gi\n          nvidia.com/gpu: 1\n"),
     fix: long!(
         "Ask for whole GPUs: the fix rounds the quantity up (`0.5` → `1`), which is what the pod gets on upstream Kubernetes anyway. To really share a card, enable time-slicing or MPS in the NVIDIA device plugin, or partition it with MIG, and request `nvidia.com/gpu: 1` (or `nvidia.com/gpu.shared: 1`, `nvidia.com/mig-1g.10gb: 1`).",
         "改成整數張 GPU：修正會無條件進位（`0.5` → `1`），在原生 Kubernetes 上本來就只能拿到整張。真的要共用一張卡，請在 NVIDIA device plugin 開啟 Time-slicing 或 MPS，或用 MIG 切割，再要求 `nvidia.com/gpu: 1`（或 `nvidia.com/gpu.shared: 1`、`nvidia.com/mig-1g.10gb: 1`）。"
