@@ -196,7 +196,13 @@ fn finding(
         }
         Cause::CutAtShutdown => {
             let n = stats.failed(Failure::Terminating);
-            let seconds = traffic.propagation as f64 / 1000.0;
+            // Whole seconds and tenths, without float formatting (size).
+            let tenths = traffic.propagation / 100;
+            let seconds = if tenths % 10 == 0 {
+                format!("{}", tenths / 10)
+            } else {
+                format!("{}.{}", tenths / 10, tenths % 10)
+            };
             (
                 text!(
                     "between {a} and {b}, {n} requests failed at a pod that was shutting down",
