@@ -102,11 +102,12 @@ impl View {
 }
 
 /// The sliders and pickers `?controls=` can name, in the order shown.
-pub const CONTROL_IDS: [&str; 6] = [
+pub const CONTROL_IDS: [&str; 7] = [
     "startup",
     "memory",
     "workers",
     "gpu-memory",
+    "traffic",
     "cluster",
     "sharing",
 ];

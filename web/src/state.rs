@@ -32,6 +32,8 @@ pub struct Linted {
     pub report: LintReport,
     pub run: Rc<Run>,
     pub timeline: Rc<Timeline>,
+    /// The traffic band's data, when the Scenario sends requests.
+    pub traffic: Option<Rc<podlab_core::explain::traffic::Chart>>,
     /// Which cluster podlab assumed from the manifest's cloud hints, when
     /// the text writes none (`manifest::infer`, issue 12 item 5).
     pub cluster_note: Option<Text>,
@@ -45,11 +47,17 @@ impl Linted {
         let reading = read(&text);
         let run = simulate_reading(&reading, seed_of(&text), &Options::default());
         let timeline = Rc::new(timeline(&run));
+        // At most 300 spans: one a second over the default 15 minutes is 900.
+        let traffic = run
+            .traffic
+            .as_ref()
+            .map(|traffic| Rc::new(podlab_core::explain::traffic::chart(traffic, run.end, 300)));
         Linted {
             text,
             report,
             run: Rc::new(run),
             timeline,
+            traffic,
             cluster_note: reading.scenario.inferred_note,
         }
     }

@@ -456,6 +456,134 @@ pub fn exercise_controls(goals: &[podlab_core::exercise::Goal]) -> Option<Vec<&'
     })
 }
 
+/// The traffic band's viewBox: x by time, y: the rate and capacity in the
+/// top half, the latencies (log scale) in the bottom half.
+pub const TRAFFIC_BOX: (u32, u32) = (1000, 100);
+/// The rate chart's rows (y, in the viewBox), top and bottom.
+const RATE_ROWS: (u32, u32) = (2, 44);
+/// The latency chart's rows: 100 s at the top, 1 ms at the bottom.
+const LATENCY_ROWS: (u32, u32) = (54, 98);
+
+/// The band's shapes, as SVG `points` in `TRAFFIC_BOX` (tenths).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrafficPaths {
+    /// The rate sent, a closed area.
+    pub rate: String,
+    pub capacity: String,
+    /// One polyline per run of spans where something was answered.
+    pub p50: Vec<String>,
+    pub p99: Vec<String>,
+    /// The target's y.
+    pub target_y: String,
+    /// Spans with failures: (x, width) in tenths, the cause that failed
+    /// most, the count.
+    pub failures: Vec<(String, String, podlab_core::sim::traffic::Failure, u64)>,
+}
+
+/// x of `at` in tenths of the box's width.
+fn traffic_x(at: Millis, end: Millis) -> u128 {
+    match end {
+        0 => 0,
+        end => u128::from(at.min(end)) * u128::from(TRAFFIC_BOX.0) * 10 / u128::from(end),
+    }
+}
+
+/// y (tenths) of a rate on the rate rows.
+fn rate_y(milli: u64, max: u64) -> u128 {
+    let (top, bottom) = (u128::from(RATE_ROWS.0) * 10, u128::from(RATE_ROWS.1) * 10);
+    let above = u128::from(milli.min(max)) * (bottom - top) / u128::from(max.max(1));
+    bottom - above
+}
+
+/// y (tenths) of a latency on the log-scale rows: 1 ms at the bottom,
+/// 100 s at the top (5 decades), through core's bit-exact logarithm.
+pub fn latency_y(micros: u64) -> u128 {
+    let (top, bottom) = (
+        f64::from(LATENCY_ROWS.0) * 10.0,
+        f64::from(LATENCY_ROWS.1) * 10.0,
+    );
+    let clamped = micros.clamp(1_000, 100_000_000) as f64;
+    let decades = podlab_core::sim::traffic::ln(clamped / 1_000.0) / std::f64::consts::LN_10;
+    (bottom - decades / 5.0 * (bottom - top)).round() as u128
+}
+
+/// The traffic band's shapes for `chart`.
+pub fn traffic_paths(chart: &podlab_core::explain::traffic::Chart) -> TrafficPaths {
+    use podlab_core::sim::traffic::Failure;
+    let end = chart.end;
+    let max = chart.max_milli_rps;
+    let point = |x: u128, y: u128| format!("{},{}", fixed(x, 1), fixed(y, 1));
+    let steps = |value: &dyn Fn(&podlab_core::explain::traffic::Bucket) -> u64| {
+        let mut points = Vec::new();
+        for bucket in &chart.buckets {
+            let y = rate_y(value(bucket), max);
+            points.push(point(traffic_x(bucket.from, end), y));
+            points.push(point(traffic_x(bucket.to, end), y));
+        }
+        points
+    };
+    let mut rate = steps(&|b| b.rate);
+    let floor = u128::from(RATE_ROWS.1) * 10;
+    rate.push(point(traffic_x(end, end), floor));
+    rate.insert(0, point(0, floor));
+    let lines = |value: &dyn Fn(&podlab_core::explain::traffic::Bucket) -> Option<u64>| {
+        let mut runs: Vec<String> = Vec::new();
+        let mut current: Vec<String> = Vec::new();
+        for bucket in &chart.buckets {
+            match value(bucket) {
+                Some(micros) => {
+                    let middle = bucket.from + (bucket.to - bucket.from) / 2;
+                    current.push(point(traffic_x(middle, end), latency_y(micros)));
+                }
+                None if !current.is_empty() => runs.push(std::mem::take(&mut current).join(" ")),
+                None => {}
+            }
+        }
+        if !current.is_empty() {
+            runs.push(current.join(" "));
+        }
+        runs
+    };
+    let failures = chart
+        .buckets
+        .iter()
+        .filter_map(|bucket| {
+            let total: u64 = bucket.failed.iter().sum();
+            let (index, _) = bucket
+                .failed
+                .iter()
+                .enumerate()
+                .max_by_key(|(index, count)| (**count, std::cmp::Reverse(*index)))?;
+            (total > 0).then(|| {
+                let x = traffic_x(bucket.from, end);
+                let width = traffic_x(bucket.to, end).saturating_sub(x).max(4);
+                (fixed(x, 1), fixed(width, 1), Failure::ALL[index], total)
+            })
+        })
+        .collect();
+    TrafficPaths {
+        rate: rate.join(" "),
+        capacity: steps(&|b| b.capacity).join(" "),
+        p50: lines(&|b| b.p50),
+        p99: lines(&|b| b.p99),
+        target_y: fixed(latency_y(chart.target), 1),
+        failures,
+    }
+}
+
+/// The CSS class of a failure cause's marks.
+pub fn failure_class(failure: podlab_core::sim::traffic::Failure) -> &'static str {
+    use podlab_core::sim::traffic::Failure;
+    match failure {
+        Failure::NotReady => "fail-not-ready",
+        Failure::Terminating => "fail-terminating",
+        Failure::QueueFull => "fail-queue-full",
+        Failure::Timeout => "fail-timeout",
+        Failure::NoEndpoints => "fail-no-endpoints",
+        Failure::Crashed => "fail-crashed",
+    }
+}
+
 #[cfg(test)]
 mod tests {
 
@@ -758,5 +886,36 @@ mod tests {
         assert_eq!(initial_lang("", Some("zh-Hant-TW")), Lang::ZhTw);
         assert_eq!(initial_lang("?lang=fr", Some("de")), Lang::En);
         assert_eq!(initial_lang("", None), Lang::En);
+    }
+
+    #[test]
+    fn the_traffic_band_scales_rates_linearly_and_latencies_by_decades() {
+        // 1 ms at the bottom row, 100 s at the top, 10 ms one decade up.
+        assert_eq!(latency_y(1_000), 980);
+        assert_eq!(latency_y(100_000_000), 540);
+        assert_eq!(latency_y(10_000), 892);
+        assert_eq!(latency_y(10), 980);
+        assert_eq!(rate_y(0, 100_000), 440);
+        assert_eq!(rate_y(100_000, 100_000), 20);
+        assert_eq!(rate_y(50_000, 100_000), 230);
+    }
+
+    #[test]
+    fn the_traffic_band_draws_a_burst_past_capacity() {
+        let text = "apiVersion: v1\nkind: Service\nmetadata: {name: m}\nspec:\n  selector: {app: m}\n  ports: [{port: 80, targetPort: 8000}]\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: m}\nspec:\n  selector: {matchLabels: {app: m}}\n  template:\n    metadata: {labels: {app: m}}\n    spec:\n      containers:\n        - name: api\n          image: m:1\n          ports: [{containerPort: 8000}]\n          readinessProbe: {httpGet: {path: /health, port: 8000}}\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nspec:\n  duration: 5m\n  workload: [{container: api, startup: 10s}]\n  traffic: {service: m, rate: [{at: 0s, rps: 20}, {at: 2m, rps: 90}, {at: 3m, rps: 20}]}\n";
+        let run = podlab_core::sim::simulate(text, &podlab_core::sim::Options::default());
+        let chart =
+            podlab_core::explain::traffic::chart(run.traffic.as_ref().unwrap(), run.end, 300);
+        // One second a span over 5 minutes.
+        assert_eq!(chart.buckets.len(), 300);
+        assert!(chart.over_target());
+        let paths = traffic_paths(&chart);
+        assert!(paths.rate.starts_with("0.0,44.0 "), "{}", paths.rate);
+        assert!(!paths.p99.is_empty());
+        // Failures before the pod is Ready (no endpoint) and in the burst
+        // (a full queue).
+        use podlab_core::sim::traffic::Failure;
+        assert!(paths.failures.iter().any(|f| f.2 == Failure::NoEndpoints));
+        assert!(paths.failures.iter().any(|f| f.2 == Failure::QueueFull));
     }
 }

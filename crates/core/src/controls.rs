@@ -32,6 +32,21 @@ pub struct Values {
     /// The preset the cluster matches exactly, if any.
     pub preset: Option<Preset>,
     pub sharing: SharingChoice,
+    /// The Scenario's traffic and how the container serves it, when the
+    /// Scenario sends any (docs/traffic.md).
+    pub traffic: Option<TrafficValues>,
+}
+
+/// What the traffic controls show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrafficValues {
+    /// The first step's rate, requests/s × 1000.
+    pub rate: u64,
+    /// The highest later step's rate (the burst), when there is one.
+    pub burst: Option<u64>,
+    pub concurrency: i64,
+    /// The service time of one request.
+    pub latency: Millis,
 }
 
 /// Cluster presets (issue 4): one node pool each.
@@ -130,6 +145,18 @@ pub enum Change {
     GpuMemory(i128),
     Preset(Preset),
     Sharing(SharingChoice),
+    /// `serve.concurrency` of the container.
+    Concurrency(i64),
+    /// `serve.latency` of the container.
+    ServiceLatency(Millis),
+    /// The first traffic step's `rps`, × 1000.
+    Rate(u64),
+    /// The burst step's `rps` (the highest after the first), × 1000.
+    Burst(u64),
+    /// Requests through a Service to the first serving workload: a
+    /// Service selecting its pods when none does, and the Scenario's
+    /// `traffic` (20 requests/s, a burst of 120 from 8 to 11 minutes).
+    AddTraffic,
 }
 
 /// Why a change could not be written.
@@ -195,11 +222,23 @@ pub fn values(text: &str) -> Option<Values> {
         gpu_memory: program.gpu_memory.value,
         preset,
         sharing,
+        traffic: reading.scenario.traffic.as_ref().map(|traffic| {
+            let burst = traffic.rate.iter().skip(1).map(|step| step.milli_rps).max();
+            TrafficValues {
+                rate: traffic.rate.first().map_or(0, |step| step.milli_rps),
+                burst,
+                concurrency: program.serve.concurrency.value,
+                latency: program.serve.latency.value,
+            }
+        }),
     })
 }
 
 /// The text with `change` written into its Scenario document.
 pub fn apply(text: &str, change: &Change) -> Result<String, EditError> {
+    if *change == Change::AddTraffic {
+        return add_traffic(text);
+    }
     let container = values(text).ok_or(EditError::NoContainer)?.container;
     let index = LineIndex::new(text);
     let stream = yaml::parse(text, &index, &Limits::default());
@@ -212,6 +251,11 @@ pub fn apply(text: &str, change: &Change) -> Result<String, EditError> {
             == Some("Scenario")
     });
     let Some(document) = scenario else {
+        if matches!(change, Change::Rate(_) | Change::Burst(_)) {
+            return Err(EditError::Unsupported(
+                "the Scenario sends no traffic".into(),
+            ));
+        }
         return Ok(append_scenario(text, &container, change));
     };
     if document.broken {
@@ -228,6 +272,8 @@ pub fn apply(text: &str, change: &Change) -> Result<String, EditError> {
             Value::Seq(preset.pools().into_iter().map(String::from).collect()),
         ),
         Change::Sharing(choice) => sharing_edits(text, root, choice),
+        Change::Rate(milli) => rate_edit(text, root, false, *milli),
+        Change::Burst(milli) => rate_edit(text, root, true, *milli),
         _ => workload_edit(text, root, &container, change),
     }?;
     Ok(apply_edits(text, &edit))
@@ -257,7 +303,144 @@ fn scalar_of(change: &Change) -> (&'static [&'static str], String) {
         Change::MemoryPeak(bytes) => (&["memory", "peak"], format_bytes(*bytes)),
         Change::Workers(n) => (&["workers"], n.max(&1).to_string()),
         Change::GpuMemory(bytes) => (&["gpuMemory"], format_bytes(*bytes)),
-        Change::Preset(_) | Change::Sharing(_) => (&[], String::new()),
+        Change::Concurrency(n) => (&["serve", "concurrency"], n.max(&1).to_string()),
+        Change::ServiceLatency(ms) => (&["serve", "latency"], duration::format(*ms)),
+        Change::Preset(_)
+        | Change::Sharing(_)
+        | Change::Rate(_)
+        | Change::Burst(_)
+        | Change::AddTraffic => (&[], String::new()),
+    }
+}
+
+/// `spec.traffic.rate[i].rps`: the first step, or (`burst`) the step with
+/// the highest rate after it.
+fn rate_edit(text: &str, root: &Node, burst: bool, milli: u64) -> Result<Vec<TextEdit>, EditError> {
+    let steps = root
+        .get("spec")
+        .and_then(|spec| spec.get("traffic"))
+        .and_then(|traffic| traffic.get("rate"))
+        .and_then(Node::items)
+        .filter(|steps| !steps.is_empty())
+        .ok_or_else(|| EditError::Unsupported("the Scenario sends no traffic".into()))?;
+    let rps_of = |step: &Node| {
+        step.get("rps")
+            .and_then(Node::as_str)
+            .and_then(crate::number::parse)
+            .and_then(|float| match float {
+                crate::number::Float::Number(decimal) => decimal.floor_times(1000, u64::MAX),
+                crate::number::Float::NonFinite => None,
+            })
+            .unwrap_or(0)
+    };
+    let step = if burst {
+        steps
+            .iter()
+            .skip(1)
+            .enumerate()
+            // The first of the highest, so the edited step stays the burst.
+            .max_by_key(|(index, step)| (rps_of(step), std::cmp::Reverse(*index)))
+            .map(|(_, step)| step)
+            .ok_or_else(|| EditError::Unsupported("the traffic has no burst step".into()))?
+    } else {
+        &steps[0]
+    };
+    set_path(text, step, &["rps"], Value::Scalar(milli_words(milli)))
+}
+
+/// The default requests of [`Change::AddTraffic`]: the reference
+/// Deployment (2 replicas of 50 requests/s) serves the 20 easily and queues
+/// during the burst of 120.
+const DEFAULT_RATE: &str = "[{ at: 0s, rps: 20 }, { at: 8m, rps: 120 }, { at: 11m, rps: 30 }]";
+
+/// [`Change::AddTraffic`]: `traffic` in the Scenario (added when absent),
+/// and a Service for the first serving workload when none selects it.
+fn add_traffic(text: &str) -> Result<String, EditError> {
+    use crate::manifest::model::WorkloadKind;
+    let reading = read(text);
+    if reading.scenario.traffic.is_some() {
+        return Ok(text.to_string());
+    }
+    let workload = reading
+        .workloads
+        .iter()
+        .find(|w| !matches!(w.kind, WorkloadKind::Job | WorkloadKind::CronJob))
+        .ok_or(EditError::NoContainer)?;
+    if workload.pod_labels.is_empty() {
+        return Err(EditError::Unsupported(
+            "the pod template has no labels for a Service to select".into(),
+        ));
+    }
+    let existing = reading
+        .services
+        .iter()
+        .find(|service| service.selects(&workload.pod_labels));
+    let service = existing.map_or_else(|| workload.name.clone(), |s| s.name.clone());
+    let traffic = format!("{{ service: {service}, rate: {DEFAULT_RATE} }}");
+    let index = LineIndex::new(text);
+    let stream = yaml::parse(text, &index, &Limits::default());
+    let scenario = stream.documents.iter().find(|document| {
+        document
+            .root
+            .as_ref()
+            .and_then(|root| root.get("kind"))
+            .and_then(Node::as_str)
+            == Some("Scenario")
+    });
+    let mut edited = match scenario.and_then(|document| document.root.as_ref()) {
+        Some(root) if !scenario.is_some_and(|d| d.broken) => {
+            let spec = root.get("spec").ok_or_else(|| {
+                EditError::Unsupported("the Scenario document has no spec".into())
+            })?;
+            let edits = set_path(text, spec, &["traffic"], Value::Scalar(traffic))?;
+            apply_edits(text, &edits)
+        }
+        Some(_) => {
+            return Err(EditError::Unsupported(
+                "the Scenario document has a YAML error".into(),
+            ))
+        }
+        None => {
+            let separator = if text.is_empty() || text.ends_with('\n') {
+                ""
+            } else {
+                "\n"
+            };
+            format!(
+                "{text}{separator}---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata:\n  name: playground\nspec:\n  traffic: {traffic}\n"
+            )
+        }
+    };
+    if existing.is_none() {
+        let port = workload
+            .pod
+            .containers
+            .first()
+            .and_then(|c| c.ports.first())
+            .map_or(8080, |p| p.number);
+        let selector: Vec<String> = workload
+            .pod_labels
+            .iter()
+            .map(|(key, value)| format!("{key}: {value}"))
+            .collect();
+        if !edited.ends_with('\n') {
+            edited.push('\n');
+        }
+        edited.push_str(&format!(
+            "---\napiVersion: v1\nkind: Service\nmetadata:\n  name: {service}\nspec:\n  selector: {{ {} }}\n  ports: [{{ port: 80, targetPort: {port} }}]\n",
+            selector.join(", ")
+        ));
+    }
+    Ok(edited)
+}
+
+/// Requests/s × 1000 written as YAML reads it back: `20`, `2.5`.
+fn milli_words(milli: u64) -> String {
+    let (whole, fraction) = (milli / 1000, milli % 1000);
+    if fraction == 0 {
+        whole.to_string()
+    } else {
+        format!("{whole}.{}", format!("{fraction:03}").trim_end_matches('0'))
     }
 }
 
@@ -651,5 +834,89 @@ mod tests {
             Err(EditError::NoContainer)
         );
         assert_eq!(apply("", &Change::Workers(2)), Err(EditError::NoContainer));
+    }
+
+    #[test]
+    fn the_traffic_controls_edit_the_rate_the_burst_and_the_serving_model() {
+        let text = format!(
+            "{DEPLOYMENT}---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: {{ name: t }}\nspec:\n  traffic:\n    rate: [{{ at: 0s, rps: 20 }}, {{ at: 5m, rps: 120 }}, {{ at: 8m, rps: 30 }}]\n"
+        );
+        let shown = values(&text)
+            .and_then(|v| v.traffic)
+            .expect("traffic values");
+        assert_eq!(
+            shown,
+            TrafficValues {
+                rate: 20_000,
+                burst: Some(120_000),
+                concurrency: 4,
+                latency: 80
+            }
+        );
+        let (edited, after) = roundtrip(&text, Change::Rate(35_500));
+        assert!(edited.contains("{ at: 0s, rps: 35.5 }"), "{edited}");
+        assert_eq!(after.traffic.as_ref().map(|t| t.rate), Some(35_500));
+        // The burst is the highest step after the first; the others stay.
+        let (edited, after) = roundtrip(&text, Change::Burst(200_000));
+        assert!(
+            edited.contains("{ at: 5m, rps: 200 }") && edited.contains("{ at: 8m, rps: 30 }"),
+            "{edited}"
+        );
+        assert_eq!(after.traffic.and_then(|t| t.burst), Some(200_000));
+        let (edited, after) = roundtrip(&text, Change::Concurrency(8));
+        assert!(edited.contains("serve: { concurrency: 8 }"), "{edited}");
+        assert_eq!(after.traffic.map(|t| t.concurrency), Some(8));
+        let (_, after) = roundtrip(&text, Change::ServiceLatency(150));
+        assert_eq!(after.traffic.map(|t| t.latency), Some(150));
+        // Without traffic there is nothing to set, and nothing to show.
+        assert!(matches!(
+            apply(DEPLOYMENT, &Change::Rate(1000)),
+            Err(EditError::Unsupported(_))
+        ));
+        assert_eq!(values(DEPLOYMENT).and_then(|v| v.traffic), None);
+    }
+
+    #[test]
+    fn add_traffic_writes_a_service_and_the_scenario_traffic_once() {
+        let edited = apply(DEPLOYMENT, &Change::AddTraffic).expect("added");
+        let reading = read(&edited);
+        assert!(
+            crate::lint::lint(&edited)
+                .diagnostics
+                .iter()
+                .all(|d| !matches!(d.rule, "PL001" | "PL002" | "PL003")),
+            "{edited}"
+        );
+        assert_eq!(reading.services.len(), 1);
+        assert_eq!(reading.services[0].name, "m");
+        assert!(reading.services[0].selects(&reading.workloads[0].pod_labels));
+        let traffic = reading.scenario.traffic.expect("traffic");
+        assert_eq!(traffic.service.map(|s| s.value), Some("m".to_string()));
+        assert_eq!(traffic.rate.len(), 3);
+        let shown = values(&edited)
+            .and_then(|v| v.traffic)
+            .expect("traffic values");
+        assert_eq!((shown.rate, shown.burst), (20_000, Some(120_000)));
+        // Once: a second click changes nothing.
+        assert_eq!(
+            apply(&edited, &Change::AddTraffic).as_deref(),
+            Ok(edited.as_str())
+        );
+        // Into an existing Scenario, reusing a Service that selects the pods.
+        let with = format!(
+            "{DEPLOYMENT}---\napiVersion: v1\nkind: Service\nmetadata: {{ name: api }}\nspec:\n  selector: {{ app: m }}\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: {{ name: s }}\nspec:\n  duration: 5m\n"
+        );
+        let edited = apply(&with, &Change::AddTraffic).expect("added");
+        let reading = read(&edited);
+        assert_eq!(reading.services.len(), 1);
+        assert_eq!(
+            reading
+                .scenario
+                .traffic
+                .and_then(|t| t.service)
+                .map(|s| s.value),
+            Some("api".to_string())
+        );
+        assert_eq!(reading.scenario.duration.value, 5 * 60_000);
     }
 }

@@ -50,6 +50,11 @@ fn every_change_on_every_corpus_file_reads_back() {
         Change::GpuMemory(21 << 30),
         Change::Preset(Preset::OneL4),
         Change::Sharing(SharingChoice::TimeSlicing(3)),
+        Change::Concurrency(6),
+        Change::ServiceLatency(120),
+        Change::Rate(45_000),
+        Change::Burst(150_000),
+        Change::AddTraffic,
     ];
     let mut applied = 0;
     for file in &files {
@@ -77,6 +82,17 @@ fn every_change_on_every_corpus_file_reads_back() {
                 Change::GpuMemory(bytes) => after.gpu_memory == *bytes,
                 Change::Preset(preset) => after.preset == Some(*preset),
                 Change::Sharing(choice) => after.sharing == *choice,
+                Change::Concurrency(n) => {
+                    after.traffic.as_ref().is_none_or(|t| t.concurrency == *n)
+                }
+                Change::ServiceLatency(ms) => {
+                    after.traffic.as_ref().is_none_or(|t| t.latency == *ms)
+                }
+                Change::Rate(milli) => after.traffic.as_ref().is_some_and(|t| t.rate == *milli),
+                Change::Burst(milli) => {
+                    after.traffic.as_ref().and_then(|t| t.burst) == Some(*milli)
+                }
+                Change::AddTraffic => after.traffic.is_some(),
             };
             assert!(
                 expected,

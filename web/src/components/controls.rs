@@ -217,6 +217,50 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     emit(|gib| Change::GpuMemory((gib * GIB as f64).round() as i128)),
                 ) }
             }
+            if values.traffic.is_none() && shown("traffic") {
+                <div class="control add-traffic">
+                    <button type="button" data-testid="add-traffic" onclick={
+                        let on_change = props.on_change.clone();
+                        Callback::from(move |_: MouseEvent| on_change.emit(Change::AddTraffic))
+                    }>{ i18n::add_traffic().get(lang).to_owned() }</button>
+                </div>
+            }
+            if let (Some(traffic), true) = (&values.traffic, shown("traffic")) {
+                { slider(
+                    "slider-rate",
+                    i18n::rate().get(lang).to_owned(),
+                    format!("{}/s", traffic.rate / 1000),
+                    "0", "300", "1",
+                    (traffic.rate / 1000).to_string(),
+                    emit(|rps| Change::Rate((rps.max(0.0) as u64) * 1000)),
+                ) }
+                if let Some(burst) = traffic.burst {
+                    { slider(
+                        "slider-burst",
+                        i18n::burst().get(lang).to_owned(),
+                        format!("{}/s", burst / 1000),
+                        "0", "400", "1",
+                        (burst / 1000).to_string(),
+                        emit(|rps| Change::Burst((rps.max(0.0) as u64) * 1000)),
+                    ) }
+                }
+                { slider(
+                    "slider-concurrency",
+                    i18n::concurrency().get(lang).to_owned(),
+                    traffic.concurrency.to_string(),
+                    "1", "16", "1",
+                    traffic.concurrency.to_string(),
+                    emit(|n| Change::Concurrency(n.round() as i64)),
+                ) }
+                { slider(
+                    "slider-latency",
+                    i18n::service_latency().get(lang).to_owned(),
+                    format!("{} ms", traffic.latency),
+                    "10", "1000", "10",
+                    traffic.latency.to_string(),
+                    emit(|ms| Change::ServiceLatency(ms.max(1.0) as u64)),
+                ) }
+            }
             if shown("cluster") {
             <div class="control">
                 <label for="control-preset">{ i18n::cluster().get(lang).to_owned() }</label>

@@ -148,6 +148,12 @@ pub fn Simulation(props: &SimulationProps) -> Html {
     let total = view_model::clock(end);
 
     let get_pods = view_model::get_pods_pane(&run, cursor);
+    // The requests at the cursor, and what went wrong with them.
+    let traffic_now = run.traffic.as_ref().map(|traffic| {
+        let now = podlab_core::explain::traffic::now_line(traffic, cursor);
+        let finding = podlab_core::explain::traffic::explain(traffic, &run, cursor);
+        (now, finding)
+    });
 
     html! {
         <section class="simulation" aria-labelledby="simulation-heading">
@@ -182,6 +188,7 @@ pub fn Simulation(props: &SimulationProps) -> Html {
                     selected={playback.selected}
                     {lang}
                     on_select={on_select.clone()}
+                    traffic={props.linted.traffic.clone()}
                 />
                 <div class="scrub">
                     <label for="scrubber" class="visually-hidden">{ i18n::simulated_time().get(lang).to_owned() }</label>
@@ -197,6 +204,16 @@ pub fn Simulation(props: &SimulationProps) -> Html {
                         oninput={on_scrub}
                     />
                 </div>
+                if let Some((now, finding)) = &traffic_now {
+                    <p class="traffic-now" data-testid="traffic-now" aria-live="polite">
+                        { now.get(lang).to_owned() }
+                        if let Some(finding) = finding {
+                            <span class="traffic-finding" data-testid="traffic-finding">
+                                { i18n::traffic_finding(&finding.symptom, &finding.root_cause).get(lang).to_owned() }
+                            </span>
+                        }
+                    </p>
+                }
                 <pre class="terminal status-strip" data-testid="pane-get" tabindex="0" aria-label="kubectl get pods">
                     <span class="prompt">{ "$ kubectl get pods\n" }</span>
                     { get_pods }

@@ -361,3 +361,70 @@ pub fn line_problems(line: usize, problems: &[Text]) -> Text {
         .join("；");
     text!("Line {line}: {en}", "第 {line} 行：{zh}")
 }
+
+// ---- traffic (issue 15) ----------------------------------------------------
+
+pub fn traffic_rate() -> Text {
+    Text::new("requests/s sent", "每秒送出的請求")
+}
+
+pub fn traffic_capacity() -> Text {
+    Text::new("capacity of the Ready replicas", "就緒 replica 的容量")
+}
+
+pub fn traffic_target(micros: u64) -> Text {
+    let target = podlab_core::manifest::duration::latency(micros);
+    text!("P99 target {target}", "P99 目標 {target}")
+}
+
+pub fn traffic_failed() -> Text {
+    Text::new("failed requests", "失敗的請求")
+}
+
+pub fn failed_requests(count: u64, cause: podlab_core::sim::traffic::Failure) -> Text {
+    let word = podlab_core::explain::traffic::failure_word(cause);
+    let (en, zh) = (&word.en, &word.zh_tw);
+    text!("{count} failed, mostly {en}", "{count} 個失敗，主要是{zh}")
+}
+
+/// What a screen reader hears for the band.
+pub fn traffic_summary(chart: &podlab_core::explain::traffic::Chart) -> Text {
+    let peak = chart.buckets.iter().map(|b| b.rate).max().unwrap_or(0) / 1000;
+    let worst = chart
+        .buckets
+        .iter()
+        .filter_map(|b| b.p99)
+        .max()
+        .map_or_else(|| "-".to_string(), podlab_core::manifest::duration::latency);
+    let failed: u64 = chart.buckets.iter().flat_map(|b| b.failed).sum();
+    text!(
+        "Requests: up to {peak} per second; worst P99 {worst}; {failed} failed",
+        "請求：每秒最多 {peak} 個；最差 P99 {worst}；{failed} 個失敗"
+    )
+}
+
+pub fn rate() -> Text {
+    Text::new("request rate", "請求速率")
+}
+
+pub fn burst() -> Text {
+    Text::new("burst rate", "尖峰速率")
+}
+
+pub fn concurrency() -> Text {
+    Text::new("concurrency per replica", "每個 replica 的並行數")
+}
+
+pub fn service_latency() -> Text {
+    Text::new("service latency", "服務延遲")
+}
+
+pub fn add_traffic() -> Text {
+    Text::new("Send requests through a Service", "透過 Service 送出請求")
+}
+
+/// The traffic finding after the numbers at the cursor.
+pub fn traffic_finding(symptom: &Text, cause: &Text) -> Text {
+    let (se, sz, ce, cz) = (&symptom.en, &symptom.zh_tw, &cause.en, &cause.zh_tw);
+    text!(" · {se}: {ce}", " · {sz}：{cz}")
+}

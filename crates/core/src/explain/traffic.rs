@@ -196,13 +196,8 @@ fn finding(
         }
         Cause::CutAtShutdown => {
             let n = stats.failed(Failure::Terminating);
-            // Whole seconds and tenths, without float formatting (size).
-            let tenths = traffic.propagation / 100;
-            let seconds = if tenths % 10 == 0 {
-                format!("{}", tenths / 10)
-            } else {
-                format!("{}.{}", tenths / 10, tenths % 10)
-            };
+            // ms as seconds with a tenth, without float formatting (size).
+            let seconds = per_second(traffic.propagation);
             (
                 text!(
                     "between {a} and {b}, {n} requests failed at a pod that was shutting down",
@@ -290,6 +285,93 @@ fn per_second(milli: u64) -> String {
     } else {
         format!("{}.{}", tenths / 10, tenths % 10)
     }
+}
+
+/// The traffic band of the page's timeline: the run cut into at most
+/// `buckets` equal spans, each with the rate sent, the capacity of the
+/// endpoints kube-proxy routes to, the latency percentiles of what was
+/// answered in it and the failures by cause.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chart {
+    pub end: Millis,
+    pub buckets: Vec<Bucket>,
+    /// The highest rate or capacity, requests/s × 1000 (the band's top).
+    pub max_milli_rps: u64,
+    /// The P99 target, µs.
+    pub target: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bucket {
+    pub from: Millis,
+    pub to: Millis,
+    /// Requests/s × 1000 sent at `from`.
+    pub rate: u64,
+    /// Requests/s × 1000 the routed endpoints serve at `from`.
+    pub capacity: u64,
+    /// µs; `None` when nothing was answered.
+    pub p50: Option<u64>,
+    pub p99: Option<u64>,
+    /// By `Failure::ALL`.
+    pub failed: [u64; 6],
+}
+
+/// The band's data for `traffic` over a run of `end` ms.
+pub fn chart(traffic: &TrafficRun, end: Millis, buckets: usize) -> Chart {
+    let seconds = end.div_ceil(1000).max(1);
+    let per = seconds.div_ceil(buckets.max(1) as u64).max(1) * 1000;
+    let mut out = Vec::new();
+    let mut from = 0;
+    while from < end {
+        let to = (from + per).min(end);
+        let stats = traffic.stats(from, to);
+        out.push(Bucket {
+            from,
+            to,
+            rate: traffic.rate_at(from),
+            capacity: traffic.capacity_at(from),
+            p50: stats.p50,
+            p99: stats.p99,
+            failed: stats.failed,
+        });
+        from = to;
+    }
+    let max_milli_rps = out
+        .iter()
+        .map(|b| b.rate.max(b.capacity))
+        .max()
+        .unwrap_or(0)
+        .max(1000);
+    Chart {
+        end,
+        buckets: out,
+        max_milli_rps,
+        target: traffic.target.saturating_mul(1000),
+    }
+}
+
+impl Chart {
+    /// Whether the P99 of some span is above the target.
+    pub fn over_target(&self) -> bool {
+        self.buckets
+            .iter()
+            .any(|b| b.p99.is_some_and(|p99| p99 > self.target))
+    }
+}
+
+/// The numbers at the cursor, for the line under the timeline: the rate
+/// sent, the capacity, and the P99 and failures of the second before.
+pub fn now_line(traffic: &TrafficRun, at: Millis) -> Text {
+    let rate = per_second(traffic.rate_at(at));
+    let capacity = per_second(traffic.capacity_at(at));
+    let from = at.saturating_sub(10_000);
+    let stats = traffic.stats(from, at.max(1000));
+    let p99 = stats.p99.map_or_else(|| "-".to_string(), latency);
+    let failed = stats.failed_total();
+    text!(
+        "requests: {rate}/s sent, capacity {capacity}/s · last 10 s: P99 {p99}, {failed} failed",
+        "請求：每秒送出 {rate} 個，容量每秒 {capacity} 個 · 最近 10 秒：P99 {p99}，{failed} 個失敗"
+    )
 }
 
 #[cfg(test)]

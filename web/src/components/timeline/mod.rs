@@ -13,9 +13,11 @@
 
 mod lane_chart;
 mod legend;
+mod traffic_band;
 
 pub use self::lane_chart::LaneChart;
 pub use self::legend::Legend;
+pub use self::traffic_band::TrafficBand;
 
 use std::rc::Rc;
 
@@ -38,6 +40,9 @@ pub struct TimelineProps {
     pub selected: usize,
     pub lang: Lang,
     pub on_select: Callback<usize>,
+    /// The Scenario's traffic, drawn above the lanes (`TrafficBand`).
+    #[prop_or_default]
+    pub traffic: Option<Rc<podlab_core::explain::traffic::Chart>>,
 }
 
 impl PartialEq for TimelineProps {
@@ -48,6 +53,10 @@ impl PartialEq for TimelineProps {
             && self.selected == other.selected
             && self.lang == other.lang
             && self.on_select == other.on_select
+            && match (&self.traffic, &other.traffic) {
+                (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+                (a, b) => a.is_none() && b.is_none(),
+            }
     }
 }
 
@@ -225,6 +234,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 <p class="empty">{ i18n::no_pods().get(lang).to_owned() }</p>
             } else {
                 <div class="lanes">
+                    if let Some(chart) = &props.traffic {
+                        <TrafficBand chart={chart.clone()} {lang} />
+                    }
                     // The box's height is part of the windowing, so it is
                     // set here, not left to the style sheet.
                     <ul class={classes!("pods", windowed.then_some("windowed"))} ref={list_ref} {onscroll}
