@@ -441,7 +441,9 @@ pub fn exercise_controls(goals: &[podlab_core::exercise::Goal]) -> Option<Vec<&'
         } = goal
         {
             if *program_changes {
-                locked.extend(["startup", "memory", "gpu-memory"]);
+                // The traffic sent and the model's speed are the program's
+                // too (`forbid: programChanges`, docs/exercises.md).
+                locked.extend(["startup", "memory", "gpu-memory", "traffic"]);
             }
             if *more_gpus || *remove_taints {
                 locked.push("cluster");
@@ -607,6 +609,7 @@ mod tests {
                 "memory",
                 "workers",
                 "gpu-memory",
+                "traffic",
                 "sharing"
             ])
         );
