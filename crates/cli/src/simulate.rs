@@ -199,6 +199,7 @@ fn kubectl_transcript(run: &podlab_core::sim::Run, at: u64) -> String {
         out.push_str("No resources found in default namespace.\n");
     }
     out.push_str(&table);
+    out.push_str(&podlab_core::explain::service::transcript(run, at));
     for pod in run.pods.iter().filter(|pod| pod.exists_at(at)) {
         out.push_str(&format!("\n$ kubectl describe pod {}\n", pod.name));
         out.push_str(&describe::describe_pod(run, pod, at));

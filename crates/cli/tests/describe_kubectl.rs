@@ -1,6 +1,9 @@
 //! podlab's `describe pod` compared byte for byte with a real kubectl v1.35
 //! describing the same Pod and Event objects, served by a fake API server
-//! (kubectl/mod.rs explains how the two clocks are made to agree).
+//! (kubectl/mod.rs explains how the two clocks are made to agree); and its
+//! `describe service` and `get endpointslices` against kubectl given the
+//! same Service and EndpointSlice objects (kubectl/services.rs says what
+//! each comparison covers).
 //!
 //! Needs `PODLAB_KUBECTL` (set by `cargo xtask test`); without it every test
 //! here fails and says so.
@@ -11,8 +14,11 @@ use std::path::Path;
 
 use kubectl::objects::{self, Clock, EPOCH};
 use kubectl::server::{ApiServer, Objects};
+use kubectl::services;
+use kubectl::KubectlRun;
 use kubectl::{line_diff, next_whole_second, run_kubectl, unix_now, write_kubeconfig, TempDir};
 use podlab_core::explain::describe::describe_pod;
+use podlab_core::explain::service::{describe_service, endpoint_slices, get_endpointslices};
 use podlab_core::manifest::duration::Millis;
 use podlab_core::sim::{self, Options, PodRun, Run};
 
@@ -40,6 +46,7 @@ fn served(text: &str, run: &Run, at: Millis, clock: Clock) -> Objects {
             .iter()
             .flat_map(|pod| objects::events(run, pod, at, clock))
             .collect(),
+        ..Objects::default()
     }
 }
 
@@ -349,4 +356,250 @@ fn the_diff_marks_changed_lines_and_trailing_spaces() {
         line_diff("a\nb \nc\n", "a\nb\nc\nd\n"),
         "  a\n- b·\n+ b\n  c\n+ d\n"
     );
+}
+
+// ---- Services and EndpointSlices -------------------------------------------------
+
+/// What kubectl printed for `args` against the run's Services and their
+/// EndpointSlices at `at`, and the requests it made. Nothing printed
+/// depends on kubectl's clock: `describe service` shows no time, and the
+/// AGE of `get endpointslices` is a cell the (fake) API server computes at
+/// `at`.
+fn kubectl_services(run: &Run, at: Millis, args: &[&str]) -> (KubectlRun, Vec<String>) {
+    let clock = Clock { base: EPOCH };
+    let (services, endpoint_slices) = services::served(run, at, clock);
+    let table = services::table(&endpoint_slices, clock, at);
+    let server = ApiServer::start(Objects {
+        services,
+        endpoint_slices,
+        endpoint_slice_table: Some(table),
+        ..Objects::default()
+    });
+    let dir = TempDir::new("kubectl-svc");
+    let kubeconfig = write_kubeconfig(&dir.0, &server);
+    let out = run_kubectl(&dir.0, &kubeconfig, args);
+    (out, server.requests())
+}
+
+/// `kubectl describe service` for every Service of `text` and `kubectl get
+/// endpointslices` at each time, podlab against kubectl; returns the
+/// failures.
+fn compare_services(label: &str, text: &str, times: &[Millis]) -> Vec<String> {
+    let mut failures = Vec::new();
+    for &at in times {
+        let run = sim::simulate(text, &Options { until: Some(at) });
+        assert!(!run.services.is_empty(), "{label} has Services");
+        for service in &run.services {
+            let (out, requests) =
+                kubectl_services(&run, at, &["describe", "service", &service.name]);
+            assert!(
+                out.success,
+                "kubectl describe service {} failed:\n{}\nrequests:\n{}",
+                service.name,
+                out.stderr,
+                requests.join("\n")
+            );
+            // describe lists the slices by the Service's label; a failed
+            // list would print `<none>` without failing.
+            let wanted = format!(
+                "GET /apis/discovery.k8s.io/v1/namespaces/default/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3D{}",
+                service.name
+            );
+            assert!(
+                requests.iter().any(|request| request.starts_with(&wanted)),
+                "{requests:#?}"
+            );
+            let podlab = describe_service(&run, service, at);
+            if out.stdout != podlab {
+                failures.push(format!(
+                    "describe service {} ({label} at {} ms) differs from kubectl v1.35 \
+                     (- podlab, + kubectl; · is a trailing space):\n{}",
+                    service.name,
+                    at,
+                    line_diff(&podlab, &out.stdout)
+                ));
+            }
+        }
+        let (out, requests) = kubectl_services(&run, at, &["get", "endpointslices"]);
+        assert!(
+            out.success,
+            "kubectl get endpointslices failed:\n{}\n{requests:#?}",
+            out.stderr
+        );
+        let podlab = get_endpointslices(&run, &run.services, at);
+        if podlab.is_empty() {
+            assert_eq!(out.stdout, "", "{label} at {at} ms");
+            assert_eq!(out.stderr, "No resources found in default namespace.\n");
+        } else if out.stdout != podlab {
+            failures.push(format!(
+                "get endpointslices ({label} at {at} ms) differs from kubectl v1.35 \
+                 (- podlab, + kubectl; · is a trailing space):\n{}",
+                line_diff(&podlab, &out.stdout)
+            ));
+        }
+    }
+    failures
+}
+
+fn golden_text(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/golden")
+        .join(name);
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|error| panic!("cannot read {}: {error}", path.display()))
+}
+
+/// The reference Deployment behind a Service (`service-endpoints.yaml`):
+/// at 1 s the controller's placeholder slice (no IP yet: `Endpoints:` is
+/// empty, PORTS and ENDPOINTS `<unset>`), at 3 s two endpoints not ready,
+/// at 105 s one ready and one not, at 115 s both ready.
+#[test]
+fn a_service_and_its_endpoint_slices_match_kubectl() {
+    let text = golden_text("service-endpoints.yaml");
+    let failures = compare_services(
+        "service-endpoints.yaml",
+        &text,
+        &[1_000, 3_000, 105_000, 115_000],
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every kind of Service podlab shows, five CPU replicas behind them (`+ 2
+/// more...`; describe's `+ 0 more...` quirk, three ready endpoints then a
+/// not-ready one, is a unit test of `explain::service`): NodePort with two ports (a named target port, labels, a long and a
+/// multi-line annotation), LoadBalancer with `externalTrafficPolicy: Local`
+/// (its health-check node port) and the optional fields, a headless
+/// Service without ports, ExternalName, a selector that matches nothing, no
+/// selector, `publishNotReadyAddresses` with an unnamed port.
+#[test]
+fn services_of_every_kind_match_kubectl() {
+    let failures = compare_services("variants", VARIANTS, &[4_000, 30_000]);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+const VARIANTS: &str = "\
+apiVersion: apps/v1
+kind: Deployment
+metadata: { name: web }
+spec:
+  replicas: 5
+  selector: { matchLabels: { app: web } }
+  template:
+    metadata: { labels: { app: web } }
+    spec:
+      containers:
+        - name: web
+          image: registry.example.com/web:1.0
+          ports: [{ name: web, containerPort: 8080 }]
+          readinessProbe:
+            httpGet: { path: /ready, port: web }
+            periodSeconds: 5
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web-nodeport
+  labels: { app: web, tier: front }
+  annotations:
+    example.com/owner: platform-team
+    example.com/description: \"a very long description that goes past the one hundred and forty byte limit of kubectl describe for annotations, so it is folded\"
+    example.com/multi: |
+      first line
+      second line
+spec:
+  type: NodePort
+  selector: { app: web }
+  ports:
+    - { name: http, port: 80, targetPort: web }
+    - { name: metrics, port: 9090, targetPort: 9090, nodePort: 31090 }
+---
+apiVersion: v1
+kind: Service
+metadata: { name: web-lb }
+spec:
+  type: LoadBalancer
+  selector: { app: web }
+  externalTrafficPolicy: Local
+  externalIPs: [203.0.113.10]
+  loadBalancerIP: 203.0.113.20
+  loadBalancerSourceRanges: [10.0.0.0/8, 192.168.0.0/16]
+  sessionAffinity: ClientIP
+  trafficDistribution: PreferClose
+  ports:
+    - { name: https, port: 443, targetPort: 8080, protocol: TCP }
+---
+apiVersion: v1
+kind: Service
+metadata: { name: web-headless }
+spec:
+  clusterIP: None
+  selector: { app: web }
+---
+apiVersion: v1
+kind: Service
+metadata: { name: web-external }
+spec:
+  type: ExternalName
+  externalName: web.example.com
+---
+apiVersion: v1
+kind: Service
+metadata: { name: web-nobody }
+spec:
+  selector: { app: nobody }
+  ports: [{ port: 80 }]
+---
+apiVersion: v1
+kind: Service
+metadata: { name: web-manual }
+spec:
+  ports: [{ name: http, port: 80 }]
+---
+apiVersion: v1
+kind: Service
+metadata: { name: web-all }
+spec:
+  selector: { app: web }
+  publishNotReadyAddresses: true
+  ports: [{ port: 8080 }]
+---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+metadata: { name: variants }
+spec:
+  workload:
+    - container: web
+      startup: 20s
+      listenPort: 8080
+      healthPath: /ready
+";
+
+/// A pod being deleted (`cronjob-policies.yaml` at 121 s: Replace deletes
+/// the running Job's pod), behind a Service selecting its Job: the
+/// endpoint is kept, `ready: false, serving: true, terminating: true`, so
+/// describe's Endpoints is empty and get's ENDPOINTS shows the address.
+#[test]
+fn a_terminating_endpoint_matches_kubectl() {
+    let text = format!(
+        "{}---
+apiVersion: v1
+kind: Service
+metadata: {{ name: replaced }}
+spec:
+  selector: {{ job-name: replace-29453761 }}
+  ports: [{{ port: 8080 }}]
+",
+        golden_text("cronjob-policies.yaml")
+    );
+    let at = 121_000;
+    let run = sim::simulate(&text, &Options { until: Some(at) });
+    let slices = endpoint_slices(&run, &run.services[0], at);
+    let endpoint = &slices[0].endpoints[0];
+    assert_eq!(
+        (endpoint.ready, endpoint.serving, endpoint.terminating),
+        (false, true, true),
+        "{slices:#?}"
+    );
+    let failures = compare_services("cronjob-policies.yaml + Service", &text, &[at]);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

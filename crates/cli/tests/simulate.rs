@@ -196,3 +196,32 @@ fn simulate_names_the_cluster_it_assumed_for_a_gke_sample() {
     let plain: Value = serde_json::from_str(&plain).expect("JSON");
     assert!(plain.get("clusterNote").is_none());
 }
+
+/// With a Service in the text, `kubectl get pods` is followed by `kubectl
+/// describe service` for it and `kubectl get endpointslices`, then the
+/// pods' describe and logs as before; without one, by the pods directly.
+#[test]
+fn text_with_a_service_shows_its_endpoints_after_get_pods() {
+    let (code, out) = podlab(&[
+        "simulate",
+        &golden("service-endpoints.yaml"),
+        "--at",
+        "105s",
+    ]);
+    assert_eq!(code, Some(0));
+    let commands: Vec<&str> = out
+        .lines()
+        .filter(|line| line.starts_with("$ kubectl"))
+        .collect();
+    assert_eq!(commands[0], "$ kubectl get pods");
+    assert_eq!(commands[1], "$ kubectl describe service model-api");
+    assert_eq!(commands[2], "$ kubectl get endpointslices");
+    assert!(commands[3].starts_with("$ kubectl describe pod model-api-"));
+    assert!(
+        out.contains("\nEndpoints:                10.244.0.5:8000\n"),
+        "{out}"
+    );
+    let (_, out) = podlab(&["simulate", &golden("reference-two-gpus.yaml"), "--at", "1m"]);
+    assert!(!out.contains("$ kubectl describe service"));
+    assert!(!out.contains("$ kubectl get endpointslices"));
+}

@@ -23,6 +23,7 @@
 
 pub mod objects;
 pub mod server;
+pub mod services;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

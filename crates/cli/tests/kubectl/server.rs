@@ -1,9 +1,12 @@
 //! A fake Kubernetes API server on 127.0.0.1 for a real kubectl: std only,
 //! one thread per connection, one request per connection (`Connection:
 //! close`), GET only. It answers discovery (`/version`, `/api`, `/api/v1`,
-//! `/apis`), one Pod by name and the core/v1 Event list of the namespace
-//! filtered by kubectl's `fieldSelector`, and logs every request target so a
-//! test can say what kubectl asked for. Everything else is a 404 `Status`.
+//! `/apis`, `/apis/discovery.k8s.io/v1`), one Pod or Service by name, the
+//! core/v1 Event list of the namespace filtered by kubectl's
+//! `fieldSelector`, and the EndpointSlice list (filtered by a
+//! `labelSelector` of `key=value` terms, or as the server-printed Table when
+//! kubectl asks for one), and logs every request target so a test can say
+//! what kubectl asked for. Everything else is a 404 `Status`.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
@@ -11,11 +14,16 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
 
-/// What the server holds: v1 Pod objects and v1 Event objects of `default`.
+/// What the server holds: v1 Pod, Event and Service objects and
+/// discovery.k8s.io/v1 EndpointSlices of `default`, and the Table it prints
+/// for `kubectl get endpointslices` (`services::table`).
 #[derive(Clone, Debug, Default)]
 pub struct Objects {
     pub pods: Vec<Value>,
     pub events: Vec<Value>,
+    pub services: Vec<Value>,
+    pub endpoint_slices: Vec<Value>,
+    pub endpoint_slice_table: Option<Value>,
 }
 
 pub struct ApiServer {
@@ -64,11 +72,18 @@ fn handle(stream: TcpStream, objects: &Objects, log: &Mutex<Vec<String>>) -> std
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
     reader.read_line(&mut request_line)?;
-    // Skip the headers; only GET without a body is served.
+    // Only GET without a body is served; of the headers, `Accept` says
+    // whether kubectl wants a server-printed Table.
+    let mut table = false;
     loop {
         let mut header = String::new();
         if reader.read_line(&mut header)? == 0 || header == "\r\n" || header == "\n" {
             break;
+        }
+        if let Some((name, value)) = header.split_once(':') {
+            if name.eq_ignore_ascii_case("accept") && value.contains("as=Table") {
+                table = true;
+            }
         }
     }
     let mut parts = request_line.split_whitespace();
@@ -77,7 +92,7 @@ fn handle(stream: TcpStream, objects: &Objects, log: &Mutex<Vec<String>>) -> std
         log.push(format!("{method} {target}"));
     }
     let (status, body) = if method == "GET" {
-        route(target, objects)
+        route(target, objects, table)
     } else {
         (405, not_found(&format!("{method} is not served")))
     };
@@ -96,7 +111,7 @@ fn handle(stream: TcpStream, objects: &Objects, log: &Mutex<Vec<String>>) -> std
     stream.flush()
 }
 
-fn route(target: &str, objects: &Objects) -> (u16, Value) {
+fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
     match path {
         "/version" => (200, version()),
@@ -110,24 +125,105 @@ fn route(target: &str, objects: &Objects) -> (u16, Value) {
                 ]
             }),
         ),
-        "/apis" => (
-            200,
-            json!({ "kind": "APIGroupList", "apiVersion": "v1", "groups": [] }),
-        ),
+        "/apis" => (200, api_groups()),
         "/api/v1" => (200, core_v1_resources()),
+        "/apis/discovery.k8s.io/v1" => (200, discovery_v1_resources()),
         "/api/v1/namespaces/default/events" => (200, event_list(objects, query)),
-        _ => match path.strip_prefix("/api/v1/namespaces/default/pods/") {
-            Some(name) => objects
-                .pods
-                .iter()
-                .find(|pod| pod["metadata"]["name"] == name)
-                .map_or_else(
-                    || (404, not_found(&format!("pods \"{name}\" not found"))),
-                    |pod| (200, pod.clone()),
-                ),
-            None => (404, not_found(&format!("{path} is not served"))),
-        },
+        "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices" => {
+            match (&objects.endpoint_slice_table, table) {
+                (Some(printed), true) => (200, printed.clone()),
+                _ => (200, endpoint_slice_list(objects, query)),
+            }
+        }
+        _ => {
+            let by_name = |prefix: &str, items: &[Value], resource: &str| {
+                let name = path.strip_prefix(prefix)?;
+                Some(
+                    items
+                        .iter()
+                        .find(|item| item["metadata"]["name"] == name)
+                        .map_or_else(
+                            || (404, not_found(&format!("{resource} \"{name}\" not found"))),
+                            |item| (200, item.clone()),
+                        ),
+                )
+            };
+            by_name("/api/v1/namespaces/default/pods/", &objects.pods, "pods")
+                .or_else(|| {
+                    by_name(
+                        "/api/v1/namespaces/default/services/",
+                        &objects.services,
+                        "services",
+                    )
+                })
+                .unwrap_or_else(|| (404, not_found(&format!("{path} is not served"))))
+        }
     }
+}
+
+/// The one API group besides core: discovery.k8s.io (EndpointSlices).
+fn api_groups() -> Value {
+    let version = json!({ "groupVersion": "discovery.k8s.io/v1", "version": "v1" });
+    json!({
+        "kind": "APIGroupList",
+        "apiVersion": "v1",
+        "groups": [{
+            "name": "discovery.k8s.io",
+            "versions": [version],
+            "preferredVersion": version,
+        }]
+    })
+}
+
+fn discovery_v1_resources() -> Value {
+    json!({
+        "kind": "APIResourceList",
+        "apiVersion": "v1",
+        "groupVersion": "discovery.k8s.io/v1",
+        "resources": [{
+            "name": "endpointslices",
+            "singularName": "endpointslice",
+            "namespaced": true,
+            "kind": "EndpointSlice",
+            "verbs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"]
+        }]
+    })
+}
+
+/// The slices whose labels match every `key=value` of the label selector.
+fn endpoint_slice_list(objects: &Objects, query: &str) -> Value {
+    let wanted = selector_terms(query, "labelSelector");
+    let items: Vec<Value> = objects
+        .endpoint_slices
+        .iter()
+        .filter(|slice| {
+            wanted.iter().all(|(key, value)| {
+                slice["metadata"]["labels"][key.as_str()].as_str() == Some(value.as_str())
+            })
+        })
+        .cloned()
+        .collect();
+    json!({
+        "kind": "EndpointSliceList",
+        "apiVersion": "discovery.k8s.io/v1",
+        "metadata": { "resourceVersion": "1000" },
+        "items": items
+    })
+}
+
+/// The `key=value` terms of a selector parameter of the query.
+fn selector_terms(query: &str, parameter: &str) -> Vec<(String, String)> {
+    let selector = query
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(key, _)| *key == parameter)
+        .map(|(_, value)| percent_decode(value))
+        .unwrap_or_default();
+    selector
+        .split(',')
+        .filter_map(|term| term.split_once('='))
+        .map(|(key, value)| (key.to_owned(), value.to_owned()))
+        .collect()
 }
 
 fn version() -> Value {
@@ -148,12 +244,21 @@ fn version() -> Value {
     })
 }
 
-/// The two resources `kubectl describe pod` uses.
+/// The resources `kubectl describe pod` and `describe service` use.
 fn core_v1_resources() -> Value {
     json!({
         "kind": "APIResourceList",
         "groupVersion": "v1",
         "resources": [
+            {
+                "name": "services",
+                "singularName": "service",
+                "namespaced": true,
+                "kind": "Service",
+                "verbs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
+                "shortNames": ["svc"],
+                "categories": ["all"]
+            },
             {
                 "name": "events",
                 "singularName": "event",
@@ -177,17 +282,7 @@ fn core_v1_resources() -> Value {
 
 /// The namespace's events that match every `key=value` of the field selector.
 fn event_list(objects: &Objects, query: &str) -> Value {
-    let selector = query
-        .split('&')
-        .filter_map(|pair| pair.split_once('='))
-        .find(|(key, _)| *key == "fieldSelector")
-        .map(|(_, value)| percent_decode(value))
-        .unwrap_or_default();
-    let wanted: Vec<(String, String)> = selector
-        .split(',')
-        .filter_map(|term| term.split_once('='))
-        .map(|(key, value)| (key.to_owned(), value.to_owned()))
-        .collect();
+    let wanted = selector_terms(query, "fieldSelector");
     let items: Vec<Value> = objects
         .events
         .iter()

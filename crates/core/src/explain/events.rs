@@ -557,6 +557,8 @@ mod tests {
             jobs: Vec::new(),
             refused: Vec::new(),
             traffic: None,
+            services: Vec::new(),
+            seed: 0,
         }
     }
 

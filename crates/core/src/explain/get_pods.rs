@@ -192,17 +192,30 @@ pub fn render(run: &Run, at: Millis) -> String {
     if !run.pods.iter().any(|pod| pod.exists_at(at)) {
         return String::new();
     }
-    let rows: Vec<[String; 5]> =
-        std::iter::once(["NAME", "READY", "STATUS", "RESTARTS", "AGE"].map(String::from))
-            .chain(run.pods.iter().filter(|pod| pod.exists_at(at)).map(|pod| {
-                let row = row(pod, at);
-                [row.name, row.ready, row.status, row.restarts, row.age]
-            }))
-            .collect();
-    let widths: Vec<usize> = (0..4)
+    let rows: Vec<Vec<String>> = std::iter::once(
+        ["NAME", "READY", "STATUS", "RESTARTS", "AGE"]
+            .map(String::from)
+            .to_vec(),
+    )
+    .chain(run.pods.iter().filter(|pod| pod.exists_at(at)).map(|pod| {
+        let row = row(pod, at);
+        vec![row.name, row.ready, row.status, row.restarts, row.age]
+    }))
+    .collect();
+    table(&rows)
+}
+
+/// Rows (the header first) as every `kubectl get` table prints them
+/// (`kubectl-output.md` §1.2: `tabwriter.NewWriter(out, 6, 4, 3, ' ',
+/// RememberWidths)`): each column but the last `max(6, longest cell + 3)`
+/// characters wide, cells left-aligned, no trailing spaces.
+pub fn table(rows: &[Vec<String>]) -> String {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns.saturating_sub(1))
         .map(|column| {
             rows.iter()
-                .map(|row| row[column].chars().count())
+                .filter_map(|row| row.get(column))
+                .map(|cell| cell.chars().count())
                 .max()
                 .unwrap_or(0)
                 .saturating_add(3)
@@ -210,12 +223,13 @@ pub fn render(run: &Run, at: Millis) -> String {
         })
         .collect();
     let mut out = String::new();
-    for row in &rows {
+    for row in rows {
         for (column, cell) in row.iter().enumerate() {
-            if column < 4 {
-                out.push_str(&format!("{cell:<width$}", width = widths[column]));
-            } else {
-                out.push_str(cell);
+            match widths.get(column) {
+                Some(&width) if column + 1 < row.len() => {
+                    out.push_str(&format!("{cell:<width$}"));
+                }
+                _ => out.push_str(cell),
             }
         }
         out.push('\n');

@@ -5,6 +5,7 @@ pub mod diagnosis;
 pub mod events;
 pub mod get_pods;
 pub mod logs;
+pub mod service;
 pub mod timeline;
 pub mod traffic;
 

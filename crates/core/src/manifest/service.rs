@@ -1,7 +1,9 @@
 //! `kind: Service` lowered: what traffic (`sim/traffic.rs`), lint and
-//! `kubectl describe service` need of it — its selector, ports and
-//! `publishNotReadyAddresses`. Lowering never fails: a value of the wrong
-//! shape was reported by `validate.rs` and is absent here.
+//! `kubectl describe service` (`explain/service.rs`) need of it — its
+//! selector, ports and `publishNotReadyAddresses`, and the written fields
+//! describe prints (type, ClusterIP, node ports, traffic policies, …).
+//! Lowering never fails: a value of the wrong shape was reported by
+//! `validate.rs` and is absent here.
 
 use crate::manifest::model::{ContainerPort, PodSpec, Workload, WorkloadKind};
 use crate::manifest::yaml::Node;
@@ -33,6 +35,24 @@ pub struct Service {
     pub session_affinity: String,
     /// `spec.publishNotReadyAddresses`: every endpoint is `ready`.
     pub publish_not_ready_addresses: bool,
+    /// `spec.clusterIP` as written: `None` makes it headless; unwritten, the
+    /// API server allocates one (`explain::service`).
+    pub cluster_ip: Option<String>,
+    /// `spec.externalName` (`type: ExternalName`).
+    pub external_name: Option<String>,
+    pub external_ips: Vec<String>,
+    pub load_balancer_ip: Option<String>,
+    pub load_balancer_source_ranges: Vec<String>,
+    /// `spec.externalTrafficPolicy`, `spec.internalTrafficPolicy` and
+    /// `spec.ipFamilyPolicy` as written (the API server's defaults are
+    /// applied where the Service is shown).
+    pub external_traffic_policy: Option<String>,
+    pub internal_traffic_policy: Option<String>,
+    pub ip_family_policy: Option<String>,
+    pub health_check_node_port: Option<i64>,
+    /// `spec.allocateLoadBalancerNodePorts`, default true.
+    pub allocate_load_balancer_node_ports: bool,
+    pub traffic_distribution: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -44,6 +64,8 @@ pub struct ServicePort {
     pub target_port: TargetPort,
     pub span: Span,
     pub target_span: Option<Span>,
+    /// `nodePort` as written.
+    pub node_port: Option<i64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -319,6 +341,7 @@ pub fn lower_service(root: &Node, kind_span: Span, span: Span) -> Service {
                 target_port,
                 span: item.span,
                 target_span: target.map(|node| node.span),
+                node_port: item.get("nodePort").and_then(Node::as_int),
             })
         })
         .collect();
@@ -327,6 +350,19 @@ pub fn lower_service(root: &Node, kind_span: Span, span: Span) -> Service {
             .and_then(Node::as_str)
             .unwrap_or(default)
             .to_string()
+    };
+    let written = |key: &str| {
+        spec.and_then(|spec| spec.get(key))
+            .and_then(Node::as_str)
+            .map(str::to_string)
+    };
+    let list = |key: &str| {
+        spec.and_then(|spec| spec.get(key))
+            .and_then(Node::items)
+            .unwrap_or(&[])
+            .iter()
+            .filter_map(|item| item.as_str().map(str::to_string))
+            .collect::<Vec<String>>()
     };
     Service {
         name: name_node
@@ -351,6 +387,22 @@ pub fn lower_service(root: &Node, kind_span: Span, span: Span) -> Service {
             .and_then(|spec| spec.get("publishNotReadyAddresses"))
             .and_then(Node::as_bool)
             .unwrap_or(false),
+        cluster_ip: written("clusterIP"),
+        external_name: written("externalName"),
+        external_ips: list("externalIPs"),
+        load_balancer_ip: written("loadBalancerIP"),
+        load_balancer_source_ranges: list("loadBalancerSourceRanges"),
+        external_traffic_policy: written("externalTrafficPolicy"),
+        internal_traffic_policy: written("internalTrafficPolicy"),
+        ip_family_policy: written("ipFamilyPolicy"),
+        health_check_node_port: spec
+            .and_then(|spec| spec.get("healthCheckNodePort"))
+            .and_then(Node::as_int),
+        allocate_load_balancer_node_ports: spec
+            .and_then(|spec| spec.get("allocateLoadBalancerNodePorts"))
+            .and_then(Node::as_bool)
+            .unwrap_or(true),
+        traffic_distribution: written("trafficDistribution"),
     }
 }
 

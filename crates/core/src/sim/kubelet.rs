@@ -515,6 +515,8 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
         jobs: sim.jobs.into_iter().map(|job| job.run).collect(),
         refused,
         traffic: None,
+        services: reading.services.clone(),
+        seed: seed ^ scenario.seed,
     }
 }
 

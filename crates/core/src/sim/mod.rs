@@ -93,6 +93,15 @@ pub struct Run {
     pub refused: Vec<Refused>,
     /// The Scenario's requests over the run (`traffic.rs`), when it sends any.
     pub traffic: Option<traffic::TrafficRun>,
+    /// The Services of the text, as read, in the order written: created at
+    /// 0 with everything else (`explain::service` shows their endpoints).
+    pub services: Vec<crate::manifest::service::Service>,
+    /// The seed the run was drawn from (the text's, mixed with the
+    /// Scenario's `seed`): renderers derive what the API server would
+    /// invent (a Service's ClusterIP, EndpointSlice names) from it and a
+    /// name, never from the simulator's generator, so showing a Service
+    /// takes nothing from the draws the pods' names and timings use.
+    pub seed: u64,
 }
 
 /// An object `kubectl apply` could not create, with the API server's error.

@@ -55,9 +55,10 @@ mod writer;
 pub use self::container::{describe_probe, quantity_string};
 pub use self::ids::{api_access_volume, container_id, host_ip, image_id};
 pub use self::writer::tabwrite;
+pub(crate) use self::ids::{fnv1a, splitmix64};
+pub(crate) use self::writer::Text;
 
 use self::container::container_block;
-use self::writer::Text;
 use super::events::{self, EventObject, EPOCH_UNIX_SECONDS};
 use super::human_duration;
 use crate::manifest::duration::Millis;
@@ -155,7 +156,7 @@ impl PodView {
             .filter(|(_, bound)| *bound <= at)
             .map(|(node, _)| node.clone());
         let synced = node.is_some() && at >= start_time(pod);
-        let sandbox = synced && pod.sandbox.is_some_and(|ready| ready <= at);
+        let sandbox = has_ip(pod, at);
         PodView {
             at,
             synced,
@@ -175,6 +176,28 @@ impl PodView {
             node,
         }
     }
+}
+
+/// Since when the API shows the pod's IP (`status.podIP`): the kubelet's
+/// first sync after binding, once the sandbox is up.
+pub fn pod_ip_since(pod: &PodRun) -> Option<Millis> {
+    let (_, bound) = pod.node.as_ref()?;
+    Some((*bound).max(start_time(pod)).max(pod.sandbox?))
+}
+
+fn has_ip(pod: &PodRun, at: Millis) -> bool {
+    pod_ip_since(pod).is_some_and(|since| since <= at)
+}
+
+/// `status.podIP` at `at`, `None` before the sandbox (the IP `describe pod`
+/// prints, and the address of the pod's EndpointSlice endpoint).
+pub fn pod_ip_at(pod: &PodRun, at: Millis) -> Option<&str> {
+    has_ip(pod, at).then_some(pod.ip.as_str())
+}
+
+/// The pod's `Ready` condition at `at`, as its Conditions show it.
+pub fn pod_ready_at(pod: &PodRun, at: Millis) -> bool {
+    ready_condition(&PodView::at(pod, at))
 }
 
 /// `translateTimestampSince`: `duration.HumanDuration(time.Since(t))`,
@@ -248,8 +271,9 @@ fn header(text: &mut Text, pod: &PodRun, view: &PodView) {
     }
 }
 
-/// The pod's labels as `key=value`, with what the controllers add.
-fn labels(pod: &PodRun) -> Vec<(String, String)> {
+/// The pod's labels, with what the controllers add (what a Service's
+/// selector is matched against).
+pub fn pod_labels(pod: &PodRun) -> Vec<(String, String)> {
     let mut labels: Vec<(String, String)> = pod.labels.clone();
     // The controller's value wins over one written in the template.
     let mut set = |key: &str, value: String| match labels.iter_mut().find(|(k, _)| k == key) {
@@ -269,6 +293,11 @@ fn labels(pod: &PodRun) -> Vec<(String, String)> {
         set("statefulset.kubernetes.io/pod-name", pod.name.clone());
     }
     labels
+}
+
+/// The pod's labels as `key=value`.
+fn labels(pod: &PodRun) -> Vec<(String, String)> {
+    pod_labels(pod)
         .into_iter()
         .map(|(key, value)| {
             let line = format!("{key}={value}");
@@ -291,7 +320,7 @@ fn controlled_by(pod: &PodRun) -> Option<String> {
 
 /// `printLabelsMultilineWithIndent` and friends: `Title:\t<first>`, then one
 /// `\t<next>` line per entry, sorted by key; `<none>` when empty.
-fn multiline(text: &mut Text, title: &str, mut entries: Vec<(String, String)>) {
+pub(crate) fn multiline(text: &mut Text, title: &str, mut entries: Vec<(String, String)>) {
     // sort.Slice/sort.Strings on at most a dozen entries: insertion sort,
     // stable, as `sort_by` is.
     crate::sort::sort_by(&mut entries, |a, b| a.0.cmp(&b.0));
@@ -373,11 +402,7 @@ fn conditions(view: &PodView) -> Vec<(&'static str, bool)> {
     if !view.synced {
         return vec![("PodScheduled", true)];
     }
-    let ready = !view.statuses.is_empty()
-        && view
-            .statuses
-            .iter()
-            .all(|s| s.ready && matches!(s.state, ContainerState::Running { .. }));
+    let ready = ready_condition(view);
     // A terminal pod's sandbox is torn down.
     let terminal = matches!(view.phase, "Succeeded" | "Failed");
     vec![
@@ -387,6 +412,16 @@ fn conditions(view: &PodView) -> Vec<(&'static str, bool)> {
         ("ContainersReady", ready),
         ("PodScheduled", true),
     ]
+}
+
+/// `Ready` (and `ContainersReady`): every container Ready and running.
+fn ready_condition(view: &PodView) -> bool {
+    view.synced
+        && !view.statuses.is_empty()
+        && view
+            .statuses
+            .iter()
+            .all(|s| s.ready && matches!(s.state, ContainerState::Running { .. }))
 }
 
 fn volumes(text: &mut Text, pod: &PodRun) {

@@ -4,10 +4,10 @@
 /// kubectl's prefixWriter: each line at a level of 2 spaces, terminal
 /// escapes neutralised (`printers.WriteEscaped`: ESC → `^[`, CR → `\r`).
 #[derive(Default)]
-pub(super) struct Text(pub(super) String);
+pub(crate) struct Text(pub(crate) String);
 
 impl Text {
-    pub(super) fn line(&mut self, level: usize, line: &str) {
+    pub(crate) fn line(&mut self, level: usize, line: &str) {
         self.0.push_str(&"  ".repeat(level));
         self.0
             .push_str(&line.replace('\x1b', "^[").replace('\r', "\\r"));
