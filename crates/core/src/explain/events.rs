@@ -557,6 +557,7 @@ mod tests {
             jobs: Vec::new(),
             refused: Vec::new(),
             traffic: None,
+            autoscalers: Vec::new(),
         }
     }
 

@@ -515,6 +515,7 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
         jobs: sim.jobs.into_iter().map(|job| job.run).collect(),
         refused,
         traffic: None,
+        autoscalers: Vec::new(),
     }
 }
 
