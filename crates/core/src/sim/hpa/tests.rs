@@ -303,3 +303,82 @@ fn debug(run: &Run) -> String {
         })
         .collect()
 }
+
+/// A Pods metric from the traffic, as prometheus-adapter serves it:
+/// `requests_per_second` is each pod's request counter's `rate()` over the
+/// last minute of scrapes. At 10 requests/s over 2 pods the average is 5/s
+/// (5000m) whatever kube-proxy's random split; against a target of 20 the
+/// ratio is 0.25, ⌈0.5⌉ = 1; but the first pass recorded 2
+/// (`recordInitialRecommendation`, 0:15), which still counts at 5:00
+/// (`ScaleDownStabilized`): the HPA keeps 2.
+/// After the step to 60/s the per-pod rate climbs over the minute and the
+/// HPA scales with the reason `pods metric requests_per_second above
+/// target`.
+#[test]
+fn pods_metric_requests_per_second() {
+    let spec = "  minReplicas: 2
+  maxReplicas: 10
+  metrics:
+    - type: Pods
+      pods:
+        metric:
+          name: requests_per_second
+        target:
+          type: AverageValue
+          averageValue: \"20\"";
+    let run = simulate(&text(2, spec, STEP), &Options::default());
+    let pass = run.autoscalers[0]
+        .syncs
+        .iter()
+        .find(|p| p.at == 300_000)
+        .unwrap();
+    match pass.metrics.first() {
+        Some(Some(MetricValue::AverageValue { milli })) => {
+            assert!((4900..=5100).contains(milli), "{milli}")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        able_at(&run, 300),
+        Some("ScaleDownStabilized"),
+        "{}",
+        debug(&run)
+    );
+    let first = run.autoscalers[0]
+        .syncs
+        .iter()
+        .find(|p| p.rescaled)
+        .unwrap();
+    assert_eq!(
+        first.reason.as_deref(),
+        Some("pods metric requests_per_second above target")
+    );
+    assert!(first.at > 300_000, "{}", debug(&run));
+}
+
+/// An unknown custom metric fails as the adapter's API does, every pass.
+#[test]
+fn unknown_pods_metric_fails() {
+    let spec = "  maxReplicas: 10
+  metrics:
+    - type: Pods
+      pods:
+        metric:
+          name: gpu_duty_cycle
+        target:
+          type: AverageValue
+          averageValue: \"1\"";
+    let run = simulate(&text(2, spec, STEP), &Options::default());
+    assert!(run.autoscalers[0].syncs.iter().all(|p| !p.rescaled));
+    let pass = run.autoscalers[0].syncs.last().unwrap();
+    let active = pass
+        .conditions
+        .iter()
+        .find(|c| c.kind == "ScalingActive")
+        .unwrap();
+    assert_eq!(active.reason, "FailedGetPodsMetric");
+    assert_eq!(
+        active.message,
+        "the HPA was unable to compute the replica count: unable to get metric gpu_duty_cycle: the server could not find the metric gpu_duty_cycle for pods"
+    );
+}
