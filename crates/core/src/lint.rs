@@ -61,6 +61,7 @@ pub fn lint_with(text: &str, options: &LintOptions) -> LintReport {
         unread_kinds,
         mut diagnostics,
         index,
+        ..
     } = read(text);
     if !options.verbose {
         diagnostics.retain(|diagnostic| diagnostic.rule != NOT_SIMULATED.0);

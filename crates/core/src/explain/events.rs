@@ -559,6 +559,7 @@ mod tests {
             traffic: None,
             services: Vec::new(),
             seed: 0,
+            autoscalers: Vec::new(),
         }
     }
 

@@ -5,6 +5,7 @@ pub mod api;
 pub mod cron;
 pub mod duration;
 pub mod exercise;
+pub mod hpa;
 pub mod infer;
 pub mod model;
 pub mod quantity;

@@ -11,6 +11,7 @@
 //! re-exports it as `lint::read`) and the simulator (`sim`).
 
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::manifest::hpa::{self, Autoscaler};
 use crate::manifest::model::{self, Workload, WorkloadKind};
 use crate::manifest::scenario::{self, Scenario};
 use crate::manifest::service::{self, Service};
@@ -30,6 +31,9 @@ pub struct Reading {
     pub scenario: Scenario,
     /// The Services of the file (`manifest::service`).
     pub services: Vec<Service>,
+    /// The HorizontalPodAutoscalers (`autoscaling/v2`) of the file
+    /// (`manifest::hpa`), which `sim::hpa` runs.
+    pub autoscalers: Vec<Autoscaler>,
     /// The kinds of the documents lowered to none of the above: custom
     /// resources, ConfigMaps, … (the PL004 ones), and `""` for a document
     /// too broken to read. A rule asking which pods the file makes
@@ -48,6 +52,7 @@ pub fn read(text: &str) -> Reading {
     let mut diagnostics = stream.diagnostics;
     let mut workloads = Vec::new();
     let mut services = Vec::new();
+    let mut autoscalers = Vec::new();
     let mut unread_kinds = Vec::new();
     let mut scenario: Option<Scenario> = None;
     let mut exercise_seen = false;
@@ -136,6 +141,15 @@ pub fn read(text: &str) -> Reading {
             if !document.broken {
                 services.push(service::lower_service(root, kind_node.span, document.span));
             }
+        } else if kind == "HorizontalPodAutoscaler"
+            && root.get("apiVersion").and_then(|v| v.as_str()) != Some("autoscaling/v1")
+        {
+            // autoscaling/v2 (v1's `targetCPUUtilizationPercentage` is not
+            // read: such a document falls to PL004 below).
+            validate::check_document(root, kind, &mut diagnostics);
+            if !document.broken {
+                autoscalers.push(hpa::lower_autoscaler(root, kind_node.span, document.span));
+            }
         } else if workload_kind.is_some() || kind == "Scenario" {
             validate::check_document(root, kind, &mut diagnostics);
             if document.broken {
@@ -168,8 +182,8 @@ pub fn read(text: &str) -> Reading {
                 Severity::Info,
                 kind_node.span,
                 text!(
-                    "`{kind}` is not simulated; podlab reads Pods, Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs, CronJobs and Services",
-                    "podlab 不模擬 `{kind}`；可模擬的是 Pod、Deployment、ReplicaSet、StatefulSet、DaemonSet、Job、CronJob 和 Service"
+                    "`{kind}` is not simulated; podlab reads Pods, Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs, CronJobs, Services and HorizontalPodAutoscalers (autoscaling/v2)",
+                    "podlab 不模擬 `{kind}`；可模擬的是 Pod、Deployment、ReplicaSet、StatefulSet、DaemonSet、Job、CronJob、Service 和 HorizontalPodAutoscaler（autoscaling/v2）"
                 ),
             ));
         }
@@ -182,6 +196,7 @@ pub fn read(text: &str) -> Reading {
         workloads,
         scenario,
         services,
+        autoscalers,
         unread_kinds,
         diagnostics,
         index,

@@ -189,6 +189,32 @@ pub struct ProgramSpec {
     pub image_pull: Option<Setting<Millis>>,
     pub shutdown: Option<Setting<Millis>>,
     pub serve: Option<ServeSpec>,
+    pub cpu: Option<CpuSpec>,
+}
+
+/// `cpu:` of a workload entry: the CPU the program uses, which metrics-server
+/// reports and a HorizontalPodAutoscaler reads (docs/autoscaling.md).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CpuSpec {
+    pub span: Option<Span>,
+    /// Millicores used while running and loaded, whatever the load.
+    pub idle: Option<Setting<Quantity>>,
+    /// CPU time one request costs (`20ms`: 50 requests/s use one core).
+    pub per_request: Option<Setting<Millis>>,
+    /// Millicores used while loading (from start to `startup`).
+    pub loading: Option<Setting<Quantity>>,
+}
+
+/// A program's CPU model, defaults resolved: 10m idle, 5 ms of CPU per
+/// request, one core while loading (docs/autoscaling.md).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cpu {
+    /// Millicores.
+    pub idle: Setting<i128>,
+    /// Milliseconds of CPU time per request.
+    pub per_request: Setting<Millis>,
+    /// Millicores.
+    pub loading: Setting<i128>,
 }
 
 impl ProgramSpec {
@@ -217,6 +243,15 @@ impl ProgramSpec {
                 (Some(over), Some(under)) => Some(over.over(under)),
                 (over, under) => pick(over, under),
             },
+            cpu: match (&self.cpu, &under.cpu) {
+                (Some(over), Some(under)) => Some(CpuSpec {
+                    span: over.span.or(under.span),
+                    idle: pick(&over.idle, &under.idle),
+                    per_request: pick(&over.per_request, &under.per_request),
+                    loading: pick(&over.loading, &under.loading),
+                }),
+                (over, under) => pick(over, under),
+            },
         }
     }
 
@@ -236,6 +271,7 @@ impl ProgramSpec {
             || self.image_pull.is_some()
             || self.shutdown.is_some()
             || self.serve.is_some()
+            || self.cpu.is_some()
     }
 }
 
@@ -270,6 +306,7 @@ pub struct Program {
     pub image_pull: Setting<Millis>,
     pub shutdown: Setting<Millis>,
     pub serve: Serve,
+    pub cpu: Cpu,
 }
 
 impl Program {
@@ -620,6 +657,31 @@ fn program_of(spec: &ProgramSpec, container: &Container) -> Program {
         image_pull: millis(&spec.image_pull, 0),
         shutdown: millis(&spec.shutdown, 1000),
         serve: serve_of(spec.serve.as_ref()),
+        cpu: cpu_of(spec.cpu.as_ref()),
+    }
+}
+
+/// `cpu:` resolved: the defaults of [`Cpu`].
+fn cpu_of(spec: Option<&CpuSpec>) -> Cpu {
+    let milli = |setting: Option<&Setting<Quantity>>, default: i128| match setting {
+        Some(quantity) => Setting {
+            value: quantity.value.milli.max(0),
+            span: quantity.span,
+        },
+        None => Setting {
+            value: default,
+            span: None,
+        },
+    };
+    Cpu {
+        idle: milli(spec.and_then(|cpu| cpu.idle.as_ref()), 10),
+        per_request: spec
+            .and_then(|cpu| cpu.per_request.clone())
+            .unwrap_or(Setting {
+                value: 5,
+                span: None,
+            }),
+        loading: milli(spec.and_then(|cpu| cpu.loading.as_ref()), 1000),
     }
 }
 
@@ -795,6 +857,15 @@ fn lower_program(item: &Node) -> ProgramSpec {
             .get("serve")
             .filter(|serve| !serve.is_null())
             .map(lower_serve),
+        cpu: item
+            .get("cpu")
+            .filter(|cpu| !cpu.is_null())
+            .map(|cpu| CpuSpec {
+                span: Some(cpu.span),
+                idle: quantity_at(cpu, "idle"),
+                per_request: duration_at(cpu, "perRequest"),
+                loading: quantity_at(cpu, "loading"),
+            }),
     }
 }
 

@@ -299,6 +299,54 @@ schema!(SERVICE_PORT, "Service port", "Service port", [
     "nodePort" => Int, "appProtocol" => Str,
 ]);
 
+// ---- HorizontalPodAutoscaler (autoscaling/v2) ---------------------------------
+
+schema!(HPA_SPEC, "HorizontalPodAutoscaler spec", "HorizontalPodAutoscaler spec", [
+    "scaleTargetRef" => Object(&HPA_TARGET_REF), "minReplicas" => Int, "maxReplicas" => Int,
+    "metrics" => ListOf(&HPA_METRIC), "behavior" => Object(&HPA_BEHAVIOR),
+]);
+
+schema!(HPA_TARGET_REF, "scaleTargetRef", "scaleTargetRef", [
+    "apiVersion" => Str, "kind" => Str, "name" => Str,
+]);
+
+schema!(HPA_METRIC, "HPA metric", "HPA 指標", [
+    "type" => Str, "resource" => Object(&HPA_RESOURCE_METRIC),
+    "containerResource" => Object(&HPA_CONTAINER_RESOURCE_METRIC),
+    "pods" => Object(&HPA_PODS_METRIC), "object" => Any, "external" => Any,
+]);
+
+schema!(HPA_RESOURCE_METRIC, "resource metric", "resource 指標", [
+    "name" => Str, "target" => Object(&HPA_METRIC_TARGET),
+]);
+
+schema!(HPA_CONTAINER_RESOURCE_METRIC, "containerResource metric", "containerResource 指標", [
+    "name" => Str, "container" => Str, "target" => Object(&HPA_METRIC_TARGET),
+]);
+
+schema!(HPA_PODS_METRIC, "pods metric", "pods 指標", [
+    "metric" => Object(&HPA_METRIC_IDENTIFIER), "target" => Object(&HPA_METRIC_TARGET),
+]);
+
+schema!(HPA_METRIC_IDENTIFIER, "metric identifier", "指標識別", ["name" => Str, "selector" => Any]);
+
+schema!(HPA_METRIC_TARGET, "metric target", "指標目標", [
+    "type" => Str, "averageUtilization" => Int, "averageValue" => Quantity, "value" => Quantity,
+]);
+
+schema!(HPA_BEHAVIOR, "HPA behavior", "HPA behavior", [
+    "scaleUp" => Object(&HPA_SCALING_RULES), "scaleDown" => Object(&HPA_SCALING_RULES),
+]);
+
+schema!(HPA_SCALING_RULES, "scaling rules", "擴縮規則", [
+    "stabilizationWindowSeconds" => Int, "selectPolicy" => Str,
+    "policies" => ListOf(&HPA_SCALING_POLICY), "tolerance" => Quantity,
+]);
+
+schema!(HPA_SCALING_POLICY, "scaling policy", "擴縮政策", [
+    "type" => Str, "value" => Int, "periodSeconds" => Int,
+]);
+
 /// Top-level fields of any object; `spec` is checked with the kind's own schema.
 pub const TOP_LEVEL_FIELDS: &[&str] = &["apiVersion", "kind", "metadata", "spec", "status"];
 
@@ -339,7 +387,11 @@ schema!(SCENARIO_WORKLOAD, "Scenario workload", "Scenario workload", [
     "healthLatency" => Duration, "memory" => Object(&SCENARIO_MEMORY), "workers" => Int,
     "gpuMemory" => Quantity, "exit" => Object(&SCENARIO_EXIT), "runFor" => Duration,
     "imagePull" => Duration, "shutdown" => Duration, "shm" => Quantity,
-    "serve" => Object(&SCENARIO_SERVE),
+    "serve" => Object(&SCENARIO_SERVE), "cpu" => Object(&SCENARIO_CPU),
+]);
+
+schema!(SCENARIO_CPU, "Scenario cpu", "Scenario cpu", [
+    "idle" => Quantity, "perRequest" => Duration, "loading" => Quantity,
 ]);
 
 schema!(SCENARIO_MEMORY, "Scenario memory", "Scenario memory", [
@@ -421,6 +473,7 @@ pub fn spec_schema(kind: &str) -> Option<&'static Schema> {
         "Job" => &JOB_SPEC,
         "CronJob" => &CRON_JOB_SPEC,
         "Service" => &SERVICE_SPEC,
+        "HorizontalPodAutoscaler" => &HPA_SPEC,
         "Scenario" => &SCENARIO_SPEC,
         "Exercise" => &EXERCISE_SPEC,
         _ => return None,

@@ -517,6 +517,7 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
         traffic: None,
         services: reading.services.clone(),
         seed: seed ^ scenario.seed,
+        autoscalers: Vec::new(),
     }
 }
 

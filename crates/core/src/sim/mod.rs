@@ -19,6 +19,7 @@
 //! a generator seeded by the text, so native and wasm give the same run.
 
 mod cron;
+pub mod hpa;
 pub mod image;
 pub mod init;
 mod kubelet;
@@ -47,16 +48,23 @@ pub fn simulate(text: &str, options: &Options) -> Run {
 }
 
 /// Simulates a text already read: the pods (`kubelet.rs`), then the
-/// Scenario's traffic over them (`traffic.rs`).
+/// Scenario's traffic over them (`traffic.rs`); with HorizontalPodAutoscalers,
+/// both again for each scale they decide (`hpa.rs`, the replay).
 pub fn simulate_reading(
     reading: &crate::manifest::read::Reading,
     seed: u64,
     options: &Options,
 ) -> Run {
-    let mut run = kubelet::simulate_reading(reading, seed, options);
-    run.traffic =
-        traffic::simulate_traffic(reading, &run, seed, traffic::TrafficOptions::default());
-    run
+    let once = |reading: &crate::manifest::read::Reading| {
+        let mut run = kubelet::simulate_reading(reading, seed, options);
+        run.traffic =
+            traffic::simulate_traffic(reading, &run, seed, traffic::TrafficOptions::default());
+        run
+    };
+    if reading.autoscalers.is_empty() {
+        return once(reading);
+    }
+    hpa::replay(reading, once)
 }
 
 /// The note on the cluster podlab assumed for `text` — `Some` when no
@@ -102,6 +110,8 @@ pub struct Run {
     /// name, never from the simulator's generator, so showing a Service
     /// takes nothing from the draws the pods' names and timings use.
     pub seed: u64,
+    /// What each HorizontalPodAutoscaler did (`hpa/`), in document order.
+    pub autoscalers: Vec<hpa::AutoscalerRun>,
 }
 
 /// An object `kubectl apply` could not create, with the API server's error.

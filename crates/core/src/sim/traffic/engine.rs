@@ -3,7 +3,7 @@
 //! and batching timers in a heap, and arrivals from the clock.
 
 use super::arrivals::{ArrivalClock, Rng};
-use super::{Failure, TrafficOptions, TrafficRun, Window};
+use super::{Failure, PodLoad, TrafficOptions, TrafficRun, Window};
 use crate::manifest::duration::Millis;
 use crate::manifest::scenario::{Serve, Traffic};
 use crate::manifest::service::Service;
@@ -89,6 +89,10 @@ pub(super) struct Engine<'a> {
     end: u64,
     options: TrafficOptions,
     trace: Vec<(usize, u64, u64, u64)>,
+    /// Per server, what its pod saw each second.
+    load: Vec<PodLoad>,
+    /// The next second whose queue gauge is still to be read.
+    next_sample: usize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -139,6 +143,16 @@ impl<'a> Engine<'a> {
         }
         crate::sort::sort_by_key(&mut changes, |(at, change)| (*at, change.order()));
         let windows = vec![Window::default(); run.end.div_ceil(1000) as usize];
+        let seconds = windows.len();
+        let load = servers
+            .iter()
+            .map(|server| PodLoad {
+                container: server.container,
+                received: vec![0; seconds],
+                completed: vec![0; seconds],
+                queued: vec![0; seconds],
+            })
+            .collect();
         Engine {
             traffic,
             service,
@@ -157,6 +171,21 @@ impl<'a> Engine<'a> {
             end,
             options,
             trace: Vec::new(),
+            load,
+            next_sample: 0,
+        }
+    }
+
+    /// Reads every server's queue length at each whole second up to `now`
+    /// (µs): the gauge a scrape at that second would see.
+    fn sample_queues(&mut self, now: u64) {
+        while self.next_sample < self.windows.len()
+            && (self.next_sample as u64).saturating_mul(1_000_000) <= now
+        {
+            for (server, load) in self.servers.iter().zip(self.load.iter_mut()) {
+                load.queued[self.next_sample] = server.queue.len() as u32;
+            }
+            self.next_sample += 1;
         }
     }
 
@@ -245,6 +274,7 @@ impl<'a> Engine<'a> {
             let Some(now) = next.filter(|&now| now < self.end) else {
                 break;
             };
+            self.sample_queues(now);
             if change_at == Some(now) {
                 let (_, what) = self.changes[change];
                 change += 1;
@@ -264,6 +294,7 @@ impl<'a> Engine<'a> {
                 next_arrival = arrivals.next(&mut self.rng);
             }
         }
+        self.sample_queues(self.end);
         self.finish();
         let capacity = self.capacity();
         TrafficRun {
@@ -276,6 +307,7 @@ impl<'a> Engine<'a> {
             target: self.traffic.target,
             propagation: self.traffic.propagation,
             trace: self.trace,
+            per_pod: self.load,
         }
     }
 
@@ -394,6 +426,10 @@ impl<'a> Engine<'a> {
             self.fail(now, failure);
             return;
         }
+        let second = (now / 1_000_000) as usize;
+        if let Some(received) = self.load[server as usize].received.get_mut(second) {
+            *received += 1;
+        }
         if s.queue.len() as i64 >= s.serve.queue_limit.value {
             self.fail(now, Failure::QueueFull);
             return;
@@ -508,6 +544,12 @@ impl<'a> Engine<'a> {
         }
         let timeout = self.traffic.timeout.saturating_mul(MICROS);
         let pod = self.servers[server as usize].pod;
+        if let Some(completed) = self.load[server as usize]
+            .completed
+            .get_mut((now / 1_000_000) as usize)
+        {
+            *completed += len as u32;
+        }
         for i in first..first + len {
             let request = self.members[i];
             let arrival = self.arrivals[request as usize];

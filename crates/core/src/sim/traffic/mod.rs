@@ -152,6 +152,25 @@ pub struct TrafficRun {
     /// Every served request: (pod, arrival, start of its batch, answer), in
     /// µs, in order of answer; kept only with [`TrafficOptions::trace`].
     pub trace: Vec<(usize, u64, u64, u64)>,
+    /// What each pod of `pods` saw, per second (same order as `pods`): what
+    /// its metrics (`sim/hpa/metrics.rs`) are computed from.
+    pub per_pod: Vec<PodLoad>,
+}
+
+/// One pod's load, one entry per second from 0 (like `windows`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PodLoad {
+    /// The container serving the requests (index into the pod's containers).
+    pub container: usize,
+    /// Requests its server took in (queued, or refused with a full queue):
+    /// what its request counter counts.
+    pub received: Vec<u32>,
+    /// Requests whose batch finished on it in that second, answered in
+    /// time or not: the work its CPU did.
+    pub completed: Vec<u32>,
+    /// Requests waiting in its queue at the start of the second (not those
+    /// in service): a gauge as a scrape reads it.
+    pub queued: Vec<u32>,
 }
 
 impl TrafficRun {
