@@ -54,8 +54,8 @@ mod writer;
 
 pub use self::container::{describe_probe, quantity_string};
 pub use self::ids::{api_access_volume, container_id, host_ip, image_id};
-pub use self::writer::tabwrite;
 pub(crate) use self::ids::{fnv1a, splitmix64};
+pub use self::writer::tabwrite;
 pub(crate) use self::writer::Text;
 
 use self::container::container_block;
