@@ -443,7 +443,7 @@ fn compare_services(label: &str, text: &str, times: &[Millis]) -> Vec<String> {
 
 fn golden_text(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/golden")
+        .join("tests/golden")
         .join(name);
     std::fs::read_to_string(&path)
         .unwrap_or_else(|error| panic!("cannot read {}: {error}", path.display()))
