@@ -201,7 +201,7 @@ fn walk(reading: &Reading, run: &Run, known: &[Rescale], capped: bool) -> Walk {
                     pod.owner == owner && pod.exists_at(view)
                 })
                 .collect();
-            let replicas = spec_replicas(reading, workload, known, index, at);
+            let replicas = spec_replicas(reading, workload, known, at);
             let sync = controller.reconcile(&source, &pods, replicas, at);
             let rescaled = sync.rescaled.then_some(sync.desired_replicas);
             records[index].syncs.push(sync);
@@ -251,7 +251,6 @@ fn spec_replicas(
     reading: &Reading,
     workload: &crate::manifest::model::Workload,
     known: &[Rescale],
-    hpa: usize,
     at: Millis,
 ) -> i32 {
     let mut changes: Vec<(Millis, i64)> = reading
@@ -272,7 +271,6 @@ fn spec_replicas(
             })
             .map(|rescale| (rescale.at, i64::from(rescale.replicas))),
     );
-    let _ = hpa;
     crate::sort::sort_by_key(&mut changes, |(when, _)| *when);
     let replicas = changes
         .last()
