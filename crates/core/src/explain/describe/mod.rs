@@ -54,8 +54,8 @@ mod writer;
 
 pub use self::container::{describe_probe, quantity_string};
 pub use self::ids::{api_access_volume, container_id, host_ip, image_id};
-pub use self::writer::tabwrite;
 pub(crate) use self::ids::{fnv1a, splitmix64};
+pub use self::writer::tabwrite;
 pub(crate) use self::writer::Text;
 
 use self::container::container_block;
@@ -498,7 +498,7 @@ fn qos_class(pod: &PodRun) -> &'static str {
 /// `DescribeEvents`: `<none>`, or the table sorted by lastTimestamp (zero
 /// for the scheduler's events.k8s.io objects, so they come first; ties keep
 /// the API's order by name, as Go's sort does for up to 12 rows).
-fn events_section(text: &mut Text, objects: &[EventObject], at: Millis) {
+pub(crate) fn events_section(text: &mut Text, objects: &[EventObject], at: Millis) {
     if objects.is_empty() {
         text.line(0, "Events:\t<none>");
         return;

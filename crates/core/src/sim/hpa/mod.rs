@@ -62,6 +62,9 @@ pub struct AutoscalerRun {
     pub max_replicas: i32,
     /// Every pass, in time order.
     pub syncs: Vec<Pass>,
+    /// The HPA as stored (defaults applied): what kubectl shows of its
+    /// spec (`explain::hpa`).
+    pub spec: crate::manifest::hpa::Autoscaler,
     /// Set when the replay stopped applying decisions (after
     /// [`MAX_RESCALES`]): from this time the HPA's passes are not shown.
     pub capped: Option<Millis>,
@@ -162,6 +165,7 @@ fn walk(reading: &Reading, run: &Run, known: &[Rescale], capped: bool) -> Walk {
             target: format!("{}/{}", hpa.target_kind, hpa.target_name),
             min_replicas: hpa.min_replicas,
             max_replicas: hpa.max_replicas,
+            spec: hpa.clone(),
             syncs: Vec::new(),
             capped: None,
         })
