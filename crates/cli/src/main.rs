@@ -57,6 +57,7 @@ fn write_stdout(args: std::fmt::Arguments<'_>) {
     }
 }
 
+mod autoscalers;
 mod exercises;
 mod fmt;
 mod inputs;

@@ -151,6 +151,10 @@ pub fn simulate_command(args: &[String]) -> Result<u8, String> {
         if let Some(requests) = &run.traffic {
             output["traffic"] = crate::traffic::json(requests, at, window);
         }
+        // Only when the text has HorizontalPodAutoscalers.
+        if !run.autoscalers.is_empty() {
+            output["autoscalers"] = crate::autoscalers::json(&run.autoscalers, at);
+        }
         outln!(
             "{}",
             serde_json::to_string_pretty(&output).unwrap_or_default()
@@ -178,7 +182,8 @@ pub fn simulate_command(args: &[String]) -> Result<u8, String> {
 /// The text view of a run (DESIGN.md): what a person would see typing
 /// `kubectl get pods`, then for each pod `kubectl describe pod` and
 /// `kubectl logs` (and `--previous` when a container has a terminated
-/// previous instance), each introduced by its `$ kubectl ...` line. Errors
+/// previous instance), each introduced by its `$ kubectl ...` line; the
+/// Services' and the HPAs' commands come after `get pods`. Errors
 /// kubectl would print on stderr are part of the transcript, in place.
 fn kubectl_transcript(run: &podlab_core::sim::Run, at: u64) -> String {
     use podlab_core::explain::{describe, get_pods, logs};
@@ -200,6 +205,7 @@ fn kubectl_transcript(run: &podlab_core::sim::Run, at: u64) -> String {
     }
     out.push_str(&table);
     out.push_str(&podlab_core::explain::service::transcript(run, at));
+    out.push_str(&podlab_core::explain::hpa::transcript(run, at));
     for pod in run.pods.iter().filter(|pod| pod.exists_at(at)) {
         out.push_str(&format!("\n$ kubectl describe pod {}\n", pod.name));
         out.push_str(&describe::describe_pod(run, pod, at));

@@ -3,7 +3,9 @@
 //! (kubectl/mod.rs explains how the two clocks are made to agree); and its
 //! `describe service` and `get endpointslices` against kubectl given the
 //! same Service and EndpointSlice objects (kubectl/services.rs says what
-//! each comparison covers).
+//! each comparison covers); and `get hpa` / `describe hpa` against kubectl
+//! given the same autoscaling/v2 objects and their Events
+//! (kubectl/autoscalers.rs).
 //!
 //! Needs `PODLAB_KUBECTL` (set by `cargo xtask test`); without it every test
 //! here fails and says so.
@@ -14,10 +16,11 @@ use std::path::Path;
 
 use kubectl::objects::{self, Clock, EPOCH};
 use kubectl::server::{ApiServer, Objects};
-use kubectl::services;
 use kubectl::KubectlRun;
+use kubectl::{autoscalers, services};
 use kubectl::{line_diff, next_whole_second, run_kubectl, unix_now, write_kubeconfig, TempDir};
 use podlab_core::explain::describe::describe_pod;
+use podlab_core::explain::hpa::{describe_hpa, get_hpa};
 use podlab_core::explain::service::{describe_service, endpoint_slices, get_endpointslices};
 use podlab_core::manifest::duration::Millis;
 use podlab_core::sim::{self, Options, PodRun, Run};
@@ -601,5 +604,105 @@ spec:
         "{slices:#?}"
     );
     let failures = compare_services("cronjob-policies.yaml + Service", &text, &[at]);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+// ---- HorizontalPodAutoscalers ----------------------------------------------------
+
+/// What kubectl printed for `args` against the run's HPAs and their events
+/// at `at` (dates moved onto podlab's epoch), and the simulated "now" just
+/// before and after it ran: `describe hpa`'s event ages come from kubectl's
+/// clock, so the clocks are made to agree as for `describe pod`.
+fn kubectl_autoscalers(run: &Run, at: Millis, args: &[&str]) -> (String, Millis, Millis) {
+    assert_eq!(at % 1000, 0, "describe times are whole seconds");
+    let at_seconds = i64::try_from(at / 1000).expect("a time in range");
+    let dir = TempDir::new("kubectl-hpa");
+    for _attempt in 0..5 {
+        let second = i64::try_from(next_whole_second()).expect("a time in range");
+        let clock = Clock {
+            base: second - at_seconds,
+        };
+        let (hpas, events) = autoscalers::served(run, at, clock);
+        let table = autoscalers::table(&hpas, at);
+        let server = ApiServer::start(Objects {
+            autoscalers: hpas,
+            autoscaler_table: Some(table),
+            events,
+            ..Objects::default()
+        });
+        let kubeconfig = write_kubeconfig(&dir.0, &server);
+        let before = simulated_now(clock.base);
+        let out = run_kubectl(&dir.0, &kubeconfig, args);
+        let after = simulated_now(clock.base);
+        assert!(
+            out.success,
+            "kubectl {args:?} failed:\n{}\nrequests:\n{}",
+            out.stderr,
+            server.requests().join("\n")
+        );
+        if before >= at && after < at + 1000 {
+            return (
+                objects::shift_dates(&out.stdout, EPOCH - clock.base),
+                before,
+                after,
+            );
+        }
+    }
+    panic!("kubectl took a second or more five times in a row; its ages cannot be compared");
+}
+
+/// `get hpa` and `describe hpa` of every HPA of a golden file at each
+/// time, podlab against kubectl; returns the failures.
+fn compare_autoscalers(golden_file: &str, times: &[Millis]) -> Vec<String> {
+    let mut failures = Vec::new();
+    for &at in times {
+        let (_, run) = golden(golden_file, at);
+        assert!(!run.autoscalers.is_empty(), "{golden_file} has HPAs");
+        let (printed, _, _) = kubectl_autoscalers(&run, at, &["get", "hpa"]);
+        let podlab = get_hpa(&run, at);
+        if printed != podlab {
+            failures.push(format!(
+                "get hpa ({golden_file} at {at} ms) differs from kubectl v1.35 \
+                 (- podlab, + kubectl; · is a trailing space):\n{}",
+                line_diff(&podlab, &printed)
+            ));
+        }
+        for hpa in &run.autoscalers {
+            let (printed, before, after) =
+                kubectl_autoscalers(&run, at, &["describe", "hpa", &hpa.name]);
+            let at_before = describe_hpa(&run, hpa, before);
+            let at_after = describe_hpa(&run, hpa, after);
+            if printed != at_before && printed != at_after {
+                failures.push(format!(
+                    "describe hpa {} ({golden_file} at {at} ms) differs from kubectl v1.35 \
+                     (- podlab, + kubectl; · is a trailing space):\n{}",
+                    hpa.name,
+                    line_diff(&at_before, &printed)
+                ));
+            }
+        }
+    }
+    failures
+}
+
+/// A CPU HPA over a load step (`hpa-cpu-step.yaml`): before its first pass
+/// (no status: `<unknown>`, `0 current / 0 desired`, no conditions), after
+/// the first passes that find no metrics (the failure events, `2 current /
+/// 0 desired`), at rest at `minReplicas` and just after the scale-out.
+#[test]
+fn a_cpu_autoscaler_matches_kubectl() {
+    let failures = compare_autoscalers(
+        "hpa-cpu-step.yaml",
+        &[10_000, 40_000, 120_000, 320_000, 600_000],
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `behavior` (its `Behavior:` block), a Pods metric, a BinarySI memory
+/// target, three metrics (`+ 1 more...`), one the adapter does not serve
+/// (`FailedGetPodsMetric` events), scale-ups paced by a Pods policy.
+#[test]
+fn an_autoscaler_with_behavior_and_three_metrics_matches_kubectl() {
+    let failures = compare_autoscalers("hpa-behavior.yaml", &[20_000, 120_000, 420_000]);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -225,3 +225,52 @@ fn text_with_a_service_shows_its_endpoints_after_get_pods() {
     assert!(!out.contains("$ kubectl describe service"));
     assert!(!out.contains("$ kubectl get endpointslices"));
 }
+
+/// With a HorizontalPodAutoscaler, the transcript shows `kubectl get hpa`
+/// and `kubectl describe hpa` after the Services, and the JSON its
+/// decisions (`hpa-cpu-step.yaml`: 2 → 4 at 5:15, the golden of
+/// `sim/hpa/tests.rs`) and its status at `--at`.
+#[test]
+fn an_autoscaler_shows_in_the_transcript_and_the_json() {
+    let file = golden("hpa-cpu-step.yaml");
+    let (code, out) = podlab(&["simulate", &file, "--at", "5m20s"]);
+    assert_eq!(code, Some(0));
+    let commands: Vec<&str> = out
+        .lines()
+        .filter(|line| line.starts_with("$ kubectl"))
+        .collect();
+    assert_eq!(commands[1], "$ kubectl describe service model-api");
+    assert_eq!(commands[2], "$ kubectl get endpointslices");
+    assert_eq!(commands[3], "$ kubectl get hpa");
+    assert_eq!(commands[4], "$ kubectl describe hpa model-api");
+    assert!(
+        out.contains("model-api   Deployment/model-api   cpu: 86%/50%   2         10        2          5m20s\n"),
+        "{out}"
+    );
+    assert!(out.contains("2 current / 4 desired\n"), "{out}");
+
+    let (code, out) = podlab(&["simulate", &file, "--at", "5m20s", "--format", "json"]);
+    assert_eq!(code, Some(0));
+    let json: Value = serde_json::from_str(&out).expect("JSON");
+    let hpa = &json["autoscalers"][0];
+    assert_eq!(hpa["name"], "model-api");
+    assert_eq!(hpa["target"], "Deployment/model-api");
+    assert_eq!(hpa["targets"], "cpu: 86%/50%");
+    assert_eq!(
+        hpa["decisions"],
+        serde_json::json!([{
+            "at": 315.0, "from": 2, "to": 4,
+            "reason": "cpu resource utilization (percentage of request) above target",
+        }])
+    );
+    assert_eq!(hpa["status"]["desiredReplicas"], 4);
+    assert_eq!(hpa["status"]["conditions"][0]["reason"], "SucceededRescale");
+    let (_, out) = podlab(&[
+        "simulate",
+        &golden("service-endpoints.yaml"),
+        "--format",
+        "json",
+    ]);
+    let json: Value = serde_json::from_str(&out).expect("JSON");
+    assert!(json.get("autoscalers").is_none());
+}

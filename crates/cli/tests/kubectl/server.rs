@@ -24,6 +24,10 @@ pub struct Objects {
     pub services: Vec<Value>,
     pub endpoint_slices: Vec<Value>,
     pub endpoint_slice_table: Option<Value>,
+    /// autoscaling/v2 HorizontalPodAutoscalers and the Table printed for
+    /// `kubectl get hpa` (`autoscalers::table`).
+    pub autoscalers: Vec<Value>,
+    pub autoscaler_table: Option<Value>,
 }
 
 pub struct ApiServer {
@@ -128,6 +132,21 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
         "/apis" => (200, api_groups()),
         "/api/v1" => (200, core_v1_resources()),
         "/apis/discovery.k8s.io/v1" => (200, discovery_v1_resources()),
+        "/apis/autoscaling/v2" => (200, autoscaling_v2_resources()),
+        "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers" => {
+            match (&objects.autoscaler_table, table) {
+                (Some(printed), true) => (200, printed.clone()),
+                _ => (
+                    200,
+                    json!({
+                        "kind": "HorizontalPodAutoscalerList",
+                        "apiVersion": "autoscaling/v2",
+                        "metadata": { "resourceVersion": "1000" },
+                        "items": objects.autoscalers,
+                    }),
+                ),
+            }
+        }
         "/api/v1/namespaces/default/events" => (200, event_list(objects, query)),
         "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices" => {
             match (&objects.endpoint_slice_table, table) {
@@ -156,14 +175,23 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
                         "services",
                     )
                 })
+                .or_else(|| {
+                    by_name(
+                        "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/",
+                        &objects.autoscalers,
+                        "horizontalpodautoscalers.autoscaling",
+                    )
+                })
                 .unwrap_or_else(|| (404, not_found(&format!("{path} is not served"))))
         }
     }
 }
 
-/// The one API group besides core: discovery.k8s.io (EndpointSlices).
+/// The API groups besides core: discovery.k8s.io (EndpointSlices) and
+/// autoscaling (HorizontalPodAutoscalers, v2 only).
 fn api_groups() -> Value {
     let version = json!({ "groupVersion": "discovery.k8s.io/v1", "version": "v1" });
+    let autoscaling = json!({ "groupVersion": "autoscaling/v2", "version": "v2" });
     json!({
         "kind": "APIGroupList",
         "apiVersion": "v1",
@@ -171,6 +199,27 @@ fn api_groups() -> Value {
             "name": "discovery.k8s.io",
             "versions": [version],
             "preferredVersion": version,
+        }, {
+            "name": "autoscaling",
+            "versions": [autoscaling],
+            "preferredVersion": autoscaling,
+        }]
+    })
+}
+
+fn autoscaling_v2_resources() -> Value {
+    json!({
+        "kind": "APIResourceList",
+        "apiVersion": "v1",
+        "groupVersion": "autoscaling/v2",
+        "resources": [{
+            "name": "horizontalpodautoscalers",
+            "singularName": "horizontalpodautoscaler",
+            "namespaced": true,
+            "kind": "HorizontalPodAutoscaler",
+            "verbs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
+            "shortNames": ["hpa"],
+            "categories": ["all"]
         }]
     })
 }

@@ -42,6 +42,8 @@ pub const IDS: &[&str] = &[
     "job-backoff-limit",
     "cronjob-overlap",
     "silent-model-version",
+    "hpa-burst-cold-start",
+    "hpa-cpu-gpu-never-scales",
 ];
 
 /// An exercise from its two files (as fetched by the page).
@@ -74,6 +76,8 @@ pub const FILES: &[(&str, &str, &str)] = &[
     entry!("job-backoff-limit"),
     entry!("cronjob-overlap"),
     entry!("silent-model-version"),
+    entry!("hpa-burst-cold-start"),
+    entry!("hpa-cpu-gpu-never-scales"),
 ];
 
 /// Every exercise of the library, in order. An exercise whose file does not

@@ -4,6 +4,7 @@ pub mod describe;
 pub mod diagnosis;
 pub mod events;
 pub mod get_pods;
+pub mod hpa;
 pub mod logs;
 pub mod service;
 pub mod timeline;

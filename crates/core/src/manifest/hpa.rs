@@ -43,6 +43,13 @@ pub struct Autoscaler {
 pub struct MetricSpec {
     pub source: MetricSource,
     pub target: Target,
+    /// The target quantity was written with a binary suffix (`4Gi`): the
+    /// API server keeps it BinarySI, so kubectl prints it that way
+    /// (`explain::hpa`).
+    pub binary_target: bool,
+    /// An `Object` metric's `describedObject` (kind, name), as `describe
+    /// hpa` prints it.
+    pub described_object: Option<(String, String)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -175,6 +182,8 @@ pub fn lower_autoscaler(root: &Node, kind_span: Span, span: Span) -> Autoscaler 
                 container: None,
             },
             target: Target::Utilization(80),
+            binary_target: false,
+            described_object: None,
         });
     }
     let behavior = get("behavior").filter(|node| !node.is_null()).map(|node| {
@@ -296,7 +305,32 @@ fn lower_metric(item: &Node) -> MetricSpec {
         }
         .unwrap_or(Target::Missing)
     });
-    MetricSpec { source, target }
+    let binary_target = target_node
+        .and_then(|target| {
+            let key = match target.get("type").and_then(Node::as_str) {
+                Some("Value") => "value",
+                _ => "averageValue",
+            };
+            target.get(key)?.as_str()
+        })
+        .is_some_and(|written| written.trim_end().ends_with('i'));
+    let described_object = (kind == "Object").then(|| {
+        let described = source_node.and_then(|node| node.get("describedObject"));
+        let part = |key: &str| {
+            described
+                .and_then(|node| node.get(key))
+                .and_then(Node::as_str)
+                .unwrap_or_default()
+                .to_string()
+        };
+        (part("kind"), part("name"))
+    });
+    MetricSpec {
+        source,
+        target,
+        binary_target,
+        described_object,
+    }
 }
 
 /// A quantity's milli-value (`MilliValue()`), rounded up as Kubernetes does.

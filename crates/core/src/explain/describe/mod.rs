@@ -498,7 +498,7 @@ fn qos_class(pod: &PodRun) -> &'static str {
 /// `DescribeEvents`: `<none>`, or the table sorted by lastTimestamp (zero
 /// for the scheduler's events.k8s.io objects, so they come first; ties keep
 /// the API's order by name, as Go's sort does for up to 12 rows).
-fn events_section(text: &mut Text, objects: &[EventObject], at: Millis) {
+pub(crate) fn events_section(text: &mut Text, objects: &[EventObject], at: Millis) {
     if objects.is_empty() {
         text.line(0, "Events:\t<none>");
         return;

@@ -32,6 +32,8 @@ pub(super) struct Controller<'a> {
     conditions: Vec<Condition>,
     pub events: Vec<HpaEvent>,
     pub last_scale: Option<Millis>,
+    /// `status.desiredReplicas` as the last pass left it (0 before any).
+    desired_status: i32,
 }
 
 impl<'a> Controller<'a> {
@@ -44,6 +46,7 @@ impl<'a> Controller<'a> {
             conditions: Vec::new(),
             events: Vec::new(),
             last_scale: None,
+            desired_status: 0,
         }
     }
 
@@ -186,7 +189,12 @@ impl<'a> Controller<'a> {
                         "FailedComputeMetricsReplicas",
                         format!("invalid metrics ({invalid} invalid out of {total}), first error is: {wrapped}"),
                     );
-                    return self.status(at, current, current, metrics, false, None);
+                    // `setCurrentReplicasAndMetricsInStatus` writes the
+                    // current count and the metrics only: the desired
+                    // count stays what the last pass wrote (0 at first),
+                    // hence describe's `2 current / 0 desired`.
+                    let kept = self.desired_status;
+                    return self.status(at, current, kept, metrics, false, None);
                 }
             }
             self.set(
@@ -239,7 +247,7 @@ impl<'a> Controller<'a> {
     }
 
     fn status(
-        &self,
+        &mut self,
         at: Millis,
         current: i32,
         desired: i32,
@@ -247,6 +255,7 @@ impl<'a> Controller<'a> {
         rescaled: bool,
         reason: Option<String>,
     ) -> Pass {
+        self.desired_status = desired;
         Pass {
             at,
             current_replicas: current,

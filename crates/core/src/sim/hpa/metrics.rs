@@ -197,7 +197,7 @@ impl<'a> Source<'a> {
                     Some(_) => format!("{resource} container resource utilization (percentage of request)"),
                     None => format!("{resource} resource utilization (percentage of request)"),
                 };
-                let requests = match self.requests(resource, container, pods, view) {
+                let requests = match self.requests(resource, container, pods) {
                     Ok(requests) => requests,
                     Err(error) => return Err(fail(format!("failed to get {resource} utilization: {error}"))),
                 };
@@ -389,9 +389,7 @@ impl<'a> Source<'a> {
         resource: &str,
         only: Option<&str>,
         pods: &[usize],
-        view: Millis,
     ) -> Result<Vec<i64>, String> {
-        let _ = view;
         pods.iter()
             .map(|&p| {
                 let pod = &self.run.pods[p];

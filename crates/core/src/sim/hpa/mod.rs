@@ -62,6 +62,9 @@ pub struct AutoscalerRun {
     pub max_replicas: i32,
     /// Every pass, in time order.
     pub syncs: Vec<Pass>,
+    /// The HPA as stored (defaults applied): what kubectl shows of its
+    /// spec (`explain::hpa`).
+    pub spec: crate::manifest::hpa::Autoscaler,
     /// Set when the replay stopped applying decisions (after
     /// [`MAX_RESCALES`]): from this time the HPA's passes are not shown.
     pub capped: Option<Millis>,
@@ -162,6 +165,7 @@ fn walk(reading: &Reading, run: &Run, known: &[Rescale], capped: bool) -> Walk {
             target: format!("{}/{}", hpa.target_kind, hpa.target_name),
             min_replicas: hpa.min_replicas,
             max_replicas: hpa.max_replicas,
+            spec: hpa.clone(),
             syncs: Vec::new(),
             capped: None,
         })
@@ -201,7 +205,7 @@ fn walk(reading: &Reading, run: &Run, known: &[Rescale], capped: bool) -> Walk {
                     pod.owner == owner && pod.exists_at(view)
                 })
                 .collect();
-            let replicas = spec_replicas(reading, workload, known, index, at);
+            let replicas = spec_replicas(reading, workload, known, at);
             let sync = controller.reconcile(&source, &pods, replicas, at);
             let rescaled = sync.rescaled.then_some(sync.desired_replicas);
             records[index].syncs.push(sync);
@@ -251,7 +255,6 @@ fn spec_replicas(
     reading: &Reading,
     workload: &crate::manifest::model::Workload,
     known: &[Rescale],
-    hpa: usize,
     at: Millis,
 ) -> i32 {
     let mut changes: Vec<(Millis, i64)> = reading
@@ -272,7 +275,6 @@ fn spec_replicas(
             })
             .map(|rescale| (rescale.at, i64::from(rescale.replicas))),
     );
-    let _ = hpa;
     crate::sort::sort_by_key(&mut changes, |(when, _)| *when);
     let replicas = changes
         .last()

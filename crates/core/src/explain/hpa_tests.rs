@@ -1,0 +1,99 @@
+//! `get hpa` / `describe hpa` on the golden HPA runs; kubectl v1.35 itself
+//! checks the same texts byte for byte in `crates/cli/tests/describe_kubectl.rs`.
+
+use super::*;
+use crate::sim::{simulate, Options};
+
+const STEP: &str = include_str!("../../../../tests/golden/hpa-cpu-step.yaml");
+const BEHAVIOR: &str = include_str!("../../../../tests/golden/hpa-behavior.yaml");
+
+fn run_at(text: &str, at: Millis) -> Run {
+    simulate(text, &Options { until: Some(at) })
+}
+
+#[test]
+fn quantities_print_as_go_prints_them() {
+    for (milli, text) in [
+        (0, "0"),
+        (850, "850m"),
+        (12_500, "12500m"),
+        (12_000, "12"),
+        (1_200_000, "1200"),
+        (3_000_000, "3k"),
+        (3_221_225_472_000, "3221225472"),
+        (-1500, "-1500m"),
+    ] {
+        assert_eq!(decimal_si(milli), text, "{milli}m");
+    }
+    for (milli, text) in [
+        (1_073_741_824_000, "1Gi"),
+        (1_610_612_736_000, "1536Mi"),
+        (512_000, "512"),
+        (1_024_500, "1024500m"),
+    ] {
+        assert_eq!(binary_si(milli), text, "{milli}m");
+    }
+}
+
+/// Before the first pass (0:15) the HPA has no status.
+#[test]
+fn before_the_first_pass_everything_is_unknown() {
+    let run = run_at(STEP, 10_000);
+    assert_eq!(
+        get_hpa(&run, 10_000),
+        "NAME        REFERENCE              TARGETS              MINPODS   MAXPODS   REPLICAS   AGE\n\
+         model-api   Deployment/model-api   cpu: <unknown>/50%   2         10        0          10s\n"
+    );
+    let text = describe_hpa(&run, &run.autoscalers[0], 10_000);
+    assert!(
+        text.contains("(as a percentage of request):  <unknown> / 50%\n"),
+        "{text}"
+    );
+    assert!(text.contains("Deployment pods:"), "{text}");
+    assert!(text.contains("0 current / 0 desired\n"), "{text}");
+    assert!(!text.contains("Conditions:"), "{text}");
+    assert!(
+        text.ends_with("Events:                                                <none>\n"),
+        "{text}"
+    );
+}
+
+/// After the load step: the scale-out at 5:15 (`cpu_load_step_golden`).
+#[test]
+fn describe_after_the_scale_out() {
+    let at = 5 * 60_000 + 20_000;
+    let run = run_at(STEP, at);
+    insta::assert_snapshot!("get_hpa_after_scale_out", get_hpa(&run, at));
+    insta::assert_snapshot!(
+        "describe_hpa_after_scale_out",
+        describe_hpa(&run, &run.autoscalers[0], at)
+    );
+}
+
+/// `behavior`, a Pods metric, a binary memory target, a third metric
+/// (`+ 1 more...`) that the adapter does not serve.
+#[test]
+fn describe_with_behavior_and_a_failing_metric() {
+    let at = 2 * 60_000;
+    let run = run_at(BEHAVIOR, at);
+    let row = get_hpa(&run, at);
+    assert!(row.contains(" + 1 more..."), "{row}");
+    insta::assert_snapshot!("get_hpa_behavior", row);
+    insta::assert_snapshot!(
+        "describe_hpa_behavior",
+        describe_hpa(&run, &run.autoscalers[0], at)
+    );
+}
+
+#[test]
+fn transcript_lists_then_describes() {
+    let run = run_at(STEP, 20_000);
+    let text = transcript(&run, 20_000);
+    assert!(text.starts_with("\n$ kubectl get hpa\nNAME "), "{text}");
+    assert!(
+        text.contains("\n$ kubectl describe hpa model-api\nName:"),
+        "{text}"
+    );
+    let none = run_at("apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: a, image: a}]}\n", 1000);
+    assert_eq!(transcript(&none, 1000), "");
+}
