@@ -346,3 +346,48 @@ fn recreate_deletes_every_old_pod_before_creating_the_new_ones() {
         Some((63_000, "NewReplicaSetAvailable"))
     );
 }
+
+/// `kubectl rollout status` started at the rollout (rollout_status.go):
+/// 60: 2 of 4 pods are of the new ReplicaSet; 72: all 4 are, 1 old pod is
+/// still active (the one deleted at 84); 84: done.
+#[test]
+fn rollout_status_follows_the_four_replica_rollout_to_success() {
+    let run = run(&deployment(4, "", "  minReadySeconds: 10\n", false, ""));
+    assert_eq!(
+        podlab_core::explain::deployment::rollout_status_lines(&run, "model-api", 60_000, 720_000),
+        vec![
+            "Waiting for deployment \"model-api\" rollout to finish: 2 out of 4 new replicas have been updated...",
+            "Waiting for deployment \"model-api\" rollout to finish: 1 old replicas are pending termination...",
+            "deployment \"model-api\" successfully rolled out",
+        ]
+    );
+    let deployment = the_deployment(&run);
+    let (old, new) = (
+        &deployment.replica_sets[0].name,
+        &deployment.replica_sets[1].name,
+    );
+    // At 73 s: 4 new pods (2 Ready since 62, available since 72; 2 just
+    // created), 1 old pod Ready.
+    assert_eq!(
+        podlab_core::explain::deployment::get_deployments(&run, 73_000),
+        "NAME        READY   UP-TO-DATE   AVAILABLE   AGE\nmodel-api   3/4     4            3           73s\n"
+    );
+    assert_eq!(
+        podlab_core::explain::deployment::get_replica_sets(&run, 73_000),
+        format!("NAME                   DESIRED   CURRENT   READY   AGE\n{old}   1         1         1       73s\n{new}   4         4         2       13s\n")
+    );
+}
+
+/// The stalled GPU rollout: waiting on the Pending surge pod until the
+/// deadline's error at 661 s.
+#[test]
+fn rollout_status_of_the_gpu_trap_ends_with_the_deadline_error() {
+    let run = run(&deployment(2, "", "", true, GPU_NODE));
+    assert_eq!(
+        podlab_core::explain::deployment::rollout_status_lines(&run, "model-api", 60_000, 720_000),
+        vec![
+            "Waiting for deployment \"model-api\" rollout to finish: 1 out of 2 new replicas have been updated...",
+            "error: deployment \"model-api\" exceeded its progress deadline",
+        ]
+    );
+}
