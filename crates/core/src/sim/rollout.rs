@@ -823,6 +823,24 @@ fn images_of(workload: &Workload) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::new_rs_replicas;
+    use crate::manifest::model::IntOrPercent;
+
+    /// §6.1's worked numbers for 25 %: surge rounded up, unavailable down.
+    #[test]
+    fn quarter_percentages_round_as_resolve_fenceposts_does() {
+        let quarter = IntOrPercent::Percent(25);
+        let resolved = |replicas| {
+            (
+                quarter.scaled(replicas, true),
+                quarter.scaled(replicas, false),
+            )
+        };
+        assert_eq!(resolved(1), (1, 0));
+        assert_eq!(resolved(2), (1, 0));
+        assert_eq!(resolved(4), (1, 1));
+        assert_eq!(resolved(10), (3, 2));
+        assert_eq!(IntOrPercent::Int(0).scaled(4, true), 0);
+    }
 
     /// §6.2: 4 replicas, surge 1: the new ReplicaSet starts at 1 (4 old +
     /// 1 = 5 = max); with one old scaled down, 2.
