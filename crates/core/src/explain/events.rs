@@ -560,6 +560,7 @@ mod tests {
             services: Vec::new(),
             seed: 0,
             autoscalers: Vec::new(),
+            deployments: Vec::new(),
         }
     }
 

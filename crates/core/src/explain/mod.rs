@@ -1,5 +1,6 @@
 //! kubectl-style text from a simulated run (`kubectl-output.md`).
 
+pub mod deployment;
 pub mod describe;
 pub mod diagnosis;
 pub mod events;

@@ -270,6 +270,7 @@ pub fn refusal(workload: &Workload) -> Option<String> {
                 .iter()
                 .map(|fraction| fraction.message("").en),
         )
+        .chain(zero_surge_and_unavailable(workload))
         .collect();
     let kind = workload.kind.as_str();
     let name = &workload.name;
@@ -283,9 +284,44 @@ pub fn refusal(workload: &Workload) -> Option<String> {
     }
 }
 
+/// `ValidateRollingUpdateDeployment` (`pkg/apis/apps/validation/validation.go`,
+/// traffic-autoscaling.md §6.1): `maxSurge` and `maxUnavailable` may not
+/// both be 0 (`getIntOrPercentValue`: `0` and `0%` alike).
+fn zero_surge_and_unavailable(workload: &Workload) -> Option<String> {
+    use crate::manifest::model::IntOrPercent;
+    let deployment = workload.deployment.as_ref()?;
+    if deployment.strategy.value != "RollingUpdate" {
+        return None;
+    }
+    let value = |setting: IntOrPercent| match setting {
+        IntOrPercent::Int(value) | IntOrPercent::Percent(value) => value,
+    };
+    let unavailable = deployment.max_unavailable.value;
+    if value(unavailable) != 0 || value(deployment.max_surge.value) != 0 {
+        return None;
+    }
+    let shown = match unavailable {
+        IntOrPercent::Int(value) => value.to_string(),
+        IntOrPercent::Percent(_) => format!("\"{}\"", unavailable.text()),
+    };
+    Some(format!(
+        "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: {shown}: may not be 0 when `maxSurge` is 0"
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rolling_update_with_zero_surge_and_zero_unavailable_is_refused() {
+        let text = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api}\nspec:\n  strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 0}}\n  template:\n    spec:\n      containers: [{name: a, image: a:1}]\n";
+        let reading = crate::manifest::read::read(text);
+        assert_eq!(
+            refusal(&reading.workloads[0]).as_deref(),
+            Some("The Deployment \"api\" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0")
+        );
+    }
 
     #[test]
     fn refusal_lists_pl101_then_pl102_causes_as_the_rules_word_them() {

@@ -43,6 +43,22 @@ pub struct Scenario {
     pub traffic: Option<Traffic>,
     /// `actions`: what a person does at a time (`kubectl scale`).
     pub actions: Vec<Action>,
+    /// `rollout`: a new pod template applied to a Deployment at a time
+    /// (`sim/rollout.rs`, docs/rollouts.md).
+    pub rollouts: Vec<Rollout>,
+}
+
+/// `{at: 5m, workload: model-api, image: registry.example.com/model-api:0.3.2}`:
+/// at `at`, the Deployment `workload`'s template gets the new image (what
+/// `kubectl set image` or an apply of the edited manifest does). The
+/// container changed is the one whose image repository is the new image's,
+/// else the first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rollout {
+    pub at: Millis,
+    pub span: Span,
+    pub workload: String,
+    pub image: String,
 }
 
 /// `{at: 6m, scale: {name: model-api, replicas: 1}}`: at `at`, what
@@ -500,6 +516,7 @@ impl Default for Scenario {
             extended_resource_toleration: false,
             traffic: None,
             actions: Vec::new(),
+            rollouts: Vec::new(),
         }
     }
 }
@@ -799,6 +816,20 @@ pub fn lower_scenario(root: &Node, kind_span: Span) -> Scenario {
                     replicas: scale.get("replicas")?.as_int()?.clamp(0, 1000),
                 })
             }),
+        })
+        .collect();
+    scenario.rollouts = spec
+        .get("rollout")
+        .and_then(Node::items)
+        .unwrap_or(&[])
+        .iter()
+        .filter_map(|item| {
+            Some(Rollout {
+                at: duration_at(item, "at").map_or(0, |at| at.value),
+                span: item.span,
+                workload: item.get("workload")?.as_str()?.to_string(),
+                image: item.get("image")?.as_str()?.to_string(),
+            })
         })
         .collect();
     if let Some(cluster) = spec.get("cluster") {

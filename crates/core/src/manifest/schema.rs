@@ -245,8 +245,16 @@ schema!(POD_SECURITY_CONTEXT, "pod security context", "pod security context", [
 
 schema!(DEPLOYMENT_SPEC, "Deployment spec", "Deployment spec", [
     "replicas" => Int, "selector" => Object(&LABEL_SELECTOR), "template" => Object(&POD_TEMPLATE),
-    "strategy" => Any, "minReadySeconds" => Int, "revisionHistoryLimit" => Int, "paused" => Bool,
+    "strategy" => Object(&DEPLOYMENT_STRATEGY), "minReadySeconds" => Int, "revisionHistoryLimit" => Int, "paused" => Bool,
     "progressDeadlineSeconds" => Int,
+]);
+
+schema!(DEPLOYMENT_STRATEGY, "Deployment strategy", "Deployment strategy", [
+    "type" => Str, "rollingUpdate" => Object(&ROLLING_UPDATE_DEPLOYMENT),
+]);
+
+schema!(ROLLING_UPDATE_DEPLOYMENT, "rolling update", "rolling update", [
+    "maxSurge" => IntOrStr, "maxUnavailable" => IntOrStr,
 ]);
 
 schema!(REPLICA_SET_SPEC, "ReplicaSet spec", "ReplicaSet spec", [
@@ -355,7 +363,11 @@ pub const TOP_LEVEL_FIELDS: &[&str] = &["apiVersion", "kind", "metadata", "spec"
 schema!(SCENARIO_SPEC, "Scenario spec", "Scenario spec", [
     "duration" => Duration, "seed" => Int, "workload" => ListOf(&SCENARIO_WORKLOAD),
     "cluster" => Object(&SCENARIO_CLUSTER), "traffic" => Object(&SCENARIO_TRAFFIC),
-    "actions" => ListOf(&SCENARIO_ACTION),
+    "actions" => ListOf(&SCENARIO_ACTION), "rollout" => ListOf(&SCENARIO_ROLLOUT),
+]);
+
+schema!(SCENARIO_ROLLOUT, "Scenario rollout", "Scenario rollout", [
+    "at" => Duration, "workload" => Str, "image" => Str,
 ]);
 
 schema!(SCENARIO_ACTION, "Scenario action", "Scenario 動作", [

@@ -519,6 +519,7 @@ fn check_enum_or_range(node: &Node, key: &str, walk: &Walk, path: &str, out: &mu
         ("container port", "protocol") => &["TCP", "UDP", "SCTP"],
         ("httpGet action", "scheme") => &["HTTP", "HTTPS"],
         ("CronJob spec", "concurrencyPolicy") => &["Allow", "Forbid", "Replace"],
+        ("Deployment strategy", "type") => &["Recreate", "RollingUpdate"],
         ("selector requirement", "operator") => {
             &["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"]
         }

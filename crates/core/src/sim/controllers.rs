@@ -327,6 +327,7 @@ impl<'a> Sim<'a> {
         self.pods[pod].run.deleted = Some(self.now);
         self.pods[pod].done = true;
         self.release(pod);
+        self.deployment_pod_changed(pod);
         if let Owner::Job(job) = self.pods[pod].owner {
             self.job_check_terminal(job);
         }
@@ -876,6 +877,7 @@ impl<'a> Sim<'a> {
     /// A container went Ready: an OrderedReady StatefulSet creates the next
     /// ordinal once this one is Running and Ready (§7).
     pub(super) fn pod_ready_changed(&mut self, pod: usize) {
+        self.deployment_pod_changed(pod);
         let Owner::StatefulSet(set, ordinal) = self.pods[pod].owner else {
             return;
         };

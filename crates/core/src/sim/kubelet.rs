@@ -20,6 +20,8 @@ mod lifecycle;
 pub(in crate::sim) use lifecycle::pre_stop_seconds;
 #[path = "probes.rs"]
 mod probes;
+#[path = "rollout.rs"]
+mod rollout;
 #[path = "scale.rs"]
 mod scale;
 #[path = "volumes.rs"]
@@ -117,6 +119,10 @@ enum Ev {
     MountRetry(usize, Millis),
     /// The Scenario's action (index): `kubectl scale` (`scale.rs`).
     Action(usize),
+    /// The Scenario's rollout (index): a new template (`rollout.rs`).
+    Rollout(usize),
+    /// A sync of the Deployment controller for Deployment (index).
+    DeploymentSync(usize),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -313,6 +319,10 @@ struct Sim<'a> {
     failed_scheduling: Vec<(sched::Unschedulable, Arc<str>)>,
     /// The file's workloads (`scale.rs` finds the one an action names).
     workloads: &'a [crate::manifest::model::Workload],
+    /// The Deployments, in document order (`rollout.rs`).
+    deployments: Vec<rollout::DeploymentSim<'a>>,
+    /// Per Scenario rollout, the Deployment with its new template.
+    rollout_templates: &'a [Option<Workload>],
 }
 
 /// splitmix64: the run's only source of randomness, seeded by the input.
@@ -419,6 +429,17 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
             });
         }
     }
+    let rollout_templates: Vec<Option<Workload>> = scenario
+        .rollouts
+        .iter()
+        .map(|rollout| {
+            reading
+                .workloads
+                .iter()
+                .find(|w| w.kind == WorkloadKind::Deployment && w.name == rollout.workload)
+                .map(|w| rollout::rollout_template(w, &rollout.image))
+        })
+        .collect();
     let mut sim = Sim {
         now: 0,
         queue: Queue::new(),
@@ -435,6 +456,8 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
         unschedulable: Vec::new(),
         failed_scheduling: Vec::new(),
         workloads: &reading.workloads,
+        deployments: Vec::new(),
+        rollout_templates: &rollout_templates,
     };
     let mut refused = Vec::new();
     for workload in &reading.workloads {
@@ -457,6 +480,7 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
                 for name in names {
                     sim.create_pod(workload, name, Owner::None, Some(hash.clone()), None);
                 }
+                sim.deployment_created(workload, hash);
             }
             WorkloadKind::ReplicaSet => {
                 let names: Vec<String> = (0..count(&workload.replicas))
@@ -489,6 +513,9 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
     for (index, action) in scenario.actions.iter().enumerate() {
         sim.push(action.at, Ev::Action(index));
     }
+    for (index, rollout) in scenario.rollouts.iter().enumerate() {
+        sim.push(rollout.at, Ev::Rollout(index));
+    }
     while let Some((at, ev)) = sim.queue.pop() {
         if at > until {
             break;
@@ -496,6 +523,7 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
         sim.now = at;
         sim.handle(ev);
     }
+    let deployments = sim.deployment_runs();
     Run {
         end: until,
         pods: sim
@@ -518,6 +546,7 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
         services: reading.services.clone(),
         seed: seed ^ scenario.seed,
         autoscalers: Vec::new(),
+        deployments,
     }
 }
 
@@ -631,6 +660,8 @@ impl<'a> Sim<'a> {
             Ev::GpuCheck(node, gpu, generation) => self.gpu_crossing(node, gpu, generation),
             Ev::MountRetry(pod, backoff) => self.mount_attempt(pod, backoff),
             Ev::Action(index) => self.action(index),
+            Ev::Rollout(index) => self.rollout(index),
+            Ev::DeploymentSync(d) => self.deployment_sync(d),
         }
     }
 

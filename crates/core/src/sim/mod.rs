@@ -112,6 +112,139 @@ pub struct Run {
     pub seed: u64,
     /// What each HorizontalPodAutoscaler did (`hpa/`), in document order.
     pub autoscalers: Vec<hpa::AutoscalerRun>,
+    /// Each Deployment as its controller kept it (`rollout.rs`): its
+    /// ReplicaSets and their sizes, its conditions, in document order.
+    pub deployments: Vec<DeploymentRun>,
+}
+
+/// A Deployment over the run (`sim/rollout.rs`, docs/rollouts.md).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeploymentRun {
+    pub name: String,
+    /// `spec.replicas` from each time on.
+    pub replicas: Vec<(Millis, usize)>,
+    /// `RollingUpdate` or `Recreate`.
+    pub strategy: String,
+    /// As written or defaulted (`25%`, `1`), and resolved for `replicas`
+    /// (`ResolveFenceposts`) when the run began.
+    pub max_surge: String,
+    pub max_unavailable: String,
+    pub min_ready_seconds: i64,
+    pub progress_deadline_seconds: i64,
+    /// The template's labels (the selector podlab assumes).
+    pub labels: Vec<(String, String)>,
+    /// In creation order.
+    pub replica_sets: Vec<ReplicaSetRun>,
+    /// Which ReplicaSet has the current template from each time on.
+    pub new_replica_set: Vec<(Millis, Option<usize>)>,
+    /// `status.conditions` after each change, in the API's order.
+    pub conditions: Vec<(Millis, Vec<DeploymentCondition>)>,
+}
+
+/// A ReplicaSet of a Deployment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplicaSetRun {
+    /// `<deployment>-<pod-template-hash>`.
+    pub name: String,
+    pub hash: String,
+    pub created: Millis,
+    /// `deployment.kubernetes.io/revision`.
+    pub revision: usize,
+    /// `spec.replicas` from each time on (the first entry at creation).
+    pub sizes: Vec<(Millis, usize)>,
+    /// (container, image) of its template.
+    pub images: Vec<(String, String)>,
+}
+
+/// A `DeploymentCondition` (`Progressing`, `Available`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeploymentCondition {
+    pub kind: &'static str,
+    /// `True`, `False`.
+    pub status: &'static str,
+    pub reason: &'static str,
+    pub message: String,
+    pub last_update: Millis,
+    pub last_transition: Millis,
+}
+
+/// The value of a step function `(from, value)` at `at`.
+fn step_at<T: Clone>(steps: &[(Millis, T)], at: Millis) -> Option<T> {
+    steps
+        .iter()
+        .rev()
+        .find(|(from, _)| *from <= at)
+        .map(|(_, value)| value.clone())
+}
+
+impl DeploymentRun {
+    /// `spec.replicas` at `at`.
+    pub fn replicas_at(&self, at: Millis) -> usize {
+        step_at(&self.replicas, at).unwrap_or(0)
+    }
+
+    /// The ReplicaSet with the current template at `at`.
+    pub fn new_replica_set_at(&self, at: Millis) -> Option<&ReplicaSetRun> {
+        step_at(&self.new_replica_set, at)
+            .flatten()
+            .and_then(|index| self.replica_sets.get(index))
+    }
+
+    /// `status.conditions` at `at`.
+    pub fn conditions_at(&self, at: Millis) -> Vec<DeploymentCondition> {
+        step_at(&self.conditions, at).unwrap_or_default()
+    }
+
+    /// The ReplicaSets that exist at `at`.
+    pub fn replica_sets_at(&self, at: Millis) -> impl Iterator<Item = &ReplicaSetRun> {
+        self.replica_sets.iter().filter(move |rs| rs.created <= at)
+    }
+
+    /// The pods of ReplicaSet `rs` in `pods` (its pod-template-hash).
+    pub fn pods_of<'r>(
+        &self,
+        rs: &'r ReplicaSetRun,
+        pods: &'r [PodRun],
+    ) -> impl Iterator<Item = &'r PodRun> + 'r {
+        let owner = format!("Deployment/{}", self.name);
+        pods.iter().filter(move |pod| {
+            pod.owner == owner && pod.template_hash.as_deref() == Some(rs.hash.as_str())
+        })
+    }
+}
+
+impl ReplicaSetRun {
+    /// `spec.replicas` at `at`.
+    pub fn size_at(&self, at: Millis) -> usize {
+        step_at(&self.sizes, at).unwrap_or(0)
+    }
+}
+
+impl PodRun {
+    /// Counted by its ReplicaSet at `at`: created, not deleted
+    /// (`FilterActivePods`: no deletionTimestamp).
+    pub fn active_at(&self, at: Millis) -> bool {
+        self.created <= at && self.deleting.is_none_or(|deleting| deleting > at)
+    }
+
+    /// Ready at `at` (every app container Ready).
+    pub fn ready_at(&self, at: Millis) -> bool {
+        pod_ready_intervals(self)
+            .iter()
+            .any(|(from, to)| *from <= at && at < *to)
+    }
+
+    /// Available at `at`: active and Ready for at least `min_ready_seconds`
+    /// (`podutil.IsPodAvailable`).
+    pub fn available_at(&self, at: Millis, min_ready_seconds: i64) -> bool {
+        let min_ready = Millis::try_from(min_ready_seconds.max(0))
+            .unwrap_or(0)
+            .saturating_mul(1000);
+        self.active_at(at)
+            && pod_ready_intervals(self)
+                .iter()
+                .any(|(from, to)| *from <= at && at < *to && from.saturating_add(min_ready) <= at)
+    }
 }
 
 /// An object `kubectl apply` could not create, with the API server's error.

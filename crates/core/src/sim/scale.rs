@@ -40,6 +40,14 @@ impl<'a> Sim<'a> {
         }) else {
             return;
         };
+        if workload.kind == WorkloadKind::Deployment {
+            if let Some(d) = self.deployment_of(&workload.name) {
+                // Through the Deployment controller (`rollout.rs`), which
+                // keeps the ReplicaSets' sizes.
+                self.deployment_scale(d, usize::try_from(scale.replicas).unwrap_or(0));
+                return;
+            }
+        }
         let now = self.now;
         let live: Vec<usize> = (0..self.pods.len())
             .filter(|&p| {
@@ -106,7 +114,7 @@ impl<'a> Sim<'a> {
 
     /// `ActivePods.Less` as a sort key: the first ones are deleted first.
     /// (During the run a pod's containers live in `PodSim::containers`.)
-    fn deletion_rank(&self, pod: usize, now: Millis) -> DeletionRank {
+    pub(super) fn deletion_rank(&self, pod: usize, now: Millis) -> DeletionRank {
         let sim = &self.pods[pod];
         let app = &sim.containers[..sim.spec.containers.len().min(sim.containers.len())];
         let assigned = sim
@@ -142,7 +150,7 @@ impl<'a> Sim<'a> {
 
 /// Not on a node first, then not running, then not Ready, then Ready for
 /// less time, then more restarts, then newer.
-type DeletionRank = (
+pub(super) type DeletionRank = (
     bool,
     bool,
     bool,

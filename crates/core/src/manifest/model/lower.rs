@@ -3,9 +3,9 @@
 //! module doc). Never fails, never panics.
 
 use super::{
-    default_pull_policy, Amount, Container, ContainerPort, CronSpec, EnvFrom, EnvVar, Handler,
-    JobSpec, PodSpec, PortRef, Probe, ProbeKind, Requirement, Resources, Setting, Toleration,
-    Volume, VolumeMount, Workload, WorkloadKind,
+    default_pull_policy, Amount, Container, ContainerPort, CronSpec, DeploymentSpec, EnvFrom,
+    EnvVar, Handler, IntOrPercent, JobSpec, PodSpec, PortRef, Probe, ProbeKind, Requirement,
+    Resources, Setting, Toleration, Volume, VolumeMount, Workload, WorkloadKind,
 };
 use crate::manifest::quantity;
 use crate::manifest::yaml::{Node, NodeKind};
@@ -129,6 +129,7 @@ pub fn lower_workload(root: &Node, kind: WorkloadKind, kind_span: Span, span: Sp
     for container in pod.containers.iter_mut().chain(&mut pod.init_containers) {
         container.annotated = annotated.for_container(&container.name);
     }
+    let deployment = (kind == WorkloadKind::Deployment).then(|| lower_deployment(spec));
     Workload {
         kind,
         kind_span,
@@ -140,7 +141,48 @@ pub fn lower_workload(root: &Node, kind: WorkloadKind, kind_span: Span, span: Sp
         job,
         cron,
         pod_labels,
+        deployment,
     }
+}
+
+/// A Deployment's `strategy`, `minReadySeconds` and
+/// `progressDeadlineSeconds`, defaulted as `SetDefaults_Deployment`
+/// (scheduler-controllers.md §5.2); a value of the wrong type keeps the
+/// default (PL002 reports it).
+fn lower_deployment(spec: Option<&Node>) -> DeploymentSpec {
+    let strategy = spec.and_then(|spec| spec.get("strategy"));
+    let rolling = strategy.and_then(|strategy| strategy.get("rollingUpdate"));
+    let int_or_percent = |key: &str| {
+        let node = rolling.and_then(|rolling| rolling.get(key));
+        match node.and_then(|node| int_or_percent(node).map(|value| (value, node.span))) {
+            Some((value, span)) => Setting::written(value, span),
+            None => Setting::default(IntOrPercent::Percent(25)),
+        }
+    };
+    DeploymentSpec {
+        strategy: strategy
+            .and_then(|strategy| strategy.get("type"))
+            .and_then(|node| str_of(Some(node)).map(|value| Setting::written(value, node.span)))
+            .unwrap_or(Setting::default("RollingUpdate".to_string())),
+        max_surge: int_or_percent("maxSurge"),
+        max_unavailable: int_or_percent("maxUnavailable"),
+        min_ready_seconds: spec
+            .map(|spec| int_setting(spec, "minReadySeconds", 0))
+            .unwrap_or(Setting::default(0)),
+        progress_deadline_seconds: spec
+            .map(|spec| int_setting(spec, "progressDeadlineSeconds", 600))
+            .unwrap_or(Setting::default(600)),
+    }
+}
+
+/// `1` or `"25%"` (an `IntOrString`); anything else is `None`.
+fn int_or_percent(node: &Node) -> Option<IntOrPercent> {
+    if let Some(value) = node.as_int() {
+        return Some(IntOrPercent::Int(value));
+    }
+    let text = node.as_str()?.trim();
+    let percent = text.strip_suffix('%')?.parse::<i64>().ok()?;
+    Some(IntOrPercent::Percent(percent))
 }
 
 fn template_pod(spec: Option<&Node>, spec_key: Span) -> (PodSpec, Option<Span>) {

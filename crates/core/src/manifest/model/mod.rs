@@ -105,6 +105,59 @@ pub struct Workload {
     pub cron: Option<CronSpec>,
     /// The pod's labels: `metadata.labels` of a Pod, the template's otherwise.
     pub pod_labels: Vec<(String, String)>,
+    /// A Deployment's rollout settings (`strategy`, `minReadySeconds`,
+    /// `progressDeadlineSeconds`), with the API's defaults.
+    pub deployment: Option<DeploymentSpec>,
+}
+
+/// What a Deployment says about replacing its pods, defaulted as
+/// `SetDefaults_Deployment` does (`pkg/apis/apps/v1/defaults.go`,
+/// scheduler-controllers.md §5.2): `RollingUpdate` with `maxSurge` and
+/// `maxUnavailable` 25 %, `minReadySeconds` 0, `progressDeadlineSeconds` 600.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeploymentSpec {
+    /// `RollingUpdate` or `Recreate`.
+    pub strategy: Setting<String>,
+    /// As written (`1`, `25%`); `IntOrString` in the API.
+    pub max_surge: Setting<IntOrPercent>,
+    pub max_unavailable: Setting<IntOrPercent>,
+    pub min_ready_seconds: Setting<i64>,
+    pub progress_deadline_seconds: Setting<i64>,
+}
+
+/// An `intstr.IntOrString` of a rolling update: a count or a percentage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntOrPercent {
+    Int(i64),
+    Percent(i64),
+}
+
+impl IntOrPercent {
+    /// `intstr.GetScaledValueFromIntOrPercent(value, total, round_up)`
+    /// (`staging/src/k8s.io/apimachinery/pkg/util/intstr/intstr.go`): a
+    /// percentage of `total`, rounded up (`math.Ceil`) or down (`math.Floor`);
+    /// integer arithmetic, so no float reaches the result.
+    pub fn scaled(self, total: i64, round_up: bool) -> i64 {
+        match self {
+            IntOrPercent::Int(value) => value,
+            IntOrPercent::Percent(percent) => {
+                let product = percent.saturating_mul(total);
+                if round_up {
+                    product.saturating_add(99).div_euclid(100)
+                } else {
+                    product.div_euclid(100)
+                }
+            }
+        }
+    }
+
+    /// As kubectl prints it: `1`, `25%`.
+    pub fn text(self) -> String {
+        match self {
+            IntOrPercent::Int(value) => value.to_string(),
+            IntOrPercent::Percent(percent) => format!("{percent}%"),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -1,0 +1,856 @@
+//! The Deployment controller: its ReplicaSets, the Scenario's `rollout`
+//! (a new pod template at a time) performed as `rolloutRolling` or
+//! `rolloutRecreate` does, and the status it writes (`Progressing`,
+//! `Available`, the progress deadline). Sources:
+//! `shared/reference/traffic-autoscaling.md` §6 and
+//! `kubernetes/kubernetes:pkg/controller/deployment/` (`rolling.go`,
+//! `recreate.go`, `sync.go`, `progress.go`, `util/deployment_util.go`);
+//! what the reference does not say is in docs/rollouts.md with its source.
+//!
+//! Invariant: a ReplicaSet's live pods (created, not being deleted) equal
+//! its `spec.replicas` after every sync; the ReplicaSet controller's work
+//! (`SuccessfulCreate`, `SuccessfulDelete`) is done in the same instant
+//! as the Deployment controller's scale.
+//!
+//! Timing [model]: the controllers act in the instant of what triggers
+//! them (a watch event reaches them in milliseconds). One sync that
+//! changes a ReplicaSet is followed at once by another, as the
+//! ReplicaSet's update event re-queues the Deployment; syncs run at a
+//! rollout, when a pod of the Deployment becomes Ready, when it becomes
+//! available (Ready + `minReadySeconds`), when a pod is gone, and at the
+//! progress check `requeueStuckDeployment` asks for.
+
+use super::*;
+use crate::manifest::model::IntOrPercent;
+use crate::sim::{DeploymentCondition, DeploymentRun, ReplicaSetRun};
+
+/// At most this many syncs in one instant (each must change a
+/// ReplicaSet to be followed by another; a rollout needs a handful).
+const SYNCS_PER_INSTANT: usize = 32;
+
+/// A Deployment: its template's workload per ReplicaSet and its status.
+pub(super) struct DeploymentSim<'a> {
+    workload: &'a Workload,
+    /// The workload whose pod template each ReplicaSet stamps out.
+    templates: Vec<&'a Workload>,
+    /// The ReplicaSet with the current template (`None`: Recreate has not
+    /// created it yet).
+    new_rs: Option<usize>,
+    /// The current template (`new_rs`'s once it exists).
+    template: &'a Workload,
+    replicas: usize,
+    /// The status last written: (replicas, updated, ready, available).
+    status: Status,
+    run: DeploymentRun,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Status {
+    replicas: usize,
+    updated: usize,
+    ready: usize,
+    available: usize,
+}
+
+impl<'a> DeploymentSim<'a> {
+    fn recreate(&self) -> bool {
+        self.run.strategy == "Recreate"
+    }
+
+    /// `MaxSurge` and `MaxUnavailable` (`util/deployment_util.go`) over
+    /// `ResolveFenceposts`: surge rounded up, unavailable down, both 0 →
+    /// unavailable 1; unavailable capped at `replicas`; 0 for Recreate or
+    /// 0 replicas (traffic-autoscaling.md §6.1).
+    fn fenceposts(&self) -> (usize, usize) {
+        let Some(spec) = &self.workload.deployment else {
+            return (0, 0);
+        };
+        if self.recreate() || self.replicas == 0 {
+            return (0, 0);
+        }
+        let desired = self.replicas as i64;
+        let surge = spec.max_surge.value.scaled(desired, true).max(0);
+        let mut unavailable = spec.max_unavailable.value.scaled(desired, false).max(0);
+        if surge == 0 && unavailable == 0 {
+            unavailable = 1;
+        }
+        (surge as usize, unavailable.min(desired) as usize)
+    }
+
+    fn min_ready_ms(&self) -> Millis {
+        Millis::try_from(self.run.min_ready_seconds.max(0))
+            .unwrap_or(0)
+            .saturating_mul(1000)
+    }
+
+    fn size(&self, rs: usize) -> usize {
+        self.run.replica_sets[rs]
+            .sizes
+            .last()
+            .map_or(0, |(_, n)| *n)
+    }
+
+    fn condition(&self, kind: &str) -> Option<&DeploymentCondition> {
+        let (_, conditions) = self.run.conditions.last()?;
+        conditions.iter().find(|c| c.kind == kind)
+    }
+}
+
+/// The resolved number, as written: `25%` stays `25%`.
+fn shown(setting: IntOrPercent) -> String {
+    setting.text()
+}
+
+/// The rollout's template: the workload with the new image in the
+/// container whose image repository is the new image's, else the first;
+/// a defaulted `imagePullPolicy` follows the new tag (`Always` for
+/// `latest` or none, `IfNotPresent` otherwise: `SetDefaults_Container`).
+pub(super) fn rollout_template(workload: &Workload, image: &str) -> Workload {
+    let mut template = workload.clone();
+    let repository = crate::sim::image::repository(image);
+    let containers = &mut template.pod.containers;
+    let index = containers
+        .iter()
+        .position(|c| {
+            c.image
+                .as_ref()
+                .is_some_and(|i| crate::sim::image::repository(&i.value) == repository)
+        })
+        .unwrap_or(0);
+    if let Some(container) = containers.get_mut(index) {
+        let span = container.image.as_ref().and_then(|i| i.span);
+        container.image = Some(crate::manifest::model::Setting {
+            value: image.to_string(),
+            span,
+        });
+        if container.image_pull_policy.is_default() {
+            let tagged = crate::sim::image::normalized(image);
+            container.image_pull_policy.value =
+                if image.contains('@') || !tagged.ends_with(":latest") {
+                    "IfNotPresent".into()
+                } else {
+                    "Always".into()
+                };
+        }
+    }
+    template
+}
+
+impl<'a> Sim<'a> {
+    /// The Deployment controller adopts a Deployment created at 0 with its
+    /// first ReplicaSet (`hash`, `replicas` pods already created).
+    pub(super) fn deployment_created(&mut self, workload: &'a Workload, hash: String) {
+        let replicas = count(&workload.replicas);
+        let Some(spec) = &workload.deployment else {
+            return;
+        };
+        let name = format!("{}-{hash}", workload.name);
+        let now = self.now;
+        // `getNewReplicaSet` on creation: Progressing True
+        // NewReplicaSetCreated; `calculateStatus`: Available False until
+        // enough pods are available (sync.go; §6.3).
+        let progressing = DeploymentCondition {
+            kind: "Progressing",
+            status: "True",
+            reason: "NewReplicaSetCreated",
+            message: format!("Created new replica set \"{name}\""),
+            last_update: now,
+            last_transition: now,
+        };
+        let run = DeploymentRun {
+            name: workload.name.clone(),
+            replicas: vec![(now, replicas)],
+            strategy: spec.strategy.value.clone(),
+            max_surge: shown(spec.max_surge.value),
+            max_unavailable: shown(spec.max_unavailable.value),
+            min_ready_seconds: spec.min_ready_seconds.value,
+            progress_deadline_seconds: spec.progress_deadline_seconds.value,
+            labels: workload.pod_labels.clone(),
+            replica_sets: vec![ReplicaSetRun {
+                name,
+                hash,
+                created: now,
+                revision: 1,
+                sizes: vec![(now, replicas)],
+                images: images_of(workload),
+            }],
+            new_replica_set: vec![(now, Some(0))],
+            conditions: vec![(now, vec![progressing])],
+        };
+        self.deployments.push(DeploymentSim {
+            workload,
+            templates: vec![workload],
+            new_rs: Some(0),
+            template: workload,
+            replicas,
+            status: Status::default(),
+            run,
+        });
+        let index = self.deployments.len() - 1;
+        self.deployment_sync(index);
+    }
+
+    /// The Scenario's rollout `index`: the Deployment's template changes now.
+    pub(super) fn rollout(&mut self, index: usize) {
+        let Some(rollout) = self.scenario.rollouts.get(index) else {
+            return;
+        };
+        let Some(Some(template)) = self.rollout_templates.get(index) else {
+            return;
+        };
+        let Some(d) = self
+            .deployments
+            .iter()
+            .position(|d| d.workload.name == rollout.workload)
+        else {
+            return;
+        };
+        let now = self.now;
+        // `FindNewReplicaSet`: a ReplicaSet with an equal template is the
+        // new one (a rollback reuses it); else none until the sync
+        // creates it (sync.go `getNewReplicaSet`).
+        let found = self.deployments[d]
+            .templates
+            .iter()
+            .position(|t| t.pod == template.pod);
+        // The rollout's first sync runs with the status written before
+        // it: the old ReplicaSet is no longer the updated one.
+        let updated = found.map_or(0, |rs| self.live_of(d, rs).len());
+        let deployment = &mut self.deployments[d];
+        deployment.template = template;
+        deployment.new_rs = found;
+        deployment.run.new_replica_set.push((now, found));
+        deployment.status.updated = updated;
+        self.deployment_sync(d);
+    }
+
+    /// A pod of some Deployment changed (Ready, gone): its controller
+    /// syncs now, and again once the pod may be available.
+    pub(super) fn deployment_pod_changed(&mut self, pod: usize) {
+        let owner = &self.pods[pod].run.owner;
+        let Some(d) = self
+            .deployments
+            .iter()
+            .position(|d| owner.strip_prefix("Deployment/") == Some(d.workload.name.as_str()))
+        else {
+            return;
+        };
+        // Queued, not run here: a pod can be gone inside a sync's own
+        // deletion, and a sync does not re-enter itself.
+        self.push(self.now, Ev::DeploymentSync(d));
+        let min_ready = self.deployments[d].min_ready_ms();
+        if min_ready > 0 {
+            // The ReplicaSet controller re-queues itself after
+            // minReadySeconds to count the pod available
+            // (`replica_set.go` `updatePod`); its status update
+            // re-queues the Deployment.
+            self.push(self.now.saturating_add(min_ready), Ev::DeploymentSync(d));
+        }
+    }
+
+    /// Syncs Deployment `d` until a sync changes no ReplicaSet.
+    pub(super) fn deployment_sync(&mut self, d: usize) {
+        for _ in 0..SYNCS_PER_INSTANT {
+            let changed = if self.deployments[d].recreate() {
+                self.sync_recreate(d)
+            } else {
+                self.sync_rolling(d)
+            };
+            self.sync_rollout_status(d);
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    /// One sync of `rolloutRolling` (rolling.go, §6.2): create the new
+    /// ReplicaSet (`getNewReplicaSet`), scale it up within maxSurge and
+    /// return if it did; else scale the old ones down within
+    /// maxUnavailable: first their unavailable pods
+    /// (`cleanupUnhealthyReplicas`), then available ones down to
+    /// `replicas − maxUnavailable` available pods, oldest ReplicaSet first.
+    fn sync_rolling(&mut self, d: usize) -> bool {
+        let (surge, unavailable) = self.deployments[d].fenceposts();
+        let replicas = self.deployments[d].replicas;
+        let mut changed = false;
+        let new_rs = match self.deployments[d].new_rs {
+            Some(rs) => rs,
+            None => {
+                let total = self.total_size(d);
+                let count = new_rs_replicas(replicas, surge, total, 0);
+                changed = true;
+                self.create_replica_set(d, count)
+            }
+        };
+        // `reconcileNewReplicaSet`.
+        let new_size = self.deployments[d].size(new_rs);
+        if new_size > replicas {
+            self.scale_replica_set(d, new_rs, replicas);
+            return true;
+        }
+        if new_size < replicas {
+            let total = self.total_size(d);
+            let count = new_rs_replicas(replicas, surge, total, new_size);
+            if count != new_size {
+                self.scale_replica_set(d, new_rs, count);
+                return true;
+            }
+        }
+        // `reconcileOldReplicaSets`.
+        let old: Vec<usize> = (0..self.deployments[d].run.replica_sets.len())
+            .filter(|&rs| rs != new_rs && self.deployments[d].size(rs) > 0)
+            .collect();
+        if old.is_empty() {
+            return changed;
+        }
+        let all = self.total_size(d);
+        let min_available = replicas.saturating_sub(unavailable);
+        let new_unavailable = self.deployments[d]
+            .size(new_rs)
+            .saturating_sub(self.available_of(d, new_rs));
+        let max_scaled_down = all as i64 - min_available as i64 - new_unavailable as i64;
+        if max_scaled_down <= 0 {
+            return changed;
+        }
+        let max_scaled_down = max_scaled_down as usize;
+        // The availability the sync read, before it deleted anything.
+        let available: Vec<usize> = old.iter().map(|&rs| self.available_of(d, rs)).collect();
+        let all_available = self.available_of(d, new_rs) + available.iter().sum::<usize>();
+        let mut cleaned = 0;
+        for (&rs, &rs_available) in old.iter().zip(&available) {
+            if cleaned >= max_scaled_down {
+                break;
+            }
+            let size = self.deployments[d].size(rs);
+            if size == rs_available {
+                continue;
+            }
+            let down = (max_scaled_down - cleaned).min(size - rs_available.min(size));
+            self.scale_replica_set(d, rs, size - down);
+            cleaned += down;
+            changed = true;
+        }
+        if all_available <= min_available {
+            return changed;
+        }
+        let to_scale = all_available - min_available;
+        let mut scaled = 0;
+        for &rs in &old {
+            if scaled >= to_scale {
+                break;
+            }
+            let size = self.deployments[d].size(rs);
+            if size == 0 {
+                continue;
+            }
+            let down = size.min(to_scale - scaled);
+            self.scale_replica_set(d, rs, size - down);
+            scaled += down;
+            changed = true;
+        }
+        changed
+    }
+
+    /// One sync of `rolloutRecreate` (recreate.go, §6.5 fix B): scale
+    /// every old ReplicaSet to 0; wait while any old pod still exists
+    /// (`oldPodsRunning`); then create the new ReplicaSet at full size.
+    fn sync_recreate(&mut self, d: usize) -> bool {
+        let new_rs = self.deployments[d].new_rs;
+        let sets = self.deployments[d].run.replica_sets.len();
+        let mut changed = false;
+        for rs in (0..sets).filter(|&rs| Some(rs) != new_rs) {
+            if self.deployments[d].size(rs) > 0 {
+                self.scale_replica_set(d, rs, 0);
+                changed = true;
+            }
+        }
+        if changed {
+            return true;
+        }
+        let old_running = (0..sets)
+            .filter(|&rs| Some(rs) != new_rs)
+            .any(|rs| self.pods_of(d, rs).any(|pod| !self.pods[pod].done));
+        if old_running {
+            return false;
+        }
+        let replicas = self.deployments[d].replicas;
+        match new_rs {
+            None => {
+                self.create_replica_set(d, replicas);
+                true
+            }
+            Some(rs) if self.deployments[d].size(rs) != replicas => {
+                self.scale_replica_set(d, rs, replicas);
+                true
+            }
+            Some(_) => false,
+        }
+    }
+
+    /// `getNewReplicaSet` creating the ReplicaSet of the current template
+    /// with `count` replicas: a fresh pod-template-hash, the event `Scaled
+    /// up replica set <rs> from 0 to <n>` when `count > 0` (v1.31+,
+    /// scheduler-controllers.md §6.3), and Progressing True
+    /// `NewReplicaSetCreated` `Created new replica set "<rs>"`.
+    fn create_replica_set(&mut self, d: usize, count: usize) -> usize {
+        let now = self.now;
+        let known: Vec<String> = self.deployments[d]
+            .run
+            .replica_sets
+            .iter()
+            .map(|rs| rs.hash.clone())
+            .collect();
+        let mut hash = self.rng.template_hash();
+        while known.contains(&hash) {
+            hash = self.rng.template_hash();
+        }
+        let deployment = &mut self.deployments[d];
+        let name = format!("{}-{hash}", deployment.workload.name);
+        let revision = deployment
+            .run
+            .replica_sets
+            .iter()
+            .map(|rs| rs.revision)
+            .max()
+            .unwrap_or(0)
+            + 1;
+        deployment.run.replica_sets.push(ReplicaSetRun {
+            name: name.clone(),
+            hash,
+            created: now,
+            revision,
+            sizes: vec![(now, 0)],
+            images: images_of(deployment.template),
+        });
+        deployment.templates.push(deployment.template);
+        let rs = deployment.run.replica_sets.len() - 1;
+        deployment.new_rs = Some(rs);
+        deployment.run.new_replica_set.push((now, Some(rs)));
+        self.set_condition(
+            d,
+            "Progressing",
+            "True",
+            "NewReplicaSetCreated",
+            format!("Created new replica set \"{name}\""),
+        );
+        if count > 0 {
+            let object = format!("Deployment/{}", self.deployments[d].workload.name);
+            self.object_event(
+                object,
+                false,
+                "ScalingReplicaSet",
+                format!("Scaled up replica set {name} from 0 to {count}"),
+                "deployment-controller",
+            );
+            self.replica_set_to(d, rs, count);
+        }
+        rs
+    }
+
+    /// `scaleReplicaSet` (sync.go): `spec.replicas` of ReplicaSet `rs` to
+    /// `count`, the event `Scaled up|down replica set <rs> from <a> to
+    /// <b>`, and the ReplicaSet controller bringing its pods to the count.
+    fn scale_replica_set(&mut self, d: usize, rs: usize, count: usize) {
+        let from = self.deployments[d].size(rs);
+        if from == count {
+            return;
+        }
+        let direction = if count > from { "up" } else { "down" };
+        let name = self.deployments[d].run.replica_sets[rs].name.clone();
+        let object = format!("Deployment/{}", self.deployments[d].workload.name);
+        self.object_event(
+            object,
+            false,
+            "ScalingReplicaSet",
+            format!("Scaled {direction} replica set {name} from {from} to {count}"),
+            "deployment-controller",
+        );
+        self.replica_set_to(d, rs, count);
+    }
+
+    /// The ReplicaSet controller (`manageReplicas`): its live pods to
+    /// `count`, creating (`SuccessfulCreate`) or deleting the pods
+    /// `ActivePods.Less` ranks first (`SuccessfulDelete`, then
+    /// `delete_pod`: preStop, SIGTERM, the grace period).
+    fn replica_set_to(&mut self, d: usize, rs: usize, count: usize) {
+        let now = self.now;
+        let deployment = &mut self.deployments[d];
+        let entry = &mut deployment.run.replica_sets[rs];
+        match entry.sizes.last_mut() {
+            Some(last) if last.0 == now => last.1 = count,
+            _ => entry.sizes.push((now, count)),
+        }
+        let rs_name = entry.name.clone();
+        let hash = entry.hash.clone();
+        let template = deployment.templates[rs];
+        let live = self.live_of(d, rs);
+        let object = format!("ReplicaSet/{rs_name}");
+        if live.len() > count {
+            let mut victims = live;
+            crate::sort::sort_by_key(&mut victims, |&p| self.deletion_rank(p, now));
+            let excess = victims.len() - count;
+            for pod in victims.into_iter().take(excess) {
+                let name = self.pods[pod].run.name.clone();
+                self.object_event(
+                    object.clone(),
+                    false,
+                    "SuccessfulDelete",
+                    format!("Deleted pod: {name}"),
+                    "replicaset-controller",
+                );
+                self.delete_pod(pod);
+            }
+        } else {
+            for _ in live.len()..count {
+                let name = format!("{rs_name}-{}", self.rng.suffix(5));
+                self.object_event(
+                    object.clone(),
+                    false,
+                    "SuccessfulCreate",
+                    format!("Created pod: {name}"),
+                    "replicaset-controller",
+                );
+                self.create_pod(template, name, Owner::None, Some(hash.clone()), None);
+            }
+        }
+    }
+
+    /// `kubectl scale` of a Deployment (`scale.rs`): `spec.replicas`
+    /// changes and the controller syncs (proportional scaling of several
+    /// ReplicaSets is not modelled: the rolling sync moves the new one).
+    pub(super) fn deployment_scale(&mut self, d: usize, replicas: usize) {
+        let now = self.now;
+        let deployment = &mut self.deployments[d];
+        deployment.replicas = replicas;
+        deployment.run.replicas.push((now, replicas));
+        if let Some(rs) = deployment.new_rs {
+            if deployment.run.replica_sets.len() == 1 {
+                self.scale_replica_set(d, rs, replicas);
+            }
+        }
+        self.deployment_sync(d);
+    }
+
+    /// The Deployment of a workload, if its controller keeps it.
+    pub(super) fn deployment_of(&self, name: &str) -> Option<usize> {
+        self.deployments
+            .iter()
+            .position(|d| d.workload.name == name)
+    }
+
+    /// `syncRolloutStatus` (progress.go, §6.3): the status from the pods,
+    /// Available from `replicas − maxUnavailable`, Progressing from
+    /// completion, progress or the deadline; a check is queued for
+    /// `lastUpdateTime + progressDeadlineSeconds + 1 s`
+    /// (`requeueStuckDeployment`; `lastUpdateTime` is stored in whole
+    /// seconds, RFC 3339).
+    fn sync_rollout_status(&mut self, d: usize) {
+        let now = self.now;
+        let status = self.status_of(d);
+        let (_, unavailable) = self.deployments[d].fenceposts();
+        let replicas = self.deployments[d].replicas;
+        let name = self.deployments[d]
+            .new_rs
+            .map(|rs| self.deployments[d].run.replica_sets[rs].name.clone());
+        let subject = |d_name: &str| match &name {
+            Some(rs) => format!("ReplicaSet \"{rs}\""),
+            None => format!("Deployment \"{d_name}\""),
+        };
+        let d_name = self.deployments[d].workload.name.clone();
+        if status.available >= replicas.saturating_sub(unavailable) {
+            self.set_condition(
+                d,
+                "Available",
+                "True",
+                "MinimumReplicasAvailable",
+                "Deployment has minimum availability.".into(),
+            );
+        } else {
+            self.set_condition(
+                d,
+                "Available",
+                "False",
+                "MinimumReplicasUnavailable",
+                "Deployment does not have minimum availability.".into(),
+            );
+        }
+        let before = self.deployments[d].status;
+        let deadline_s = self.deployments[d].run.progress_deadline_seconds;
+        let current = self.deployments[d].condition("Progressing").cloned();
+        let complete_before = status.replicas == status.updated
+            && current
+                .as_ref()
+                .is_some_and(|c| c.reason == "NewReplicaSetAvailable");
+        let complete = status.updated == replicas
+            && status.replicas == replicas
+            && status.available == replicas;
+        let progressing = status.updated > before.updated
+            || (status.replicas as i64 - status.updated as i64)
+                < (before.replicas as i64 - before.updated as i64)
+            || status.ready > before.ready
+            || status.available > before.available;
+        let deadline = |c: &DeploymentCondition| {
+            (c.last_update / 1000 * 1000)
+                .saturating_add(Millis::try_from(deadline_s.max(0)).unwrap_or(0) * 1000)
+        };
+        if !complete_before {
+            if complete {
+                self.set_condition(
+                    d,
+                    "Progressing",
+                    "True",
+                    "NewReplicaSetAvailable",
+                    format!("{} has successfully progressed.", subject(&d_name)),
+                );
+            } else if progressing {
+                // Rewritten on each progress: lastUpdateTime moves,
+                // lastTransitionTime stays while True (progress.go).
+                let transition = current
+                    .as_ref()
+                    .filter(|c| c.status == "True")
+                    .map_or(now, |c| c.last_transition);
+                self.replace_condition(
+                    d,
+                    DeploymentCondition {
+                        kind: "Progressing",
+                        status: "True",
+                        reason: "ReplicaSetUpdated",
+                        message: format!("{} is progressing.", subject(&d_name)),
+                        last_update: now,
+                        last_transition: transition,
+                    },
+                );
+            } else if let Some(c) = current
+                .as_ref()
+                .filter(|c| c.reason == "ProgressDeadlineExceeded" || deadline(c) < now)
+            {
+                if c.reason != "NewReplicaSetAvailable" {
+                    self.set_condition(
+                        d,
+                        "Progressing",
+                        "False",
+                        "ProgressDeadlineExceeded",
+                        format!("{} has timed out progressing.", subject(&d_name)),
+                    );
+                }
+            }
+        }
+        self.deployments[d].status = status;
+        // `requeueStuckDeployment`.
+        if let Some(c) = self.deployments[d].condition("Progressing").cloned() {
+            if !complete
+                && c.reason != "ProgressDeadlineExceeded"
+                && c.reason != "NewReplicaSetAvailable"
+            {
+                let at = deadline(&c);
+                let check = if at < now.saturating_add(1000) {
+                    now
+                } else {
+                    at.saturating_add(1000)
+                };
+                if check > now {
+                    self.push(check, Ev::DeploymentSync(d));
+                }
+            }
+        }
+    }
+
+    /// `SetDeploymentCondition` (`util/deployment_util.go`): nothing when
+    /// the status and reason are unchanged; else the condition moves to
+    /// the end of the list, keeping lastTransitionTime if the status is
+    /// the same.
+    fn set_condition(
+        &mut self,
+        d: usize,
+        kind: &'static str,
+        status: &'static str,
+        reason: &'static str,
+        message: String,
+    ) {
+        let now = self.now;
+        let current = self.deployments[d].condition(kind).cloned();
+        if current
+            .as_ref()
+            .is_some_and(|c| c.status == status && c.reason == reason)
+        {
+            return;
+        }
+        let transition = current
+            .filter(|c| c.status == status)
+            .map_or(now, |c| c.last_transition);
+        self.replace_condition(
+            d,
+            DeploymentCondition {
+                kind,
+                status,
+                reason,
+                message,
+                last_update: now,
+                last_transition: transition,
+            },
+        );
+    }
+
+    fn replace_condition(&mut self, d: usize, condition: DeploymentCondition) {
+        let now = self.now;
+        let conditions = &mut self.deployments[d].run.conditions;
+        let mut list: Vec<DeploymentCondition> = conditions
+            .last()
+            .map(|(_, list)| list.clone())
+            .unwrap_or_default();
+        list.retain(|c| c.kind != condition.kind);
+        list.push(condition);
+        match conditions.last_mut() {
+            Some((at, last)) if *at == now => *last = list,
+            _ => conditions.push((now, list)),
+        }
+    }
+
+    /// `calculateStatus`: replicas, updated (the new ReplicaSet's), ready
+    /// and available pods, counting active pods only.
+    fn status_of(&self, d: usize) -> Status {
+        let now = self.now;
+        let sets = self.deployments[d].run.replica_sets.len();
+        let mut status = Status::default();
+        for rs in 0..sets {
+            let live = self.live_of(d, rs);
+            status.replicas += live.len();
+            if Some(rs) == self.deployments[d].new_rs {
+                status.updated = live.len();
+            }
+            status.ready += live.iter().filter(|&&p| self.pod_ready_at(p, now)).count();
+            status.available += self.available_of(d, rs);
+        }
+        status
+    }
+
+    fn total_size(&self, d: usize) -> usize {
+        (0..self.deployments[d].run.replica_sets.len())
+            .map(|rs| self.deployments[d].size(rs))
+            .sum()
+    }
+
+    /// The pods of ReplicaSet `rs` of Deployment `d`, ever created.
+    fn pods_of(&self, d: usize, rs: usize) -> impl Iterator<Item = usize> + '_ {
+        let deployment = &self.deployments[d];
+        let hash = deployment.run.replica_sets[rs].hash.as_str();
+        let owner = format!("Deployment/{}", deployment.workload.name);
+        (0..self.pods.len()).filter(move |&p| {
+            let run = &self.pods[p].run;
+            run.owner == owner && run.template_hash.as_deref() == Some(hash)
+        })
+    }
+
+    /// Its active pods: not being deleted, not finished.
+    fn live_of(&self, d: usize, rs: usize) -> Vec<usize> {
+        self.pods_of(d, rs)
+            .filter(|&p| !self.pods[p].done && self.pods[p].run.deleting.is_none())
+            .collect()
+    }
+
+    /// `status.availableReplicas` of ReplicaSet `rs` now.
+    fn available_of(&self, d: usize, rs: usize) -> usize {
+        let now = self.now;
+        let min_ready = self.deployments[d].min_ready_ms();
+        self.live_of(d, rs)
+            .into_iter()
+            .filter(|&p| {
+                self.pod_ready_since(p)
+                    .is_some_and(|since| since.saturating_add(min_ready) <= now)
+            })
+            .count()
+    }
+
+    fn pod_ready_at(&self, pod: usize, now: Millis) -> bool {
+        self.pod_ready_since(pod).is_some_and(|since| since <= now)
+    }
+
+    /// Since when every app container has been Ready without a break.
+    fn pod_ready_since(&self, pod: usize) -> Option<Millis> {
+        let sim = &self.pods[pod];
+        let app = sim.spec.containers.len().min(sim.containers.len());
+        sim.containers[..app]
+            .iter()
+            .try_fold(0, |since: Millis, c| {
+                if !c.running {
+                    return None;
+                }
+                match c.run.instances.last()?.ready.last()? {
+                    (from, None) => Some(since.max(*from)),
+                    _ => None,
+                }
+            })
+            .filter(|_| app > 0)
+    }
+
+    /// The Run's record of every Deployment.
+    pub(super) fn deployment_runs(&mut self) -> Vec<DeploymentRun> {
+        std::mem::take(&mut self.deployments)
+            .into_iter()
+            .map(|d| d.run)
+            .collect()
+    }
+}
+
+/// `NewRSNewReplicas` for RollingUpdate (`util/deployment_util.go`,
+/// §6.2): up to `replicas + maxSurge` pods over all ReplicaSets' spec
+/// counts, never past `replicas` in the new one.
+fn new_rs_replicas(replicas: usize, surge: usize, total: usize, new_size: usize) -> usize {
+    let max_total = replicas + surge;
+    if total >= max_total {
+        return new_size;
+    }
+    new_size + (max_total - total).min(replicas.saturating_sub(new_size))
+}
+
+fn images_of(workload: &Workload) -> Vec<(String, String)> {
+    workload
+        .pod
+        .containers
+        .iter()
+        .map(|c| {
+            (
+                c.name.clone(),
+                c.image
+                    .as_ref()
+                    .map(|i| i.value.clone())
+                    .unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::new_rs_replicas;
+    use crate::manifest::model::IntOrPercent;
+
+    /// §6.1's worked numbers for 25 %: surge rounded up, unavailable down.
+    #[test]
+    fn quarter_percentages_round_as_resolve_fenceposts_does() {
+        let quarter = IntOrPercent::Percent(25);
+        let resolved = |replicas| {
+            (
+                quarter.scaled(replicas, true),
+                quarter.scaled(replicas, false),
+            )
+        };
+        assert_eq!(resolved(1), (1, 0));
+        assert_eq!(resolved(2), (1, 0));
+        assert_eq!(resolved(4), (1, 1));
+        assert_eq!(resolved(10), (3, 2));
+        assert_eq!(IntOrPercent::Int(0).scaled(4, true), 0);
+    }
+
+    /// §6.2: 4 replicas, surge 1: the new ReplicaSet starts at 1 (4 old +
+    /// 1 = 5 = max); with one old scaled down, 2.
+    #[test]
+    fn new_replica_set_grows_within_max_surge() {
+        assert_eq!(new_rs_replicas(4, 1, 4, 0), 1);
+        assert_eq!(new_rs_replicas(4, 1, 5, 1), 1);
+        assert_eq!(new_rs_replicas(4, 1, 4, 1), 2);
+        assert_eq!(new_rs_replicas(4, 0, 4, 0), 0);
+        assert_eq!(new_rs_replicas(4, 0, 3, 0), 1);
+        assert_eq!(new_rs_replicas(2, 1, 2, 0), 1);
+    }
+}
