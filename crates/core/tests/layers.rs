@@ -84,6 +84,46 @@ fn assert_layers(prefix: &str, files: &[(String, String)], layers: &[&[&str]]) {
 }
 
 /// Every `.rs` file under `root`, as (path relative to `root` with `/`, text).
+/// Issue 20 item 4, "rooms of one size": no source file of a crate's `src/`
+/// or of `web/src` is longer than this before its `#[cfg(test)]` module.
+const MAX_ROOM_LINES: usize = 1000;
+
+#[test]
+fn layers_rooms_are_at_most_1000_lines_before_their_tests() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut roots = vec![workspace.join("web/src")];
+    for krate in std::fs::read_dir(workspace.join("crates")).expect("crates/") {
+        roots.push(krate.expect("directory entry").path().join("src"));
+    }
+    let mut too_long = Vec::new();
+    for root in roots.iter().filter(|root| root.is_dir()) {
+        for (path, text) in read_tree(root) {
+            let lines = room_lines(&text);
+            if lines > MAX_ROOM_LINES {
+                too_long.push(format!("{}/{path}: {lines} lines", root.display()));
+            }
+        }
+    }
+    assert!(
+        too_long.is_empty(),
+        "split these along their seams (ARCHITECTURE.md):\n{}",
+        too_long.join("\n")
+    );
+}
+
+/// Lines before the first `#[cfg(test)]` at the start of a line.
+fn room_lines(text: &str) -> usize {
+    text.lines()
+        .take_while(|line| !line.starts_with("#[cfg(test)]"))
+        .count()
+}
+
+#[test]
+fn room_lines_stop_at_the_test_module() {
+    assert_eq!(room_lines("a\nb\n#[cfg(test)]\nmod tests {}\n"), 2);
+    assert_eq!(room_lines("a\n    #[cfg(test)]\nb\n"), 3);
+}
+
 fn read_tree(root: &Path) -> Vec<(String, String)> {
     fn walk(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
         let mut entries: Vec<_> = std::fs::read_dir(dir)
