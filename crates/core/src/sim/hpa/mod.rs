@@ -116,7 +116,7 @@ struct Rescale {
 
 /// Simulates `reading` with its HPAs: `simulate` runs the pods and the
 /// traffic for a reading; it is called once per applied decision, plus one.
-pub fn replay(reading: &Reading, simulate: impl Fn(&Reading) -> Run) -> Run {
+pub fn replay(reading: &Reading, simulate: &dyn Fn(&Reading) -> Run) -> Run {
     let mut current = reading.clone();
     let mut known: Vec<Rescale> = Vec::new();
     loop {
