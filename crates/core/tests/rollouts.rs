@@ -417,8 +417,10 @@ fn describe_deployment_during_and_after_rollouts() {
     }
     let after = describe_deployment(&run, deployment, 720_000);
     assert!(after.contains("    Image:         registry.example.com/model-api:0.3.2\n"));
-    assert!(after
-        .contains("  Progressing    True    NewReplicaSetAvailable\nOldReplicaSets:  <none>\n"));
+    // The old ReplicaSet at 0 is still listed (`allOldRSes`).
+    assert!(after.contains(&format!(
+        "  Progressing    True    NewReplicaSetAvailable\nOldReplicaSets:  {old} (0/0 replicas created)\n"
+    )));
 
     let gpu = self::run(&self::deployment(2, "", "", true, GPU_NODE));
     let trap = the_deployment(&gpu);

@@ -195,8 +195,8 @@ fn replica_sets_line(
 /// The text of `kubectl describe deployment <deployment.name>` at `at`
 /// (`describeDeployment`). The ReplicaSets are kubectl's
 /// `GetAllReplicaSetsInChunks`: the new one (same template), and as old
-/// ones those of another template whose `spec.replicas` is not 0, by
-/// creation time.
+/// ones every other, by creation time, those scaled to 0 included
+/// (`describeDeployment` takes its second result, `allOldRSes`).
 pub fn describe_deployment(run: &Run, deployment: &DeploymentRun, at: Millis) -> String {
     let status = status_at(run, deployment, at);
     let created = deployment.replicas.first().map_or(0, |(from, _)| *from);
@@ -265,7 +265,7 @@ pub fn describe_deployment(run: &Run, deployment: &DeploymentRun, at: Millis) ->
     let old: Vec<&ReplicaSetRun> = sets
         .iter()
         .copied()
-        .filter(|rs| new.is_none_or(|new| new.name != rs.name) && rs.size_at(at) != 0)
+        .filter(|rs| new.is_none_or(|new| new.name != rs.name))
         .collect();
     let new: Vec<&ReplicaSetRun> = new.into_iter().collect();
     if !old.is_empty() || !new.is_empty() {
