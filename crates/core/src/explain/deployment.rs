@@ -69,7 +69,10 @@ pub fn get_deployments(run: &Run, at: Millis) -> String {
     let mut rows = vec![["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"]
         .map(String::from)
         .to_vec()];
-    for deployment in &run.deployments {
+    // The API server lists by name.
+    let mut deployments: Vec<&DeploymentRun> = run.deployments.iter().collect();
+    crate::sort::sort_by(&mut deployments, |a, b| a.name.cmp(&b.name));
+    for deployment in deployments {
         let status = status_at(run, deployment, at);
         let created = deployment.replicas.first().map_or(0, |(from, _)| *from);
         rows.push(vec![
@@ -84,7 +87,8 @@ pub fn get_deployments(run: &Run, at: Millis) -> String {
 }
 
 /// `kubectl get rs`: `NAME DESIRED CURRENT READY AGE` (spec, active pods,
-/// Ready pods), every ReplicaSet of every Deployment that exists at `at`.
+/// Ready pods), every ReplicaSet of every Deployment that exists at `at`,
+/// by name.
 pub fn get_replica_sets(run: &Run, at: Millis) -> String {
     let mut rows = vec![["NAME", "DESIRED", "CURRENT", "READY", "AGE"]
         .map(String::from)
@@ -108,6 +112,10 @@ pub fn get_replica_sets(run: &Run, at: Millis) -> String {
     if rows.len() == 1 {
         return String::new();
     }
+    // The API server lists by name.
+    let header = rows.remove(0);
+    crate::sort::sort_by(&mut rows, |a, b| a[0].cmp(&b[0]));
+    rows.insert(0, header);
     table(&rows)
 }
 
