@@ -183,7 +183,8 @@ pub fn simulate_command(args: &[String]) -> Result<u8, String> {
 /// `kubectl get pods`, then for each pod `kubectl describe pod` and
 /// `kubectl logs` (and `--previous` when a container has a terminated
 /// previous instance), each introduced by its `$ kubectl ...` line; the
-/// Services' and the HPAs' commands come after `get pods`. Errors
+/// Services', the HPAs' and the rolled-out Deployments' commands come
+/// after `get pods`. Errors
 /// kubectl would print on stderr are part of the transcript, in place.
 fn kubectl_transcript(run: &podlab_core::sim::Run, at: u64) -> String {
     use podlab_core::explain::{describe, get_pods, logs};
@@ -206,6 +207,7 @@ fn kubectl_transcript(run: &podlab_core::sim::Run, at: u64) -> String {
     out.push_str(&table);
     out.push_str(&podlab_core::explain::service::transcript(run, at));
     out.push_str(&podlab_core::explain::hpa::transcript(run, at));
+    out.push_str(&podlab_core::explain::deployment::transcript(run, at));
     for pod in run.pods.iter().filter(|pod| pod.exists_at(at)) {
         out.push_str(&format!("\n$ kubectl describe pod {}\n", pod.name));
         out.push_str(&describe::describe_pod(run, pod, at));

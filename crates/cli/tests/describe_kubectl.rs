@@ -5,7 +5,9 @@
 //! same Service and EndpointSlice objects (kubectl/services.rs says what
 //! each comparison covers); and `get hpa` / `describe hpa` against kubectl
 //! given the same autoscaling/v2 objects and their Events
-//! (kubectl/autoscalers.rs).
+//! (kubectl/autoscalers.rs); and `get deploy`, `get rs` and `describe
+//! deployment` against kubectl given the same apps/v1 Deployments,
+//! ReplicaSets and their Events (kubectl/deployments.rs).
 //!
 //! Needs `PODLAB_KUBECTL` (set by `cargo xtask test`); without it every test
 //! here fails and says so.
@@ -17,8 +19,9 @@ use std::path::Path;
 use kubectl::objects::{self, Clock, EPOCH};
 use kubectl::server::{ApiServer, Objects};
 use kubectl::KubectlRun;
-use kubectl::{autoscalers, services};
+use kubectl::{autoscalers, deployments, services};
 use kubectl::{line_diff, next_whole_second, run_kubectl, unix_now, write_kubeconfig, TempDir};
+use podlab_core::explain::deployment::{describe_deployment, get_deployments, get_replica_sets};
 use podlab_core::explain::describe::describe_pod;
 use podlab_core::explain::hpa::{describe_hpa, get_hpa};
 use podlab_core::explain::service::{describe_service, endpoint_slices, get_endpointslices};
@@ -704,5 +707,153 @@ fn a_cpu_autoscaler_matches_kubectl() {
 #[test]
 fn an_autoscaler_with_behavior_and_three_metrics_matches_kubectl() {
     let failures = compare_autoscalers("hpa-behavior.yaml", &[20_000, 120_000, 420_000]);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+// ---- Deployments -----------------------------------------------------------------
+
+/// What kubectl printed for `args` against the run's Deployments, their
+/// ReplicaSets and events at `at` (dates moved onto podlab's epoch), and
+/// the simulated "now" just before and after it ran.
+fn kubectl_deployments(
+    run: &Run,
+    source: &str,
+    at: Millis,
+    args: &[&str],
+) -> (String, Millis, Millis) {
+    assert_eq!(at % 1000, 0, "describe times are whole seconds");
+    let at_seconds = i64::try_from(at / 1000).expect("a time in range");
+    let dir = TempDir::new("kubectl-deploy");
+    for _attempt in 0..5 {
+        let second = i64::try_from(next_whole_second()).expect("a time in range");
+        let clock = Clock {
+            base: second - at_seconds,
+        };
+        let (objects, replica_sets, events) = deployments::served(run, source, at, clock);
+        let server = ApiServer::start(Objects {
+            deployment_table: Some(deployments::deployment_table(run, &objects, at)),
+            replica_set_table: Some(deployments::replica_set_table(run, &replica_sets, at)),
+            deployments: objects,
+            replica_sets,
+            events,
+            ..Objects::default()
+        });
+        let kubeconfig = write_kubeconfig(&dir.0, &server);
+        let before = simulated_now(clock.base);
+        let out = run_kubectl(&dir.0, &kubeconfig, args);
+        let after = simulated_now(clock.base);
+        assert!(
+            out.success,
+            "kubectl {args:?} failed:\n{}\nrequests:\n{}",
+            out.stderr,
+            server.requests().join("\n")
+        );
+        if before >= at && after < at + 1000 {
+            return (
+                objects::shift_dates(&out.stdout, EPOCH - clock.base),
+                before,
+                after,
+            );
+        }
+    }
+    panic!("kubectl took a second or more five times in a row; its ages cannot be compared");
+}
+
+/// `get deploy`, `get rs` and `describe deployment` of every Deployment of
+/// `text` at each time, podlab against kubectl; returns the failures.
+fn compare_deployments(label: &str, text: &str, times: &[Millis]) -> Vec<String> {
+    let mut failures = Vec::new();
+    for &at in times {
+        let run = sim::simulate(text, &Options { until: Some(at) });
+        assert!(!run.deployments.is_empty(), "{label} has Deployments");
+        let diff = |what: &str, podlab: &str, printed: &str| {
+            format!(
+                "{what} ({label} at {at} ms) differs from kubectl v1.35 \
+                 (- podlab, + kubectl; · is a trailing space):\n{}",
+                line_diff(podlab, printed)
+            )
+        };
+        for (args, podlab) in [
+            (["get", "deploy"], get_deployments(&run, at)),
+            (["get", "rs"], get_replica_sets(&run, at)),
+        ] {
+            let (printed, _, _) = kubectl_deployments(&run, text, at, &args);
+            if printed != podlab {
+                failures.push(diff(&args.join(" "), &podlab, &printed));
+            }
+        }
+        for deployment in &run.deployments {
+            let (printed, before, after) = kubectl_deployments(
+                &run,
+                text,
+                at,
+                &["describe", "deployment", &deployment.name],
+            );
+            let at_before = describe_deployment(&run, deployment, before);
+            let at_after = describe_deployment(&run, deployment, after);
+            if printed != at_before && printed != at_after {
+                failures.push(diff("describe deployment", &at_before, &printed));
+            }
+        }
+    }
+    failures
+}
+
+/// A Deployment `model-api` of `replicas` pods rolled out to 0.3.2 at 60 s
+/// (crates/core/tests/rollouts.rs's text).
+fn rolled_deployment(replicas: u32, extra: &str, resources: &str, cluster: &str) -> String {
+    format!(
+        "apiVersion: apps/v1
+kind: Deployment
+metadata: {{ name: model-api }}
+spec:
+  replicas: {replicas}
+{extra}  selector: {{ matchLabels: {{ app: model-api }} }}
+  template:
+    metadata: {{ labels: {{ app: model-api, tier: serving }} }}
+    spec:
+      containers:
+        - name: api
+          image: registry.example.com/model-api:0.3.1
+          ports: [{{ name: http, containerPort: 8080 }}]{resources}
+---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+spec:
+  duration: 12m
+  workload: [{{ container: api, startup: 5s, imagePull: 0s }}]
+{cluster}  rollout:
+    - {{ at: 60s, workload: model-api, image: registry.example.com/model-api:0.3.2 }}
+"
+    )
+}
+
+/// 4 replicas with the defaults and `minReadySeconds: 10`: before the
+/// rollout, at its instant (two ReplicaSets, the surge), in the middle
+/// (73 s: 5 total, 2 unavailable) and after it (the old ReplicaSet at 0
+/// is still listed: `OldReplicaSets: <rs> (0/0 replicas created)`).
+#[test]
+fn a_rolling_update_matches_kubectl() {
+    let text = rolled_deployment(
+        4,
+        "  minReadySeconds: 10\n",
+        "\n          resources: { requests: { cpu: 500m, memory: 1Gi } }",
+        "",
+    );
+    let failures = compare_deployments("4 replicas", &text, &[30_000, 60_000, 73_000, 300_000]);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The GPU trap: 2 replicas × 1 GPU on a node of 2 GPUs, the surge pod
+/// Pending, `Progressing False ProgressDeadlineExceeded` at 661 s.
+#[test]
+fn the_gpu_trap_at_its_deadline_matches_kubectl() {
+    let text = rolled_deployment(
+        2,
+        "",
+        "\n          resources: { limits: { nvidia.com/gpu: 1 } }",
+        "  cluster:\n    nodePools: [{ name: gpu, count: 1, cpu: \"16\", memory: 64Gi, gpu: { model: A100-80GB, count: 2 } }]\n",
+    );
+    let failures = compare_deployments("the GPU trap", &text, &[120_000, 700_000]);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -274,3 +274,58 @@ fn an_autoscaler_shows_in_the_transcript_and_the_json() {
     let json: Value = serde_json::from_str(&out).expect("JSON");
     assert!(json.get("autoscalers").is_none());
 }
+
+/// With a Scenario `rollout`, the transcript shows `kubectl get deploy`,
+/// `kubectl get rs` and `kubectl describe deployment` after the HPAs (here
+/// none): at 73 s the four-replica rollout is half done. A text whose
+/// Deployment is not rolled out shows none of them.
+#[test]
+fn a_rollout_shows_the_deployment_in_the_transcript() {
+    let text = "apiVersion: apps/v1
+kind: Deployment
+metadata: { name: model-api }
+spec:
+  replicas: 4
+  minReadySeconds: 10
+  selector: { matchLabels: { app: model-api } }
+  template:
+    metadata: { labels: { app: model-api } }
+    spec:
+      containers:
+        - name: api
+          image: registry.example.com/model-api:0.3.1
+---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+spec:
+  duration: 12m
+  workload: [{ container: api, startup: 5s, imagePull: 0s }]
+  rollout:
+    - { at: 60s, workload: model-api, image: registry.example.com/model-api:0.3.2 }
+";
+    let path = std::env::temp_dir().join(format!("podlab-rollout-{}.yaml", std::process::id()));
+    std::fs::write(&path, text).expect("the temp dir is writable");
+    let file = path.display().to_string();
+    let (code, out) = podlab(&["simulate", &file, "--at", "73s"]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code, Some(0));
+    let commands: Vec<&str> = out
+        .lines()
+        .filter(|line| line.starts_with("$ kubectl"))
+        .collect();
+    assert_eq!(commands[0], "$ kubectl get pods");
+    assert_eq!(commands[1], "$ kubectl get deploy");
+    assert_eq!(commands[2], "$ kubectl get rs");
+    assert_eq!(commands[3], "$ kubectl describe deployment model-api");
+    assert!(
+        out.contains("NAME        READY   UP-TO-DATE   AVAILABLE   AGE\nmodel-api   3/4     4            3           73s\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Replicas:               4 desired | 4 updated | 5 total | 3 available | 2 unavailable\n"),
+        "{out}"
+    );
+
+    let (_, out) = podlab(&["simulate", &golden("hpa-cpu-step.yaml"), "--at", "5m20s"]);
+    assert!(!out.contains("$ kubectl get deploy"), "{out}");
+}

@@ -391,3 +391,46 @@ fn rollout_status_of_the_gpu_trap_ends_with_the_deadline_error() {
         ]
     );
 }
+
+/// `kubectl describe deployment` (describe.go `describeDeployment`) in
+/// the middle of the four-replica rollout (73 s), after it, and for the
+/// GPU trap past its deadline (the full text is compared with kubectl's in
+/// crates/cli/tests/kubectl/deployments.rs).
+#[test]
+fn describe_deployment_during_and_after_rollouts() {
+    use podlab_core::explain::deployment::describe_deployment;
+    let run = run(&deployment(4, "", "  minReadySeconds: 10\n", false, ""));
+    let deployment = the_deployment(&run);
+    let (old, new) = (
+        &deployment.replica_sets[0].name,
+        &deployment.replica_sets[1].name,
+    );
+    let during = describe_deployment(&run, deployment, 73_000);
+    for line in [
+        "Replicas:               4 desired | 4 updated | 5 total | 3 available | 2 unavailable\n".to_string(),
+        "RollingUpdateStrategy:  25% max unavailable, 25% max surge\n".to_string(),
+        "  Progressing    True    ReplicaSetUpdated\n".to_string(),
+        format!("OldReplicaSets:  {old} (1/1 replicas created)\nNewReplicaSet:   {new} (4/4 replicas created)\n"),
+        format!("  Normal  ScalingReplicaSet  1s    deployment-controller  Scaled up replica set {new} from 2 to 4\n"),
+    ] {
+        assert!(during.contains(&line), "{line}\nnot in\n{during}");
+    }
+    let after = describe_deployment(&run, deployment, 720_000);
+    assert!(after.contains("    Image:         registry.example.com/model-api:0.3.2\n"));
+    // The old ReplicaSet at 0 is still listed (`allOldRSes`).
+    assert!(after.contains(&format!(
+        "  Progressing    True    NewReplicaSetAvailable\nOldReplicaSets:  {old} (0/0 replicas created)\n"
+    )));
+
+    let gpu = self::run(&self::deployment(2, "", "", true, GPU_NODE));
+    let trap = the_deployment(&gpu);
+    let text = describe_deployment(&gpu, trap, 700_000);
+    for line in [
+        "Replicas:               2 desired | 1 updated | 3 total | 2 available | 1 unavailable\n".to_string(),
+        "    Limits:\n      nvidia.com/gpu:  1\n    Requests:\n      nvidia.com/gpu:  1\n".to_string(),
+        "  Available      True    MinimumReplicasAvailable\n  Progressing    False   ProgressDeadlineExceeded\n".to_string(),
+        format!("NewReplicaSet:   {} (1/1 replicas created)\n", trap.replica_sets[1].name),
+    ] {
+        assert!(text.contains(&line), "{line}\nnot in\n{text}");
+    }
+}

@@ -22,6 +22,7 @@
 //! equals podlab's rendered at either end (describe_kubectl.rs `mismatch`).
 
 pub mod autoscalers;
+pub mod deployments;
 pub mod objects;
 pub mod server;
 pub mod services;

@@ -296,7 +296,9 @@ fn env_from(container: &Container) -> Vec<Value> {
         .collect()
 }
 
-fn container_spec(source: &str, container: &Container, api_volume: &str) -> Value {
+/// A container as served; `api_volume` is the ServiceAccount token's
+/// volume admission mounts in a pod's containers (`None` in a template).
+pub fn container_spec(source: &str, container: &Container, api_volume: Option<&str>) -> Value {
     let mut out = Map::new();
     out.insert("name".into(), json!(container.name));
     if let Some(image) = &container.image {
@@ -344,12 +346,16 @@ fn container_spec(source: &str, container: &Container, api_volume: &str) -> Valu
             served
         })
         .collect();
-    mounts.push(json!({
-        "name": api_volume,
-        "readOnly": true,
-        "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount"
-    }));
-    out.insert("volumeMounts".into(), json!(mounts));
+    if let Some(api_volume) = api_volume {
+        mounts.push(json!({
+            "name": api_volume,
+            "readOnly": true,
+            "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount"
+        }));
+    }
+    if !mounts.is_empty() {
+        out.insert("volumeMounts".into(), json!(mounts));
+    }
     for (key, spec) in [
         ("livenessProbe", &container.liveness),
         ("readinessProbe", &container.readiness),
@@ -698,7 +704,7 @@ pub fn pod(run: &Run, pod: &PodRun, at: Millis, clock: Clock, source: &str) -> V
         .spec
         .containers
         .iter()
-        .map(|container| container_spec(source, container, &api_volume))
+        .map(|container| container_spec(source, container, Some(&api_volume)))
         .collect();
     let mut spec = json!({
         "volumes": volumes(pod, &api_volume),
@@ -720,7 +726,7 @@ pub fn pod(run: &Run, pod: &PodRun, at: Millis, clock: Clock, source: &str) -> V
             .spec
             .init_containers
             .iter()
-            .map(|container| container_spec(source, container, &api_volume))
+            .map(|container| container_spec(source, container, Some(&api_volume)))
             .collect();
         spec["initContainers"] = json!(init);
     }

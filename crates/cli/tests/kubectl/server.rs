@@ -28,6 +28,13 @@ pub struct Objects {
     /// `kubectl get hpa` (`autoscalers::table`).
     pub autoscalers: Vec<Value>,
     pub autoscaler_table: Option<Value>,
+    /// apps/v1 Deployments and ReplicaSets (the latter listed by a
+    /// `labelSelector`), and the Tables printed for `kubectl get deploy`
+    /// and `get rs` (`deployments::deployment_table`, `replica_set_table`).
+    pub deployments: Vec<Value>,
+    pub deployment_table: Option<Value>,
+    pub replica_sets: Vec<Value>,
+    pub replica_set_table: Option<Value>,
 }
 
 pub struct ApiServer {
@@ -147,6 +154,19 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
                 ),
             }
         }
+        "/apis/apps/v1" => (200, apps_v1_resources()),
+        "/apis/apps/v1/namespaces/default/deployments" => {
+            match (&objects.deployment_table, table) {
+                (Some(printed), true) => (200, printed.clone()),
+                _ => (200, list("DeploymentList", &objects.deployments, query)),
+            }
+        }
+        "/apis/apps/v1/namespaces/default/replicasets" => {
+            match (&objects.replica_set_table, table) {
+                (Some(printed), true) => (200, printed.clone()),
+                _ => (200, list("ReplicaSetList", &objects.replica_sets, query)),
+            }
+        }
         "/api/v1/namespaces/default/events" => (200, event_list(objects, query)),
         "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices" => {
             match (&objects.endpoint_slice_table, table) {
@@ -177,6 +197,13 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
                 })
                 .or_else(|| {
                     by_name(
+                        "/apis/apps/v1/namespaces/default/deployments/",
+                        &objects.deployments,
+                        "deployments.apps",
+                    )
+                })
+                .or_else(|| {
+                    by_name(
                         "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/",
                         &objects.autoscalers,
                         "horizontalpodautoscalers.autoscaling",
@@ -192,10 +219,15 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
 fn api_groups() -> Value {
     let version = json!({ "groupVersion": "discovery.k8s.io/v1", "version": "v1" });
     let autoscaling = json!({ "groupVersion": "autoscaling/v2", "version": "v2" });
+    let apps = json!({ "groupVersion": "apps/v1", "version": "v1" });
     json!({
         "kind": "APIGroupList",
         "apiVersion": "v1",
         "groups": [{
+            "name": "apps",
+            "versions": [apps],
+            "preferredVersion": apps,
+        }, {
             "name": "discovery.k8s.io",
             "versions": [version],
             "preferredVersion": version,
@@ -221,6 +253,62 @@ fn autoscaling_v2_resources() -> Value {
             "shortNames": ["hpa"],
             "categories": ["all"]
         }]
+    })
+}
+
+fn apps_v1_resources() -> Value {
+    let verbs = json!([
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+    ]);
+    json!({
+        "kind": "APIResourceList",
+        "apiVersion": "v1",
+        "groupVersion": "apps/v1",
+        "resources": [{
+            "name": "deployments",
+            "singularName": "deployment",
+            "namespaced": true,
+            "kind": "Deployment",
+            "verbs": verbs,
+            "shortNames": ["deploy"],
+            "categories": ["all"]
+        }, {
+            "name": "replicasets",
+            "singularName": "replicaset",
+            "namespaced": true,
+            "kind": "ReplicaSet",
+            "verbs": verbs,
+            "shortNames": ["rs"],
+            "categories": ["all"]
+        }]
+    })
+}
+
+/// A list of `items` whose labels match every `key=value` of the query's
+/// `labelSelector`.
+fn list(kind: &str, items: &[Value], query: &str) -> Value {
+    let wanted = selector_terms(query, "labelSelector");
+    let items: Vec<Value> = items
+        .iter()
+        .filter(|item| {
+            wanted.iter().all(|(key, value)| {
+                item["metadata"]["labels"][key.as_str()].as_str() == Some(value.as_str())
+            })
+        })
+        .cloned()
+        .collect();
+    json!({
+        "kind": kind,
+        "apiVersion": "apps/v1",
+        "metadata": { "resourceVersion": "1000" },
+        "items": items
     })
 }
 

@@ -1,14 +1,25 @@
-//! `kubectl get deploy`, `kubectl get rs` and `kubectl rollout status`
-//! from a run's Deployments (`sim::DeploymentRun`, docs/rollouts.md).
-//! Columns and texts: traffic-autoscaling.md §6.4
-//! (`pkg/printers/internalversion/printers.go` `printDeployment`,
-//! `printReplicaSet`; kubectl `pkg/polymorphichelpers/rollout_status.go`
-//! `DeploymentStatusViewer.Status` @v0.35.0).
+//! `kubectl get deploy`, `kubectl get rs`, `kubectl describe deployment`
+//! and `kubectl rollout status` from a run's Deployments
+//! (`sim::DeploymentRun`, docs/rollouts.md). Columns and texts:
+//! traffic-autoscaling.md §6.4 (`pkg/printers/internalversion/printers.go`
+//! `printDeployment`, `printReplicaSet`; kubectl
+//! `pkg/polymorphichelpers/rollout_status.go` `DeploymentStatusViewer.Status`
+//! @v0.35.0; kubectl `pkg/describe/describe.go` `describeDeployment`,
+//! `printReplicaSetsByLabels` and `DescribePodTemplate`, and
+//! `pkg/util/deployment` `GetAllReplicaSetsInChunks` @v0.35.2).
+//!
+//! What the model does not keep prints as the API's empty value: the
+//! Deployment's own labels (`<none>`); of its annotations only the
+//! controller's `deployment.kubernetes.io/revision`. The selector is the
+//! template's labels (`matchLabels`), as podlab assumes everywhere.
 
+use super::describe::{events_section, pod_template, rfc1123z, tabwrite, Text};
+use super::events;
 use super::get_pods::table;
 use super::human_duration;
 use crate::manifest::duration::Millis;
-use crate::sim::{DeploymentRun, Run};
+use crate::manifest::model::PodSpec;
+use crate::sim::{DeploymentRun, ReplicaSetRun, Run};
 
 /// A Deployment's status at `at`, as `calculateStatus` counts it over
 /// the active pods of its ReplicaSets.
@@ -58,7 +69,10 @@ pub fn get_deployments(run: &Run, at: Millis) -> String {
     let mut rows = vec![["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"]
         .map(String::from)
         .to_vec()];
-    for deployment in &run.deployments {
+    // The API server lists by name.
+    let mut deployments: Vec<&DeploymentRun> = run.deployments.iter().collect();
+    crate::sort::sort_by(&mut deployments, |a, b| a.name.cmp(&b.name));
+    for deployment in deployments {
         let status = status_at(run, deployment, at);
         let created = deployment.replicas.first().map_or(0, |(from, _)| *from);
         rows.push(vec![
@@ -73,7 +87,8 @@ pub fn get_deployments(run: &Run, at: Millis) -> String {
 }
 
 /// `kubectl get rs`: `NAME DESIRED CURRENT READY AGE` (spec, active pods,
-/// Ready pods), every ReplicaSet of every Deployment that exists at `at`.
+/// Ready pods), every ReplicaSet of every Deployment that exists at `at`,
+/// by name.
 pub fn get_replica_sets(run: &Run, at: Millis) -> String {
     let mut rows = vec![["NAME", "DESIRED", "CURRENT", "READY", "AGE"]
         .map(String::from)
@@ -97,7 +112,217 @@ pub fn get_replica_sets(run: &Run, at: Millis) -> String {
     if rows.len() == 1 {
         return String::new();
     }
+    // The API server lists by name.
+    let header = rows.remove(0);
+    crate::sort::sort_by(&mut rows, |a, b| a[0].cmp(&b[0]));
+    rows.insert(0, header);
     table(&rows)
+}
+
+/// The Deployment's pod template at `at`: the written spec with the new
+/// ReplicaSet's images (a rollout changes only an image).
+pub fn template_at(deployment: &DeploymentRun, at: Millis) -> PodSpec {
+    let mut spec = deployment.pod.clone();
+    let images = deployment
+        .new_replica_set_at(at)
+        .or_else(|| deployment.replica_sets.last())
+        .map(|rs| rs.images.as_slice())
+        .unwrap_or_default();
+    for container in &mut spec.containers {
+        let image = images
+            .iter()
+            .find(|(name, _)| *name == container.name)
+            .map(|(_, image)| image.clone());
+        if let (Some(image), Some(setting)) = (image, container.image.as_mut()) {
+            setting.value = image;
+        }
+    }
+    spec
+}
+
+/// `metadata.annotations["deployment.kubernetes.io/revision"]` at `at`:
+/// the new ReplicaSet's revision (`SetNewReplicaSetAnnotations` copies it
+/// to the Deployment), else the highest.
+pub fn revision_at(deployment: &DeploymentRun, at: Millis) -> usize {
+    deployment.new_replica_set_at(at).map_or_else(
+        || {
+            deployment
+                .replica_sets_at(at)
+                .map(|rs| rs.revision)
+                .max()
+                .unwrap_or(0)
+        },
+        |rs| rs.revision,
+    )
+}
+
+/// `metav1.LabelSelectorAsSelector` of `matchLabels` printed: the terms
+/// sorted by key, `key=value` joined by commas.
+pub fn selector(deployment: &DeploymentRun) -> String {
+    let mut labels = deployment.labels.clone();
+    crate::sort::sort_by(&mut labels, |a, b| a.0.cmp(&b.0));
+    labels
+        .iter()
+        .map(|(key, value)| format!("{key}={value}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The active pods of `rs` at `at` (its `status.replicas`).
+fn active_pods(run: &Run, deployment: &DeploymentRun, rs: &ReplicaSetRun, at: Millis) -> usize {
+    deployment
+        .pods_of(rs, &run.pods)
+        .filter(|pod| pod.active_at(at))
+        .count()
+}
+
+/// `printReplicaSetsByLabels`: `name (status.replicas/spec.replicas
+/// replicas created)`, comma-separated, `<none>` for none.
+fn replica_sets_line(
+    run: &Run,
+    deployment: &DeploymentRun,
+    sets: &[&ReplicaSetRun],
+    at: Millis,
+) -> String {
+    if sets.is_empty() {
+        return "<none>".to_string();
+    }
+    sets.iter()
+        .map(|rs| {
+            format!(
+                "{} ({}/{} replicas created)",
+                rs.name,
+                active_pods(run, deployment, rs, at),
+                rs.size_at(at)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The text of `kubectl describe deployment <deployment.name>` at `at`
+/// (`describeDeployment`). The ReplicaSets are kubectl's
+/// `GetAllReplicaSetsInChunks`: the new one (same template), and as old
+/// ones every other, by creation time, those scaled to 0 included
+/// (`describeDeployment` takes its second result, `allOldRSes`).
+pub fn describe_deployment(run: &Run, deployment: &DeploymentRun, at: Millis) -> String {
+    let status = status_at(run, deployment, at);
+    let created = deployment.replicas.first().map_or(0, |(from, _)| *from);
+    let mut text = Text::default();
+    text.line(0, &format!("Name:\t{}", deployment.name));
+    text.line(0, "Namespace:\tdefault");
+    text.line(0, &format!("CreationTimestamp:\t{}", rfc1123z(created)));
+    text.line(0, "Labels:\t<none>");
+    text.line(
+        0,
+        &format!(
+            "Annotations:\tdeployment.kubernetes.io/revision: {}",
+            revision_at(deployment, at)
+        ),
+    );
+    text.line(0, &format!("Selector:\t{}", selector(deployment)));
+    // `calculateStatus`: unavailable = Σ spec.replicas of the ReplicaSets
+    // − available, never below 0.
+    let total_spec: usize = deployment
+        .replica_sets_at(at)
+        .map(|rs| rs.size_at(at))
+        .sum();
+    let unavailable = total_spec.saturating_sub(status.available);
+    text.line(
+        0,
+        &format!(
+            "Replicas:\t{} desired | {} updated | {} total | {} available | {unavailable} unavailable",
+            status.desired, status.updated, status.replicas, status.available
+        ),
+    );
+    text.line(0, &format!("StrategyType:\t{}", deployment.strategy));
+    text.line(
+        0,
+        &format!("MinReadySeconds:\t{}", deployment.min_ready_seconds),
+    );
+    if deployment.strategy == "RollingUpdate" {
+        text.line(
+            0,
+            &format!(
+                "RollingUpdateStrategy:\t{} max unavailable, {} max surge",
+                deployment.max_unavailable, deployment.max_surge
+            ),
+        );
+    }
+    pod_template(&mut text, &deployment.labels, &template_at(deployment, at));
+    let conditions = deployment.conditions_at(at);
+    if !conditions.is_empty() {
+        text.line(0, "Conditions:");
+        text.line(1, "Type\tStatus\tReason");
+        text.line(1, "----\t------\t------");
+        for condition in &conditions {
+            text.line(
+                1,
+                &format!(
+                    "{} \t{}\t{}",
+                    condition.kind, condition.status, condition.reason
+                ),
+            );
+        }
+    }
+    let new = deployment.new_replica_set_at(at);
+    let mut sets: Vec<&ReplicaSetRun> = deployment.replica_sets_at(at).collect();
+    crate::sort::sort_by(&mut sets, |a, b| {
+        (a.created / 1000, &a.name).cmp(&(b.created / 1000, &b.name))
+    });
+    let old: Vec<&ReplicaSetRun> = sets
+        .iter()
+        .copied()
+        .filter(|rs| new.is_none_or(|new| new.name != rs.name))
+        .collect();
+    let new: Vec<&ReplicaSetRun> = new.into_iter().collect();
+    if !old.is_empty() || !new.is_empty() {
+        text.line(
+            0,
+            &format!(
+                "OldReplicaSets:\t{}",
+                replica_sets_line(run, deployment, &old, at)
+            ),
+        );
+        text.line(
+            0,
+            &format!(
+                "NewReplicaSet:\t{}",
+                replica_sets_line(run, deployment, &new, at)
+            ),
+        );
+    }
+    let object = format!("Deployment/{}", deployment.name);
+    events_section(&mut text, &events::aggregate(run, &object, at), at);
+    tabwrite(&text.0, 2)
+}
+
+/// The Deployments' part of `podlab simulate`'s transcript at `at`, for a
+/// text whose Scenario rolls a Deployment out: `$ kubectl get deploy`,
+/// `$ kubectl get rs`, then `$ kubectl describe deployment NAME` for each
+/// Deployment rolled out; each block starts with an empty line. Empty
+/// when no Deployment has more than one template over the run.
+pub fn transcript(run: &Run, at: Millis) -> String {
+    let rolled: Vec<&DeploymentRun> = run
+        .deployments
+        .iter()
+        .filter(|d| d.new_replica_set.len() > 1 || d.replica_sets.len() > 1)
+        .collect();
+    if rolled.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("\n$ kubectl get deploy\n");
+    out.push_str(&get_deployments(run, at));
+    out.push_str("\n$ kubectl get rs\n");
+    out.push_str(&get_replica_sets(run, at));
+    for deployment in rolled {
+        out.push_str(&format!(
+            "\n$ kubectl describe deployment {}\n",
+            deployment.name
+        ));
+        out.push_str(&describe_deployment(run, deployment, at));
+    }
+    out
 }
 
 /// What `kubectl rollout status deployment/<name>` prints for the status

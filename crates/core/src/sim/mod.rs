@@ -138,6 +138,9 @@ pub struct DeploymentRun {
     pub progress_deadline_seconds: i64,
     /// The template's labels (the selector podlab assumes).
     pub labels: Vec<(String, String)>,
+    /// The template's pod spec as written (its first ReplicaSet's); each
+    /// ReplicaSet's own images are its `ReplicaSetRun::images`.
+    pub pod: crate::manifest::model::PodSpec,
     /// In creation order.
     pub replica_sets: Vec<ReplicaSetRun>,
     /// Which ReplicaSet has the current template from each time on.

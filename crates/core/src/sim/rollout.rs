@@ -166,6 +166,7 @@ impl<'a> Sim<'a> {
             min_ready_seconds: spec.min_ready_seconds.value,
             progress_deadline_seconds: spec.progress_deadline_seconds.value,
             labels: workload.pod_labels.clone(),
+            pod: workload.pod.clone(),
             replica_sets: vec![ReplicaSetRun {
                 name,
                 hash,

@@ -41,6 +41,63 @@ pub(super) fn container_block(
         };
         text.line(2, &format!("Image ID:\t{id}"));
     }
+    ports_and_command(text, container);
+    if let Some(status) = status {
+        state_lines(text, "State", &status.state);
+        if let Some(last @ ContainerState::Terminated { .. }) = &status.last_state {
+            state_lines(text, "Last State", last);
+        }
+        text.line(2, &format!("Ready:\t{}", title_bool(status.ready)));
+        text.line(2, &format!("Restart Count:\t{}", status.restart_count));
+    }
+    resources(text, container);
+    probes_and_environment(text, container);
+    let mut mounts = mount_lines(container);
+    mounts.push((
+        SERVICE_ACCOUNT_PATH.to_string(),
+        format!(
+            "{SERVICE_ACCOUNT_PATH} from {} (ro)",
+            api_access_volume(pod)
+        ),
+    ));
+    crate::sort::sort_by(&mut mounts, |a, b| a.0.cmp(&b.0));
+    text.line(2, "Mounts:");
+    for (_, line) in mounts {
+        text.line(3, &line);
+    }
+}
+
+/// One container of a Deployment's pod template (`describeContainers`
+/// with no status and `space` `"  "`, from `DescribePodTemplate`): its
+/// name one space further in, no IDs, no state; its own mounts only (the
+/// ServiceAccount admission plugin adds the token's to pods, not to
+/// templates), `Mounts:\t<none>` without any.
+pub(super) fn template_container(text: &mut Text, container: &Container) {
+    let image = container
+        .image
+        .as_ref()
+        .map(|image| image.value.as_str())
+        .unwrap_or("");
+    text.line(1, &format!(" {}:", container.name));
+    text.line(2, &format!("Image:\t{image}"));
+    ports_and_command(text, container);
+    resources(text, container);
+    probes_and_environment(text, container);
+    let mut mounts = mount_lines(container);
+    crate::sort::sort_by(&mut mounts, |a, b| a.0.cmp(&b.0));
+    if mounts.is_empty() {
+        text.line(2, "Mounts:\t<none>");
+    } else {
+        text.line(2, "Mounts:");
+    }
+    for (_, line) in mounts {
+        text.line(3, &line);
+    }
+}
+
+/// `Port`/`Ports` and `Host Port`/`Host Ports` (`describeContainerBasicInfo`),
+/// then `describeContainerCommand`.
+fn ports_and_command(text: &mut Text, container: &Container) {
     let ports: Vec<String> = container
         .ports
         .iter()
@@ -74,15 +131,11 @@ pub(super) fn container_block(
             }
         }
     }
-    if let Some(status) = status {
-        state_lines(text, "State", &status.state);
-        if let Some(last @ ContainerState::Terminated { .. }) = &status.last_state {
-            state_lines(text, "Last State", last);
-        }
-        text.line(2, &format!("Ready:\t{}", title_bool(status.ready)));
-        text.line(2, &format!("Restart Count:\t{}", status.restart_count));
-    }
-    resources(text, container);
+}
+
+/// `describeContainerProbe`, `describeContainerEnvFrom` and
+/// `describeContainerEnvVars`.
+fn probes_and_environment(text: &mut Text, container: &Container) {
     for (title, probe) in [
         ("Liveness", &container.liveness),
         ("Readiness", &container.readiness),
@@ -145,7 +198,11 @@ pub(super) fn container_block(
             }
         }
     }
-    let mut mounts: Vec<(String, String)> = container
+}
+
+/// `describeContainerVolumes`' lines of the written mounts: (path, line).
+fn mount_lines(container: &Container) -> Vec<(String, String)> {
+    container
         .volume_mounts
         .iter()
         .map(|m| {
@@ -159,19 +216,7 @@ pub(super) fn container_block(
                 ),
             )
         })
-        .collect();
-    mounts.push((
-        SERVICE_ACCOUNT_PATH.to_string(),
-        format!(
-            "{SERVICE_ACCOUNT_PATH} from {} (ro)",
-            api_access_volume(pod)
-        ),
-    ));
-    crate::sort::sort_by(&mut mounts, |a, b| a.0.cmp(&b.0));
-    text.line(2, "Mounts:");
-    for (_, line) in mounts {
-        text.line(3, &line);
-    }
+        .collect()
 }
 
 const SERVICE_ACCOUNT_PATH: &str = "/var/run/secrets/kubernetes.io/serviceaccount";

@@ -58,11 +58,11 @@ pub(crate) use self::ids::{fnv1a, splitmix64};
 pub use self::writer::tabwrite;
 pub(crate) use self::writer::Text;
 
-use self::container::container_block;
+use self::container::{container_block, template_container};
 use super::events::{self, EventObject, EPOCH_UNIX_SECONDS};
 use super::human_duration;
 use crate::manifest::duration::Millis;
-use crate::manifest::model::Toleration;
+use crate::manifest::model::{PodSpec, Toleration};
 use crate::sim::{ContainerRun, ContainerState, ContainerStatus, PodRun, Run, Timing};
 
 /// The text of `kubectl describe pod <pod.name>` at `at`.
@@ -122,6 +122,54 @@ pub fn describe_pod(run: &Run, pod: &PodRun, at: Millis) -> String {
     let objects = events::aggregate(run, &format!("Pod/{}", pod.name), at);
     events_section(&mut text, &objects, at);
     tabwrite(&text.0, 2)
+}
+
+/// `DescribePodTemplate` (describe.go) of a template with `labels` and
+/// `spec`: what a Deployment's `describe` prints under `Pod Template:`.
+/// A template is not admitted: no ServiceAccount volume or mount, no
+/// default tolerations; only what is written.
+pub(crate) fn pod_template(text: &mut Text, labels: &[(String, String)], spec: &PodSpec) {
+    text.line(0, "Pod Template:");
+    let key_value = |entries: &[(String, String)]| {
+        entries
+            .iter()
+            .map(|(key, value)| (key.clone(), format!("{key}={value}")))
+            .collect::<Vec<_>>()
+    };
+    multiline(text, "  Labels", key_value(labels));
+    for (title, containers) in [
+        ("Init Containers", &spec.init_containers),
+        ("Containers", &spec.containers),
+    ] {
+        if containers.is_empty() {
+            if title == "Containers" {
+                text.line(0, "  Containers: <none>");
+            }
+            continue;
+        }
+        text.line(0, &format!("  {title}:"));
+        for container in containers {
+            template_container(text, container);
+        }
+    }
+    if spec.volumes.is_empty() {
+        text.line(0, "  Volumes:\t<none>");
+    } else {
+        text.line(0, "  Volumes:");
+        volume_lines(text, &spec.volumes, " ");
+    }
+    multiline(text, "  Node-Selectors", key_value(&spec.node_selector));
+    let tolerations = spec
+        .tolerations
+        .iter()
+        .map(|t| {
+            (
+                t.key.clone(),
+                toleration_text(&t.key, &t.operator, &t.value, &t.effect, None),
+            )
+        })
+        .collect();
+    multiline(text, "  Tolerations", tolerations);
 }
 
 /// What the API reports about a pod at T.
@@ -426,8 +474,23 @@ fn ready_condition(view: &PodView) -> bool {
 
 fn volumes(text: &mut Text, pod: &PodRun) {
     text.line(0, "Volumes:");
-    for volume in &pod.spec.volumes {
-        text.line(1, &format!("{}:", volume.name));
+    volume_lines(text, &pod.spec.volumes, "");
+    text.line(1, &format!("{}:", api_access_volume(pod)));
+    text.line(
+        2,
+        "Type:\tProjected (a volume that contains injected data from multiple sources)",
+    );
+    text.line(2, "TokenExpirationSeconds:\t3607");
+    text.line(2, "ConfigMapName:\tkube-root-ca.crt");
+    text.line(2, "Optional:\tfalse");
+    text.line(2, "DownwardAPI:\ttrue");
+}
+
+/// `describeVolumes`' block of each written volume, its name after
+/// `indent` (one space in a pod template).
+fn volume_lines(text: &mut Text, volumes: &[crate::manifest::model::Volume], indent: &str) {
+    for volume in volumes {
+        text.line(1, &format!("{indent}{}:", volume.name));
         if let Some(medium) = &volume.empty_dir_medium {
             text.line(
                 2,
@@ -447,15 +510,6 @@ fn volumes(text: &mut Text, pod: &PodRun) {
             text.line(1, "<unknown>");
         }
     }
-    text.line(1, &format!("{}:", api_access_volume(pod)));
-    text.line(
-        2,
-        "Type:\tProjected (a volume that contains injected data from multiple sources)",
-    );
-    text.line(2, "TokenExpirationSeconds:\t3607");
-    text.line(2, "ConfigMapName:\tkube-root-ca.crt");
-    text.line(2, "Optional:\tfalse");
-    text.line(2, "DownwardAPI:\ttrue");
 }
 
 /// `GetPodQOS` (`scheduler-controllers.md` §10): cpu and memory only; a
