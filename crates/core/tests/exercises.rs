@@ -313,6 +313,62 @@ fn ready_only_when_loaded() {
     );
 }
 
+/// `rolloutComplete` on the GPU trap (docs/rollouts.md): two replicas on
+/// the two GPUs, rolled out at 1m. The default strategy's surge pod stays
+/// Pending and the deadline passes at 60 + 600 + 1 s; `maxSurge: 0,
+/// maxUnavailable: 1` completes.
+#[test]
+fn rollout_complete() {
+    let rollout =
+        "  rollout:\n    - { at: 1m, workload: api, image: registry.example.com/api:1.1 }\n";
+    let stuck = SERVING.replace("duration: 10m", "duration: 12m") + rollout;
+    let fixed = stuck.replace(
+        "  replicas: 2\n",
+        "  replicas: 2\n  strategy: { rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } }\n",
+    );
+    let mut exercise = exercise_with("rolloutComplete: api");
+    exercise.start = stuck.clone();
+    let outcome = |text: &str| {
+        let results = exercise::check(&exercise, text);
+        let last = results.last().expect("a result").clone();
+        assert_eq!(last.goal.key(), "rolloutComplete");
+        (last.passed, last.why)
+    };
+    let (passed, why) = outcome(&fixed);
+    assert!(passed, "{why}");
+    assert!(
+        why.en
+            .contains("Deployment api completed its rollout at 2m43s")
+            && why.en.ends_with("2/2 pods updated and available"),
+        "{why}"
+    );
+    assert!(why.zh_tw.contains("完成 rollout"), "{why}");
+    let (passed, why) = outcome(&stuck);
+    assert!(!passed);
+    assert!(
+        why.en
+            .starts_with("at 11m1s, Progressing False ProgressDeadlineExceeded: ReplicaSet \"api-"),
+        "{why}"
+    );
+    // Removing the Scenario's rollout is no fix.
+    let (passed, why) = outcome(&fixed.replace(rollout, ""));
+    assert!(!passed);
+    assert!(
+        why.en
+            .contains("was never rolled out to registry.example.com/api:1.1"),
+        "{why}"
+    );
+    // Rolled out too late to finish in the exercise's window.
+    let (passed, why) = outcome(&fixed.replace("at: 1m,", "at: 11m50s,"));
+    assert!(!passed);
+    assert!(why.en.contains("of 2 pods updated"), "{why}");
+    fails(
+        "rolloutComplete: chat",
+        SERVING,
+        "there is no Deployment chat",
+    );
+}
+
 #[test]
 fn accepted_fails_on_what_the_api_server_rejects() {
     let exercise = exercise_with("maxRestarts: 0");

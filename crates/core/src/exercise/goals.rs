@@ -282,6 +282,7 @@ impl World<'_> {
             Goal::MaxFailedRequests { max, cause } => {
                 self.max_failed_requests(*max, cause.as_deref())
             }
+            Goal::RolloutComplete { name } => self.rollout_complete(name, end),
         }
     }
 
@@ -754,6 +755,83 @@ impl World<'_> {
 }
 
 impl World<'_> {
+    /// `rolloutComplete`: read from the run's Deployment record (its
+    /// conditions and ReplicaSets, `sim/rollout.rs`), not from the pods.
+    fn rollout_complete(&self, name: &str, end: Millis) -> (bool, Text) {
+        let Some(deployment) = self.run.deployments.iter().find(|d| d.name == name) else {
+            return (
+                false,
+                text!(
+                    "there is no Deployment {name}",
+                    "沒有名為 {name} 的 Deployment"
+                ),
+            );
+        };
+        let timed_out = deployment.conditions.iter().find_map(|(at, conditions)| {
+            conditions
+                .iter()
+                .find(|c| c.kind == "Progressing" && c.reason == "ProgressDeadlineExceeded")
+                .map(|c| (time(*at), &c.message))
+        });
+        if let Some((at, message)) = timed_out {
+            return (
+                false,
+                text!(
+                    "at {at}, Progressing False ProgressDeadlineExceeded: {message}",
+                    "在 {at} 時 Progressing 變成 False ProgressDeadlineExceeded：{message}"
+                ),
+            );
+        }
+        // The image the starting file's Scenario rolls out to: removing the
+        // rollout is not a fix.
+        let image = self
+            .start
+            .scenario
+            .rollouts
+            .iter()
+            .filter(|rollout| rollout.workload == name)
+            .max_by_key(|rollout| rollout.at)
+            .map(|rollout| rollout.image.as_str());
+        let new = deployment.new_replica_set_at(end);
+        if let Some(image) = image {
+            if !new.is_some_and(|rs| rs.images.iter().any(|(_, written)| written == image)) {
+                return (
+                    false,
+                    text!(
+                        "Deployment {name} was never rolled out to {image}",
+                        "Deployment {name} 從來沒有 rollout 到 {image}"
+                    ),
+                );
+            }
+        }
+        let status = crate::explain::deployment::status_at(self.run, deployment, end);
+        let (updated, available, desired) = (status.updated, status.available, status.desired);
+        let old = status.replicas.saturating_sub(updated);
+        match deployment
+            .conditions_at(end)
+            .iter()
+            .find(|c| c.kind == "Progressing" && c.reason == "NewReplicaSetAvailable")
+        {
+            Some(condition) if desired > 0 => {
+                let at = time(condition.last_update);
+                (
+                    true,
+                    text!(
+                        "Deployment {name} completed its rollout at {at}: {updated}/{desired} pods updated and available",
+                        "Deployment {name} 在 {at} 完成 rollout：{updated}/{desired} 個 Pod 已更新且可用"
+                    ),
+                )
+            }
+            _ => (
+                false,
+                text!(
+                    "at the end Deployment {name} has {updated} of {desired} pods updated, {available} available, {old} old ones left",
+                    "到最後 Deployment {name} 只有 {updated}/{desired} 個 Pod 已更新、{available} 個可用，還剩 {old} 個舊的"
+                ),
+            ),
+        }
+    }
+
     /// The Scenario's traffic over the whole run (`docs/traffic.md`).
     fn traffic(&self) -> Option<crate::sim::traffic::Stats> {
         let traffic = self.run.traffic.as_ref()?;

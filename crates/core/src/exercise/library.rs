@@ -44,6 +44,7 @@ pub const IDS: &[&str] = &[
     "silent-model-version",
     "hpa-burst-cold-start",
     "hpa-cpu-gpu-never-scales",
+    "rollout-stuck-on-gpus",
 ];
 
 /// An exercise from its two files (as fetched by the page).
@@ -78,6 +79,7 @@ pub const FILES: &[(&str, &str, &str)] = &[
     entry!("silent-model-version"),
     entry!("hpa-burst-cold-start"),
     entry!("hpa-cpu-gpu-never-scales"),
+    entry!("rollout-stuck-on-gpus"),
 ];
 
 /// Every exercise of the library, in order. An exercise whose file does not

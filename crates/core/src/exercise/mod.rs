@@ -191,6 +191,52 @@ mod tests {
     }
 
     #[test]
+    fn a_rollout_complete_goal_names_a_deployment() {
+        let goal = |written: &str| MINIMAL.replace("    - maxRestarts: 0", written);
+        let (exercise, diagnostics) = read(&goal("    - rolloutComplete: model-api"));
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        assert_eq!(
+            exercise.expect("lowered").goals[1],
+            Goal::RolloutComplete {
+                name: "model-api".into()
+            }
+        );
+        // No name, or a mapping: PL003 on line 12, the goal's line.
+        for bad in [
+            "    - rolloutComplete:",
+            "    - rolloutComplete: \"\"",
+            "    - rolloutComplete: { name: model-api }",
+        ] {
+            let text = goal(bad);
+            let report = crate::lint::lint(&text);
+            let found: Vec<(&str, usize, usize)> = report
+                .diagnostics
+                .iter()
+                .map(|d| {
+                    let at = report.index.line_col(&text, d.span.start);
+                    (d.rule, at.line, at.column)
+                })
+                .collect();
+            assert!(
+                found
+                    .iter()
+                    .any(|(rule, line, _)| *rule == "PL003" && *line == 12),
+                "{bad}: {found:?}"
+            );
+            let (exercise, _) = read(&text);
+            assert_eq!(exercise.expect("lowered").goals.len(), 1, "{bad}");
+        }
+        let (_, diagnostics) = read(&goal("    - rolloutComplete:"));
+        assert!(
+            diagnostics[0]
+                .message
+                .en
+                .contains("needs a Deployment's name"),
+            "{diagnostics:?}"
+        );
+    }
+
+    #[test]
     fn times_read_like_scenario_durations() {
         assert_eq!(time(0), "0s");
         assert_eq!(time(40_500), "40s");

@@ -245,6 +245,11 @@ pub enum Goal {
     /// fail, whatever the cause; `{max: 0, cause: notReady}` counts one
     /// cause (its JSON key, `docs/traffic.md`).
     MaxFailedRequests { max: i64, cause: Option<String> },
+    /// `rolloutComplete: model-api`: the Deployment's rollout completed
+    /// (Progressing `NewReplicaSetAvailable` at the end, never
+    /// `ProgressDeadlineExceeded`), to the image of the starting file's
+    /// Scenario `rollout` when it has one (docs/rollouts.md).
+    RolloutComplete { name: String },
 }
 
 impl Goal {
@@ -263,6 +268,7 @@ impl Goal {
             Goal::ReadyOnlyWhenLoaded => "readyOnlyWhenLoaded",
             Goal::MaxP99(_) => "maxP99",
             Goal::MaxFailedRequests { .. } => "maxFailedRequests",
+            Goal::RolloutComplete { .. } => "rolloutComplete",
         }
     }
 
@@ -357,6 +363,10 @@ impl Goal {
             } => text!(
                 "at most {max} requests fail as `{cause}`",
                 "最多 {max} 個請求以 `{cause}` 失敗"
+            ),
+            Goal::RolloutComplete { name } => text!(
+                "the rollout of Deployment {name} completes, without ProgressDeadlineExceeded",
+                "Deployment {name} 的 rollout 完成，沒有 ProgressDeadlineExceeded"
             ),
         }
     }
@@ -482,6 +492,23 @@ fn lower_goals(items: &[Node], out: &mut Vec<Diagnostic>) -> Vec<Goal> {
                 Some(container) => Some(Goal::SeesGpu { container }),
                 None => {
                     missing("container", out);
+                    None
+                }
+            },
+            "rolloutComplete" => match value.as_str().map(str::trim) {
+                Some(name) if !name.is_empty() && !value.is_null() => Some(Goal::RolloutComplete {
+                    name: name.to_string(),
+                }),
+                // A mapping or a list was reported by validate.rs (PL003).
+                None => None,
+                Some(_) => {
+                    out.push(invalid_value(
+                        value.span,
+                        text!(
+                            "goal `rolloutComplete` needs a Deployment's name, like `rolloutComplete: model-api`",
+                            "目標 `rolloutComplete` 需要一個 Deployment 的名稱，例如 `rolloutComplete: model-api`"
+                        ),
+                    ));
                     None
                 }
             },

@@ -449,6 +449,7 @@ schema!(EXERCISE_GOAL, "goal", "目標", [
     "noPending" => Any, "forbid" => Object(&GOAL_FORBID), "maxMemoryLimit" => Quantity,
     "exec" => Object(&GOAL_EXEC), "seesGpu" => Object(&GOAL_CONTAINER),
     "readyOnlyWhenLoaded" => Any, "maxP99" => Duration, "maxFailedRequests" => Any,
+    "rolloutComplete" => Str,
 ]);
 
 schema!(GOAL_WITHIN, "allReady goal", "allReady 目標", ["within" => Duration]);
