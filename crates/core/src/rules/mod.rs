@@ -134,7 +134,7 @@ pub struct Context<'a> {
 impl<'a> Context<'a> {
     /// Whether a Scenario states the cluster (`cluster.nodePools`). The
     /// default pool and a cluster inferred from the manifests' cloud hints
-    /// are assumptions: the cluster rules (PL501-PL505) do not judge them
+    /// are assumptions: the cluster rules (PL501-PL507) do not judge them
     /// (issue 14; the simulator still runs on them).
     pub fn cluster_stated(&self) -> bool {
         self.scenario.pools_written && !self.scenario.is_cluster_inferred()

@@ -69,6 +69,11 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             spec.max_unavailable.value.text(),
         );
         let deadline = spec.progress_deadline_seconds.value;
+        let (pods, stays) = if surge == 1 {
+            ("pod", "stays")
+        } else {
+            ("pods", "stay")
+        };
         let span = spec
             .max_surge
             .span
@@ -79,7 +84,7 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .diagnostic(
                 span,
                 text!(
-                    "{who}: a rolling update first adds {surge} new pod (maxSurge {surge_text} of {wanted}, rounded up) and removes no old one (maxUnavailable {unavailable_text}, rounded down to 0), but the {wanted} replicas already hold all {total} {resource} the cluster has for them: the new pod stays Pending and the rollout hangs until ProgressDeadlineExceeded ({deadline}s)",
+                    "{who}: a rolling update first adds {surge} new {pods} (maxSurge {surge_text} of {wanted}, rounded up) and removes no old one (maxUnavailable {unavailable_text}, rounded down to 0), but the {wanted} replicas already hold all {total} {resource} the cluster has for them: the new {pods} {stays} Pending and the rollout hangs until ProgressDeadlineExceeded ({deadline}s)",
                     "{who_zh}：滾動更新會先多開 {surge} 個新 Pod（maxSurge {surge_text}，以 {wanted} 計算後進位），且不先停任何舊 Pod（maxUnavailable {unavailable_text}，捨去後為 0），但 {wanted} 個副本已經占滿叢集能給它的 {total} 個 {resource}：新 Pod 停在 Pending，更新卡住直到 ProgressDeadlineExceeded（{deadline} 秒）"
                 ),
             )
