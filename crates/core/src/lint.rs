@@ -59,9 +59,9 @@ pub fn lint_with(text: &str, options: &LintOptions) -> LintReport {
         scenario,
         services,
         unread_kinds,
+        autoscalers,
         mut diagnostics,
         index,
-        ..
     } = read(text);
     if !options.verbose {
         diagnostics.retain(|diagnostic| diagnostic.rule != NOT_SIMULATED.0);
@@ -72,6 +72,7 @@ pub fn lint_with(text: &str, options: &LintOptions) -> LintReport {
         scenario: &scenario,
         services: &services,
         unread_kinds: &unread_kinds,
+        autoscalers: &autoscalers,
     };
     rules::run(&context, &mut diagnostics);
     let mut suppressed = Vec::new();

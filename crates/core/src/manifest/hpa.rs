@@ -31,6 +31,9 @@ pub struct Autoscaler {
     /// `spec.minReplicas`, default 1.
     pub min_replicas: i32,
     pub max_replicas: i32,
+    /// Where `minReplicas` and `maxReplicas` are written (for the rules).
+    pub min_span: Option<Span>,
+    pub max_span: Option<Span>,
     /// `spec.metrics`, in order. The API defaults an empty list to CPU at
     /// 80 % (`SetDefaults_HorizontalPodAutoscaler`).
     pub metrics: Vec<MetricSpec>,
@@ -50,6 +53,8 @@ pub struct MetricSpec {
     /// An `Object` metric's `describedObject` (kind, name), as `describe
     /// hpa` prints it.
     pub described_object: Option<(String, String)>,
+    /// The metric's entry in `spec.metrics`; `None` for the API's default.
+    pub span: Option<Span>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -184,6 +189,7 @@ pub fn lower_autoscaler(root: &Node, kind_span: Span, span: Span) -> Autoscaler 
             target: Target::Utilization(80),
             binary_target: false,
             described_object: None,
+            span: None,
         });
     }
     let behavior = get("behavior").filter(|node| !node.is_null()).map(|node| {
@@ -205,6 +211,8 @@ pub fn lower_autoscaler(root: &Node, kind_span: Span, span: Span) -> Autoscaler 
         target_name: target_str("name"),
         min_replicas: int(get("minReplicas")).map_or(1, to_i32),
         max_replicas: int(get("maxReplicas")).map_or(0, to_i32),
+        min_span: get("minReplicas").map(|node| node.span),
+        max_span: get("maxReplicas").map(|node| node.span),
         metrics,
         behavior,
     }
@@ -330,6 +338,7 @@ fn lower_metric(item: &Node) -> MetricSpec {
         target,
         binary_target,
         described_object,
+        span: Some(item.span),
     }
 }
 

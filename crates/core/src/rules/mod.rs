@@ -51,8 +51,13 @@ pub mod pl502_gpu_unschedulable;
 mod pl503_mig_unsupported;
 mod pl504_timeslice_memory_oversubscribed;
 mod pl505_replicas_exceed_gpus;
+mod pl506_hpa_max_exceeds_gpus;
+mod pl507_rollout_surge_no_gpu;
 mod pl601_job_restart_always;
 pub mod pl602_cronjob_overlap;
+mod pl603_hpa_cpu_on_gpu;
+mod pl604_hpa_cold_start_exceeds_timeout;
+mod pl605_hpa_target_sets_replicas;
 
 /// Static text in both languages (for docs, which never need formatting).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,16 +127,41 @@ pub struct Context<'a> {
     pub services: &'a [crate::manifest::service::Service],
     /// The kinds of the file's other documents (`Reading::unread_kinds`).
     pub unread_kinds: &'a [String],
+    /// The file's HorizontalPodAutoscalers (`manifest::hpa`).
+    pub autoscalers: &'a [crate::manifest::hpa::Autoscaler],
 }
 
-impl Context<'_> {
+impl<'a> Context<'a> {
     /// Whether a Scenario states the cluster (`cluster.nodePools`). The
     /// default pool and a cluster inferred from the manifests' cloud hints
-    /// are assumptions: the cluster rules (PL501-PL505) do not judge them
+    /// are assumptions: the cluster rules (PL501-PL507) do not judge them
     /// (issue 14; the simulator still runs on them).
     pub fn cluster_stated(&self) -> bool {
         self.scenario.pools_written && !self.scenario.is_cluster_inferred()
     }
+
+    /// Each HPA of the file with the workload of the file it scales
+    /// (`scaleTargetRef`: same kind and name).
+    pub fn autoscaled(
+        &self,
+    ) -> impl Iterator<Item = (&'a crate::manifest::hpa::Autoscaler, &'a Workload)> + '_ {
+        self.autoscalers.iter().filter_map(|hpa| {
+            let workloads = self.workloads;
+            let target = workloads.iter().find(|workload| {
+                workload.kind.as_str() == hpa.target_kind && workload.name == hpa.target_name
+            })?;
+            Some((hpa, target))
+        })
+    }
+}
+
+/// `HorizontalPodAutoscaler "api"` and `HorizontalPodAutoscaler「api」`.
+pub fn hpa_subject(hpa: &crate::manifest::hpa::Autoscaler) -> (String, String) {
+    let name = &hpa.name;
+    (
+        format!("HorizontalPodAutoscaler \"{name}\""),
+        format!("HorizontalPodAutoscaler「{name}」"),
+    )
 }
 
 /// Stated or assumed (issue 14, `docs/lint-decisions.md`): a finding that
@@ -217,8 +247,13 @@ pub static RULES: &[&Rule] = &[
     &pl503_mig_unsupported::RULE,
     &pl504_timeslice_memory_oversubscribed::RULE,
     &pl505_replicas_exceed_gpus::RULE,
+    &pl506_hpa_max_exceeds_gpus::RULE,
+    &pl507_rollout_surge_no_gpu::RULE,
     &pl601_job_restart_always::RULE,
     &pl602_cronjob_overlap::RULE,
+    &pl603_hpa_cpu_on_gpu::RULE,
+    &pl604_hpa_cold_start_exceeds_timeout::RULE,
+    &pl605_hpa_target_sets_replicas::RULE,
 ];
 
 /// Finds a rule by ID (`PL201`, `pl201`) or name (`liveness-kills-slow-start`).

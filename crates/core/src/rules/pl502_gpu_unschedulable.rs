@@ -110,6 +110,33 @@ pub(super) fn requests_text(requests: &[(String, i64)]) -> (String, String) {
     (en.join(" and "), zh.join(" 和 "))
 }
 
+/// How many pods of `workload` the Scenario's nodes hold at once (over the
+/// pools that take the pod: its resources, node selector and tolerations),
+/// and how many of its first GPU resource those pools have in all.
+pub(super) fn capacity(
+    scenario: &Scenario,
+    workload: &Workload,
+    requests: &[(String, i64)],
+) -> (i64, i64) {
+    let resource = requests.first().map_or("nvidia.com/gpu", |(name, _)| name);
+    let tolerations = scenario.tolerations(&workload.pod);
+    scenario
+        .node_pools
+        .iter()
+        .filter(|pool| {
+            fits(pool, requests)
+                && selects(pool, &workload.pod)
+                && blocking_taints(pool, &tolerations).is_empty()
+        })
+        .fold((0i64, 0i64), |(fit, total), pool| {
+            let count = i64::try_from(nodes(pool)).unwrap_or(i64::MAX);
+            (
+                fit.saturating_add(count.saturating_mul(pods_per_node(pool, requests))),
+                total.saturating_add(count.saturating_mul(per_node(pool, resource))),
+            )
+        })
+}
+
 /// How many pods of a workload run at once: `replicas`, or a Job's
 /// `parallelism` (capped by `completions` when written), with the span of
 /// the value that sets it.

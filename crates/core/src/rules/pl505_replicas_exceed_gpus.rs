@@ -12,8 +12,7 @@
 //! PL502 reports it instead.
 
 use super::pl502_gpu_unschedulable::{
-    blocking_taints, fits, nodes, per_node, pods_at_once, pods_per_node, requests_text,
-    resource_span, scheduling_message, selects, subject,
+    capacity, pods_at_once, requests_text, resource_span, scheduling_message, subject,
 };
 use super::{edit, pod_gpu_requests, words, Context, Rule};
 use super::{long, long_str};
@@ -66,20 +65,7 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if wanted <= 1 {
             continue;
         }
-        // Pools that take the pod, and how many pods each holds.
-        let usable: Vec<_> = scenario
-            .node_pools
-            .iter()
-            .filter(|pool| {
-                fits(pool, &requests)
-                    && selects(pool, &workload.pod)
-                    && blocking_taints(pool, &scenario.tolerations(&workload.pod)).is_empty()
-            })
-            .collect();
-        let fit = usable.iter().fold(0i64, |sum, pool| {
-            let count = i64::try_from(nodes(pool)).unwrap_or(i64::MAX);
-            sum.saturating_add(count.saturating_mul(pods_per_node(pool, &requests)))
-        });
+        let (fit, total) = capacity(scenario, workload, &requests);
         if fit == 0 || wanted <= fit {
             continue;
         }
@@ -96,10 +82,6 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .map_or(("nvidia.com/gpu", 1), |(name, count)| {
                 (name.as_str(), *count)
             });
-        let total = usable.iter().fold(0i64, |sum, pool| {
-            let count = i64::try_from(nodes(pool)).unwrap_or(i64::MAX);
-            sum.saturating_add(count.saturating_mul(per_node(pool, resource)))
-        });
         let plain = requests.len() == 1 && fit == total / per_pod.max(1);
         let pods = if pending == 1 { "pod" } else { "pods" };
         let message = if plain {

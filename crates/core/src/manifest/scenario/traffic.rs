@@ -23,8 +23,10 @@ pub struct Traffic {
     /// Steps of the rate, sorted by `at`.
     pub rate: Vec<RateStep>,
     pub arrivals: Arrivals,
-    /// The client gives up after this long.
+    /// The client gives up after this long (default 30 s).
     pub timeout: Millis,
+    /// Where `timeout` is written: `None` when it is the default.
+    pub timeout_span: Option<Span>,
     /// From an endpoint's change to kube-proxy's rules on every node
     /// (traffic-autoscaling.md §4.3: `--iptables-min-sync-period` 1 s).
     pub propagation: Millis,
@@ -257,6 +259,7 @@ pub(super) fn lower_traffic(node: &Node) -> Option<Traffic> {
             _ => Arrivals::Poisson,
         },
         timeout: duration_at(node, "timeout").map_or(30_000, |t| t.value.max(1)),
+        timeout_span: duration_at(node, "timeout").and_then(|t| t.span),
         propagation: duration_at(node, "propagation").map_or(1000, |p| p.value),
         target: duration_at(node, "target").map_or(1000, |t| t.value.max(1)),
     })

@@ -1,0 +1,149 @@
+//! PL604 hpa-cold-start-exceeds-timeout.
+//!
+//! A pod the HPA adds serves nothing before its model has loaded and its
+//! probes let it be Ready; a request that waits for that capacity longer
+//! than the client's timeout fails (`shared/reference/traffic-autoscaling.md`
+//! §7, "Cold start during a burst"). The lower bound used here: the load
+//! time (stated or assumed, `Scenario::program`) and the startup and
+//! readiness probes' `initialDelaySeconds`, before which no probe passes.
+//! Not counted: the image pull, the HPA's reaction (15–45 s, §2.1), the
+//! probes' periods. The client timeout is the Scenario's `traffic.timeout`,
+//! judged only when written, and only for the workload that traffic reaches
+//! through a Service of the file.
+
+use super::{hpa_subject, long, long_str, on_assumption, words, Context, Rule};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::manifest::duration::format;
+use crate::text;
+
+pub static RULE: Rule = Rule {
+    id: "PL604",
+    name: "hpa-cold-start-exceeds-timeout",
+    severity: Severity::Warning,
+    scenario_aware: true,
+    summary: words!(
+        "a pod the HPA adds takes longer to serve than the clients wait",
+        "HPA 新增的 Pod 要等到能服務的時間，比客戶端願意等的還長"
+    ),
+    what: long!(
+        "For each HorizontalPodAutoscaler whose target the Scenario's traffic reaches through a Service of the file, and whose `maxReplicas` is above `minReplicas`, compares a new pod's cold start with the traffic's client `timeout` (only when the Scenario writes it). The cold start counted is a lower bound: the model's load time (a Scenario `startup` or `podlab.dev/startup`; assumed 40 s otherwise, and the finding is then info) and the `initialDelaySeconds` of the serving container's startup and readiness probes; the image pull and the HPA's own reaction time come on top. It warns when that cold start is longer than the timeout, at `minReplicas`.",
+        "對每個 HorizontalPodAutoscaler，若 Scenario 的流量經由檔案裡的 Service 送到它的目標，且 `maxReplicas` 大於 `minReplicas`，就拿新 Pod 的冷啟動時間和流量的客戶端 `timeout` 比較（只在 Scenario 寫了 timeout 時）。計算的冷啟動是下限：模型載入時間（Scenario 的 `startup` 或 `podlab.dev/startup`；沒寫時假設 40 秒，此時只報資訊），以及提供服務的容器的 startupProbe、readinessProbe 的 `initialDelaySeconds`；拉映像和 HPA 自己的反應時間還要另外加上。冷啟動比逾時長時，在 `minReplicas` 發出警告。"
+    ),
+    why: long!(
+        "Autoscaling helps only the requests that can wait for the new capacity. When a burst exceeds what the `minReplicas` pods serve, requests queue at those pods; the HPA notices after 15–45 s and creates pods, which then pull the image and load the model. If that takes longer than the clients wait, no request that waits for the new capacity survives: the extra requests time out (504 behind a proxy) or are refused by a full queue until new pods are Ready, and client retries add to the load. For a model that loads in minutes, the HPA only rescues the requests that arrive later.",
+        "自動擴縮只救得了等得到新容量的請求。流量暴增超過 `minReplicas` 個 Pod 能處理的量時，請求會在這些 Pod 前排隊；HPA 要 15 到 45 秒後才察覺並建立 Pod，新 Pod 接著拉映像、載入模型。如果這段時間比客戶端願意等的還長，沒有任何等待新容量的請求撐得到：多出來的請求在新 Pod Ready 之前不是逾時（經過 proxy 時是 504）就是因佇列已滿被拒絕，客戶端重試又讓負載更高。模型要好幾分鐘才載入完時，HPA 只救得了之後才進來的請求。"
+    ),
+    failing: long_str!("apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: vllm }\nspec:\n  selector: { matchLabels: { app: vllm } }\n  template:\n    metadata: { labels: { app: vllm } }\n    spec:\n      containers:\n        - name: server\n          image: vllm/vllm-openai:v0.6.3\n          ports: [{ containerPort: 8000 }]\n          readinessProbe: { httpGet: { path: /health, port: 8000 } }\n---\napiVersion: v1\nkind: Service\nmetadata: { name: vllm }\nspec:\n  selector: { app: vllm }\n  ports: [{ port: 80, targetPort: 8000 }]\n---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: { name: vllm }\nspec:\n  scaleTargetRef: { apiVersion: apps/v1, kind: Deployment, name: vllm }\n  minReplicas: 1\n  maxReplicas: 4\n  metrics:\n    - type: Pods\n      pods:\n        metric: { name: requests_in_queue }\n        target: { type: AverageValue, averageValue: \"5\" }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: burst }\nspec:\n  workload: [{ container: server, startup: 2m }]\n  traffic: { service: vllm, timeout: 30s, rate: [{ at: 0s, rps: 5 }, { at: 5m, rps: 120 }] }\n"),
+    fixed: long_str!("apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: vllm }\nspec:\n  selector: { matchLabels: { app: vllm } }\n  template:\n    metadata: { labels: { app: vllm } }\n    spec:\n      containers:\n        - name: server\n          image: vllm/vllm-openai:v0.6.3\n          ports: [{ containerPort: 8000 }]\n          readinessProbe: { httpGet: { path: /health, port: 8000 } }\n---\napiVersion: v1\nkind: Service\nmetadata: { name: vllm }\nspec:\n  selector: { app: vllm }\n  ports: [{ port: 80, targetPort: 8000 }]\n---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: { name: vllm }\nspec:\n  scaleTargetRef: { apiVersion: apps/v1, kind: Deployment, name: vllm }\n  minReplicas: 1\n  maxReplicas: 4\n  metrics:\n    - type: Pods\n      pods:\n        metric: { name: requests_in_queue }\n        target: { type: AverageValue, averageValue: \"5\" }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: burst }\nspec:\n  workload: [{ container: server, startup: 2m }]\n  traffic: { service: vllm, timeout: 3m, rate: [{ at: 0s, rps: 5 }, { at: 5m, rps: 120 }] }\n"),
+    fix: long!(
+        "Keep enough pods for the bursts you expect already running (a higher `minReplicas`, or a lower target so the HPA scales earlier), shorten the cold start (weights on a local disk or a cache, the image pre-pulled, a smaller or quantized model), or let clients wait longer than the cold start (their timeout, or a queue in front of the service).",
+        "讓預期暴增所需的 Pod 先跑著（調高 `minReplicas`，或調低目標值讓 HPA 早點擴），縮短冷啟動（權重放在本機磁碟或快取、預先拉好映像、換小一點或量化的模型），或讓客戶端等得比冷啟動久（調高它們的逾時，或在服務前面加一個佇列）。"
+    ),
+    check: Some(check),
+};
+
+fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(traffic) = context.scenario.traffic.as_ref() else {
+        return;
+    };
+    let (Some(_), Some(service)) = (traffic.timeout_span, traffic.service.as_ref()) else {
+        return;
+    };
+    let Some(service) = context.services.iter().find(|s| s.name == service.value) else {
+        return;
+    };
+    for (hpa, workload) in context.autoscaled() {
+        if hpa.max_replicas <= hpa.min_replicas || !service.selects(&workload.pod_labels) {
+            continue;
+        }
+        let index = service.serving_container(&workload.pod);
+        let Some(container) = workload.pod.containers.get(index) else {
+            continue;
+        };
+        let program = context.scenario.program(container);
+        let delay = [&container.startup, &container.readiness]
+            .into_iter()
+            .flatten()
+            .map(|probe| u64::try_from(probe.initial_delay_seconds.value).unwrap_or(0) * 1000)
+            .max()
+            .unwrap_or(0);
+        let load = program.startup.value;
+        let cold = load.max(delay);
+        if cold <= traffic.timeout {
+            continue;
+        }
+        let (who, who_zh) = hpa_subject(hpa);
+        let (target, target_zh) = super::pl502_gpu_unschedulable::subject(workload);
+        let (cold_text, timeout, min) = (format(cold), format(traffic.timeout), hpa.min_replicas);
+        let mut diagnostic = RULE
+            .diagnostic(
+                hpa.min_span.unwrap_or(hpa.kind_span),
+                text!(
+                    "{who}: a new pod of {target} serves nothing for at least {cold_text} (model load and probe delays, before the image pull), longer than the clients' {timeout} timeout: no request can wait for a pod the HPA adds, so in a burst beyond what minReplicas ({min}) serves the extra requests fail (time out, or are refused by a full queue) until new pods are Ready",
+                    "{who_zh}：{target_zh}的新 Pod 至少有 {cold_text} 無法服務（模型載入與探針延遲，還沒算拉映像），比客戶端 {timeout} 的逾時還長：沒有請求等得到 HPA 新增的 Pod，所以流量超過 minReplicas（{min} 個 Pod）能處理的量時，多出來的請求會失敗（逾時，或因佇列已滿被拒絕），直到新 Pod Ready"
+                ),
+            )
+            .with_help(text!(
+                "raise minReplicas to what the bursts need, shorten the cold start (cached weights, a pre-pulled image, a smaller model), or raise the clients' timeout; `podlab simulate` counts the timed-out requests in its traffic table",
+                "把 minReplicas 調到暴增時需要的數量、縮短冷啟動（快取權重、預先拉映像、換小一點的模型），或調高客戶端的逾時；`podlab simulate` 的流量表會列出逾時的請求數"
+            ));
+        if program.startup.span.is_none() && delay <= traffic.timeout {
+            let load = format(load);
+            diagnostic = on_assumption(
+                diagnostic,
+                text!("a {load} model load", "模型載入要 {load}"),
+                "podlab.dev/startup",
+            );
+        }
+        out.push(diagnostic);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::diagnostic::Severity;
+
+    fn found(text: &str) -> Vec<(Severity, String)> {
+        crate::lint::lint(text)
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.rule == "PL604")
+            .map(|d| (d.severity, d.message.en))
+            .collect()
+    }
+
+    #[test]
+    fn a_stated_load_warns_and_an_assumed_one_is_info() {
+        let stated = found(super::RULE.failing);
+        assert_eq!(stated.len(), 1);
+        assert_eq!(stated[0].0, Severity::Warning);
+        assert!(stated[0].1.contains("at least 2m"), "{}", stated[0].1);
+        assert!(stated[0].1.contains("30s timeout"), "{}", stated[0].1);
+        let assumed = super::RULE
+            .failing
+            .replace("  workload: [{ container: server, startup: 2m }]\n", "");
+        let assumed = found(&assumed);
+        assert_eq!(assumed.len(), 1);
+        assert_eq!(assumed[0].0, Severity::Info);
+        assert!(
+            assumed[0].1.contains("assuming a 40s model load"),
+            "{}",
+            assumed[0].1
+        );
+    }
+
+    #[test]
+    fn a_probe_delay_longer_than_the_timeout_is_stated() {
+        let text = super::RULE
+            .failing
+            .replace("  workload: [{ container: server, startup: 2m }]\n", "")
+            .replace(
+                "readinessProbe: { httpGet: { path: /health, port: 8000 } }",
+                "readinessProbe: { httpGet: { path: /health, port: 8000 }, initialDelaySeconds: 60 }",
+            );
+        let found = found(&text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, Severity::Warning);
+        assert!(found[0].1.contains("at least 1m"), "{}", found[0].1);
+    }
+}
