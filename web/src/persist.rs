@@ -102,12 +102,13 @@ impl View {
 }
 
 /// The sliders and pickers `?controls=` can name, in the order shown.
-pub const CONTROL_IDS: [&str; 7] = [
+pub const CONTROL_IDS: [&str; 8] = [
     "startup",
     "memory",
     "workers",
     "gpu-memory",
     "traffic",
+    "autoscaler",
     "cluster",
     "sharing",
 ];

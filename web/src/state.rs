@@ -34,6 +34,8 @@ pub struct Linted {
     pub timeline: Rc<Timeline>,
     /// The traffic band's data, when the Scenario sends requests.
     pub traffic: Option<Rc<podlab_core::explain::traffic::Chart>>,
+    /// The replicas band's data, when an HPA scales a Deployment.
+    pub replicas: Option<Rc<podlab_core::explain::replicas::ReplicasChart>>,
     /// Which cluster podlab assumed from the manifest's cloud hints, when
     /// the text writes none (`manifest::infer`, issue 12 item 5).
     pub cluster_note: Option<Text>,
@@ -52,12 +54,14 @@ impl Linted {
             .traffic
             .as_ref()
             .map(|traffic| Rc::new(podlab_core::explain::traffic::chart(traffic, run.end, 300)));
+        let replicas = podlab_core::explain::replicas::chart(&run).map(Rc::new);
         Linted {
             text,
             report,
             run: Rc::new(run),
             timeline,
             traffic,
+            replicas,
             cluster_note: reading.scenario.inferred_note,
         }
     }

@@ -573,6 +573,63 @@ pub fn traffic_paths(chart: &podlab_core::explain::traffic::Chart) -> TrafficPat
     }
 }
 
+/// The replicas band's viewBox: x by time as the traffic band's, y the
+/// count from 0 (bottom) to the chart's top.
+pub const REPLICAS_BOX: (u32, u32) = (1000, 40);
+/// The count rows (y, in the viewBox), top and bottom.
+const REPLICAS_ROWS: (u32, u32) = (3, 38);
+
+/// The replicas band's shapes, as SVG `points` in `REPLICAS_BOX` (tenths).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplicasPaths {
+    /// The Ready count, a closed area.
+    pub ready: String,
+    /// The pods counted (created, not deleting), a step line.
+    pub current: String,
+    /// `spec.replicas`, a step line.
+    pub desired: String,
+    /// Each decision: its x (tenths) and the page's clock of its time.
+    pub decisions: Vec<(String, String)>,
+}
+
+/// The replicas band's shapes for `chart`.
+pub fn replicas_paths(chart: &podlab_core::explain::replicas::ReplicasChart) -> ReplicasPaths {
+    use podlab_core::explain::replicas::Step;
+    let end = chart.end;
+    let (top, bottom) = (
+        u128::from(REPLICAS_ROWS.0) * 10,
+        u128::from(REPLICAS_ROWS.1) * 10,
+    );
+    let y = |count: usize| {
+        bottom - (count.min(chart.top) as u128) * (bottom - top) / chart.top.max(1) as u128
+    };
+    let point = |at: Millis, count: usize| {
+        format!("{},{}", fixed(traffic_x(at, end), 1), fixed(y(count), 1))
+    };
+    let steps = |value: &dyn Fn(&Step) -> usize| {
+        let mut points = Vec::new();
+        for (i, step) in chart.steps.iter().enumerate() {
+            let to = chart.steps.get(i + 1).map_or(end, |next| next.from);
+            points.push(point(step.from, value(step)));
+            points.push(point(to, value(step)));
+        }
+        points
+    };
+    let mut ready = steps(&|s| s.ready);
+    ready.insert(0, point(0, 0));
+    ready.push(point(end, 0));
+    ReplicasPaths {
+        ready: ready.join(" "),
+        current: steps(&|s| s.current).join(" "),
+        desired: steps(&|s| s.desired).join(" "),
+        decisions: chart
+            .decisions
+            .iter()
+            .map(|d| (fixed(traffic_x(d.at, end), 1), clock(d.at)))
+            .collect(),
+    }
+}
+
 /// The CSS class of a failure cause's marks.
 pub fn failure_class(failure: podlab_core::sim::traffic::Failure) -> &'static str {
     use podlab_core::sim::traffic::Failure;
@@ -600,7 +657,7 @@ mod tests {
         assert_eq!(exercise_controls(&[Goal::MaxRestarts(0)]), None);
         assert_eq!(
             exercise_controls(&[forbid(false, true, false)]),
-            Some(vec!["workers", "cluster", "sharing"])
+            Some(vec!["workers", "autoscaler", "cluster", "sharing"])
         );
         assert_eq!(
             exercise_controls(&[forbid(true, false, false)]),
@@ -610,6 +667,7 @@ mod tests {
                 "workers",
                 "gpu-memory",
                 "traffic",
+                "autoscaler",
                 "sharing"
             ])
         );
@@ -889,6 +947,51 @@ mod tests {
         assert_eq!(initial_lang("", Some("zh-Hant-TW")), Lang::ZhTw);
         assert_eq!(initial_lang("?lang=fr", Some("de")), Lang::En);
         assert_eq!(initial_lang("", None), Lang::En);
+    }
+
+    #[test]
+    fn the_replicas_band_steps_at_each_change() {
+        use podlab_core::explain::replicas::{Decision, ReplicasChart, Step};
+        let step = |from, desired, current, ready| Step {
+            from,
+            desired,
+            current,
+            ready,
+        };
+        let chart = ReplicasChart {
+            autoscaler: "m".into(),
+            target: "Deployment/m".into(),
+            min_replicas: 1,
+            max_replicas: 4,
+            end: 100_000,
+            steps: vec![
+                step(0, 1, 1, 0),
+                step(10_000, 1, 1, 1),
+                step(50_000, 2, 2, 1),
+            ],
+            decisions: vec![Decision {
+                at: 50_000,
+                from: 1,
+                to: 2,
+                reason: "x above target".into(),
+            }],
+            top: 4,
+        };
+        let paths = replicas_paths(&chart);
+        // y: 380 tenths for 0, 30 for the top (4): 350 / 4 tenths a replica,
+        // truncated: 1 → 380 − 87 = 293, 2 → 380 − 175 = 205.
+        assert_eq!(
+            paths.ready,
+            "0.0,38.0 0.0,38.0 100.0,38.0 100.0,29.3 500.0,29.3 500.0,29.3 1000.0,29.3 1000.0,38.0"
+        );
+        assert_eq!(
+            paths.desired,
+            "0.0,29.3 100.0,29.3 100.0,29.3 500.0,29.3 500.0,20.5 1000.0,20.5"
+        );
+        assert_eq!(
+            paths.decisions,
+            vec![("500.0".to_string(), "0:50".to_string())]
+        );
     }
 
     #[test]

@@ -35,6 +35,29 @@ pub struct Values {
     /// The Scenario's traffic and how the container serves it, when the
     /// Scenario sends any (docs/traffic.md).
     pub traffic: Option<TrafficValues>,
+    /// The text's first HorizontalPodAutoscaler, when it has one
+    /// (docs/autoscaling.md).
+    pub autoscaler: Option<AutoscalerValues>,
+}
+
+/// What the autoscaler controls show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AutoscalerValues {
+    pub name: String,
+    pub min_replicas: i32,
+    pub max_replicas: i32,
+    /// The first metric's target, in its own unit: a utilization in %, or
+    /// an average value in milli-units (`30` requests/s: 30 000); `None`
+    /// when the first metric has no target the slider can write.
+    pub target: Option<(TargetKind, i64)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetKind {
+    /// `averageUtilization`, % of the request.
+    Utilization,
+    /// `averageValue`, per pod.
+    AverageValue,
 }
 
 /// What the traffic controls show.
@@ -153,6 +176,17 @@ pub enum Change {
     Rate(u64),
     /// The burst step's `rps` (the highest after the first), × 1000.
     Burst(u64),
+    /// The first HorizontalPodAutoscaler's `spec.minReplicas` (at most its
+    /// `maxReplicas`).
+    MinReplicas(i32),
+    /// Its `spec.maxReplicas` (at least its `minReplicas`).
+    MaxReplicas(i32),
+    /// Its first metric's target, in the unit of [`AutoscalerValues::target`]
+    /// (milli-units for an average value).
+    AutoscalerTarget(i64),
+    /// A HorizontalPodAutoscaler for the first serving Deployment when the
+    /// text has none: 1 to 4 replicas on `requests_per_second`, 30 per pod.
+    AddAutoscaler,
     /// Requests through a Service to the first serving workload: a
     /// Service selecting its pods when none does, and the Scenario's
     /// `traffic` (20 requests/s, a burst of 120 from 8 to 11 minutes).
@@ -231,13 +265,33 @@ pub fn values(text: &str) -> Option<Values> {
                 latency: program.serve.latency.value,
             }
         }),
+        autoscaler: reading.autoscalers.first().map(|hpa| {
+            use crate::manifest::hpa::Target;
+            AutoscalerValues {
+                name: hpa.name.clone(),
+                min_replicas: hpa.min_replicas,
+                max_replicas: hpa.max_replicas,
+                target: hpa.metrics.first().and_then(|metric| match metric.target {
+                    Target::Utilization(percent) => {
+                        Some((TargetKind::Utilization, i64::from(percent)))
+                    }
+                    Target::AverageValue(milli) => Some((TargetKind::AverageValue, milli)),
+                    Target::Value(_) | Target::Missing => None,
+                }),
+            }
+        }),
     })
 }
 
 /// The text with `change` written into its Scenario document.
 pub fn apply(text: &str, change: &Change) -> Result<String, EditError> {
-    if *change == Change::AddTraffic {
-        return add_traffic(text);
+    match change {
+        Change::AddTraffic => return add_traffic(text),
+        Change::AddAutoscaler => return add_autoscaler(text),
+        Change::MinReplicas(_) | Change::MaxReplicas(_) | Change::AutoscalerTarget(_) => {
+            return autoscaler_edit(text, change)
+        }
+        _ => {}
     }
     let container = values(text).ok_or(EditError::NoContainer)?.container;
     let index = LineIndex::new(text);
@@ -309,6 +363,10 @@ fn scalar_of(change: &Change) -> (&'static [&'static str], String) {
         | Change::Sharing(_)
         | Change::Rate(_)
         | Change::Burst(_)
+        | Change::MinReplicas(_)
+        | Change::MaxReplicas(_)
+        | Change::AutoscalerTarget(_)
+        | Change::AddAutoscaler
         | Change::AddTraffic => (&[], String::new()),
     }
 }
@@ -431,6 +489,110 @@ fn add_traffic(text: &str) -> Result<String, EditError> {
             selector.join(", ")
         ));
     }
+    Ok(edited)
+}
+
+/// The first HorizontalPodAutoscaler document with `change` written into
+/// its `spec`.
+fn autoscaler_edit(text: &str, change: &Change) -> Result<String, EditError> {
+    let shown = values(text)
+        .and_then(|v| v.autoscaler)
+        .ok_or_else(|| EditError::Unsupported("the text has no HorizontalPodAutoscaler".into()))?;
+    let index = LineIndex::new(text);
+    let stream = yaml::parse(text, &index, &Limits::default());
+    let document = stream
+        .documents
+        .iter()
+        .find(|document| {
+            document
+                .root
+                .as_ref()
+                .and_then(|root| root.get("kind"))
+                .and_then(Node::as_str)
+                == Some("HorizontalPodAutoscaler")
+        })
+        .filter(|document| !document.broken)
+        .ok_or_else(|| {
+            EditError::Unsupported("the HorizontalPodAutoscaler has a YAML error".into())
+        })?;
+    let spec = document
+        .root
+        .as_ref()
+        .and_then(|root| root.get("spec"))
+        .ok_or_else(|| EditError::Unsupported("the HorizontalPodAutoscaler has no spec".into()))?;
+    let edits = match *change {
+        Change::MinReplicas(n) => set_path(
+            text,
+            spec,
+            &["minReplicas"],
+            Value::Scalar(n.clamp(1, shown.max_replicas.max(1)).to_string()),
+        ),
+        Change::MaxReplicas(n) => set_path(
+            text,
+            spec,
+            &["maxReplicas"],
+            Value::Scalar(n.max(shown.min_replicas).max(1).to_string()),
+        ),
+        Change::AutoscalerTarget(value) => {
+            let (kind, _) = shown.target.ok_or_else(|| {
+                EditError::Unsupported("the first metric has no target to set".into())
+            })?;
+            let metric = spec
+                .get("metrics")
+                .and_then(Node::items)
+                .and_then(<[Node]>::first)
+                .ok_or_else(|| EditError::Unsupported("the autoscaler has no metrics".into()))?;
+            // `type: Pods` keeps its source under `pods`, `Resource` under
+            // `resource`: the type with a lower-case first letter.
+            let source = metric
+                .get("type")
+                .and_then(Node::as_str)
+                .map(|kind| {
+                    let mut chars = kind.chars();
+                    chars.next().map_or_else(String::new, |first| {
+                        first.to_ascii_lowercase().to_string() + chars.as_str()
+                    })
+                })
+                .ok_or_else(|| EditError::Unsupported("the first metric has no type".into()))?;
+            let (key, written) = match kind {
+                TargetKind::Utilization => ("averageUtilization", value.max(1).to_string()),
+                TargetKind::AverageValue => {
+                    let milli = u64::try_from(value.max(1)).unwrap_or(1);
+                    ("averageValue", format!("\"{}\"", milli_words(milli)))
+                }
+            };
+            set_path(
+                text,
+                metric,
+                &[source.as_str(), "target", key],
+                Value::Scalar(written),
+            )
+        }
+        _ => Ok(Vec::new()),
+    }?;
+    Ok(apply_edits(text, &edits))
+}
+
+/// A HorizontalPodAutoscaler for the first Deployment (`Change::AddAutoscaler`).
+fn add_autoscaler(text: &str) -> Result<String, EditError> {
+    use crate::manifest::model::WorkloadKind;
+    let reading = read(text);
+    if !reading.autoscalers.is_empty() {
+        return Ok(text.to_string());
+    }
+    let workload = reading
+        .workloads
+        .iter()
+        .find(|w| matches!(w.kind, WorkloadKind::Deployment))
+        .ok_or_else(|| EditError::Unsupported("the text has no Deployment to scale".into()))?;
+    let name = &workload.name;
+    let mut edited = text.to_string();
+    if !edited.is_empty() && !edited.ends_with('\n') {
+        edited.push('\n');
+    }
+    edited.push_str(&format!(
+        "---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: {name}\nspec:\n  scaleTargetRef: {{ apiVersion: apps/v1, kind: Deployment, name: {name} }}\n  minReplicas: 1\n  maxReplicas: 4\n  metrics:\n    - type: Pods\n      pods:\n        metric: {{ name: requests_per_second }}\n        target: {{ type: AverageValue, averageValue: \"30\" }}\n"
+    ));
     Ok(edited)
 }
 
@@ -918,5 +1080,70 @@ mod tests {
             Some("api".to_string())
         );
         assert_eq!(reading.scenario.duration.value, 5 * 60_000);
+    }
+
+    #[test]
+    fn the_autoscaler_controls_write_the_hpa_document() {
+        let added = apply(DEPLOYMENT, &Change::AddAutoscaler).expect("added");
+        assert!(added.starts_with(DEPLOYMENT));
+        let hpa = values(&added).and_then(|v| v.autoscaler).expect("an HPA");
+        assert_eq!(
+            hpa,
+            AutoscalerValues {
+                name: "m".into(),
+                min_replicas: 1,
+                max_replicas: 4,
+                target: Some((TargetKind::AverageValue, 30_000)),
+            }
+        );
+        // Once: a second click changes nothing.
+        assert_eq!(
+            apply(&added, &Change::AddAutoscaler).as_deref(),
+            Ok(added.as_str())
+        );
+        let (edited, shown) = roundtrip(&added, Change::MaxReplicas(6));
+        let (edited, shown2) = roundtrip(&edited, Change::MinReplicas(3));
+        let (edited, shown3) = roundtrip(&edited, Change::AutoscalerTarget(12_500));
+        assert_eq!(shown.autoscaler.map(|a| a.max_replicas), Some(6));
+        assert_eq!(shown2.autoscaler.map(|a| a.min_replicas), Some(3));
+        assert_eq!(
+            shown3.autoscaler.and_then(|a| a.target),
+            Some((TargetKind::AverageValue, 12_500))
+        );
+        assert!(edited.contains("averageValue: \"12.5\""), "{edited}");
+        assert!(edited.contains("minReplicas: 3"), "{edited}");
+        // minReplicas never passes maxReplicas, nor maxReplicas minReplicas.
+        let (edited, shown) = roundtrip(&edited, Change::MinReplicas(9));
+        assert_eq!(
+            shown.autoscaler.map(|a| (a.min_replicas, a.max_replicas)),
+            Some((6, 6))
+        );
+        let (_, shown) = roundtrip(&edited, Change::MaxReplicas(2));
+        assert_eq!(
+            shown.autoscaler.map(|a| (a.min_replicas, a.max_replicas)),
+            Some((6, 6))
+        );
+    }
+
+    #[test]
+    fn the_target_slider_writes_a_utilization_in_its_own_key() {
+        let text = format!(
+            "{DEPLOYMENT}---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {{ name: m }}\nspec:\n  scaleTargetRef: {{ apiVersion: apps/v1, kind: Deployment, name: m }}\n  maxReplicas: 3\n  metrics:\n    - type: Resource\n      resource:\n        name: cpu\n        target:\n          type: Utilization\n          averageUtilization: 60\n"
+        );
+        let (edited, shown) = roundtrip(&text, Change::AutoscalerTarget(80));
+        assert!(edited.contains("averageUtilization: 80\n"), "{edited}");
+        assert_eq!(
+            shown.autoscaler.and_then(|a| a.target),
+            Some((TargetKind::Utilization, 80))
+        );
+        // minReplicas absent: the API's default 1, written in place.
+        let (edited, shown) = roundtrip(&edited, Change::MinReplicas(2));
+        assert!(edited.contains("minReplicas: 2"), "{edited}");
+        assert_eq!(shown.autoscaler.map(|a| a.min_replicas), Some(2));
+        // No HPA: a clear refusal, not a panic.
+        assert!(matches!(
+            apply(DEPLOYMENT, &Change::MinReplicas(2)),
+            Err(EditError::Unsupported(_))
+        ));
     }
 }

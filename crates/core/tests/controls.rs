@@ -55,6 +55,10 @@ fn every_change_on_every_corpus_file_reads_back() {
         Change::Rate(45_000),
         Change::Burst(150_000),
         Change::AddTraffic,
+        Change::MinReplicas(2),
+        Change::MaxReplicas(5),
+        Change::AutoscalerTarget(40),
+        Change::AddAutoscaler,
     ];
     let mut applied = 0;
     for file in &files {
@@ -93,6 +97,20 @@ fn every_change_on_every_corpus_file_reads_back() {
                     after.traffic.as_ref().and_then(|t| t.burst) == Some(*milli)
                 }
                 Change::AddTraffic => after.traffic.is_some(),
+                Change::MinReplicas(n) => after
+                    .autoscaler
+                    .as_ref()
+                    .is_some_and(|a| a.min_replicas == (*n).min(a.max_replicas)),
+                Change::MaxReplicas(n) => after
+                    .autoscaler
+                    .as_ref()
+                    .is_some_and(|a| a.max_replicas == (*n).max(a.min_replicas)),
+                Change::AutoscalerTarget(value) => after
+                    .autoscaler
+                    .as_ref()
+                    .and_then(|a| a.target)
+                    .is_some_and(|(_, target)| target == *value),
+                Change::AddAutoscaler => after.autoscaler.is_some(),
             };
             assert!(
                 expected,

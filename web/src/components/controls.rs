@@ -112,6 +112,72 @@ fn slider(
     }
 }
 
+/// The first HorizontalPodAutoscaler's sliders (min, max, target), or a
+/// button adding one when the Scenario sends traffic and none exists.
+fn autoscaler_controls(values: &Values, lang: Lang, on_change: &Callback<Change>) -> Html {
+    use podlab_core::controls::TargetKind;
+    let emit = |make: fn(f64) -> Change| {
+        let on_change = on_change.clone();
+        Callback::from(move |value: f64| on_change.emit(make(value)))
+    };
+    let Some(hpa) = &values.autoscaler else {
+        if values.traffic.is_none() {
+            return Html::default();
+        }
+        let on_change = on_change.clone();
+        return html! {
+            <div class="control add-traffic">
+                <button type="button" data-testid="add-autoscaler" onclick={
+                    Callback::from(move |_: MouseEvent| on_change.emit(Change::AddAutoscaler))
+                }>{ i18n::add_autoscaler().get(lang).to_owned() }</button>
+            </div>
+        };
+    };
+    let target = hpa.target.map(|(kind, value)| match kind {
+        TargetKind::Utilization => slider(
+            "slider-hpa-target",
+            i18n::hpa_target().get(lang).to_owned(),
+            format!("{value} %"),
+            "5",
+            "100",
+            "5",
+            value.to_string(),
+            emit(|percent| Change::AutoscalerTarget(percent.round() as i64)),
+        ),
+        TargetKind::AverageValue => slider(
+            "slider-hpa-target",
+            i18n::hpa_target().get(lang).to_owned(),
+            (value / 1000).to_string(),
+            "1",
+            "100",
+            "1",
+            (value / 1000).to_string(),
+            emit(|n| Change::AutoscalerTarget((n.max(1.0) as i64) * 1000)),
+        ),
+    });
+    html! {
+        <>
+            { slider(
+                "slider-min-replicas",
+                i18n::min_replicas().get(lang).to_owned(),
+                hpa.min_replicas.to_string(),
+                "1", "10", "1",
+                hpa.min_replicas.to_string(),
+                emit(|n| Change::MinReplicas(n.round() as i32)),
+            ) }
+            { slider(
+                "slider-max-replicas",
+                i18n::max_replicas().get(lang).to_owned(),
+                hpa.max_replicas.to_string(),
+                "1", "10", "1",
+                hpa.max_replicas.to_string(),
+                emit(|n| Change::MaxReplicas(n.round() as i32)),
+            ) }
+            { for target }
+        </>
+    }
+}
+
 #[component]
 pub fn Controls(props: &ControlsProps) -> Html {
     let lang = props.lang;
@@ -260,6 +326,9 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     traffic.latency.to_string(),
                     emit(|ms| Change::ServiceLatency(ms.max(1.0) as u64)),
                 ) }
+            }
+            if shown("autoscaler") {
+                { autoscaler_controls(values, lang, &props.on_change) }
             }
             if shown("cluster") {
             <div class="control">

@@ -189,6 +189,7 @@ pub fn Simulation(props: &SimulationProps) -> Html {
                     {lang}
                     on_select={on_select.clone()}
                     traffic={props.linted.traffic.clone()}
+                    replicas={props.linted.replicas.clone()}
                 />
                 <div class="scrub">
                     <label for="scrubber" class="visually-hidden">{ i18n::simulated_time().get(lang).to_owned() }</label>

@@ -185,3 +185,22 @@ pub fn locked_lines(first: usize, last: usize) -> Text {
 pub fn show_diagnosis() -> Text {
     Text::new("Show podlab's diagnosis", "顯示 podlab 的診斷")
 }
+
+pub fn min_replicas() -> Text {
+    Text::new("HPA minReplicas", "HPA minReplicas")
+}
+
+pub fn max_replicas() -> Text {
+    Text::new("HPA maxReplicas", "HPA maxReplicas")
+}
+
+pub fn hpa_target() -> Text {
+    Text::new("HPA target per Pod", "HPA 每個 Pod 的目標")
+}
+
+pub fn add_autoscaler() -> Text {
+    Text::new(
+        "Add a HorizontalPodAutoscaler",
+        "加上 HorizontalPodAutoscaler",
+    )
+}

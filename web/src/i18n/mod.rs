@@ -387,6 +387,53 @@ pub fn failed_requests(count: u64, cause: podlab_core::sim::traffic::Failure) ->
     text!("{count} failed, mostly {en}", "{count} 個失敗，主要是{zh}")
 }
 
+pub fn replicas_desired() -> Text {
+    Text::new("desired (spec.replicas)", "期望（spec.replicas）")
+}
+
+pub fn replicas_current() -> Text {
+    Text::new("Pods", "Pod 數")
+}
+
+pub fn replicas_ready() -> Text {
+    Text::new("Ready", "Ready")
+}
+
+pub fn replicas_decision() -> Text {
+    Text::new("HPA decision", "HPA 決定")
+}
+
+/// The band's label: `HPA chat-api: 1–4 replicas`.
+pub fn replicas_heading(chart: &podlab_core::explain::replicas::ReplicasChart) -> Text {
+    let (name, min, max) = (&chart.autoscaler, chart.min_replicas, chart.max_replicas);
+    text!(
+        "HPA {name}: {min}–{max} replicas",
+        "HPA {name}：{min}–{max} 個 replica"
+    )
+}
+
+/// A decision mark's title: `5:30 1 → 2 replicas: pods metric … above target`.
+/// `at` is the decision's time as the page's clock writes it.
+pub fn replicas_decision_title(
+    at: &str,
+    decision: &podlab_core::explain::replicas::Decision,
+) -> Text {
+    let (from, to, reason) = (decision.from, decision.to, &decision.reason);
+    text!(
+        "{at} the HPA scaled {from} → {to} replicas: {reason}",
+        "{at} HPA 把 replica 從 {from} 調成 {to}：{reason}"
+    )
+}
+
+/// What a screen reader hears for the replicas band; `list` names the
+/// decisions (`5:30 1→2, 6:00 2→3`).
+pub fn replicas_summary(count: usize, list: &str) -> Text {
+    text!(
+        "Replicas: {count} HPA decisions ({list})",
+        "Replica：HPA 做了 {count} 次決定（{list}）"
+    )
+}
+
 /// What a screen reader hears for the band.
 pub fn traffic_summary(chart: &podlab_core::explain::traffic::Chart) -> Text {
     let peak = chart.buckets.iter().map(|b| b.rate).max().unwrap_or(0) / 1000;

@@ -7,6 +7,7 @@ pub mod events;
 pub mod get_pods;
 pub mod hpa;
 pub mod logs;
+pub mod replicas;
 pub mod service;
 pub mod timeline;
 pub mod traffic;

@@ -13,10 +13,12 @@
 
 mod lane_chart;
 mod legend;
+mod replicas_band;
 mod traffic_band;
 
 pub use self::lane_chart::LaneChart;
 pub use self::legend::Legend;
+pub use self::replicas_band::ReplicasBand;
 pub use self::traffic_band::TrafficBand;
 
 use std::rc::Rc;
@@ -43,6 +45,10 @@ pub struct TimelineProps {
     /// The Scenario's traffic, drawn above the lanes (`TrafficBand`).
     #[prop_or_default]
     pub traffic: Option<Rc<podlab_core::explain::traffic::Chart>>,
+    /// An autoscaled workload's replicas, drawn above the traffic
+    /// (`ReplicasBand`).
+    #[prop_or_default]
+    pub replicas: Option<Rc<podlab_core::explain::replicas::ReplicasChart>>,
 }
 
 impl PartialEq for TimelineProps {
@@ -54,6 +60,10 @@ impl PartialEq for TimelineProps {
             && self.lang == other.lang
             && self.on_select == other.on_select
             && match (&self.traffic, &other.traffic) {
+                (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+                (a, b) => a.is_none() && b.is_none(),
+            }
+            && match (&self.replicas, &other.replicas) {
                 (Some(a), Some(b)) => Rc::ptr_eq(a, b),
                 (a, b) => a.is_none() && b.is_none(),
             }
@@ -234,6 +244,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 <p class="empty">{ i18n::no_pods().get(lang).to_owned() }</p>
             } else {
                 <div class="lanes">
+                    if let Some(chart) = &props.replicas {
+                        <ReplicasBand chart={chart.clone()} {lang} />
+                    }
                     if let Some(chart) = &props.traffic {
                         <TrafficBand chart={chart.clone()} {lang} />
                     }
