@@ -50,6 +50,10 @@ pub struct AutoscalerValues {
     /// an average value in milli-units (`30` requests/s: 30 000); `None`
     /// when the first metric has no target the slider can write.
     pub target: Option<(TargetKind, i64)>,
+    /// Pods a scale-up may add per 15 s: `spec.behavior.scaleUp` with one
+    /// policy, `type: Pods`, `periodSeconds: 15`; `None` for anything else
+    /// (no `behavior`: the legacy limit, double or 4, docs/autoscaling.md).
+    pub scale_up_pods: Option<i32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,6 +188,8 @@ pub enum Change {
     /// Its first metric's target, in the unit of [`AutoscalerValues::target`]
     /// (milli-units for an average value).
     AutoscalerTarget(i64),
+    /// Its `behavior.scaleUp.policies`: one policy, this many Pods per 15 s.
+    ScaleUpPods(i32),
     /// A HorizontalPodAutoscaler for the first serving Deployment when the
     /// text has none: 1 to 4 replicas on `requests_per_second`, 30 per pod.
     AddAutoscaler,
@@ -278,6 +284,14 @@ pub fn values(text: &str) -> Option<Values> {
                     Target::AverageValue(milli) => Some((TargetKind::AverageValue, milli)),
                     Target::Value(_) | Target::Missing => None,
                 }),
+                scale_up_pods: hpa.behavior.as_ref().and_then(|behavior| {
+                    match behavior.scale_up.policies.as_slice() {
+                        [policy] if !policy.percent && policy.period_seconds == 15 => {
+                            Some(policy.value)
+                        }
+                        _ => None,
+                    }
+                }),
             }
         }),
     })
@@ -288,9 +302,10 @@ pub fn apply(text: &str, change: &Change) -> Result<String, EditError> {
     match change {
         Change::AddTraffic => return add_traffic(text),
         Change::AddAutoscaler => return add_autoscaler(text),
-        Change::MinReplicas(_) | Change::MaxReplicas(_) | Change::AutoscalerTarget(_) => {
-            return autoscaler_edit(text, change)
-        }
+        Change::MinReplicas(_)
+        | Change::MaxReplicas(_)
+        | Change::AutoscalerTarget(_)
+        | Change::ScaleUpPods(_) => return autoscaler_edit(text, change),
         _ => {}
     }
     let container = values(text).ok_or(EditError::NoContainer)?.container;
@@ -366,6 +381,7 @@ fn scalar_of(change: &Change) -> (&'static [&'static str], String) {
         | Change::MinReplicas(_)
         | Change::MaxReplicas(_)
         | Change::AutoscalerTarget(_)
+        | Change::ScaleUpPods(_)
         | Change::AddAutoscaler
         | Change::AddTraffic => (&[], String::new()),
     }
@@ -532,6 +548,15 @@ fn autoscaler_edit(text: &str, change: &Change) -> Result<String, EditError> {
             spec,
             &["maxReplicas"],
             Value::Scalar(n.max(shown.min_replicas).max(1).to_string()),
+        ),
+        Change::ScaleUpPods(n) => set_path(
+            text,
+            spec,
+            &["behavior", "scaleUp", "policies"],
+            Value::Seq(vec![format!(
+                "{{ type: Pods, value: {}, periodSeconds: 15 }}",
+                n.max(1)
+            )]),
         ),
         Change::AutoscalerTarget(value) => {
             let (kind, _) = shown.target.ok_or_else(|| {
@@ -1094,6 +1119,7 @@ mod tests {
                 min_replicas: 1,
                 max_replicas: 4,
                 target: Some((TargetKind::AverageValue, 30_000)),
+                scale_up_pods: None,
             }
         );
         // Once: a second click changes nothing.
@@ -1112,6 +1138,18 @@ mod tests {
         );
         assert!(edited.contains("averageValue: \"12.5\""), "{edited}");
         assert!(edited.contains("minReplicas: 3"), "{edited}");
+        // The scale-up policy: written as `behavior.scaleUp.policies`, then
+        // replaced in place.
+        let (edited, shown) = roundtrip(&edited, Change::ScaleUpPods(2));
+        assert_eq!(shown.autoscaler.and_then(|a| a.scale_up_pods), Some(2));
+        let (edited, shown) = roundtrip(&edited, Change::ScaleUpPods(1));
+        assert_eq!(shown.autoscaler.and_then(|a| a.scale_up_pods), Some(1));
+        assert_eq!(edited.matches("periodSeconds: 15").count(), 1, "{edited}");
+        let hpa = &read(&edited).autoscalers[0];
+        let behavior = hpa.behavior.as_ref().expect("behavior written");
+        // The API's defaults for what was not written: scale-down keeps
+        // its 100 % per 15 s policy (docs/autoscaling.md).
+        assert_eq!(behavior.scale_down.policies.len(), 1);
         // minReplicas never passes maxReplicas, nor maxReplicas minReplicas.
         let (edited, shown) = roundtrip(&edited, Change::MinReplicas(9));
         assert_eq!(

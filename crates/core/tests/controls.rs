@@ -58,6 +58,7 @@ fn every_change_on_every_corpus_file_reads_back() {
         Change::MinReplicas(2),
         Change::MaxReplicas(5),
         Change::AutoscalerTarget(40),
+        Change::ScaleUpPods(2),
         Change::AddAutoscaler,
     ];
     let mut applied = 0;
@@ -110,6 +111,10 @@ fn every_change_on_every_corpus_file_reads_back() {
                     .as_ref()
                     .and_then(|a| a.target)
                     .is_some_and(|(_, target)| target == *value),
+                Change::ScaleUpPods(n) => after
+                    .autoscaler
+                    .as_ref()
+                    .is_some_and(|a| a.scale_up_pods == Some(*n)),
                 Change::AddAutoscaler => after.autoscaler.is_some(),
             };
             assert!(

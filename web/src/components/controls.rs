@@ -174,6 +174,17 @@ fn autoscaler_controls(values: &Values, lang: Lang, on_change: &Callback<Change>
                 emit(|n| Change::MaxReplicas(n.round() as i32)),
             ) }
             { for target }
+            { slider(
+                "slider-scale-up",
+                i18n::scale_up_pods().get(lang).to_owned(),
+                hpa.scale_up_pods.map_or_else(
+                    || i18n::scale_up_default().get(lang).to_owned(),
+                    |n| n.to_string(),
+                ),
+                "1", "10", "1",
+                hpa.scale_up_pods.unwrap_or(4).to_string(),
+                emit(|n| Change::ScaleUpPods(n.round() as i32)),
+            ) }
         </>
     }
 }

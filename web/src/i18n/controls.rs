@@ -204,3 +204,15 @@ pub fn add_autoscaler() -> Text {
         "加上 HorizontalPodAutoscaler",
     )
 }
+
+pub fn scale_up_pods() -> Text {
+    Text::new(
+        "HPA scale-up: Pods per 15 s",
+        "HPA 擴充：每 15 秒最多幾個 Pod",
+    )
+}
+
+/// No `behavior`: the legacy limit.
+pub fn scale_up_default() -> Text {
+    Text::new("default (up to ×2, at least 4)", "預設（最多加倍，至少可到 4）")
+}
