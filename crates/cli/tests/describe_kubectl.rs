@@ -21,7 +21,9 @@ use kubectl::server::{ApiServer, Objects};
 use kubectl::KubectlRun;
 use kubectl::{autoscalers, deployments, services};
 use kubectl::{line_diff, next_whole_second, run_kubectl, unix_now, write_kubeconfig, TempDir};
-use podlab_core::explain::deployment::{describe_deployment, get_deployments, get_replica_sets};
+use podlab_core::explain::deployment::{
+    describe_deployment, get_deployments, get_replica_sets, rollout_status,
+};
 use podlab_core::explain::describe::describe_pod;
 use podlab_core::explain::hpa::{describe_hpa, get_hpa};
 use podlab_core::explain::service::{describe_service, endpoint_slices, get_endpointslices};
@@ -721,6 +723,19 @@ fn kubectl_deployments(
     at: Millis,
     args: &[&str],
 ) -> (String, Millis, Millis) {
+    let (out, before, after) = kubectl_deployments_run(run, source, at, args);
+    assert!(out.success, "kubectl {args:?} failed:\n{}", out.stderr);
+    (out.stdout, before, after)
+}
+
+/// As [`kubectl_deployments`], whatever kubectl's exit status: its stdout
+/// (dates moved onto podlab's epoch), stderr and success.
+fn kubectl_deployments_run(
+    run: &Run,
+    source: &str,
+    at: Millis,
+    args: &[&str],
+) -> (kubectl::KubectlRun, Millis, Millis) {
     assert_eq!(at % 1000, 0, "describe times are whole seconds");
     let at_seconds = i64::try_from(at / 1000).expect("a time in range");
     let dir = TempDir::new("kubectl-deploy");
@@ -740,20 +755,17 @@ fn kubectl_deployments(
         });
         let kubeconfig = write_kubeconfig(&dir.0, &server);
         let before = simulated_now(clock.base);
-        let out = run_kubectl(&dir.0, &kubeconfig, args);
+        let mut out = run_kubectl(&dir.0, &kubeconfig, args);
         let after = simulated_now(clock.base);
-        assert!(
-            out.success,
-            "kubectl {args:?} failed:\n{}\nrequests:\n{}",
-            out.stderr,
-            server.requests().join("\n")
-        );
-        if before >= at && after < at + 1000 {
-            return (
-                objects::shift_dates(&out.stdout, EPOCH - clock.base),
-                before,
-                after,
+        if !out.success && out.stderr.is_empty() {
+            panic!(
+                "kubectl {args:?} failed silently; requests:\n{}",
+                server.requests().join("\n")
             );
+        }
+        if before >= at && after < at + 1000 {
+            out.stdout = objects::shift_dates(&out.stdout, EPOCH - clock.base);
+            return (out, before, after);
         }
     }
     panic!("kubectl took a second or more five times in a row; its ages cannot be compared");
@@ -799,6 +811,62 @@ fn compare_deployments(label: &str, text: &str, times: &[Millis]) -> Vec<String>
     failures
 }
 
+/// `kubectl rollout status deployment/NAME --watch=false` at each time:
+/// what the status viewer says of the Deployment as served (one line, on
+/// stdout, exit 0; the deadline as `error: …` on stderr, exit 1), against
+/// `explain::deployment::rollout_status`. With `--watch=false` kubectl
+/// decides on the object its ListWatch lists, so the test server's empty
+/// watch stream changes nothing (`pkg/cmd/rollout/rollout_status.go`).
+/// Returns the failures and the lines compared.
+fn compare_rollout_status(label: &str, text: &str, times: &[Millis]) -> (Vec<String>, Vec<String>) {
+    let (mut failures, mut compared) = (Vec::new(), Vec::new());
+    for &at in times {
+        let run = sim::simulate(text, &Options { until: Some(at) });
+        for deployment in &run.deployments {
+            let target = format!("deployment/{}", deployment.name);
+            let (out, _, _) = kubectl_deployments_run(
+                &run,
+                text,
+                at,
+                &["rollout", "status", &target, "--watch=false"],
+            );
+            let (line, _) = rollout_status(&run, &deployment.name, at)
+                .expect("a Deployment of the run has a status");
+            // client-go's klog lines (`I1205 11:44:15.139062 … "Warning:
+            // watch ended with error" … very short watch`) are about the
+            // test server's empty watch stream, not kubectl's answer.
+            let stderr: String = out
+                .stderr
+                .lines()
+                .filter(|l| !is_klog_line(l))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            let (printed, podlab_success) = match line.strip_prefix("error: ") {
+                Some(_) => (stderr, false),
+                None => (out.stdout.clone(), true),
+            };
+            compared.push(line.clone());
+            if printed != format!("{line}\n") || out.success != podlab_success {
+                failures.push(format!(
+                    "rollout status ({label} at {at} ms): podlab {line:?} (success {podlab_success}), \
+                     kubectl v1.35 stdout {:?} stderr {:?} (success {})",
+                    out.stdout, out.stderr, out.success
+                ));
+            }
+        }
+    }
+    (failures, compared)
+}
+
+/// A klog header: severity, `MMDD`, a space (`I1205 11:44:15.139062 …`).
+fn is_klog_line(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    bytes.len() > 6
+        && matches!(bytes[0], b'I' | b'W' | b'E')
+        && bytes[1..5].iter().all(u8::is_ascii_digit)
+        && bytes[5] == b' '
+}
+
 /// A Deployment `model-api` of `replicas` pods rolled out to 0.3.2 at 60 s
 /// (crates/core/tests/rollouts.rs's text).
 fn rolled_deployment(replicas: u32, extra: &str, resources: &str, cluster: &str) -> String {
@@ -840,7 +908,26 @@ fn a_rolling_update_matches_kubectl() {
         "\n          resources: { requests: { cpu: 500m, memory: 1Gi } }",
         "",
     );
-    let failures = compare_deployments("4 replicas", &text, &[30_000, 60_000, 73_000, 300_000]);
+    let mut failures = compare_deployments("4 replicas", &text, &[30_000, 60_000, 73_000, 300_000]);
+    // Every message of the rolling update: done before it (30 s), the new
+    // ReplicaSet's pods being created (60 s), old ones pending termination
+    // or updated ones not yet available (73 s: minReadySeconds 10), done.
+    let (more, lines) = compare_rollout_status(
+        "4 replicas",
+        &text,
+        &[30_000, 60_000, 66_000, 73_000, 80_000, 300_000],
+    );
+    failures.extend(more);
+    for kind in [
+        "new replicas have been updated",
+        "old replicas are pending termination",
+        "successfully rolled out",
+    ] {
+        assert!(
+            lines.iter().any(|line| line.contains(kind)),
+            "no '{kind}' among {lines:?}"
+        );
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -854,6 +941,15 @@ fn the_gpu_trap_at_its_deadline_matches_kubectl() {
         "\n          resources: { limits: { nvidia.com/gpu: 1 } }",
         "  cluster:\n    nodePools: [{ name: gpu, count: 1, cpu: \"16\", memory: 64Gi, gpu: { model: A100-80GB, count: 2 } }]\n",
     );
-    let failures = compare_deployments("the GPU trap", &text, &[120_000, 700_000]);
+    let mut failures = compare_deployments("the GPU trap", &text, &[120_000, 700_000]);
+    // Waiting on the Pending surge pod, then the deadline's error (exit 1).
+    let (more, lines) = compare_rollout_status("the GPU trap", &text, &[120_000, 700_000]);
+    failures.extend(more);
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.contains("exceeded its progress deadline")),
+        "{lines:?}"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

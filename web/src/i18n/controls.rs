@@ -214,5 +214,8 @@ pub fn scale_up_pods() -> Text {
 
 /// No `behavior`: the legacy limit.
 pub fn scale_up_default() -> Text {
-    Text::new("default (up to ×2, at least 4)", "預設（最多加倍，至少可到 4）")
+    Text::new(
+        "default (up to ×2, at least 4)",
+        "預設（最多加倍，至少可到 4）",
+    )
 }

@@ -15,9 +15,10 @@
 //! as the Deployment's was when that ReplicaSet was made (the written pod
 //! spec with its images) and the Deployment's template is the newest.
 //!
-//! `kubectl rollout status` is not compared: it watches the Deployment
-//! (`?watch=true`) until the rollout ends, which this one-request-per-
-//! connection, GET-only server does not serve; its lines are pinned by
+//! `kubectl rollout status --watch=false` is compared too: it lists the
+//! Deployment by `fieldSelector=metadata.name=` and prints the status
+//! viewer's line for it (the server answers the informer's watch with an
+//! empty stream); the watching form's sequence of lines is pinned by
 //! `crates/core/tests/rollouts.rs`.
 
 use podlab_core::explain::events;

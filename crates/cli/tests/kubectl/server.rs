@@ -5,7 +5,8 @@
 //! core/v1 Event list of the namespace filtered by kubectl's
 //! `fieldSelector`, and the EndpointSlice list (filtered by a
 //! `labelSelector` of `key=value` terms, or as the server-printed Table when
-//! kubectl asks for one), and logs every request target so a test can say
+//! kubectl asks for one), apps/v1 lists also by `fieldSelector=metadata.name=`,
+//! a watch as an empty stream, and logs every request target so a test can say
 //! what kubectl asked for. Everything else is a 404 `Status`.
 
 use std::io::{BufRead, BufReader, Write};
@@ -102,12 +103,23 @@ fn handle(stream: TcpStream, objects: &Objects, log: &Mutex<Vec<String>>) -> std
     if let Ok(mut log) = log.lock() {
         log.push(format!("{method} {target}"));
     }
-    let (status, body) = if method == "GET" {
+    let (status, body) = if method == "GET" && target.contains("watch=true") {
+        // A watch (`kubectl rollout status`'s informer after its list): an
+        // empty stream that ends at once. `--watch=false` decides on the
+        // listed object; client-go may log that the watch was short (a
+        // stream held open instead keeps kubectl from exiting until it
+        // ends), which the comparison leaves out.
+        (200, Value::Null)
+    } else if method == "GET" {
         route(target, objects, table)
     } else {
         (405, not_found(&format!("{method} is not served")))
     };
-    let body = body.to_string();
+    let body = if body.is_null() {
+        String::new()
+    } else {
+        body.to_string()
+    };
     let reason = match status {
         200 => "OK",
         404 => "Not Found",
@@ -295,11 +307,16 @@ fn apps_v1_resources() -> Value {
 /// `labelSelector`.
 fn list(kind: &str, items: &[Value], query: &str) -> Value {
     let wanted = selector_terms(query, "labelSelector");
+    // `metadata.name=NAME`, the one field selector kubectl sends here (the
+    // ListWatch of `rollout status`).
+    let named = selector_terms(query, "fieldSelector");
     let items: Vec<Value> = items
         .iter()
         .filter(|item| {
             wanted.iter().all(|(key, value)| {
                 item["metadata"]["labels"][key.as_str()].as_str() == Some(value.as_str())
+            }) && named.iter().all(|(key, value)| {
+                key == "metadata.name" && item["metadata"]["name"].as_str() == Some(value.as_str())
             })
         })
         .cloned()
