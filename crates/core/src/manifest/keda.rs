@@ -45,6 +45,9 @@ pub struct Keda {
     pub name: String,
     pub polling_ms: Millis,
     pub cooldown_ms: Millis,
+    /// `initialCooldownPeriod` (default 0): before the first activity, the
+    /// target is not scaled to 0 until this long after creation.
+    pub initial_cooldown_ms: Millis,
     /// `minReplicaCount` as written (default 0).
     pub min_replica_count: i32,
     /// The first `prometheus` trigger; `None` when there is none (KEDA's
@@ -227,13 +230,14 @@ pub fn lower_scaled_object(
             span: Some(item.span),
         });
     }
-    let seconds = |key: &str, default: i64| Millis::try_from(int(key, default).max(1)).unwrap_or(1) * 1000;
+    let seconds =
+        |key: &str, default: i64| Millis::try_from(int(key, default).max(1)).unwrap_or(1) * 1000;
     let keda = Keda {
         name: name.clone(),
         polling_ms: seconds("pollingInterval", DEFAULT_POLLING_SECONDS),
-        cooldown_ms: Millis::try_from(int("cooldownPeriod", DEFAULT_COOLDOWN_SECONDS))
-            .unwrap_or(0)
+        cooldown_ms: Millis::try_from(int("cooldownPeriod", DEFAULT_COOLDOWN_SECONDS)).unwrap_or(0)
             * 1000,
+        initial_cooldown_ms: Millis::try_from(int("initialCooldownPeriod", 0)).unwrap_or(0) * 1000,
         min_replica_count,
         trigger,
         min_span: get("minReplicaCount").map(|node| node.span),
@@ -313,7 +317,10 @@ mod tests {
         let (hpa, diagnostics) = lower(
             "kind: ScaledObject\nmetadata: { name: m }\nspec:\n  scaleTargetRef: { name: m }\n  minReplicaCount: 1\n  idleReplicaCount: 1\n  triggers:\n    - type: prometheus\n      metadata: { serverAddress: \"http://p:9090\", query: \"up\", threshold: \"ten\" }\n",
         );
-        let messages: Vec<String> = diagnostics.iter().map(|d| d.message.en.to_string()).collect();
+        let messages: Vec<String> = diagnostics
+            .iter()
+            .map(|d| d.message.en.to_string())
+            .collect();
         assert_eq!(
             messages,
             [

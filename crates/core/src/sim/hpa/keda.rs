@@ -15,7 +15,7 @@
 //! - inactive, above 0, `minReplicaCount` 0: `scaleToZeroOrIdle` scales to 0
 //!   once `lastActiveTime + cooldownPeriod` is **before** now (`Before`:
 //!   strictly), or, never active, once `creationTimestamp +
-//!   initialCooldownPeriod` (0) is; `KEDAScaleTargetDeactivated`.
+//!   initialCooldownPeriod` (default 0) is; `KEDAScaleTargetDeactivated`.
 //!
 //! From 1 to N the HPA scales (`controller.rs`), reading the same query as
 //! an External metric.
@@ -25,7 +25,8 @@ use crate::manifest::duration::Millis;
 use crate::manifest::keda::Keda;
 
 /// The empty result's error (`ExecutePromQuery`).
-pub const EMPTY_RESULT: &str = "prometheus metrics 'prometheus' target may be lost, the result is empty";
+pub const EMPTY_RESULT: &str =
+    "prometheus metrics 'prometheus' target may be lost, the result is empty";
 
 /// KEDA's memory of one ScaledObject between checks.
 #[derive(Default)]
@@ -78,10 +79,10 @@ impl Loop {
         }
         if current > 0 && keda.min_replica_count == 0 {
             // `Before(time.Now())`; never active: the creation (0) plus
-            // `initialCooldownPeriod` (0).
+            // `initialCooldownPeriod`.
             let cooled = match self.last_active {
                 Some(last) => last.saturating_add(keda.cooldown_ms) < at,
-                None => 0 < at,
+                None => keda.initial_cooldown_ms < at,
             };
             if cooled {
                 self.event(

@@ -238,7 +238,11 @@ fn walk(reading: &Reading, run: &Run, known: &[Rescale], capped: bool) -> Walk {
                     .as_ref()
                     .and_then(|trigger| source.prometheus(trigger.series, &pods, at));
                 // `GVKString` and the namespace: `apps/v1.Deployment default/NAME`.
-                let target = format!("apps/v1.{} default/{}", workload.kind.as_str(), workload.name);
+                let target = format!(
+                    "apps/v1.{} default/{}",
+                    workload.kind.as_str(),
+                    workload.name
+                );
                 if let Some(to) = loops[index].check(keda, value, replicas, &target, at) {
                     decisions.push(Rescale {
                         at,
