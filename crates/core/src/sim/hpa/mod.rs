@@ -192,8 +192,11 @@ fn walk(reading: &Reading, run: &Run, known: &[Rescale], capped: bool) -> Walk {
     'time: while at <= end {
         for (index, controller) in controllers.iter_mut().enumerate() {
             let hpa = controller.hpa;
-            let keda_due = hpa.keda.as_ref().filter(|keda| at % keda.polling_ms == 0);
-            let hpa_due = at >= SYNC_PERIOD && at % SYNC_PERIOD == 0;
+            let keda_due = hpa
+                .keda
+                .as_ref()
+                .filter(|keda| at.is_multiple_of(keda.polling_ms));
+            let hpa_due = at >= SYNC_PERIOD && at.is_multiple_of(SYNC_PERIOD);
             if keda_due.is_none() && !hpa_due {
                 continue;
             }
