@@ -712,6 +712,19 @@ fn an_autoscaler_with_behavior_and_three_metrics_matches_kubectl() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The HPA a KEDA ScaledObject owns (`keda-hpa-model-api`): its External
+/// metric `s0-prometheus` as `…/10 (avg)`, `ScalingDisabled` while the
+/// target is at 0 (2:20, 2:40, 16:00), the value KEDA serves once it is at
+/// 1 and more (6:20).
+#[test]
+fn a_keda_autoscaler_matches_kubectl() {
+    let failures = compare_autoscalers(
+        "keda-scale-to-zero.yaml",
+        &[140_000, 160_000, 380_000, 960_000],
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 // ---- Deployments -----------------------------------------------------------------
 
 /// What kubectl printed for `args` against the run's Deployments, their

@@ -133,6 +133,10 @@ fn metric_status(spec: &MetricSpec, value: Option<&MetricValue>) -> Value {
             "type": "Pods",
             "pods": { "metric": { "name": name }, "current": current },
         }),
+        MetricSource::Other { kind, name } if kind == "External" => json!({
+            "type": "External",
+            "external": { "metric": { "name": name }, "current": current },
+        }),
         MetricSource::Other { .. } => json!({ "type": "" }),
     }
 }

@@ -45,6 +45,7 @@ pub const IDS: &[&str] = &[
     "hpa-burst-cold-start",
     "hpa-cpu-gpu-never-scales",
     "rollout-stuck-on-gpus",
+    "scale-to-zero-timeout",
 ];
 
 /// An exercise from its two files (as fetched by the page).
@@ -80,6 +81,7 @@ pub const FILES: &[(&str, &str, &str)] = &[
     entry!("hpa-burst-cold-start"),
     entry!("hpa-cpu-gpu-never-scales"),
     entry!("rollout-stuck-on-gpus"),
+    entry!("scale-to-zero-timeout"),
 ];
 
 /// Every exercise of the library, in order. An exercise whose file does not

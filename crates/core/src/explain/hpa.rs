@@ -186,12 +186,14 @@ pub fn targets(autoscaler: &AutoscalerRun, status: Option<&Pass>) -> String {
                 let target = average_value_target(spec).unwrap_or_else(|| "<nil>".into());
                 format!("{}/{target}", now.as_deref().unwrap_or(UNKNOWN))
             }
-            // Object and External metrics are not simulated: their current
-            // value is never in the status.
+            // Only a ScaledObject's External metric has a current value
+            // (KEDA's metrics server); Object metrics are not simulated.
             MetricSource::Other { kind, .. } if kind == "External" || kind == "Object" => {
+                let now = current_average(current(index));
+                let now = now.as_deref().unwrap_or(UNKNOWN);
                 match average_value_target(spec) {
-                    Some(target) => format!("{UNKNOWN}/{target} (avg)"),
-                    None => format!("{UNKNOWN}/{}", value_target(spec)),
+                    Some(target) => format!("{now}/{target} (avg)"),
+                    None => format!("{now}/{}", value_target(spec)),
                 }
             }
             MetricSource::Other { .. } => "<unknown type>".to_string(),
@@ -307,9 +309,11 @@ fn metric_line(spec: &MetricSpec, metric: Option<&MetricValue>) -> String {
             )
         }
         MetricSource::Other { kind, name } if kind == "External" => {
+            let now = current_average(metric);
+            let now = now.as_deref().unwrap_or(UNKNOWN);
             match average_value_target(spec) {
                 Some(target) => format!(
-                    "{} (target average value):\t{UNKNOWN} / {target}",
+                    "{} (target average value):\t{now} / {target}",
                     go_quote(name)
                 ),
                 None => format!(

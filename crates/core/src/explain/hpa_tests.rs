@@ -97,3 +97,28 @@ fn transcript_lists_then_describes() {
     let none = run_at("apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: a, image: a}]}\n", 1000);
     assert_eq!(transcript(&none, 1000), "");
 }
+
+const KEDA: &str = include_str!("../../../../tests/golden/keda-scale-to-zero.yaml");
+
+/// The HPA a ScaledObject owns: at 2:40 the target was at 0 at the 2:30
+/// pass (`ScalingDisabled`, `<unknown>/10 (avg)`); at 6:20 the pass of 6:15
+/// read 13.5 requests/s over 1 replica (`13500m/10 (avg)`) and asked for 2
+/// (`sim/hpa/keda_tests.rs`).
+#[test]
+fn a_scaled_objects_hpa_prints_its_external_metric() {
+    let at = 160_000;
+    let run = run_at(KEDA, at);
+    insta::assert_snapshot!("get_hpa_keda_at_zero", get_hpa(&run, at));
+    insta::assert_snapshot!(
+        "describe_hpa_keda_at_zero",
+        describe_hpa(&run, &run.autoscalers[0], at)
+    );
+    let at = 380_000;
+    let run = run_at(KEDA, at);
+    let row = get_hpa(&run, at);
+    assert!(row.contains("13500m/10 (avg)"), "{row}");
+    insta::assert_snapshot!(
+        "describe_hpa_keda_scaled_out",
+        describe_hpa(&run, &run.autoscalers[0], at)
+    );
+}

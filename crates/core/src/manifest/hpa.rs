@@ -39,6 +39,9 @@ pub struct Autoscaler {
     pub metrics: Vec<MetricSpec>,
     /// `spec.behavior` with its defaults, when written.
     pub behavior: Option<Behavior>,
+    /// Set when this HPA is the one a KEDA ScaledObject owns
+    /// (`keda-hpa-<name>`, `manifest::keda`): KEDA's own loop runs beside it.
+    pub keda: Option<crate::manifest::keda::Keda>,
 }
 
 /// One entry of `spec.metrics`.
@@ -192,17 +195,7 @@ pub fn lower_autoscaler(root: &Node, kind_span: Span, span: Span) -> Autoscaler 
             span: None,
         });
     }
-    let behavior = get("behavior").filter(|node| !node.is_null()).map(|node| {
-        let rules =
-            |key: &str, defaults: Rules| match node.get(key).filter(|rules| !rules.is_null()) {
-                Some(rules) => lower_rules(rules, defaults),
-                None => defaults,
-            };
-        Behavior {
-            scale_up: rules("scaleUp", Rules::default_scale_up()),
-            scale_down: rules("scaleDown", Rules::default_scale_down()),
-        }
-    });
+    let behavior = lower_behavior(get("behavior"));
     Autoscaler {
         name,
         kind_span,
@@ -215,7 +208,24 @@ pub fn lower_autoscaler(root: &Node, kind_span: Span, span: Span) -> Autoscaler 
         max_span: get("maxReplicas").map(|node| node.span),
         metrics,
         behavior,
+        keda: None,
     }
+}
+
+/// `spec.behavior` with the API's defaults, when written
+/// (`SetDefaults_HorizontalPodAutoscalerBehavior`).
+pub fn lower_behavior(node: Option<&Node>) -> Option<Behavior> {
+    node.filter(|node| !node.is_null()).map(|node| {
+        let rules =
+            |key: &str, defaults: Rules| match node.get(key).filter(|rules| !rules.is_null()) {
+                Some(rules) => lower_rules(rules, defaults),
+                None => defaults,
+            };
+        Behavior {
+            scale_up: rules("scaleUp", Rules::default_scale_up()),
+            scale_down: rules("scaleDown", Rules::default_scale_down()),
+        }
+    })
 }
 
 /// `copyHPAScalingRules`: every written field replaces the default.

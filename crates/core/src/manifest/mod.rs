@@ -7,6 +7,7 @@ pub mod duration;
 pub mod exercise;
 pub mod hpa;
 pub mod infer;
+pub mod keda;
 pub mod model;
 pub mod quantity;
 pub mod read;

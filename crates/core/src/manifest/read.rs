@@ -16,7 +16,7 @@ use crate::manifest::model::{self, Workload, WorkloadKind};
 use crate::manifest::scenario::{self, Scenario};
 use crate::manifest::service::{self, Service};
 use crate::manifest::yaml::{self, Limits};
-use crate::manifest::{annotations, exercise, infer, reindent, validate};
+use crate::manifest::{annotations, exercise, infer, keda, reindent, validate};
 use crate::span::{LineIndex, Span};
 use crate::text;
 
@@ -32,7 +32,8 @@ pub struct Reading {
     /// The Services of the file (`manifest::service`).
     pub services: Vec<Service>,
     /// The HorizontalPodAutoscalers (`autoscaling/v2`) of the file
-    /// (`manifest::hpa`), which `sim::hpa` runs.
+    /// (`manifest::hpa`), and those KEDA's ScaledObjects own
+    /// (`manifest::keda`, `Autoscaler::keda`), which `sim::hpa` runs.
     pub autoscalers: Vec<Autoscaler>,
     /// The kinds of the documents lowered to none of the above: custom
     /// resources, ConfigMaps, … (the PL004 ones), and `""` for a document
@@ -150,6 +151,15 @@ pub fn read(text: &str) -> Reading {
             if !document.broken {
                 autoscalers.push(hpa::lower_autoscaler(root, kind_node.span, document.span));
             }
+        } else if kind == "ScaledObject" {
+            // KEDA's (`manifest::keda`): read as the HPA it owns.
+            validate::check_document(root, kind, &mut diagnostics);
+            if !document.broken {
+                let (autoscaler, found) =
+                    keda::lower_scaled_object(root, kind_node.span, document.span);
+                diagnostics.extend(found);
+                autoscalers.push(autoscaler);
+            }
         } else if workload_kind.is_some() || kind == "Scenario" {
             validate::check_document(root, kind, &mut diagnostics);
             if document.broken {
@@ -182,8 +192,8 @@ pub fn read(text: &str) -> Reading {
                 Severity::Info,
                 kind_node.span,
                 text!(
-                    "`{kind}` is not simulated; podlab reads Pods, Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs, CronJobs, Services and HorizontalPodAutoscalers (autoscaling/v2)",
-                    "podlab 不模擬 `{kind}`；可模擬的是 Pod、Deployment、ReplicaSet、StatefulSet、DaemonSet、Job、CronJob、Service 和 HorizontalPodAutoscaler（autoscaling/v2）"
+                    "`{kind}` is not simulated; podlab reads Pods, Deployments, ReplicaSets, StatefulSets, DaemonSets, Jobs, CronJobs, Services, HorizontalPodAutoscalers (autoscaling/v2) and KEDA ScaledObjects",
+                    "podlab 不模擬 `{kind}`；可模擬的是 Pod、Deployment、ReplicaSet、StatefulSet、DaemonSet、Job、CronJob、Service、HorizontalPodAutoscaler（autoscaling/v2）和 KEDA ScaledObject"
                 ),
             ));
         }

@@ -355,6 +355,35 @@ schema!(HPA_SCALING_POLICY, "scaling policy", "擴縮政策", [
     "type" => Str, "value" => Int, "periodSeconds" => Int,
 ]);
 
+// ---- KEDA ScaledObject (keda.sh/v1alpha1, v2.18.3 `scaledobject_types.go`) ---
+
+schema!(SCALED_OBJECT_SPEC, "ScaledObject spec", "ScaledObject spec", [
+    "scaleTargetRef" => Object(&SCALED_OBJECT_TARGET_REF), "pollingInterval" => Int,
+    "cooldownPeriod" => Int, "initialCooldownPeriod" => Int, "idleReplicaCount" => Int,
+    "minReplicaCount" => Int, "maxReplicaCount" => Int,
+    "advanced" => Object(&SCALED_OBJECT_ADVANCED), "triggers" => ListOf(&SCALED_OBJECT_TRIGGER),
+    "fallback" => Any,
+]);
+
+schema!(SCALED_OBJECT_TARGET_REF, "scaleTargetRef", "scaleTargetRef", [
+    "apiVersion" => Str, "kind" => Str, "name" => Str, "envSourceContainerName" => Str,
+]);
+
+schema!(SCALED_OBJECT_ADVANCED, "ScaledObject advanced", "ScaledObject advanced", [
+    "horizontalPodAutoscalerConfig" => Object(&SCALED_OBJECT_HPA_CONFIG),
+    "restoreToOriginalReplicaCount" => Bool, "scalingModifiers" => Any,
+]);
+
+schema!(SCALED_OBJECT_HPA_CONFIG, "horizontalPodAutoscalerConfig", "horizontalPodAutoscalerConfig", [
+    "name" => Str, "behavior" => Object(&HPA_BEHAVIOR),
+]);
+
+// `metadata` is KEDA's `map[string]string`: `threshold: 5` unquoted is refused.
+schema!(SCALED_OBJECT_TRIGGER, "ScaledObject trigger", "ScaledObject 觸發器", [
+    "type" => Str, "name" => Str, "metadata" => StrMap, "authenticationRef" => Any,
+    "metricType" => Str, "useCachedMetrics" => Bool,
+]);
+
 /// Top-level fields of any object; `spec` is checked with the kind's own schema.
 pub const TOP_LEVEL_FIELDS: &[&str] = &["apiVersion", "kind", "metadata", "spec", "status"];
 
@@ -487,6 +516,7 @@ pub fn spec_schema(kind: &str) -> Option<&'static Schema> {
         "CronJob" => &CRON_JOB_SPEC,
         "Service" => &SERVICE_SPEC,
         "HorizontalPodAutoscaler" => &HPA_SPEC,
+        "ScaledObject" => &SCALED_OBJECT_SPEC,
         "Scenario" => &SCENARIO_SPEC,
         "Exercise" => &EXERCISE_SPEC,
         _ => return None,

@@ -279,6 +279,7 @@ pub fn makes_no_pods(kind: &str) -> bool {
         "DestinationRule",
         "PeerAuthentication",
         "AuthorizationPolicy",
+        // Read as the HPA it owns (`manifest::keda`); it makes no pods.
         "ScaledObject",
         "VerticalPodAutoscaler",
         "ExternalSecret",

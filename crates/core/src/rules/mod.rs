@@ -155,13 +155,27 @@ impl<'a> Context<'a> {
     }
 }
 
-/// `HorizontalPodAutoscaler "api"` and `HorizontalPodAutoscaler「api」`.
+/// `HorizontalPodAutoscaler "api"` and `HorizontalPodAutoscaler「api」`;
+/// for the HPA a KEDA ScaledObject owns, the ScaledObject the author wrote
+/// (`ScaledObject "api"`).
 pub fn hpa_subject(hpa: &crate::manifest::hpa::Autoscaler) -> (String, String) {
-    let name = &hpa.name;
-    (
-        format!("HorizontalPodAutoscaler \"{name}\""),
-        format!("HorizontalPodAutoscaler「{name}」"),
-    )
+    let (kind, name) = match &hpa.keda {
+        Some(keda) => ("ScaledObject", &keda.name),
+        None => ("HorizontalPodAutoscaler", &hpa.name),
+    };
+    (format!("{kind} \"{name}\""), format!("{kind}「{name}」"))
+}
+
+/// The field that bounds an autoscaler's replicas as its author wrote it:
+/// `minReplicas`/`maxReplicas`, or a ScaledObject's
+/// `minReplicaCount`/`maxReplicaCount`.
+pub fn hpa_bound_field(hpa: &crate::manifest::hpa::Autoscaler, max: bool) -> &'static str {
+    match (hpa.keda.is_some(), max) {
+        (false, false) => "minReplicas",
+        (false, true) => "maxReplicas",
+        (true, false) => "minReplicaCount",
+        (true, true) => "maxReplicaCount",
+    }
 }
 
 /// Stated or assumed (issue 14, `docs/lint-decisions.md`): a finding that

@@ -22,8 +22,8 @@ pub static RULE: Rule = Rule {
         "HPA 的 maxReplicas 需要的 GPU 比叢集擁有的還多"
     ),
     what: long!(
-        "For each HorizontalPodAutoscaler whose target is a workload of the file whose pods ask for GPUs, counts how many of those pods the Scenario's node pools hold at once (as PL505 does: the GPUs each node advertises divided by the pod's request, over the nodes whose taints and labels admit the pod) and warns when `maxReplicas` is more. It stays quiet when not even one pod fits (PL501, PL502). It runs only when a Scenario states the cluster (`cluster.nodePools`).",
-        "對每個 HorizontalPodAutoscaler，若目標是檔案裡 Pod 要求 GPU 的工作負載，就計算 Scenario 的節點池同時放得下幾個這種 Pod（和 PL505 一樣：每個節點宣告的 GPU 數除以 Pod 的需求，加總 taint 和標籤允許這個 Pod 的節點），`maxReplicas` 比這個數多就警告。連一個都放不下時不報（由 PL501、PL502 處理）。只有 Scenario 寫明叢集（`cluster.nodePools`）時才會檢查。"
+        "For each HorizontalPodAutoscaler whose target is a workload of the file whose pods ask for GPUs, counts how many of those pods the Scenario's node pools hold at once (as PL505 does: the GPUs each node advertises divided by the pod's request, over the nodes whose taints and labels admit the pod) and warns when `maxReplicas` is more. It stays quiet when not even one pod fits (PL501, PL502). It runs only when a Scenario states the cluster (`cluster.nodePools`). A KEDA ScaledObject is judged the same way by its `maxReplicaCount` (default 100), the `maxReplicas` of the HPA it owns.",
+        "對每個 HorizontalPodAutoscaler，若目標是檔案裡 Pod 要求 GPU 的工作負載，就計算 Scenario 的節點池同時放得下幾個這種 Pod（和 PL505 一樣：每個節點宣告的 GPU 數除以 Pod 的需求，加總 taint 和標籤允許這個 Pod 的節點），`maxReplicas` 比這個數多就警告。連一個都放不下時不報（由 PL501、PL502 處理）。只有 Scenario 寫明叢集（`cluster.nodePools`）時才會檢查。KEDA 的 ScaledObject 也用同樣方式判斷，看的是它的 `maxReplicaCount`（預設 100），也就是它建立的 HPA 的 `maxReplicas`。"
     ),
     why: long!(
         "Under a burst the HPA raises the replica count toward `maxReplicas`, but GPUs cannot be overcommitted: the pods past what the nodes hold stay Pending with `Insufficient nvidia.com/gpu`. The HPA counts them as unready, `kubectl get hpa` shows the higher count while the Deployment stays short of ready pods, and the capacity the limit promised never arrives, unless a cluster autoscaler adds GPU nodes (which takes minutes more).",
@@ -54,6 +54,7 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let (who, who_zh) = hpa_subject(hpa);
+        let field = super::hpa_bound_field(hpa, true);
         let (target, target_zh) = subject(workload);
         let (asked, asked_zh) = requests_text(&requests);
         let resource = requests.first().map_or("nvidia.com/gpu", |(name, _)| name);
@@ -64,19 +65,19 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .diagnostic(
                 span,
                 text!(
-                    "{who}: maxReplicas {max} × {asked} per pod of {target}, but the cluster holds only {fit} such pods ({total} {resource}): scaled past {fit}, {pending} pods stay Pending",
-                    "{who_zh}：maxReplicas {max} × 每個 {target_zh} 的 Pod 要 {asked_zh}，但叢集只放得下 {fit} 個這樣的 Pod（共 {total} 個 {resource}）：擴到 {fit} 個以上時，會有 {pending} 個 Pod 停在 Pending"
+                    "{who}: {field} {max} × {asked} per pod of {target}, but the cluster holds only {fit} such pods ({total} {resource}): scaled past {fit}, {pending} pods stay Pending",
+                    "{who_zh}：{field} {max} × 每個 {target_zh} 的 Pod 要 {asked_zh}，但叢集只放得下 {fit} 個這樣的 Pod（共 {total} 個 {resource}）：擴到 {fit} 個以上時，會有 {pending} 個 Pod 停在 Pending"
                 ),
             )
             .with_help(text!(
-                "the extra pods get FailedScheduling \"{event}\"; the HPA counts them as unready, so they add nothing. Lower maxReplicas to {fit}, or add GPU nodes (or a cluster autoscaler pool) to the cluster",
-                "多出來的 Pod 會收到 FailedScheduling「{event}」；HPA 把它們算成未就緒，它們不提供任何容量。把 maxReplicas 降到 {fit}，或替叢集增加 GPU 節點（或 cluster autoscaler 的節點池）"
+                "the extra pods get FailedScheduling \"{event}\"; the HPA counts them as unready, so they add nothing. Lower {field} to {fit}, or add GPU nodes (or a cluster autoscaler pool) to the cluster",
+                "多出來的 Pod 會收到 FailedScheduling「{event}」；HPA 把它們算成未就緒，它們不提供任何容量。把 {field} 降到 {fit}，或替叢集增加 GPU 節點（或 cluster autoscaler 的節點池）"
             ));
         if let (Some(span), true) = (hpa.max_span, fit >= i64::from(hpa.min_replicas)) {
             diagnostic = diagnostic.with_fix(Fix {
                 description: text!(
-                    "set maxReplicas to {fit}, what the GPUs hold (or add GPU nodes to the Scenario instead)",
-                    "把 maxReplicas 改成 {fit}，也就是 GPU 放得下的數量（或改為在 Scenario 增加 GPU 節點）"
+                    "set {field} to {fit}, what the GPUs hold (or add GPU nodes to the Scenario instead)",
+                    "把 {field} 改成 {fit}，也就是 GPU 放得下的數量（或改為在 Scenario 增加 GPU 節點）"
                 ),
                 edits: vec![edit::replace(span, fit.to_string())],
             });

@@ -26,8 +26,8 @@ pub static RULE: Rule = Rule {
         "HPA 新增的 Pod 要等到能服務的時間，比客戶端願意等的還長"
     ),
     what: long!(
-        "For each HorizontalPodAutoscaler whose target the Scenario's traffic reaches through a Service of the file, and whose `maxReplicas` is above `minReplicas`, compares a new pod's cold start with the traffic's client `timeout` (only when the Scenario writes it). The cold start counted is a lower bound: the model's load time (a Scenario `startup` or `podlab.dev/startup`; assumed 40 s otherwise, and the finding is then info) and the `initialDelaySeconds` of the serving container's startup and readiness probes; the image pull and the HPA's own reaction time come on top. It warns when that cold start is longer than the timeout, at `minReplicas`.",
-        "對每個 HorizontalPodAutoscaler，若 Scenario 的流量經由檔案裡的 Service 送到它的目標，且 `maxReplicas` 大於 `minReplicas`，就拿新 Pod 的冷啟動時間和流量的客戶端 `timeout` 比較（只在 Scenario 寫了 timeout 時）。計算的冷啟動是下限：模型載入時間（Scenario 的 `startup` 或 `podlab.dev/startup`；沒寫時假設 40 秒，此時只報資訊），以及提供服務的容器的 startupProbe、readinessProbe 的 `initialDelaySeconds`；拉映像和 HPA 自己的反應時間還要另外加上。冷啟動比逾時長時，在 `minReplicas` 發出警告。"
+        "For each HorizontalPodAutoscaler whose target the Scenario's traffic reaches through a Service of the file, and whose `maxReplicas` is above `minReplicas`, compares a new pod's cold start with the traffic's client `timeout` (only when the Scenario writes it). The cold start counted is a lower bound: the model's load time (a Scenario `startup` or `podlab.dev/startup`; assumed 40 s otherwise, and the finding is then info) and the `initialDelaySeconds` of the serving container's startup and readiness probes; the image pull and the HPA's own reaction time come on top. It warns when that cold start is longer than the timeout, at `minReplicas`. A KEDA ScaledObject is judged through the HPA it owns, at `minReplicaCount`; with `minReplicaCount: 0` (KEDA's default) it warns whatever the maximum, since from zero every request waits for a whole cold start.",
+        "對每個 HorizontalPodAutoscaler，若 Scenario 的流量經由檔案裡的 Service 送到它的目標，且 `maxReplicas` 大於 `minReplicas`，就拿新 Pod 的冷啟動時間和流量的客戶端 `timeout` 比較（只在 Scenario 寫了 timeout 時）。計算的冷啟動是下限：模型載入時間（Scenario 的 `startup` 或 `podlab.dev/startup`；沒寫時假設 40 秒，此時只報資訊），以及提供服務的容器的 startupProbe、readinessProbe 的 `initialDelaySeconds`；拉映像和 HPA 自己的反應時間還要另外加上。冷啟動比逾時長時，在 `minReplicas` 發出警告。KEDA 的 ScaledObject 透過它建立的 HPA 判斷，看的是 `minReplicaCount`；`minReplicaCount: 0`（KEDA 的預設值）時不論上限都會警告，因為從零開始，每個請求都要等完整個冷啟動。"
     ),
     why: long!(
         "Autoscaling helps only the requests that can wait for the new capacity. When a burst exceeds what the `minReplicas` pods serve, requests queue at those pods; the HPA notices after 15–45 s and creates pods, which then pull the image and load the model. If that takes longer than the clients wait, no request that waits for the new capacity survives: the extra requests time out (504 behind a proxy) or are refused by a full queue until new pods are Ready, and client retries add to the load. For a model that loads in minutes, the HPA only rescues the requests that arrive later.",
@@ -53,7 +53,15 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         return;
     };
     for (hpa, workload) in context.autoscaled() {
-        if hpa.max_replicas <= hpa.min_replicas || !service.selects(&workload.pod_labels) {
+        // A ScaledObject at `minReplicaCount: 0` is judged whatever its
+        // maximum: from zero, every request waits for a whole cold start.
+        let to_zero = hpa
+            .keda
+            .as_ref()
+            .is_some_and(|keda| keda.min_replica_count == 0);
+        if (hpa.max_replicas <= hpa.min_replicas && !to_zero)
+            || !service.selects(&workload.pod_labels)
+        {
             continue;
         }
         let index = service.serving_container(&workload.pod);
@@ -75,18 +83,32 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let (who, who_zh) = hpa_subject(hpa);
         let (target, target_zh) = super::pl502_gpu_unschedulable::subject(workload);
         let (cold_text, timeout, min) = (format(cold), format(traffic.timeout), hpa.min_replicas);
-        let mut diagnostic = RULE
-            .diagnostic(
+        let field = super::hpa_bound_field(hpa, false);
+        let mut diagnostic = if to_zero {
+            RULE.diagnostic(
                 hpa.min_span.unwrap_or(hpa.kind_span),
                 text!(
-                    "{who}: a new pod of {target} serves nothing for at least {cold_text} (model load and probe delays, before the image pull), longer than the clients' {timeout} timeout: no request can wait for a pod the HPA adds, so in a burst beyond what minReplicas ({min}) serves the extra requests fail (time out, or are refused by a full queue) until new pods are Ready",
-                    "{who_zh}：{target_zh}的新 Pod 至少有 {cold_text} 無法服務（模型載入與探針延遲，還沒算拉映像），比客戶端 {timeout} 的逾時還長：沒有請求等得到 HPA 新增的 Pod，所以流量超過 minReplicas（{min} 個 Pod）能處理的量時，多出來的請求會失敗（逾時，或因佇列已滿被拒絕），直到新 Pod Ready"
+                    "{who}: minReplicaCount 0 lets KEDA scale {target} to zero when idle, and a new pod serves nothing for at least {cold_text} (model load and probe delays, before the image pull and KEDA's next check), longer than the clients' {timeout} timeout: every request that arrives while it is at zero fails (refused with no endpoint, or timed out) until the first pod is Ready",
+                    "{who_zh}：minReplicaCount 0 讓 KEDA 在閒置時把{target_zh}縮到零，而新 Pod 至少有 {cold_text} 無法服務（模型載入與探針延遲，還沒算拉映像和 KEDA 的下一次檢查），比客戶端 {timeout} 的逾時還長：縮到零期間進來的每個請求都會失敗（沒有端點被拒絕，或逾時），直到第一個 Pod Ready"
                 ),
             )
             .with_help(text!(
-                "raise minReplicas to what the bursts need, shorten the cold start (cached weights, a pre-pulled image, a smaller model), or raise the clients' timeout; `podlab simulate` counts the timed-out requests in its traffic table",
-                "把 minReplicas 調到暴增時需要的數量、縮短冷啟動（快取權重、預先拉映像、換小一點的模型），或調高客戶端的逾時；`podlab simulate` 的流量表會列出逾時的請求數"
-            ));
+                "keep a warm replica with `minReplicaCount: 1` (the cost: a GPU paid for while idle), or shorten the cold start below the timeout (cached weights, a pre-pulled image, a smaller model); KEDA's HTTP add-on can hold requests while the first pod starts, but only for its conditionWait and never past the client's timeout",
+                "用 `minReplicaCount: 1` 保留一個暖好的 replica（代價：閒置時也要付一張 GPU 的錢），或把冷啟動縮短到逾時以下（快取權重、預先拉映像、換小一點的模型）；KEDA 的 HTTP add-on 可以在第一個 Pod 啟動時讓請求等著，但最多等 conditionWait，也不會超過客戶端的逾時"
+            ))
+        } else {
+            RULE.diagnostic(
+                hpa.min_span.unwrap_or(hpa.kind_span),
+                text!(
+                    "{who}: a new pod of {target} serves nothing for at least {cold_text} (model load and probe delays, before the image pull), longer than the clients' {timeout} timeout: no request can wait for a pod the HPA adds, so in a burst beyond what {field} ({min}) serves the extra requests fail (time out, or are refused by a full queue) until new pods are Ready",
+                    "{who_zh}：{target_zh}的新 Pod 至少有 {cold_text} 無法服務（模型載入與探針延遲，還沒算拉映像），比客戶端 {timeout} 的逾時還長：沒有請求等得到 HPA 新增的 Pod，所以流量超過 {field}（{min} 個 Pod）能處理的量時，多出來的請求會失敗（逾時，或因佇列已滿被拒絕），直到新 Pod Ready"
+                ),
+            )
+            .with_help(text!(
+                "raise {field} to what the bursts need, shorten the cold start (cached weights, a pre-pulled image, a smaller model), or raise the clients' timeout; `podlab simulate` counts the timed-out requests in its traffic table",
+                "把 {field} 調到暴增時需要的數量、縮短冷啟動（快取權重、預先拉映像、換小一點的模型），或調高客戶端的逾時；`podlab simulate` 的流量表會列出逾時的請求數"
+            ))
+        };
         if program.startup.span.is_none() && delay <= traffic.timeout {
             let load = format(load);
             diagnostic = on_assumption(

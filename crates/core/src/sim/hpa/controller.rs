@@ -11,7 +11,7 @@
 use super::metrics::{Outcome, Source, Tolerances};
 use super::{Condition, MetricValue, Pass, DOWNSCALE_STABILIZATION, TOLERANCE};
 use crate::manifest::duration::Millis;
-use crate::manifest::hpa::{Autoscaler, Rules, SelectPolicy};
+use crate::manifest::hpa::{Autoscaler, MetricSource, Rules, SelectPolicy};
 
 /// An event the HPA records (component `horizontal-pod-autoscaler`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -147,7 +147,19 @@ impl<'a> Controller<'a> {
             let outcomes: Vec<Outcome> = hpa
                 .metrics
                 .iter()
-                .map(|spec| source.compute(spec, pods, current, tolerances, at))
+                .map(|spec| match (&hpa.keda, &spec.source) {
+                    // A ScaledObject's trigger: KEDA's metrics server.
+                    (Some(keda), MetricSource::Other { name, .. }) => source.keda_external(
+                        keda,
+                        name,
+                        &spec.target,
+                        pods,
+                        current,
+                        tolerances,
+                        at,
+                    ),
+                    _ => source.compute(spec, pods, current, tolerances, at),
+                })
                 .collect();
             let mut proposal: i32 = 0;
             let mut metric_name = String::new();

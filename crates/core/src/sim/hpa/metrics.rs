@@ -268,6 +268,111 @@ impl<'a> Source<'a> {
             .map_err(fail)
     }
 
+    /// The External metric KEDA's metrics server answers for a
+    /// ScaledObject's trigger (the query, live at the HPA's pass), through
+    /// `GetExternalPerPodMetricReplicas` for its `AverageValue` target:
+    /// within tolerance of `total / (target × current)` the current count,
+    /// else `ceil(total / target)`; the status shows `ceil(total /
+    /// current)`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn keda_external(
+        &self,
+        keda: &crate::manifest::keda::Keda,
+        name: &str,
+        target: &Target,
+        pods: &[usize],
+        current: i32,
+        tolerances: Tolerances,
+        at: Millis,
+    ) -> Outcome {
+        let selector = format!("&LabelSelector{{MatchLabels:map[string]string{{scaledobject.keda.sh/name: {},}},MatchExpressions:[]LabelSelectorRequirement{{}},}}", keda.name);
+        let fail = |error: String| Failure {
+            reason: "FailedGetExternalMetric",
+            wrapped: format!("failed to get {name} external metric value: {error}"),
+            error,
+        };
+        // The first prometheus trigger is the one podlab evaluates.
+        let trigger = keda
+            .trigger
+            .as_ref()
+            .filter(|trigger| format!("s{}-prometheus", trigger.metric_index) == name);
+        let value = match trigger {
+            Some(trigger) => match self.prometheus(trigger.series, pods, at) {
+                Some(value) => value,
+                None if trigger.ignore_null_values => 0,
+                None => {
+                    return Err(fail(format!(
+                        "unable to get external metric default/{name}/{selector}: {}",
+                        super::keda::EMPTY_RESULT
+                    )))
+                }
+            },
+            None => {
+                return Err(fail(format!("unable to get external metric default/{name}/{selector}: no metrics returned from external metrics API")))
+            }
+        };
+        let Target::AverageValue(target) = *target else {
+            return Err(fail(format!("unable to get external metric default/{name}/{selector}: no metrics returned from external metrics API")));
+        };
+        let target = target.max(1);
+        let ratio = value as f64 / (target as f64 * f64::from(current.max(1)));
+        let replicas = if tolerances.within(ratio) {
+            current
+        } else {
+            ceil_i32(value as f64 / target as f64)
+        };
+        Ok(Proposal {
+            replicas,
+            name: format!("external metric {name}({selector})"),
+            value: MetricValue::AverageValue {
+                milli: (value as f64 / f64::from(current.max(1))).ceil() as i64,
+            },
+        })
+    }
+
+    /// What a KEDA `prometheus` trigger's query returns at `at`, in
+    /// milli-units, from the last Prometheus scrape before `at`: `None` is
+    /// an empty result (docs/autoscaling.md, "KEDA"). `requests_per_second`
+    /// is the `rate()` of the requests that arrived at the Scenario's
+    /// traffic's Service over [`RATE_WINDOW`] (from the first scrape in it),
+    /// `requests_in_queue` the sum of the queue gauges of the target's
+    /// listening `pods`; any other series was never exported.
+    pub fn prometheus(
+        &self,
+        series: Option<crate::manifest::keda::Series>,
+        pods: &[usize],
+        at: Millis,
+    ) -> Option<i64> {
+        use crate::manifest::keda::Series;
+        let scrape = last_scrape(at)?;
+        match series? {
+            Series::RequestsPerSecond => {
+                let traffic = self.run.traffic.as_ref()?;
+                let first = (1..=RATE_WINDOW / RESOLUTION)
+                    .filter_map(|k| scrape.checked_sub(k * RESOLUTION))
+                    .min()?;
+                let second = |time: Millis| (time / 1000) as usize;
+                let arrived: u64 = traffic
+                    .windows
+                    .get(second(first)..second(scrape))
+                    .unwrap_or(&[])
+                    .iter()
+                    .map(|window| u64::from(window.arrived))
+                    .sum();
+                i64::try_from(arrived.saturating_mul(1_000_000) / (scrape - first).max(1)).ok()
+            }
+            Series::RequestsInQueue => {
+                let values: Vec<i64> = pods
+                    .iter()
+                    .filter_map(|&p| self.custom_metric(REQUESTS_IN_QUEUE, p, at))
+                    .map(|metric| metric.value)
+                    .collect();
+                // `sum()` over no series is an empty result.
+                (!values.is_empty()).then(|| values.iter().sum())
+            }
+        }
+    }
+
     /// metrics-server's answer for each pod at the last scrape before `at`.
     fn resource_metrics(
         &self,

@@ -20,11 +20,19 @@
 //! first reconciled one period later, at 15 s, then every 15 s; several
 //! HPAs share that phase and run in document order.
 //!
-//! Not modelled: Object and External metrics (they fail as an API with no
-//! such metric would), StatefulSet targets, KEDA, the HPA's own
-//! scale-to-zero gate, several HPAs on one workload.
+//! A KEDA ScaledObject is an HPA (`keda-hpa-<name>`) whose External metric
+//! KEDA serves, plus KEDA's own loop (`keda.rs`), which moves the target
+//! between 0 and 1 every `pollingInterval` (from 0); its decisions join the
+//! replay the same way.
+//!
+//! Not modelled: Object and External metrics other than a ScaledObject's
+//! (they fail as an API with no such metric would), StatefulSet targets,
+//! the HPA's own scale-to-zero gate, several HPAs on one workload.
 
 mod controller;
+mod keda;
+#[cfg(test)]
+mod keda_tests;
 pub mod metrics;
 #[cfg(test)]
 mod tests;
@@ -112,6 +120,8 @@ struct Rescale {
     at: Millis,
     hpa: usize,
     replicas: i32,
+    /// KEDA's loop decided it (0 ↔ 1), not the HPA.
+    keda: bool,
 }
 
 /// Simulates `reading` with its HPAs: `simulate` runs the pods and the
@@ -171,16 +181,34 @@ fn walk(reading: &Reading, run: &Run, known: &[Rescale], capped: bool) -> Walk {
         })
         .collect();
     let mut new_rescale = None;
-    let mut at = SYNC_PERIOD;
+    let mut loops: Vec<keda::Loop> = reading
+        .autoscalers
+        .iter()
+        .map(|_| keda::Loop::default())
+        .collect();
+    // KEDA checks at 0 and every `pollingInterval`; the HPA passes from
+    // 15 s on every 15 s. At one instant KEDA's check comes first.
+    let mut at: Millis = 0;
     'time: while at <= end {
         for (index, controller) in controllers.iter_mut().enumerate() {
             let hpa = controller.hpa;
+            let keda_due = hpa
+                .keda
+                .as_ref()
+                .filter(|keda| at.is_multiple_of(keda.polling_ms));
+            let hpa_due = at >= SYNC_PERIOD && at.is_multiple_of(SYNC_PERIOD);
+            if keda_due.is_none() && !hpa_due {
+                continue;
+            }
             let workload = reading.workloads.iter().find(|w| {
                 w.name == hpa.target_name
                     && w.kind.as_str() == hpa.target_kind
                     && matches!(w.kind, WorkloadKind::Deployment | WorkloadKind::ReplicaSet)
             });
             let Some(workload) = workload else {
+                if !hpa_due {
+                    continue;
+                }
                 // `scaleForResourceMappings` finds nothing to scale.
                 let resource = match hpa.target_kind.as_str() {
                     "Deployment" => "deployments.apps".to_string(),
@@ -198,23 +226,50 @@ fn walk(reading: &Reading, run: &Run, known: &[Rescale], capped: bool) -> Walk {
                 continue;
             };
             let owner = format!("{}/{}", workload.kind.as_str(), workload.name);
-            let view = at - 1;
+            let view = at.saturating_sub(1);
             let pods: Vec<usize> = (0..run.pods.len())
                 .filter(|&p| {
                     let pod = &run.pods[p];
                     pod.owner == owner && pod.exists_at(view)
                 })
                 .collect();
-            let replicas = spec_replicas(reading, workload, known, at);
-            let sync = controller.reconcile(&source, &pods, replicas, at);
-            let rescaled = sync.rescaled.then_some(sync.desired_replicas);
-            records[index].syncs.push(sync);
-            if let Some(replicas) = rescaled {
-                let rescale = Rescale {
-                    at,
-                    hpa: index,
-                    replicas,
-                };
+            let mut decisions: Vec<Rescale> = Vec::new();
+            if let Some(keda) = keda_due {
+                let replicas = spec_replicas(reading, workload, known, at);
+                let value = keda
+                    .trigger
+                    .as_ref()
+                    .and_then(|trigger| source.prometheus(trigger.series, &pods, at));
+                // `GVKString` and the namespace: `apps/v1.Deployment default/NAME`.
+                let target = format!(
+                    "apps/v1.{} default/{}",
+                    workload.kind.as_str(),
+                    workload.name
+                );
+                if let Some(to) = loops[index].check(keda, value, replicas, &target, at) {
+                    decisions.push(Rescale {
+                        at,
+                        hpa: index,
+                        replicas: to,
+                        keda: true,
+                    });
+                }
+            }
+            if hpa_due {
+                let replicas = spec_replicas(reading, workload, known, at);
+                let sync = controller.reconcile(&source, &pods, replicas, at);
+                let rescaled = sync.rescaled.then_some(sync.desired_replicas);
+                records[index].syncs.push(sync);
+                if let Some(replicas) = rescaled {
+                    decisions.push(Rescale {
+                        at,
+                        hpa: index,
+                        replicas,
+                        keda: false,
+                    });
+                }
+            }
+            for rescale in decisions {
                 if !known.contains(&rescale) {
                     if capped {
                         records[index].capped = Some(at);
@@ -224,7 +279,13 @@ fn walk(reading: &Reading, run: &Run, known: &[Rescale], capped: bool) -> Walk {
                 }
             }
         }
-        at += SYNC_PERIOD;
+        let mut next = (at / SYNC_PERIOD + 1) * SYNC_PERIOD;
+        for hpa in &reading.autoscalers {
+            if let Some(keda) = &hpa.keda {
+                next = next.min((at / keda.polling_ms + 1) * keda.polling_ms);
+            }
+        }
+        at = next;
     }
     let mut events: Vec<Event> = Vec::new();
     for (controller, record) in controllers.iter().zip(&records) {
@@ -238,6 +299,21 @@ fn walk(reading: &Reading, run: &Run, known: &[Rescale], capped: bool) -> Walk {
                 reason: event.reason,
                 message: event.message.as_str().into(),
                 source: "horizontal-pod-autoscaler",
+            });
+        }
+    }
+    for (hpa, keda_loop) in reading.autoscalers.iter().zip(&loops) {
+        let Some(keda) = &hpa.keda else { continue };
+        let object: Arc<str> = format!("ScaledObject/{}", keda.name).into();
+        for event in &keda_loop.events {
+            events.push(Event {
+                at: event.at,
+                object: object.clone(),
+                field_path: None,
+                warning: event.warning,
+                reason: event.reason,
+                message: event.message.as_str().into(),
+                source: "keda-operator",
             });
         }
     }

@@ -1,0 +1,258 @@
+//! Golden KEDA timelines (traffic-autoscaling.md §3; `keda.rs`), the
+//! arithmetic written beside each.
+
+use super::*;
+use crate::sim::{pod_ready_intervals, simulate, Options};
+
+/// A Deployment at `replicas` (0: scaled to zero) behind a ScaledObject on
+/// the Service's request rate (threshold 10 per replica), a 30 s load,
+/// uniform arrivals: none until 2:00, 10/s until 6:00, 40/s until 9:00,
+/// then none.
+fn text(replicas: u32, scaled_object: &str) -> String {
+    format!(
+        "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: model-api
+spec:
+  replicas: {replicas}
+  selector:
+    matchLabels:
+      app: model-api
+  template:
+    metadata:
+      labels:
+        app: model-api
+    spec:
+      containers:
+        - name: api
+          image: registry.example.com/model-api:0.3.1
+          ports:
+            - containerPort: 8080
+          readinessProbe:
+            httpGet:
+              path: /health
+              port: 8080
+            periodSeconds: 1
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: model-api
+spec:
+  selector:
+    app: model-api
+  ports:
+    - port: 80
+      targetPort: 8080
+---
+apiVersion: keda.sh/v1alpha1
+kind: ScaledObject
+metadata:
+  name: model-api
+spec:
+  scaleTargetRef:
+    name: model-api
+{scaled_object}
+---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+metadata:
+  name: idle-then-busy
+spec:
+  duration: 20m
+  workload:
+    - container: api
+      startup: 30s
+      serve:
+        concurrency: 16
+        latency: 50ms
+  traffic:
+    service: model-api
+    arrivals: uniform
+    rate:
+      - at: 0s
+        rps: 0
+      - at: 2m
+        rps: 10
+      - at: 6m
+        rps: 40
+      - at: 9m
+        rps: 0
+"
+    )
+}
+
+const RPS_10: &str = "  maxReplicaCount: 10
+  triggers:
+    - type: prometheus
+      metadata:
+        serverAddress: http://prometheus.monitoring:9090
+        query: sum(rate(requests_per_second{service=\"model-api\"}[1m]))
+        threshold: \"10\"";
+
+/// (at s, reason, message) of KEDA's events.
+fn keda_events(run: &Run) -> Vec<(u64, &'static str, String)> {
+    run.events
+        .iter()
+        .filter(|e| e.source == "keda-operator")
+        .map(|e| (e.at / 1000, e.reason, e.message.to_string()))
+        .collect()
+}
+
+fn rescales(run: &Run) -> Vec<(u64, i32, i32)> {
+    run.autoscalers[0]
+        .syncs
+        .iter()
+        .filter(|pass| pass.rescaled)
+        .map(|pass| (pass.at / 1000, pass.current_replicas, pass.desired_replicas))
+        .collect()
+}
+
+/// The Service's rate is read from the scrape 7 s into each 15 s, as a
+/// `rate()` over the minute before it; KEDA checks at 0 and every 30 s.
+///
+/// - Activation: arrivals start at 2:00. The check at 2:00 reads the
+///   scrape at 1:52 (nothing yet): 0, not above activationThreshold 0. The
+///   check at 2:30 reads the scrape at 2:22, window 1:22–2:22: 22 s × 10 =
+///   220 requests / 60 s = 3.667 > 0 → **0 → 1 at 2:30**
+///   (`KEDAScaleTargetActivated`). The HPA's pass at 2:30 still reads 0
+///   (`ScalingDisabled`).
+/// - 1 → N by the HPA (External AverageValue, desired ⌈total / 10⌉, the
+///   0.1 tolerance on total / (10 × current)): 6:15 (scrape 6:07, window
+///   5:07–6:07: 53 s × 10 + 7 s × 40 = 810 / 60 = 13.5; 13.5 / 10 = 1.35)
+///   → ⌈1.35⌉ = **2**; 6:30 (21 / 20 = 1.05, within) stays; 6:45 (5:37–
+///   6:37: 23 × 10 + 37 × 40 = 1710 / 60 = 28.5; 28.5 / 20 = 1.425) →
+///   ⌈2.85⌉ = **3**; 7:00 (5:52–6:52: 8 × 10 + 52 × 40 = 2160 / 60 = 36;
+///   36 / 30 = 1.2) → ⌈3.6⌉ = **4**; from 7:15 40 / 40 = 1.0: stays 4.
+/// - Scale-down after 9:00, legacy path (`behavior` nil): the highest
+///   recommendation of the last 300 s. Proposals: 9:15 (8:07–9:07: 53 ×
+///   40 = 2120 / 60 = 35.3; 35.3 / 40 = 0.88, out of tolerance) ⌈3.53⌉ =
+///   4; 9:30 (8:22–9:22: 38 × 40 / 60 = 25.3) 3; 9:45 (23 × 40 / 60 =
+///   15.3) 2; 10:00 (8 × 40 / 60 = 5.3) 1; then 0. The 4 of 9:15 counts
+///   until 14:15 (an entry exactly 300 s old counts): **4 → 3 at 14:30**,
+///   **→ 2 at 14:45**, **→ 1 at 15:00**, then 0 clamped to minReplicas 1
+///   (`GetHPAMinReplicas`: max(0, 1)).
+/// - Deactivation: the last check that sees a request is 10:00 (scrape
+///   9:52, window 8:52–9:52: 8 × 40 = 320 > 0): `lastActiveTime` 10:00.
+///   10:30 reads 0: inactive, cooling down until 10:00 + 300 s = 15:00;
+///   the check at 15:00 is not after it (`Before` is strict), the one at
+///   **15:30 scales 1 → 0** (`KEDAScaleTargetDeactivated`).
+#[test]
+fn scale_from_zero_and_back_golden() {
+    let run = simulate(&text(0, RPS_10), &Options::default());
+    let target = "apps/v1.Deployment default/model-api";
+    assert_eq!(
+        keda_events(&run),
+        vec![
+            (
+                150,
+                "KEDAScaleTargetActivated",
+                format!("Scaled {target} from 0 to 1, triggered by prometheusScaler")
+            ),
+            (
+                930,
+                "KEDAScaleTargetDeactivated",
+                format!("Deactivated {target} from 1 to 0")
+            ),
+        ]
+    );
+    assert_eq!(
+        rescales(&run),
+        vec![
+            (375, 1, 2),
+            (405, 2, 3),
+            (420, 3, 4),
+            (870, 4, 3),
+            (885, 3, 2),
+            (900, 2, 1)
+        ]
+    );
+    let hpa = &run.autoscalers[0];
+    assert_eq!(hpa.name, "keda-hpa-model-api");
+    assert_eq!((hpa.min_replicas, hpa.max_replicas), (1, 10));
+    let pass_at = |s: u64| hpa.syncs.iter().find(|p| p.at == s * 1000).unwrap();
+    let active = |s: u64| {
+        pass_at(s)
+            .conditions
+            .iter()
+            .find(|c| c.kind == "ScalingActive")
+            .map(|c| c.reason)
+    };
+    assert_eq!(active(150), Some("ScalingDisabled"));
+    assert_eq!(active(165), Some("ValidMetricFound"));
+    assert_eq!(active(945), Some("ScalingDisabled"));
+    // 6:15: 13.5 requests/s over 1 replica: the status's average 13500m.
+    assert_eq!(
+        pass_at(375).metrics,
+        vec![Some(MetricValue::AverageValue { milli: 13_500 })]
+    );
+    assert_eq!(
+        pass_at(375).reason.as_deref(),
+        Some("external metric s0-prometheus(&LabelSelector{MatchLabels:map[string]string{scaledobject.keda.sh/name: model-api,},MatchExpressions:[]LabelSelectorRequirement{},}) above target")
+    );
+    // The cold start made visible: the first pod is created at 2:30 and
+    // Ready after its pull, its start and 30 s of loading; every request
+    // from 2:00 until kube-proxy sees it Ready finds no endpoint.
+    let first = &run.pods[0];
+    assert_eq!(first.created, 150_000);
+    let ready = pod_ready_intervals(first)[0].0;
+    let traffic = run.traffic.as_ref().unwrap();
+    let before = traffic.stats(120_000, ready);
+    assert_eq!(before.served, 0);
+    assert_eq!(
+        before.failed(crate::sim::traffic::Failure::NoEndpoints),
+        before.arrived
+    );
+    let after = traffic.stats(ready + 2_000, 360_000);
+    assert_eq!(after.failed_total(), 0);
+    assert!(after.served > 0);
+}
+
+/// An empty result (a series nobody exports) reads 0 with
+/// `ignoreNullValues` (the default): never active, so a Deployment
+/// written at 1 is scaled to 0 at the first check after its creation
+/// (never active: `creationTimestamp + initialCooldownPeriod` 0 is before
+/// 0:30, not before 0:00) and never comes back. With `ignoreNullValues:
+/// "false"` each check fails (`KEDAScalerFailed`), which is inactive too.
+#[test]
+fn an_unknown_series_never_activates() {
+    let unknown = RPS_10.replace("requests_per_second", "vllm:num_requests_waiting");
+    let run = simulate(&text(1, &unknown), &Options::default());
+    assert_eq!(
+        keda_events(&run),
+        vec![(
+            30,
+            "KEDAScaleTargetDeactivated",
+            "Deactivated apps/v1.Deployment default/model-api from 1 to 0".to_string()
+        )]
+    );
+    let strict = format!("{unknown}\n        ignoreNullValues: \"false\"");
+    let run = simulate(&text(1, &strict), &Options::default());
+    let events = keda_events(&run);
+    assert_eq!(
+        events[0],
+        (
+            0,
+            "KEDAScalerFailed",
+            "prometheus metrics 'prometheus' target may be lost, the result is empty".to_string()
+        )
+    );
+    assert!(events.contains(&(
+        30,
+        "KEDAScaleTargetDeactivated",
+        "Deactivated apps/v1.Deployment default/model-api from 1 to 0".to_string()
+    )));
+}
+
+/// `minReplicaCount: 1` keeps a warm replica: KEDA never deactivates and
+/// the HPA's floor is 1.
+#[test]
+fn a_warm_replica_is_never_deactivated() {
+    let warm = format!("  minReplicaCount: 1\n{RPS_10}");
+    let run = simulate(&text(1, &warm), &Options::default());
+    assert_eq!(keda_events(&run), vec![]);
+    assert_eq!(run.autoscalers[0].min_replicas, 1);
+    let traffic = run.traffic.as_ref().unwrap();
+    assert_eq!(traffic.stats(120_000, 360_000).failed_total(), 0);
+}
