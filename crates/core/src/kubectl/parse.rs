@@ -866,9 +866,11 @@ fn rollout(words: &[String]) -> Result<Parsed, Refusal> {
         Some(other @ ("history" | "pause" | "restart" | "resume" | "undo")) => {
             return Err(not_emulated(&format!("rollout {other}")))
         }
-        Some(other) => return Err(Refusal::Kubectl(format!(
+        Some(other) => {
+            return Err(Refusal::Kubectl(format!(
             "error: unknown command \"{other}\"\nSee 'kubectl rollout -h' for help and examples\n"
-        ))),
+        )))
+        }
         None => return Err(not_emulated("rollout (without status)")),
     }
     let mut rest: Vec<String> = words.to_vec();
