@@ -515,9 +515,8 @@ fn flags(
         } else if let Some(short) = word.strip_prefix('-').filter(|s| !s.is_empty()) {
             // A group of shorthands (`-it`), the last one may take a value
             // (`-owide`, `-c api`).
-            let mut chars = short.char_indices();
             let mut found = None;
-            while let Some((at, c)) = chars.next() {
+            for (at, c) in short.char_indices() {
                 let Some(flag) = all().find(|flag| flag.1 == Some(c)) else {
                     return Err(usage(
                         &format!("unknown shorthand flag: '{c}' in -{short}"),
