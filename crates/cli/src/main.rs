@@ -25,9 +25,13 @@
 //! [--lang en|zh-TW]`: simulates FILE and checks the exercise's goals; exit 0
 //! when every goal holds, 1 when one fails, 2 on a usage or I/O problem.
 //!
+//! `podlab kubectl FILE... [--at DURATION] [--lang en|zh-TW] -- ARGS...`:
+//! what `kubectl ARGS...` prints against the simulated cluster at `--at`
+//! (stdout, stderr, kubectl's exit status); podlab's notes on stderr.
+//!
 //! One module per command: `lint.rs` (its settings and files in
 //! `inputs.rs`, its four output formats in `lint_output.rs`), `rules.rs`,
-//! `simulate.rs`, `fmt.rs`, `share.rs` and `exercises.rs`. This file reads
+//! `simulate.rs`, `kubectl.rs`, `fmt.rs`, `share.rs` and `exercises.rs`. This file reads
 //! the command line and holds what they share: standard output that ends
 //! quietly on a closed pipe, `--lang`, and reading a file or standard input.
 
@@ -61,6 +65,7 @@ mod autoscalers;
 mod exercises;
 mod fmt;
 mod inputs;
+mod kubectl;
 mod lint;
 mod lint_output;
 mod rules;
@@ -72,6 +77,7 @@ use podlab_core::i18n::Lang;
 
 use exercises::exercises_command;
 use fmt::fmt_command;
+use kubectl::kubectl_command;
 use lint::lint_command;
 use rules::rules_command;
 use share::share_command;
@@ -83,6 +89,7 @@ const USAGE: &str =
        podlab lint --print-config [--config FILE]
        podlab rules [ID|NAME] [--lang en|zh-TW]
        podlab simulate FILE... [--at DURATION] [--format text|json] [--lang en|zh-TW] [--window SECONDS]
+       podlab kubectl FILE... [--at DURATION] [--lang en|zh-TW] -- KUBECTL-ARGS...
        podlab fmt --reindent FILE [--write] [--lang en|zh-TW]
        podlab share FILE [--base URL] [--embed]
        podlab exercises list [--format text|json] [--lang en|zh-TW]
@@ -103,8 +110,10 @@ fn run(args: &[String]) -> Result<u8, String> {
     let Some((command, rest)) = args.split_first() else {
         return Err(USAGE.into());
     };
-    // `podlab simulate --help` asks for help, not for a file named so.
-    if rest.iter().any(|arg| arg == "--help" || arg == "-h") {
+    // `podlab simulate --help` asks for help, not for a file named so
+    // (what follows `--` is kubectl's, or the container's).
+    let ours = rest.split(|arg| arg == "--").next().unwrap_or(&[]);
+    if ours.iter().any(|arg| arg == "--help" || arg == "-h") {
         outln!("{USAGE}");
         return Ok(0);
     }
@@ -112,6 +121,7 @@ fn run(args: &[String]) -> Result<u8, String> {
         "lint" => lint_command(rest),
         "rules" => rules_command(rest),
         "simulate" => simulate_command(rest),
+        "kubectl" => kubectl_command(rest),
         "share" => share_command(rest),
         "fmt" => fmt_command(rest),
         "exercises" => exercises_command(rest),

@@ -7,7 +7,10 @@
 //! given the same autoscaling/v2 objects and their Events
 //! (kubectl/autoscalers.rs); and `get deploy`, `get rs` and `describe
 //! deployment` against kubectl given the same apps/v1 Deployments,
-//! ReplicaSets and their Events (kubectl/deployments.rs).
+//! ReplicaSets and their Events (kubectl/deployments.rs); and the command
+//! line of `podlab kubectl` (`podlab_core::kubectl::run`): kubectl's own
+//! errors and the server's NotFound, `describe pod <prefix>`, `get deploy`
+//! and `get rs` (docs/kubectl.md lists what is compared and what is not).
 //!
 //! Needs `PODLAB_KUBECTL` (set by `cargo xtask test`); without it every test
 //! here fails and says so.
@@ -965,4 +968,110 @@ fn the_gpu_trap_at_its_deadline_matches_kubectl() {
         "{lines:?}"
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+// ---- `podlab kubectl`'s command line -----------------------------------------------
+
+/// What the core's kubectl line (`podlab_core::kubectl::run`, what `podlab
+/// kubectl` and the terminal print) answers, next to what kubectl v1.35
+/// printed for the same words against the run's objects at `at`.
+fn both(golden_file: &str, at: Millis, line: &str) -> (podlab_core::kubectl::Output, KubectlRun) {
+    let (text, run) = golden(golden_file, at);
+    let context = podlab_core::exercise::exec::ExecContext::new(&text, &run);
+    let podlab = podlab_core::kubectl::run(&context, line, at);
+    let clock = Clock { base: EPOCH };
+    let server = ApiServer::start(served(&text, &run, at, clock));
+    let dir = TempDir::new("kubectl-line");
+    let kubeconfig = write_kubeconfig(&dir.0, &server);
+    let args: Vec<&str> = line.split_whitespace().collect();
+    (podlab, run_kubectl(&dir.0, &kubeconfig, &args))
+}
+
+/// kubectl's own refusals and the API server's NotFound, podlab's line
+/// against the real binary: same stdout (empty), same stderr, same status.
+#[test]
+fn kubectl_line_errors_match_kubectl() {
+    for line in [
+        "get frob",
+        "describe frob model-api",
+        "get pods nothing",
+        "describe pod nothing",
+        "describe pods nothing",
+        "logs --prevous model-api",
+        "get pods --prevous",
+        "get pods -z",
+        "logs",
+        "logs nothing",
+        "exec nothing",
+        "exec -it",
+        "describe",
+        "get pods -o foo",
+        "logs model-api --tail abc",
+    ] {
+        let (podlab, kubectl) = both("crash-loop-liveness-40s.yaml", 720_000, line);
+        assert_eq!(podlab.stdout, kubectl.stdout, "{line}");
+        assert_eq!(podlab.stderr, kubectl.stderr, "{line}");
+        assert_eq!(podlab.exit_code == 0, kubectl.success, "{line}");
+    }
+}
+
+/// `describe pod <prefix>`: kubectl asks for the name, gets NotFound, lists
+/// the pods and describes each whose name starts so, each followed by a
+/// newline (`DescribeMatchingResources`); podlab's line prints the same
+/// bytes. At 12 m the Events' ages are whole minutes, the same whichever
+/// wall-clock second kubectl ran in (no sub-second event near a turn).
+#[test]
+fn describe_by_prefix_matches_kubectl() {
+    let at = 720_000;
+    let (text, run) = golden("crash-loop-liveness-40s.yaml", at);
+    let context = podlab_core::exercise::exec::ExecContext::new(&text, &run);
+    let pod = &run.pods[0];
+    let described = kubectl_describe(&text, &run, pod, at);
+    assert!(mismatch(&run, pod, &described).is_none());
+    let podlab = podlab_core::kubectl::run(&context, &format!("describe pod {}", pod.name), at);
+    assert_eq!(podlab.stdout, described.text);
+    let dir = TempDir::new("kubectl-prefix");
+    for _attempt in 0..5 {
+        let second = i64::try_from(next_whole_second()).expect("a time in range");
+        let clock = Clock { base: second - 720 };
+        let server = ApiServer::start(served(&text, &run, at, clock));
+        let kubeconfig = write_kubeconfig(&dir.0, &server);
+        let out = run_kubectl(&dir.0, &kubeconfig, &["describe", "pod", "model"]);
+        let after = simulated_now(clock.base);
+        assert!(out.success, "{}", out.stderr);
+        if after < at + 1000 {
+            let printed = objects::shift_dates(&out.stdout, EPOCH - clock.base);
+            let podlab = podlab_core::kubectl::run(&context, "describe pod model", at);
+            assert_eq!(
+                podlab.stdout,
+                printed,
+                "{}",
+                line_diff(&podlab.stdout, &printed)
+            );
+            assert!(printed.ends_with("\n\n"), "{printed}");
+            return;
+        }
+    }
+    panic!("kubectl took a second or more five times in a row");
+}
+
+/// `get deploy` through podlab's line against kubectl given the Deployments
+/// (the 4-replica rolling update in its middle).
+#[test]
+fn get_deploy_line_matches_kubectl() {
+    let text = rolled_deployment(4, "  minReadySeconds: 10\n", "", "");
+    let at = 73_000;
+    let run = sim::simulate(&text, &Options { until: Some(at) });
+    let context = podlab_core::exercise::exec::ExecContext::new(&text, &run);
+    for line in ["get deploy", "get rs"] {
+        let args: Vec<&str> = line.split_whitespace().collect();
+        let (printed, _, _) = kubectl_deployments(&run, &text, at, &args);
+        let podlab = podlab_core::kubectl::run(&context, line, at);
+        assert_eq!(
+            podlab.stdout,
+            printed,
+            "{line}\n{}",
+            line_diff(&podlab.stdout, &printed)
+        );
+    }
 }

@@ -8,6 +8,7 @@ pub mod exercise;
 pub mod explain;
 pub mod gpu;
 pub mod i18n;
+pub mod kubectl;
 pub mod lint;
 pub mod manifest;
 pub mod number;

@@ -30,6 +30,7 @@ const CORE: &[&[&str]] = &[
     &["lint", "config"],
     &["explain"],
     &["exercise", "controls", "share"],
+    &["kubectl"],
 ];
 
 /// `web/src`, lowest layer first (`main.rs` is the binary's own crate).

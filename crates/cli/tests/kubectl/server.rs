@@ -180,6 +180,17 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
             }
         }
         "/api/v1/namespaces/default/events" => (200, event_list(objects, query)),
+        // The list `describe` reads for its prefix matching (and `get pods`
+        // would, were a Table served).
+        "/api/v1/namespaces/default/pods" => (
+            200,
+            json!({
+                "kind": "PodList",
+                "apiVersion": "v1",
+                "metadata": { "resourceVersion": "1000" },
+                "items": objects.pods,
+            }),
+        ),
         "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices" => {
             match (&objects.endpoint_slice_table, table) {
                 (Some(printed), true) => (200, printed.clone()),

@@ -71,21 +71,37 @@ impl ExecOutput {
     /// As a terminal shows it: stdout, stderr, then kubectl's own line.
     pub fn transcript(&self) -> String {
         let mut out = self.stdout.clone();
-        out.push_str(&self.stderr);
+        let err = self.kubectl_stderr();
+        // The terminal starts kubectl's own line on a line of its own.
+        if err.len() > self.stderr.len()
+            && !out.is_empty()
+            && !out.ends_with('\n')
+            && self.stderr.is_empty()
+        {
+            out.push('\n');
+        }
+        out.push_str(&err);
+        out
+    }
+
+    /// What kubectl writes on stderr: the command's stderr, then `command
+    /// terminated with exit code N` when it failed inside the container.
+    pub fn kubectl_stderr(&self) -> String {
+        let mut err = self.stderr.clone();
         // kubectl's own errors end the command before anything runs in
         // the container: no "command terminated" line.
         let kubectl_error =
             self.stderr.starts_with("Error from server") || self.stderr.starts_with("error:");
         if self.exit_code != 0 && !kubectl_error {
-            if !out.is_empty() && !out.ends_with('\n') {
-                out.push('\n');
+            if !err.is_empty() && !err.ends_with('\n') {
+                err.push('\n');
             }
-            out.push_str(&format!(
+            err.push_str(&format!(
                 "command terminated with exit code {}\n",
                 self.exit_code
             ));
         }
-        out
+        err
     }
 }
 

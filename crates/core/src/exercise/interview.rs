@@ -57,7 +57,7 @@ pub fn run_command(
         let output = match command {
             Command::Apply => apply(context),
             Command::GetEvents => get_events(context.run, at),
-            Command::GetNodes => get_nodes(context, at),
+            Command::GetNodes => get_nodes(context, at, false, None),
             Command::DescribeNode => describe_node(context, &node, at),
             _ => "No resources found in default namespace.\n".into(),
         };
@@ -109,7 +109,7 @@ pub fn run_command(
             .exec(pod, container, &["nvidia-smi".to_string()], at)
             .transcript(),
         Command::GetEvents => get_events(run, at),
-        Command::GetNodes => get_nodes(context, at),
+        Command::GetNodes => get_nodes(context, at, false, None),
         Command::DescribeNode => describe_node(context, &node, at),
     };
     (line, output)
@@ -152,52 +152,72 @@ fn apply(context: &ExecContext) -> String {
     out
 }
 
-/// `kubectl get events --sort-by=.lastTimestamp` for every pod (columns of
-/// kubectl-output.md §4; the Deployment and ReplicaSet events are not
-/// simulated).
+/// `kubectl get events --sort-by=.lastTimestamp` for every pod
+/// (`explain::events::get_events`).
 fn get_events(run: &Run, at: Millis) -> String {
-    let mut rows: Vec<(Millis, String)> = Vec::new();
-    for pod in run.pods.iter().filter(|pod| pod.created <= at) {
-        let object = format!("Pod/{}", pod.name);
-        for event in crate::explain::events::aggregate(run, &object, at) {
-            let kind = if event.warning { "Warning" } else { "Normal" };
-            rows.push((
-                event.last,
-                format!(
-                    "{}\t{kind}\t{}\tpod/{}\t{}",
-                    crate::explain::human_duration(at.saturating_sub(event.last)),
-                    event.reason,
-                    pod.name,
-                    event.message.trim()
-                ),
-            ));
-        }
-    }
-    if rows.is_empty() {
+    let table = crate::explain::events::get_events(run, at, None, true);
+    if table.is_empty() {
         return "No resources found in default namespace.\n".into();
     }
-    crate::sort::sort_by_key(&mut rows, |(last, _)| *last);
-    let mut table = String::from("LAST SEEN\tTYPE\tREASON\tOBJECT\tMESSAGE\n");
-    for (_, row) in rows {
-        table.push_str(&row);
-        table.push('\n');
-    }
-    describe::tabwrite(&table, 3)
+    table
 }
 
-/// `kubectl get nodes`: every node of the Scenario, Ready, age = `at`.
-fn get_nodes(context: &ExecContext, at: Millis) -> String {
-    let mut table = String::from("NAME\tSTATUS\tROLES\tAGE\tVERSION\n");
+/// `kubectl get nodes [NAME] [--show-labels]`: every node (or the one named) of the Scenario, Ready,
+/// age = `at`, by name as the API lists them; `LABELS` is
+/// `labels.FormatLabels` (sorted `key=value`, comma-joined).
+pub fn get_nodes(
+    context: &ExecContext,
+    at: Millis,
+    show_labels: bool,
+    only: Option<&str>,
+) -> String {
+    let mut rows: Vec<Vec<String>> = Vec::new();
     for pool in &context.reading.scenario.node_pools {
         for index in 0..pool.count.clamp(0, 1000) {
-            table.push_str(&format!(
-                "{}-{index}\tReady\t<none>\t{}\tv1.35.2\n",
-                pool.name,
-                crate::explain::human_duration(at)
-            ));
+            let name = format!("{}-{index}", pool.name);
+            if only.is_some_and(|only| only != name) {
+                continue;
+            }
+            let mut row = vec![
+                String::new(),
+                "Ready".into(),
+                "<none>".into(),
+                crate::explain::human_duration(at),
+                "v1.35.2".into(),
+            ];
+            if show_labels {
+                row.push(node_labels(pool, &name).join(","));
+            }
+            row[0] = name;
+            rows.push(row);
         }
     }
-    describe::tabwrite(&table, 3)
+    crate::sort::sort_by(&mut rows, |a, b| a[0].cmp(&b[0]));
+    let mut header = ["NAME", "STATUS", "ROLES", "AGE", "VERSION"]
+        .map(String::from)
+        .to_vec();
+    if show_labels {
+        header.push("LABELS".into());
+    }
+    rows.insert(0, header);
+    crate::explain::get_pods::table(&rows)
+}
+
+/// A node's labels, sorted: the kubelet's `kubernetes.io/arch`,
+/// `hostname` and `os`, then the pool's.
+fn node_labels(pool: &crate::manifest::scenario::NodePool, node: &str) -> Vec<String> {
+    let mut labels: Vec<String> = vec![
+        "kubernetes.io/arch=amd64".into(),
+        format!("kubernetes.io/hostname={node}"),
+        "kubernetes.io/os=linux".into(),
+    ];
+    labels.extend(
+        pool.labels
+            .iter()
+            .map(|(key, value)| format!("{key}={value}")),
+    );
+    crate::sort::sort(&mut labels);
+    labels
 }
 
 /// The node a learner would describe: the pod's own, or for a pod no node
@@ -213,7 +233,7 @@ pub fn interesting_node(context: &ExecContext, pod: &PodRun, at: Millis) -> Stri
 }
 
 /// The first node with a GPU, else the first node.
-fn first_node(context: &ExecContext) -> String {
+pub fn first_node(context: &ExecContext) -> String {
     let pools = &context.reading.scenario.node_pools;
     pools
         .iter()
@@ -228,7 +248,7 @@ fn first_node(context: &ExecContext) -> String {
 /// nothing for the system), the non-terminated pods and their allocated
 /// resources (percentages truncated; extended resources without one).
 /// System Info, conditions and addresses are not simulated and not shown.
-fn describe_node(context: &ExecContext, node: &str, at: Millis) -> String {
+pub fn describe_node(context: &ExecContext, node: &str, at: Millis) -> String {
     use crate::manifest::quantity::Quantity;
     let Some(pool) = node.rsplit_once('-').and_then(|(pool, _)| {
         context
@@ -240,17 +260,7 @@ fn describe_node(context: &ExecContext, node: &str, at: Millis) -> String {
     }) else {
         return format!("Error from server (NotFound): nodes \"{node}\" not found\n");
     };
-    let mut labels: Vec<String> = vec![
-        "kubernetes.io/arch=amd64".into(),
-        format!("kubernetes.io/hostname={node}"),
-        "kubernetes.io/os=linux".into(),
-    ];
-    labels.extend(
-        pool.labels
-            .iter()
-            .map(|(key, value)| format!("{key}={value}")),
-    );
-    crate::sort::sort(&mut labels);
+    let labels = node_labels(pool, node);
     let mut text = format!("Name:\t{node}\nRoles:\t<none>\n");
     for (index, label) in labels.iter().enumerate() {
         let head = if index == 0 { "Labels:" } else { "" };

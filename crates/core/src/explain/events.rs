@@ -133,6 +133,53 @@ impl EventObject {
     }
 }
 
+/// `kubectl get events` (kubectl-output.md §4): every pod's Event objects
+/// at `at` (those about `object_name` only, for `--field-selector
+/// involvedObject.name=…`), in API list order (by event name) or, with
+/// `--sort-by=.lastTimestamp`, by `lastTimestamp`, where the scheduler's
+/// events.k8s.io objects have none and come first (a stable sort). LAST
+/// SEEN is `lastTimestamp`, else `series.lastObservedTime`, else
+/// `eventTime` (`printEvent`); MESSAGE has no field-path prefix. Empty when
+/// there is no event (kubectl then prints `No resources found…` on stderr).
+/// The Deployment's and ReplicaSet's events are not listed.
+pub fn get_events(run: &Run, at: Millis, object_name: Option<&str>, by_last: bool) -> String {
+    let mut objects: Vec<EventObject> = Vec::new();
+    for pod in run.pods.iter().filter(|pod| pod.created <= at) {
+        if object_name.is_some_and(|name| name != pod.name) {
+            continue;
+        }
+        objects.extend(aggregate(run, &format!("Pod/{}", pod.name), at));
+    }
+    if objects.is_empty() {
+        return String::new();
+    }
+    crate::sort::sort_by(&mut objects, |a, b| a.name.cmp(&b.name));
+    if by_last {
+        crate::sort::sort_by_key(&mut objects, |event| {
+            (!event.uses_event_time()).then(|| to_wire_seconds(event.last))
+        });
+    }
+    let mut rows = vec![["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"]
+        .map(String::from)
+        .to_vec()];
+    for event in objects {
+        let last = if event.uses_event_time() {
+            event.last
+        } else {
+            to_wire_seconds(event.last)
+        };
+        let object = event.object.replacen("Pod/", "pod/", 1);
+        rows.push(vec![
+            crate::explain::human_duration(at.saturating_sub(last)),
+            event.type_name().to_string(),
+            event.reason.to_string(),
+            object,
+            event.message.trim().to_string(),
+        ]);
+    }
+    crate::explain::get_pods::table(&rows)
+}
+
 /// A simulated time as the whole seconds a core/v1 `metav1.Time` keeps on
 /// the wire (RFC 3339 without fraction), still in ms from t = 0.
 pub fn to_wire_seconds(at: Millis) -> Millis {

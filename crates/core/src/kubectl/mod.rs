@@ -1,0 +1,485 @@
+//! The kubectl command line over a simulated run: one line in, what kubectl
+//! v1.35 would print at time T out (stdout, stderr, exit status), for the
+//! CLI's `podlab kubectl` and the page's terminal (docs/kubectl.md).
+//!
+//! `parse.rs` reads the line as a shell and kubectl would and refuses what
+//! kubectl refuses, in its words; this file sends each command to the
+//! renderer that already prints it (`explain::*`, `exercise::exec`,
+//! `exercise::interview`'s node views), finds the object as the API server
+//! would (exact names; `describe`'s prefix matching), and prints kubectl's
+//! own not-found and empty-list lines. `top.rs` is `kubectl top`.
+//!
+//! Pure and deterministic: the output depends only on the file's text
+//! (through `ExecContext`), the run, the line and `at`.
+
+pub mod parse;
+mod top;
+
+use crate::exercise::exec::ExecContext;
+use crate::exercise::interview;
+use crate::explain::{deployment, describe, events, get_pods, hpa, logs, service};
+use crate::i18n::Text;
+use crate::manifest::duration::Millis;
+use crate::sim::PodRun;
+use crate::text;
+
+use parse::{Command, Format, Kind, Parsed, Refusal};
+
+/// What a command line printed and how it ended.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Output {
+    pub stdout: String,
+    pub stderr: String,
+    /// kubectl's exit status (an exec'd command's own status passes through).
+    pub exit_code: u8,
+    /// podlab's words about the output, not kubectl's (what is not
+    /// emulated, where a number comes from), for the reader.
+    pub notes: Vec<Text>,
+}
+
+impl Output {
+    fn out(stdout: String) -> Output {
+        Output {
+            stdout,
+            stderr: String::new(),
+            exit_code: 0,
+            notes: Vec::new(),
+        }
+    }
+
+    fn error(stderr: String) -> Output {
+        Output {
+            stdout: String::new(),
+            stderr,
+            exit_code: 1,
+            notes: Vec::new(),
+        }
+    }
+
+    fn note(note: Text, exit_code: u8) -> Output {
+        Output {
+            stdout: String::new(),
+            stderr: String::new(),
+            exit_code,
+            notes: vec![note],
+        }
+    }
+
+    /// kubectl's answer to an empty list: nothing on stdout, exit 0.
+    fn none_found(namespace: &str) -> Output {
+        let mut output = Output::out(String::new());
+        output.stderr = format!("No resources found in {namespace} namespace.\n");
+        output
+    }
+}
+
+/// `Error from server (NotFound): <plural> "<name>" not found`.
+fn not_found(kind: Kind, name: &str) -> Output {
+    Output::error(format!(
+        "Error from server (NotFound): {} \"{name}\" not found\n",
+        kind.plural()
+    ))
+}
+
+/// Runs one command line at `at` against the run of `context`.
+pub fn run(context: &ExecContext, line: &str, at: Millis) -> Output {
+    respond(context, parse::parse(line), at)
+}
+
+/// [`run`] for a line a shell has already split (`podlab kubectl -- …`).
+pub fn run_words(context: &ExecContext, words: Vec<String>, at: Millis) -> Output {
+    respond(context, parse::parse_words(words), at)
+}
+
+fn respond(context: &ExecContext, parsed: Result<Parsed, Refusal>, at: Millis) -> Output {
+    match parsed {
+        Ok(parsed) => execute(context, &parsed, at),
+        Err(Refusal::Kubectl(stderr)) => Output::error(stderr),
+        // kubectl's status for a command it cannot run.
+        Err(Refusal::NotEmulated(note)) => Output::note(note, 1),
+        Err(Refusal::Shell(note)) => Output::note(note, 2),
+    }
+}
+
+/// What a completer offers at `at`: the command words, the resource types,
+/// and the names that exist then.
+pub struct Completions {
+    pub commands: &'static [&'static str],
+    pub resources: &'static [&'static str],
+    pub pods: Vec<String>,
+    pub nodes: Vec<String>,
+    pub deployments: Vec<String>,
+}
+
+pub fn completions(context: &ExecContext, at: Millis) -> Completions {
+    Completions {
+        commands: parse::COMMAND_WORDS,
+        resources: parse::RESOURCE_WORDS,
+        pods: pods_at(context, at).map(|pod| pod.name.clone()).collect(),
+        nodes: node_names(context),
+        deployments: context
+            .run
+            .deployments
+            .iter()
+            .map(|d| d.name.clone())
+            .collect(),
+    }
+}
+
+fn pods_at<'a>(context: &'a ExecContext, at: Millis) -> impl Iterator<Item = &'a PodRun> {
+    context.run.pods.iter().filter(move |pod| pod.exists_at(at))
+}
+
+/// The nodes of the Scenario's pools (`<pool>-<index>`), by name.
+fn node_names(context: &ExecContext) -> Vec<String> {
+    let mut names: Vec<String> = context
+        .reading
+        .scenario
+        .node_pools
+        .iter()
+        .flat_map(|pool| (0..pool.count.clamp(0, 1000)).map(move |i| format!("{}-{i}", pool.name)))
+        .collect();
+    crate::sort::sort(&mut names);
+    names
+}
+
+fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
+    let namespace = parsed.namespace.as_str();
+    // podlab's objects all live in `default`; another namespace is empty
+    // (nodes have none).
+    let elsewhere = namespace != "default";
+    let run = context.run;
+    match &parsed.command {
+        Command::Get {
+            kind: Kind::Node,
+            name,
+            show_labels,
+            ..
+        } => match name {
+            Some(name) if !node_names(context).contains(name) => not_found(Kind::Node, name),
+            _ => Output::out(interview::get_nodes(
+                context,
+                at,
+                *show_labels,
+                name.as_deref(),
+            )),
+        },
+        Command::Describe {
+            kind: Kind::Node,
+            name,
+        } => {
+            let names = node_names(context);
+            let nodes: Vec<(&str, &String)> = names.iter().map(|n| (n.as_str(), n)).collect();
+            describe_matching(&nodes, name.as_deref(), Kind::Node, namespace, |node| {
+                interview::describe_node(context, node, at)
+            })
+        }
+        Command::Top {
+            kind: Kind::Node,
+            name,
+        } => top::nodes(context, name.as_deref(), at),
+        Command::Get {
+            name: Some(name),
+            kind,
+            ..
+        } if elsewhere => not_found(*kind, name),
+        Command::Get { .. } if elsewhere => Output::none_found(namespace),
+        Command::Describe {
+            name: Some(name),
+            kind,
+        } if elsewhere => not_found(*kind, name),
+        Command::Describe { .. } if elsewhere => Output::none_found(namespace),
+        Command::Logs { pod, .. } | Command::Exec { pod, .. } if elsewhere => {
+            logs_not_found(pod, namespace)
+        }
+        Command::Top { .. } if elsewhere => Output::none_found(namespace),
+        Command::RolloutStatus { name } if elsewhere => not_found(Kind::Deployment, name),
+        Command::Get {
+            kind: Kind::Pod,
+            name,
+            format,
+            ..
+        } => get_pods(context, name.as_deref(), *format == Format::Wide, at),
+        Command::Get {
+            kind: Kind::Event,
+            sort_by,
+            object_name,
+            ..
+        } => listed(events::get_events(
+            run,
+            at,
+            object_name.as_deref(),
+            sort_by.is_some(),
+        )),
+        Command::Get {
+            kind: Kind::Deployment,
+            ..
+        } => listed(deployment::get_deployments(run, at)),
+        Command::Get {
+            kind: Kind::ReplicaSet,
+            ..
+        } => listed(deployment::get_replica_sets(run, at)),
+        Command::Get {
+            kind: Kind::Hpa, ..
+        } => listed(hpa::get_hpa(run, at)),
+        Command::Get {
+            kind: Kind::EndpointSlice,
+            ..
+        } => listed(service::get_endpointslices(run, &run.services, at)),
+        Command::Get { kind, .. } => Output::note(
+            parse::not_emulated_text(&format!("get {}", kind.plural())),
+            1,
+        ),
+        Command::Describe {
+            kind: Kind::Pod,
+            name,
+        } => {
+            let pods: Vec<(&str, &PodRun)> =
+                pods_at(context, at).map(|p| (p.name.as_str(), p)).collect();
+            describe_matching(&pods, name.as_deref(), Kind::Pod, namespace, |pod| {
+                describe::describe_pod(run, pod, at)
+            })
+        }
+        Command::Describe {
+            kind: Kind::Deployment,
+            name,
+        } => {
+            let items: Vec<_> = run
+                .deployments
+                .iter()
+                .map(|d| (d.name.as_str(), d))
+                .collect();
+            describe_matching(&items, name.as_deref(), Kind::Deployment, namespace, |d| {
+                deployment::describe_deployment(run, d, at)
+            })
+        }
+        Command::Describe {
+            kind: Kind::Hpa,
+            name,
+        } => {
+            let items: Vec<_> = run
+                .autoscalers
+                .iter()
+                .map(|h| (h.name.as_str(), h))
+                .collect();
+            describe_matching(&items, name.as_deref(), Kind::Hpa, namespace, |h| {
+                hpa::describe_hpa(run, h, at)
+            })
+        }
+        Command::Describe {
+            kind: Kind::Service,
+            name,
+        } => {
+            let items: Vec<_> = run.services.iter().map(|s| (s.name.as_str(), s)).collect();
+            describe_matching(&items, name.as_deref(), Kind::Service, namespace, |s| {
+                service::describe_service(run, s, at)
+            })
+        }
+        Command::Describe { kind, .. } => Output::note(
+            parse::not_emulated_text(&format!("describe {}", kind.plural())),
+            1,
+        ),
+        Command::Logs {
+            pod,
+            container,
+            previous,
+            tail,
+        } => {
+            let Some(pod) = pods_at(context, at).find(|p| p.name == *pod) else {
+                return logs_not_found(pod, namespace);
+            };
+            let (container, defaulted) = pick_container(pod, container.as_deref());
+            let mut output = match logs::logs(run, pod, &container, at, *previous) {
+                Ok(text) => Output::out(tail_lines(&text, *tail)),
+                Err(error) => Output::error(format!("{error}\n")),
+            };
+            output.stderr.insert_str(0, &defaulted);
+            output
+        }
+        Command::Exec {
+            pod,
+            container,
+            command,
+        } => {
+            let Some(pod) = pods_at(context, at).find(|p| p.name == *pod) else {
+                return not_found(Kind::Pod, pod);
+            };
+            if command.len() == 1
+                && ["sh", "bash", "ash", "/bin/sh", "/bin/bash"].contains(&command[0].as_str())
+            {
+                let name = &pod.name;
+                return Output::note(
+                    text!(
+                        "an interactive shell is not emulated here: run one command at a time, e.g. `kubectl exec {name} -- env`",
+                        "這裡沒有模擬互動式 shell：請一次執行一個指令，例如 `kubectl exec {name} -- env`"
+                    ),
+                    1,
+                );
+            }
+            let (container, defaulted) = pick_container(pod, container.as_deref());
+            let exec = context.exec(pod, &container, command, at);
+            Output {
+                stdout: exec.stdout.clone(),
+                stderr: format!("{defaulted}{}", exec.kubectl_stderr()),
+                exit_code: u8::try_from(exec.exit_code).unwrap_or(1),
+                notes: exec.notes,
+            }
+        }
+        Command::Top { name, .. } => top::pods(context, name.as_deref(), at),
+        Command::RolloutStatus { name } => match deployment::rollout_status(run, name, at) {
+            None => not_found(Kind::Deployment, name),
+            Some((line, true)) if line.starts_with("error:") => Output::error(format!("{line}\n")),
+            Some((line, true)) => Output::out(format!("{line}\n")),
+            Some((line, false)) => {
+                let mut output = Output::out(format!("{line}\n"));
+                output.notes.push(text!(
+                    "kubectl keeps watching until the rollout ends; move the time on to see the next lines",
+                    "kubectl 會持續等到 rollout 結束；把時間往後移就能看到後面的輸出"
+                ));
+                output
+            }
+        },
+    }
+}
+
+/// A list command's table, or kubectl's empty-list line.
+fn listed(table: String) -> Output {
+    if table.is_empty() {
+        Output::none_found("default")
+    } else {
+        Output::out(table)
+    }
+}
+
+/// `kubectl logs`' not-found line (the pod is fetched by the logs
+/// command's own client, which words it so; printed by kubectl v1.35.2).
+fn logs_not_found(pod: &str, namespace: &str) -> Output {
+    Output::error(format!(
+        "error: error from server (NotFound): pods \"{pod}\" not found in namespace \"{namespace}\"\n"
+    ))
+}
+
+/// The container a command addresses: the one named, else the first, with
+/// the line kubectl writes on stderr when it picks the first of several
+/// (`podcmd.FindOrDefaultContainerByName`: `Defaulted container "a" out
+/// of: a, b, init (init)`).
+fn pick_container(pod: &PodRun, named: Option<&str>) -> (String, String) {
+    if let Some(name) = named {
+        return (name.to_string(), String::new());
+    }
+    let first = pod.spec.containers.first().map_or("", |c| c.name.as_str());
+    if pod.spec.containers.len() > 1 || !pod.spec.init_containers.is_empty() {
+        let all: Vec<String> = pod
+            .spec
+            .containers
+            .iter()
+            .map(|c| c.name.clone())
+            .chain(
+                pod.spec
+                    .init_containers
+                    .iter()
+                    .map(|c| format!("{} (init)", c.name)),
+            )
+            .collect();
+        return (
+            first.to_string(),
+            format!(
+                "Defaulted container \"{first}\" out of: {}\n",
+                all.join(", ")
+            ),
+        );
+    }
+    (first.to_string(), String::new())
+}
+
+/// `--tail N`: the last N lines (all of them for a negative N, kubectl's
+/// default -1).
+fn tail_lines(text: &str, tail: Option<i64>) -> String {
+    let Some(keep) = tail.and_then(|n| usize::try_from(n).ok()) else {
+        return text.to_string();
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let from = lines.len().saturating_sub(keep);
+    lines
+        .get(from..)
+        .unwrap_or(&[])
+        .iter()
+        .map(|line| format!("{line}\n"))
+        .collect()
+}
+
+/// `kubectl get pods [NAME] [-o wide]`: the pods that exist at `at` (one by
+/// its exact name: `get` does no prefix matching). Wide adds IP, NODE,
+/// NOMINATED NODE and READINESS GATES (kubectl-output.md §1.1), `<none>`
+/// when unset (podlab has no nomination or readiness gates).
+fn get_pods(context: &ExecContext, name: Option<&str>, wide: bool, at: Millis) -> Output {
+    let pods: Vec<&PodRun> = pods_at(context, at)
+        .filter(|pod| name.is_none_or(|name| pod.name == name))
+        .collect();
+    if pods.is_empty() {
+        return match name {
+            Some(name) => not_found(Kind::Pod, name),
+            None => Output::none_found("default"),
+        };
+    }
+    let mut header = vec!["NAME", "READY", "STATUS", "RESTARTS", "AGE"];
+    if wide {
+        header.extend(["IP", "NODE", "NOMINATED NODE", "READINESS GATES"]);
+    }
+    let mut rows = vec![header.into_iter().map(String::from).collect::<Vec<_>>()];
+    for pod in pods {
+        let row = get_pods::row(pod, at);
+        let mut cells = vec![row.name, row.ready, row.status, row.restarts, row.age];
+        if wide {
+            let none = || "<none>".to_string();
+            cells.push(describe::pod_ip_at(pod, at).map_or_else(none, str::to_string));
+            cells.push(
+                pod.node
+                    .as_ref()
+                    .filter(|(_, bound)| *bound <= at)
+                    .map_or_else(none, |(node, _)| node.clone()),
+            );
+            cells.push(none());
+            cells.push(none());
+        }
+        rows.push(cells);
+    }
+    Output::out(get_pods::table(&rows))
+}
+
+/// `kubectl describe TYPE [NAME]` (`DescribeOptions.Run`): no name
+/// describes every object, separated by a blank line (`"\n\n%s"`); an exact
+/// name describes that object; otherwise every object whose name starts
+/// with NAME, each followed by a newline (`DescribeMatchingResources`,
+/// `"%s\n"`), or the NotFound error when none does.
+fn describe_matching<T>(
+    items: &[(&str, T)],
+    name: Option<&str>,
+    kind: Kind,
+    namespace: &str,
+    render: impl Fn(&T) -> String,
+) -> Output {
+    let Some(name) = name else {
+        if items.is_empty() {
+            return Output::none_found(namespace);
+        }
+        let texts: Vec<String> = items.iter().map(|(_, item)| render(item)).collect();
+        return Output::out(texts.join("\n\n"));
+    };
+    if let Some((_, item)) = items.iter().find(|(known, _)| *known == name) {
+        return Output::out(render(item));
+    }
+    let matching: String = items
+        .iter()
+        .filter(|(known, _)| known.starts_with(name))
+        .map(|(_, item)| format!("{}\n", render(item)))
+        .collect();
+    if matching.is_empty() {
+        not_found(kind, name)
+    } else {
+        Output::out(matching)
+    }
+}
+
+#[cfg(test)]
+mod tests;

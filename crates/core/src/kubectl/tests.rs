@@ -1,0 +1,438 @@
+use super::parse::{parse, words, Command, Format, Kind, Refusal};
+use super::*;
+use crate::sim::{simulate, Options};
+
+const CRASH_LOOP: &str = include_str!("../../../../tests/golden/crash-loop-liveness-40s.yaml");
+
+fn parsed(line: &str) -> Command {
+    match parse(line) {
+        Ok(parsed) => parsed.command,
+        Err(Refusal::Kubectl(error)) => panic!("{line}: kubectl error {error}"),
+        Err(Refusal::NotEmulated(note) | Refusal::Shell(note)) => panic!("{line}: {}", note.en),
+    }
+}
+
+fn kubectl_error(line: &str) -> String {
+    match parse(line) {
+        Err(Refusal::Kubectl(error)) => error,
+        _ => panic!("{line}: no kubectl error"),
+    }
+}
+
+fn is_not_emulated(line: &str) -> bool {
+    matches!(parse(line), Err(Refusal::NotEmulated(_)))
+}
+
+fn get(kind: Kind, name: Option<&str>, format: Format) -> Command {
+    Command::Get {
+        kind,
+        name: name.map(str::to_string),
+        format,
+        show_labels: false,
+        sort_by: None,
+        object_name: None,
+    }
+}
+
+#[test]
+fn words_follow_shell_quoting() {
+    let split = |line: &str| words(line).unwrap_or_else(|_| panic!("{line}"));
+    assert_eq!(split("  get   pods "), ["get", "pods"]);
+    assert_eq!(
+        split("exec p -- printenv 'A B' \"C \\\"D\\\"\" E\\ F"),
+        ["exec", "p", "--", "printenv", "A B", "C \"D\"", "E F"]
+    );
+    assert_eq!(split("x ''"), ["x", ""]);
+    assert_eq!(split("\"a\\nb\""), ["a\\nb"]);
+    assert!(matches!(words("exec p -- cat 'x"), Err(Refusal::Shell(_))));
+    assert!(matches!(words("get \"pods"), Err(Refusal::Shell(_))));
+}
+
+#[test]
+fn every_accepted_form_parses() {
+    let pods = get(Kind::Pod, None, Format::Table);
+    for line in [
+        "get pods",
+        "kubectl get pods",
+        "k get pods",
+        "$ kubectl get pods",
+        "get po",
+        "get pod",
+        "get PODS",
+        "get pods -n default",
+        "get pods --namespace default",
+        "get pods --namespace=default",
+        "get pods -ndefault",
+        "-n default get pods",
+        "kubectl --namespace default get pods",
+    ] {
+        assert!(parsed(line) == pods, "{line}");
+    }
+    for line in [
+        "get pods -o wide",
+        "get pods -owide",
+        "get pods --output=wide",
+        "get po -o=wide",
+    ] {
+        assert!(parsed(line) == get(Kind::Pod, None, Format::Wide), "{line}");
+    }
+    assert!(parsed("get pod model-api") == get(Kind::Pod, Some("model-api"), Format::Table));
+    assert!(parsed("get pod/model-api") == get(Kind::Pod, Some("model-api"), Format::Table));
+    for (line, kind) in [
+        ("get deploy", Kind::Deployment),
+        ("get deployments.apps", Kind::Deployment),
+        ("get rs", Kind::ReplicaSet),
+        ("get hpa", Kind::Hpa),
+        ("get endpointslices", Kind::EndpointSlice),
+        ("get no", Kind::Node),
+        ("get nodes", Kind::Node),
+        ("get ev", Kind::Event),
+    ] {
+        assert!(parsed(line) == get(kind, None, Format::Table), "{line}");
+    }
+    assert!(
+        parsed("get nodes --show-labels")
+            == Command::Get {
+                kind: Kind::Node,
+                name: None,
+                format: Format::Table,
+                show_labels: true,
+                sort_by: None,
+                object_name: None
+            }
+    );
+    assert!(
+        parsed("get events --sort-by=.lastTimestamp --field-selector involvedObject.name=p")
+            == Command::Get {
+                kind: Kind::Event,
+                name: None,
+                format: Format::Table,
+                show_labels: false,
+                sort_by: Some(".lastTimestamp".into()),
+                object_name: Some("p".into())
+            }
+    );
+    let describe = |kind, name: &str| Command::Describe {
+        kind,
+        name: Some(name.into()),
+    };
+    for (line, kind) in [
+        ("describe pod m", Kind::Pod),
+        ("describe po m", Kind::Pod),
+        ("describe pods/m", Kind::Pod),
+        ("describe node m", Kind::Node),
+        ("describe no m", Kind::Node),
+        ("describe deployment m", Kind::Deployment),
+        ("describe deploy/m", Kind::Deployment),
+        ("describe hpa m", Kind::Hpa),
+        ("describe svc m", Kind::Service),
+        ("describe service m", Kind::Service),
+    ] {
+        assert!(parsed(line) == describe(kind, "m"), "{line}");
+    }
+    assert!(
+        parsed("describe pods")
+            == Command::Describe {
+                kind: Kind::Pod,
+                name: None
+            }
+    );
+    let logs = |container: Option<&str>, previous, tail| Command::Logs {
+        pod: "p".into(),
+        container: container.map(str::to_string),
+        previous,
+        tail,
+    };
+    assert!(parsed("logs p") == logs(None, false, None));
+    assert!(parsed("logs pod/p") == logs(None, false, None));
+    assert!(parsed("logs p --previous") == logs(None, true, None));
+    assert!(parsed("logs -p p") == logs(None, true, None));
+    assert!(parsed("logs p --previous=false") == logs(None, false, None));
+    assert!(parsed("logs p -c api --tail 5") == logs(Some("api"), false, Some(5)));
+    assert!(parsed("logs p --container=api --tail=-1 -p") == logs(Some("api"), true, Some(-1)));
+    let exec = |container: Option<&str>, command: &[&str]| Command::Exec {
+        pod: "p".into(),
+        container: container.map(str::to_string),
+        command: command.iter().map(|w| w.to_string()).collect(),
+    };
+    assert!(parsed("exec -it p -- sh") == exec(None, &["sh"]));
+    assert!(
+        parsed("exec p -c api -- printenv -0 'A B'")
+            == exec(Some("api"), &["printenv", "-0", "A B"])
+    );
+    assert!(parsed("exec -i -t p -- nvidia-smi") == exec(None, &["nvidia-smi"]));
+    assert!(
+        parsed("top pod")
+            == Command::Top {
+                kind: Kind::Pod,
+                name: None
+            }
+    );
+    assert!(
+        parsed("top nodes gpu-0")
+            == Command::Top {
+                kind: Kind::Node,
+                name: Some("gpu-0".into())
+            }
+    );
+    for line in [
+        "rollout status deployment/m",
+        "rollout status deploy m",
+        "rollout status deployment.apps/m",
+    ] {
+        assert!(
+            parsed(line) == Command::RolloutStatus { name: "m".into() },
+            "{line}"
+        );
+    }
+    let other = parse("get pods -n ml").map(|parsed| parsed.namespace);
+    assert!(other == Ok("ml".to_string()));
+}
+
+/// kubectl v1.35.2's own texts, as the binary printed them (docs/kubectl.md).
+#[test]
+fn kubectl_refuses_in_its_own_words() {
+    for (line, error) in [
+        ("get frob", "error: the server doesn't have a resource type \"frob\"\n"),
+        ("describe frob x", "error: the server doesn't have a resource type \"frob\"\n"),
+        ("logs --prevous p", "error: unknown flag: --prevous\nSee 'kubectl logs --help' for usage.\n"),
+        ("get pods --prevous", "error: unknown flag: --prevous\nSee 'kubectl get --help' for usage.\n"),
+        ("get pods -z", "error: unknown shorthand flag: 'z' in -z\nSee 'kubectl get --help' for usage.\n"),
+        ("describe pod p -o wide", "error: unknown shorthand flag: 'o' in -o\nSee 'kubectl describe --help' for usage.\n"),
+        ("get pods -n", "error: flag needs an argument: 'n' in -n\nSee 'kubectl get --help' for usage.\n"),
+        ("exec p -c", "error: flag needs an argument: 'c' in -c\nSee 'kubectl exec --help' for usage.\n"),
+        ("logs p --tail", "error: flag needs an argument: --tail\nSee 'kubectl logs --help' for usage.\n"),
+        ("logs p --tail abc", "error: invalid argument \"abc\" for \"--tail\" flag: strconv.ParseInt: parsing \"abc\": invalid syntax\nSee 'kubectl logs --help' for usage.\n"),
+        ("logs p --previous=maybe", "error: invalid argument \"maybe\" for \"-p, --previous\" flag: strconv.ParseBool: parsing \"maybe\": invalid syntax\nSee 'kubectl logs --help' for usage.\n"),
+        ("logs", "error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples\n"),
+        ("logs -p", "error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples\n"),
+        ("describe", "error: You must specify the type of resource to describe. Use \"kubectl api-resources\" for a complete list of supported resources.\n"),
+        ("get", "You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and examples\n"),
+        ("exec -it", "error: pod, type/name or --filename must be specified\n"),
+        ("exec p", "error: you must specify at least one command for the container\n"),
+        ("exec p --", "error: you must specify at least one command for the container\n"),
+        ("get pods -o foo", "error: unable to match a printer suitable for the output format \"foo\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,template,templatefile,wide,yaml\n"),
+        ("rollout status", "error: required resource not specified\n"),
+        ("rollout frob", "error: unknown command \"frob\"\nSee 'kubectl rollout -h' for help and examples\n"),
+        ("frobnicate", "error: unknown command \"frobnicate\" for \"kubectl\"\n"),
+    ] {
+        assert_eq!(kubectl_error(line), error, "{line}");
+    }
+}
+
+#[test]
+fn what_kubectl_has_and_podlab_does_not_gets_a_note() {
+    for line in [
+        "delete pod p",
+        "apply -f x.yaml",
+        "get cm",
+        "get secrets",
+        "get pods -A",
+        "get pods -w",
+        "get pods -l app=x",
+        "get pod p -o yaml",
+        "get pods -o name",
+        "get pods -o jsonpath={.items}",
+        "get jobs",
+        "get cronjobs",
+        "get svc",
+        "describe job j",
+        "describe rs r",
+        "logs -f p",
+        "logs deploy/m",
+        "logs p api",
+        "get pods,nodes",
+        "rollout undo deployment/m",
+        "get events --sort-by=.metadata.name",
+    ] {
+        assert!(is_not_emulated(line), "{line}");
+    }
+    let Err(Refusal::NotEmulated(note)) = parse("delete pod p") else {
+        panic!("a note");
+    };
+    assert!(
+        note.en.contains("`kubectl delete`") && note.en.contains("describe pod"),
+        "{}",
+        note.en
+    );
+    assert!(note.zh_tw.contains("沒有模擬"), "{}", note.zh_tw);
+    assert!(matches!(parse("   "), Err(Refusal::Shell(_))));
+    assert!(matches!(parse("kubectl"), Err(Refusal::Shell(_))));
+}
+
+/// The crash loop at 12 m (`tests/golden/crash-loop-liveness-40s.yaml`):
+/// each command prints what its renderer prints, kubectl's lines around it.
+#[test]
+fn commands_run_against_the_run_at_t() {
+    let at = 720_000;
+    let run = simulate(CRASH_LOOP, &Options { until: Some(at) });
+    let context = ExecContext::new(CRASH_LOOP, &run);
+    let pod = &run.pods[0];
+    let name = pod.name.as_str();
+    let k = |line: &str| super::run(&context, line, at);
+
+    let out = k("kubectl get pods");
+    assert_eq!(out.stdout, get_pods::render(&run, at));
+    assert_eq!((out.stderr.as_str(), out.exit_code), ("", 0));
+    let wide = k("get pods -o wide").stdout;
+    assert!(wide.starts_with("NAME                         READY   STATUS             RESTARTS        AGE   IP           NODE    NOMINATED NODE   READINESS GATES\n"), "{wide}");
+    assert!(
+        wide.ends_with("   10.244.0.5   gpu-0   <none>           <none>\n"),
+        "{wide}"
+    );
+
+    // describe: the exact name, a prefix (followed by a newline), every pod.
+    let described = describe::describe_pod(&run, pod, at);
+    assert_eq!(k(&format!("describe pod {name}")).stdout, described);
+    assert_eq!(k("describe pod model").stdout, format!("{described}\n"));
+    assert_eq!(k("describe pods").stdout, described);
+    let missing = k("describe pod nothing");
+    assert_eq!(
+        missing.stderr,
+        "Error from server (NotFound): pods \"nothing\" not found\n"
+    );
+    assert_eq!((missing.stdout.as_str(), missing.exit_code), ("", 1));
+
+    // logs: the new instance is empty, --previous shows the killed one.
+    let previous = k(&format!("logs {name} --previous"));
+    assert_eq!(previous.exit_code, 0);
+    assert_eq!(
+        Ok(previous.stdout.clone()),
+        logs::logs(&run, pod, "api", at, true)
+    );
+    assert!(
+        previous.stdout.starts_with("Loading model weights..."),
+        "{}",
+        previous.stdout
+    );
+    let last_two: Vec<&str> = previous.stdout.lines().rev().take(2).collect();
+    let tail = k(&format!("logs {name} -p --tail 2")).stdout;
+    assert_eq!(tail, format!("{}\n{}\n", last_two[1], last_two[0]));
+    assert_eq!(k(&format!("logs {name} -p --tail 0")).stdout, "");
+    assert_eq!(
+        k("logs model").stderr,
+        "error: error from server (NotFound): pods \"model\" not found in namespace \"default\"\n"
+    );
+
+    // exec into a container waiting in CrashLoopBackOff.
+    let exec = k(&format!("exec -it {name} -- env"));
+    assert_eq!(exec.exit_code, 1);
+    assert_eq!(exec.stderr, "error: Internal error occurred: unable to upgrade connection: container not found (\"api\")\n");
+    assert!(!k(&format!("exec -it {name} -- sh")).notes.is_empty());
+
+    // Another namespace is empty; nodes have none.
+    let elsewhere = k("get pods -n ml");
+    assert_eq!(
+        (
+            elsewhere.stdout.as_str(),
+            elsewhere.stderr.as_str(),
+            elsewhere.exit_code
+        ),
+        ("", "No resources found in ml namespace.\n", 0)
+    );
+    assert_eq!(
+        k(&format!("describe pod {name} -n ml")).stderr,
+        format!("Error from server (NotFound): pods \"{name}\" not found\n")
+    );
+    assert_eq!(k("get nodes -n ml").stdout, k("get nodes").stdout);
+
+    // Nodes, events, the Deployment.
+    assert_eq!(
+        k("get nodes").stdout,
+        "NAME    STATUS   ROLES    AGE   VERSION\ngpu-0   Ready    <none>   12m   v1.35.2\n"
+    );
+    assert_eq!(
+        k("get node gpu-9").stderr,
+        "Error from server (NotFound): nodes \"gpu-9\" not found\n"
+    );
+    assert_eq!(
+        k("describe node gpu").stdout,
+        format!("{}\n", interview::describe_node(&context, "gpu-0", at))
+    );
+    let events = k("get events --sort-by=.lastTimestamp").stdout;
+    let lines: Vec<&str> = events.lines().collect();
+    // 7 Event objects; the scheduler's has no lastTimestamp and comes first.
+    assert_eq!(lines.len(), 8, "{events}");
+    assert!(
+        lines[1].starts_with("12m         Normal    Scheduled   pod/"),
+        "{events}"
+    );
+    assert!(
+        lines[7].starts_with("83s         Warning   BackOff     pod/"),
+        "{events}"
+    );
+    assert_eq!(
+        k("get events --field-selector involvedObject.name=other").stderr,
+        "No resources found in default namespace.\n"
+    );
+    assert_eq!(
+        k("get deploy").stdout,
+        deployment::get_deployments(&run, at)
+    );
+    assert_eq!(
+        k("describe deploy/model-api").stdout,
+        deployment::describe_deployment(&run, &run.deployments[0], at)
+    );
+    assert_eq!(
+        k("rollout status deployment/nope").stderr,
+        "Error from server (NotFound): deployments.apps \"nope\" not found\n"
+    );
+
+    // What podlab does not emulate is said, never silent.
+    let note = k("delete pod x");
+    assert_eq!(
+        (note.stdout.as_str(), note.stderr.as_str(), note.exit_code),
+        ("", "", 1)
+    );
+    assert_eq!(note.notes.len(), 1);
+
+    let completions = completions(&context, at);
+    assert_eq!(completions.pods, [name]);
+    assert_eq!(completions.nodes, ["gpu-0"]);
+    assert_eq!(completions.deployments, ["model-api"]);
+    assert!(completions.commands.contains(&"describe") && completions.resources.contains(&"pods"));
+}
+
+/// `kubectl top` at 20 s of a pod that loads for 60 s with a written cpu
+/// model (`loading: 2`, so 2000m) and 1 GiB after a 2 GiB peak... while
+/// loading, memory climbs: the simulator's `memory_at`.
+#[test]
+fn top_reads_the_cpu_and_memory_models() {
+    let text = "apiVersion: v1
+kind: Pod
+metadata: { name: api }
+spec:
+  containers:
+    - name: api
+      image: registry.example.com/api:1.0
+      resources: { requests: { cpu: 500m } }
+---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+spec:
+  workload:
+    - container: api
+      startup: 60s
+      imagePull: 0s
+      memory: { steady: 1Gi, peak: 2Gi }
+      cpu: { loading: \"2\", idle: 100m }
+";
+    let at = 120_000;
+    let run = simulate(text, &Options { until: Some(at) });
+    let context = ExecContext::new(text, &run);
+    let memory = run.pods[0].containers[0].memory_at(at);
+    let top = super::run(&context, "top pod", at);
+    // Loaded at 60 s + start: idle 100m; memory in whole MiB.
+    assert_eq!(
+        top.stdout,
+        format!(
+            "NAME   CPU(cores)   MEMORY(bytes)\napi    100m         {}Mi\n",
+            memory / (1024 * 1024)
+        ),
+        "{:?}",
+        top.notes.iter().map(|n| n.en.clone()).collect::<Vec<_>>()
+    );
+    assert!(top.notes[0].en.contains("cpu model"));
+    let loading = super::run(&context, "top pod api", 10_000);
+    assert!(loading.stdout.contains("2000m"), "{}", loading.stdout);
+}
