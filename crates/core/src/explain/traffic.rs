@@ -119,6 +119,35 @@ pub fn explain(traffic: &TrafficRun, run: &Run, at: Millis) -> Option<TrafficFin
     Some(finding(traffic, run, from, until, drained, &stats))
 }
 
+/// The episode at `at` if there is one, else the one up to `at` with the
+/// highest P99 (the most failures without one): what `podlab simulate`
+/// explains when `--at` falls after the trouble.
+pub fn worst_episode(traffic: &TrafficRun, run: &Run, at: Millis) -> Option<TrafficFinding> {
+    if let Some(finding) = explain(traffic, run, at) {
+        return Some(finding);
+    }
+    let cursor = ((at / 1000) as usize).min(traffic.windows.len().checked_sub(1)?);
+    let worst = (0..=cursor)
+        .filter(|&s| troubled(traffic, s))
+        .max_by_key(|&s| {
+            traffic.windows.get(s).map_or((0, 0), |window| {
+                let mut latencies = window.latencies.clone();
+                let p99 = crate::sim::traffic::percentile(&mut latencies, 99).unwrap_or(0);
+                (p99, window.failed.iter().sum::<u32>())
+            })
+        })?;
+    // Its last troubled second: the cursor `explain` needs to see it whole.
+    let mut last = worst;
+    let mut second = worst + 1;
+    while second <= cursor && second <= last + GAP + 1 {
+        if troubled(traffic, second) {
+            last = second;
+        }
+        second += 1;
+    }
+    explain(traffic, run, last as Millis * 1000)
+}
+
 fn finding(
     traffic: &TrafficRun,
     run: &Run,
@@ -488,6 +517,12 @@ spec:
         assert!(finding.chain.is_empty() && finding.fixes.is_empty());
         // Before the burst, all is well.
         assert_eq!(explain(traffic, &run, 4 * 60_000), None);
+        // At 10:00 the burst is over: the worst episode is still the one
+        // of 5:00-7:00, seen whole (the cursor at its last troubled second).
+        assert_eq!(explain(traffic, &run, 10 * 60_000), None);
+        let worst = worst_episode(traffic, &run, 10 * 60_000).expect("the burst");
+        assert_eq!(worst.from, finding.from);
+        assert!(worst.until > 7 * 60_000, "{}", worst.until);
     }
 
     #[test]
