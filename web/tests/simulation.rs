@@ -454,3 +454,55 @@ spec:
         .flatten()
         .is_none());
 }
+
+/// The burst that cold starts eat: the HPA scales out at 5:30, its new pods
+/// are Ready 2 min 40 s later (exercises/hpa-burst-cold-start.yaml).
+const BURST: &str = include_str!("../../exercises/hpa-burst-cold-start.yaml");
+
+#[wasm_bindgen_test]
+async fn an_overload_of_an_autoscaled_workload_shows_its_chain_and_fixes() {
+    let root = mount(AppProps {
+        lang: Some(Lang::En),
+        text: Some(BURST.into()),
+        ..AppProps::default()
+    })
+    .await;
+    until("the timeline", || {
+        root.query_selector("[data-testid=timeline] [data-state]")
+            .ok()
+            .flatten()
+            .is_some()
+    })
+    .await;
+    scrub_to(&root, 7 * 60);
+    until("the chain at 7:00", || {
+        root.query_selector("[data-testid=traffic-chain]")
+            .ok()
+            .flatten()
+            .is_some()
+    })
+    .await;
+    let steps = find(&root, "[data-testid=traffic-chain] ol")
+        .query_selector_all("li")
+        .expect("valid selector");
+    assert_eq!(steps.length(), 6);
+    let first = steps
+        .item(0)
+        .and_then(|step| step.text_content())
+        .unwrap_or_default();
+    assert_eq!(
+        first,
+        "5:00 the rate rose from 20 to 90 requests/s; 1 ready replica served at most 50"
+    );
+    let fixes = text_of(&root, "[data-testid=traffic-fixes]");
+    assert!(fixes.contains("`minReplicas: 3`"), "{fixes}");
+    // Before the burst, nothing to tell.
+    scrub_to(&root, 4 * 60);
+    until("no chain at 4:00", || {
+        root.query_selector("[data-testid=traffic-chain]")
+            .ok()
+            .flatten()
+            .is_none()
+    })
+    .await;
+}

@@ -167,6 +167,10 @@ pub fn simulate_command(args: &[String]) -> Result<u8, String> {
         out!("{}", kubectl_transcript(&run, at));
         if let Some(requests) = &run.traffic {
             outln!("\n{}", crate::traffic::table(requests, at, lang));
+            use podlab_core::explain::traffic::worst_episode;
+            if let Some(finding) = worst_episode(requests, &run, at) {
+                outln!("{}", crate::traffic::finding(&finding, lang));
+            }
         }
         // After the transcript: a diagnosis per unhealthy pod, in `--lang`
         // (kubectl's own output above stays English).

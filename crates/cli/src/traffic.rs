@@ -1,6 +1,8 @@
 //! The traffic part of `podlab simulate`: the `traffic` object of the JSON
-//! output and the latency table of the text output (issue 15).
+//! output, the latency table of the text output (issue 15) and what went
+//! wrong with the requests, with its autoscaling chain (issue 16 item 5).
 
+use podlab_core::explain::traffic::TrafficFinding;
 use podlab_core::i18n::Lang;
 use podlab_core::sim::traffic::{Failure, Stats, TrafficRun};
 use podlab_core::text;
@@ -152,4 +154,51 @@ fn decimal(milli: u64) -> String {
         h if h % 10 == 0 => format!("{whole}.{}", h / 10),
         h => format!("{whole}.{h:02}"),
     }
+}
+
+/// What went wrong with the requests (`explain::traffic`), in `lang`: the
+/// symptom, its cause and evidence, then how it came about (the
+/// autoscaling chain, numbered, each link at its `m:ss`) and the fixes
+/// with their cost (or the one general fix).
+pub fn finding(finding: &TrafficFinding, lang: Lang) -> String {
+    let mut out = format!(
+        "{}\n  {}\n",
+        finding.symptom.get(lang),
+        finding.root_cause.get(lang)
+    );
+    for line in &finding.evidence {
+        out.push_str(&format!("  {}\n", line.get(lang)));
+    }
+    if !finding.chain.is_empty() {
+        out.push_str(&format!(
+            "{}\n",
+            text!("How it came about:", "來龍去脈：").get(lang)
+        ));
+        for (index, step) in finding.chain.iter().enumerate() {
+            let seconds = step.at / 1000;
+            out.push_str(&format!(
+                "  {}. {}:{:02}  {}\n",
+                index + 1,
+                seconds / 60,
+                seconds % 60,
+                step.text.get(lang)
+            ));
+        }
+    }
+    if finding.fixes.is_empty() {
+        out.push_str(&format!(
+            "{}: {}\n",
+            podlab_core::i18n::ui::fix().get(lang),
+            finding.fix.get(lang)
+        ));
+    } else {
+        out.push_str(&format!(
+            "{}\n",
+            text!("Fixes, with their cost:", "修法與代價：").get(lang)
+        ));
+        for fix in &finding.fixes {
+            out.push_str(&format!("  - {}\n", fix.get(lang)));
+        }
+    }
+    out
 }

@@ -329,3 +329,50 @@ spec:
     let (_, out) = podlab(&["simulate", &golden("hpa-cpu-step.yaml"), "--at", "5m20s"]);
     assert!(!out.contains("$ kubectl get deploy"), "{out}");
 }
+
+#[test]
+fn text_explains_the_burst_by_its_autoscaling_chain() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("exercises/hpa-burst-cold-start.yaml")
+        .display()
+        .to_string();
+    // The default `--at` is the end (12:00), after the episode: the worst
+    // one is explained, whole.
+    let (code, out) = podlab(&["simulate", &file]);
+    assert_eq!(code, Some(0));
+    let chain = out
+        .split("How it came about:\n")
+        .nth(1)
+        .expect("a chain after the table");
+    let lines: Vec<&str> = chain.lines().take(9).collect();
+    assert_eq!(
+        lines[0],
+        "  1. 5:00  the rate rose from 20 to 90 requests/s; 1 ready replica served at most 50"
+    );
+    assert_eq!(
+        lines[1],
+        "  2. 5:30  the HPA saw 45766m/30 and asked for 2 replicas (pods metric requests_per_second above target)"
+    );
+    // Created 5:30 → Ready 8:10: 2 + 150 + 8 = 160 s.
+    assert!(
+        lines[3].starts_with("  4. 8:10  the first of 3 new pods was Ready; each took 2 min 40 s"),
+        "{}",
+        lines[3]
+    );
+    assert_eq!(
+        lines[5],
+        "  6. 9:34  the queue drained: P99 back under 1.00 s, no more failures"
+    );
+    assert_eq!(lines[6], "Fixes, with their cost:");
+    assert!(
+        lines[7].starts_with("  - a warm pool: `minReplicas: 3`"),
+        "{}",
+        lines[7]
+    );
+    let (_, zh) = podlab(&["simulate", &file, "--lang", "zh-TW"]);
+    assert!(
+        zh.contains("來龍去脈：\n  1. 5:00  請求速率從每秒 20 個升到 90 個"),
+        "{zh}"
+    );
+    assert!(zh.contains("修法與代價：\n  - 暖好的 replica"));
+}

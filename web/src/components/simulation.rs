@@ -214,6 +214,20 @@ pub fn Simulation(props: &SimulationProps) -> Html {
                             </span>
                         }
                     </p>
+                    if let Some(finding) = finding.as_ref().filter(|f| !f.chain.is_empty()) {
+                        // How the episode came about, then the fixes with
+                        // their cost (issue 16 item 5).
+                        <div class="traffic-chain" data-testid="traffic-chain">
+                            <ol aria-label={i18n::traffic_chain().get(lang).to_owned()}>
+                                { for finding.chain.iter().map(|step| html! {
+                                    <li><time>{ view_model::clock(step.at) }</time>{ " " }{ step.text.get(lang).to_owned() }</li>
+                                }) }
+                            </ol>
+                            <ul aria-label={i18n::traffic_fixes().get(lang).to_owned()} data-testid="traffic-fixes">
+                                { for finding.fixes.iter().map(|fix| html! { <li>{ fix.get(lang).to_owned() }</li> }) }
+                            </ul>
+                        </div>
+                    }
                 }
                 <pre class="terminal status-strip" data-testid="pane-get" tabindex="0" aria-label="kubectl get pods">
                     <span class="prompt">{ "$ kubectl get pods\n" }</span>

@@ -470,6 +470,15 @@ pub fn add_traffic() -> Text {
     Text::new("Send requests through a Service", "透過 Service 送出請求")
 }
 
+/// The autoscaling chain's list, and its fixes' (screen readers).
+pub fn traffic_chain() -> Text {
+    Text::new("How it came about", "來龍去脈")
+}
+
+pub fn traffic_fixes() -> Text {
+    Text::new("Fixes, with their cost", "修法與代價")
+}
+
 /// The traffic finding after the numbers at the cursor.
 pub fn traffic_finding(symptom: &Text, cause: &Text) -> Text {
     let (se, sz, ce, cz) = (&symptom.en, &symptom.zh_tw, &cause.en, &cause.zh_tw);

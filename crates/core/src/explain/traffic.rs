@@ -10,6 +10,9 @@ use crate::sim::traffic::{Failure, Stats, TrafficRun};
 use crate::sim::Run;
 use crate::text;
 
+mod chain;
+pub use chain::Step;
+
 /// The trouble the requests met around a moment.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrafficFinding {
@@ -22,6 +25,13 @@ pub struct TrafficFinding {
     /// Numbers that prove it, one per line.
     pub evidence: Vec<Text>,
     pub fix: Text,
+    /// When an HPA scales the workload: how the episode came about, in
+    /// time order (the rate step, the HPA's passes, the new pods' cold
+    /// start, the queue drained), possibly past the cursor; empty otherwise.
+    pub chain: Vec<Step>,
+    /// The fixes that apply to this run, most telling first, each with the
+    /// number it changes and its cost; empty without a chain.
+    pub fixes: Vec<Text>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,7 +100,52 @@ pub fn explain(traffic: &TrafficRun, run: &Run, at: Millis) -> Option<TrafficFin
     let from = first as Millis * 1000;
     let until = (last as Millis + 1) * 1000;
     let stats = traffic.stats(from, until);
-    Some(finding(traffic, run, from, until, &stats))
+    // The episode's own end, past the cursor: when the chain says the
+    // queue drained (`None`: still troubled when the run ended).
+    let mut worst_last = last;
+    let mut second = last + 1;
+    let mut quiet = 0;
+    while second < traffic.windows.len() && quiet <= GAP {
+        if troubled(traffic, second) {
+            worst_last = second;
+            quiet = 0;
+        } else {
+            quiet += 1;
+        }
+        second += 1;
+    }
+    let drained =
+        (worst_last + 1 < traffic.windows.len()).then_some((worst_last as Millis + 1) * 1000);
+    Some(finding(traffic, run, from, until, drained, &stats))
+}
+
+/// The episode at `at` if there is one, else the one up to `at` with the
+/// highest P99 (the most failures without one): what `podlab simulate`
+/// explains when `--at` falls after the trouble.
+pub fn worst_episode(traffic: &TrafficRun, run: &Run, at: Millis) -> Option<TrafficFinding> {
+    if let Some(finding) = explain(traffic, run, at) {
+        return Some(finding);
+    }
+    let cursor = ((at / 1000) as usize).min(traffic.windows.len().checked_sub(1)?);
+    let worst = (0..=cursor)
+        .filter(|&s| troubled(traffic, s))
+        .max_by_key(|&s| {
+            traffic.windows.get(s).map_or((0, 0), |window| {
+                let mut latencies = window.latencies.clone();
+                let p99 = crate::sim::traffic::percentile(&mut latencies, 99).unwrap_or(0);
+                (p99, window.failed.iter().sum::<u32>())
+            })
+        })?;
+    // Its last troubled second: the cursor `explain` needs to see it whole.
+    let mut last = worst;
+    let mut second = worst + 1;
+    while second <= cursor && second <= last + GAP + 1 {
+        if troubled(traffic, second) {
+            last = second;
+        }
+        second += 1;
+    }
+    explain(traffic, run, last as Millis * 1000)
 }
 
 fn finding(
@@ -98,6 +153,7 @@ fn finding(
     run: &Run,
     from: Millis,
     until: Millis,
+    drained: Option<Millis>,
     stats: &Stats,
 ) -> TrafficFinding {
     let (a, b) = (clock(from), clock(until));
@@ -122,6 +178,11 @@ fn finding(
         ));
     }
     let failed = stats.failed_total();
+    let (chain, fixes) = match cause {
+        Cause::Overload => chain::chain(traffic, run, from, drained)
+            .map_or_else(Default::default, |chain| (chain.steps, chain.fixes)),
+        _ => Default::default(),
+    };
     let (symptom, root_cause, fix) = match cause {
         Cause::Overload => {
             let peak = (from..until)
@@ -239,6 +300,8 @@ fn finding(
         root_cause,
         evidence,
         fix,
+        chain,
+        fixes,
     }
 }
 
@@ -450,8 +513,16 @@ spec:
             finding.root_cause.en
         );
         assert!(finding.root_cause.zh_tw.contains("每秒 100 個請求"));
+        // No HorizontalPodAutoscaler: no chain to tell.
+        assert!(finding.chain.is_empty() && finding.fixes.is_empty());
         // Before the burst, all is well.
         assert_eq!(explain(traffic, &run, 4 * 60_000), None);
+        // At 10:00 the burst is over: the worst episode is still the one
+        // of 5:00-7:00, seen whole (the cursor at its last troubled second).
+        assert_eq!(explain(traffic, &run, 10 * 60_000), None);
+        let worst = worst_episode(traffic, &run, 10 * 60_000).expect("the burst");
+        assert_eq!(worst.from, finding.from);
+        assert!(worst.until > 7 * 60_000, "{}", worst.until);
     }
 
     #[test]
