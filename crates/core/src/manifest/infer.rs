@@ -387,7 +387,7 @@ fn extended_resources(pod: &PodSpec) -> Vec<String> {
         .map(|amount| amount.name.clone())
         .filter(|name| name.contains('/') && !name.contains("kubernetes.io/"))
         .collect();
-    names.sort();
+    crate::sort::sort(&mut names);
     names.dedup();
     names
 }

@@ -41,7 +41,7 @@ use crate::manifest::model::{
     Container, Handler, PodSpec, PortRef, Probe, ProbeKind, Workload, WorkloadKind,
 };
 use crate::manifest::read::Reading;
-use crate::manifest::scenario::{NodePool, Program, Scenario};
+use crate::manifest::scenario::{Action, NodePool, Program, Scenario};
 use crate::sched;
 
 /// Timing Kubernetes leaves to chance, fixed (kubernetes-behavior.md,
@@ -319,6 +319,9 @@ struct Sim<'a> {
     failed_scheduling: Vec<(sched::Unschedulable, Arc<str>)>,
     /// The file's workloads (`scale.rs` finds the one an action names).
     workloads: &'a [crate::manifest::model::Workload],
+    /// The HPAs' decisions (`hpa/`), as actions after the Scenario's: the
+    /// action `scenario.actions.len() + i` is `applied[i]`.
+    applied: &'a [Action],
     /// The Deployments, in document order (`rollout.rs`).
     deployments: Vec<rollout::DeploymentSim<'a>>,
     /// Per Scenario rollout, the Deployment with its new template.
@@ -392,20 +395,28 @@ fn count(replicas: &Option<crate::manifest::model::Setting<i64>>) -> usize {
 }
 
 /// Simulates what a file's objects do on the Scenario's cluster.
-pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run {
+pub fn simulate_reading(
+    reading: &Reading,
+    applied: &[Action],
+    seed: u64,
+    options: &Options,
+) -> Run {
     // Admission (ExtendedResourceToleration) changes the pods the API
     // server stores, so the scheduler and `describe` see its tolerations.
-    let admitted;
-    let reading = if reading.scenario.extended_resource_toleration {
-        let mut copy = reading.clone();
-        for workload in &mut copy.workloads {
-            let tolerations = reading.scenario.tolerations(&workload.pod).into_owned();
-            workload.pod.tolerations = tolerations;
-        }
-        admitted = copy;
+    let admitted: Vec<Workload>;
+    let workloads: &[Workload] = if reading.scenario.extended_resource_toleration {
+        admitted = reading
+            .workloads
+            .iter()
+            .map(|workload| {
+                let mut copy = workload.clone();
+                copy.pod.tolerations = reading.scenario.tolerations(&workload.pod).into_owned();
+                copy
+            })
+            .collect();
         &admitted
     } else {
-        reading
+        &reading.workloads
     };
     let scenario = &reading.scenario;
     let until = options.until.unwrap_or(scenario.duration.value);
@@ -433,8 +444,7 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
         .rollouts
         .iter()
         .map(|rollout| {
-            reading
-                .workloads
+            workloads
                 .iter()
                 .find(|w| w.kind == WorkloadKind::Deployment && w.name == rollout.workload)
                 .map(|w| rollout::rollout_template(w, &rollout.image))
@@ -455,12 +465,13 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
         statefulsets: Vec::new(),
         unschedulable: Vec::new(),
         failed_scheduling: Vec::new(),
-        workloads: &reading.workloads,
+        workloads,
+        applied,
         deployments: Vec::new(),
         rollout_templates: &rollout_templates,
     };
     let mut refused = Vec::new();
-    for workload in &reading.workloads {
+    for workload in workloads {
         if let Some(message) = crate::manifest::api::refusal(workload) {
             refused.push(Refused {
                 object: format!("{}/{}", workload.kind.as_str(), workload.name),
@@ -510,7 +521,7 @@ pub fn simulate_reading(reading: &Reading, seed: u64, options: &Options) -> Run 
             WorkloadKind::CronJob => sim.cron_create(workload),
         }
     }
-    for (index, action) in scenario.actions.iter().enumerate() {
+    for (index, action) in scenario.actions.iter().chain(applied).enumerate() {
         sim.push(action.at, Ev::Action(index));
     }
     for (index, rollout) in scenario.rollouts.iter().enumerate() {

@@ -56,17 +56,25 @@ pub fn simulate_reading(
     options: &Options,
 ) -> Run {
     if reading.autoscalers.is_empty() {
-        return simulate_once(reading, seed, options);
+        return simulate_once(reading, &[], seed, options);
     }
-    hpa::replay(reading, &|current| simulate_once(current, seed, options))
+    hpa::replay(reading, &|applied| {
+        simulate_once(reading, applied, seed, options)
+    })
 }
 
 /// One pass: the pods, then the traffic over them. Out of line, and handed
 /// to the replay as `&dyn Fn`, so the web build holds one copy of the whole
 /// engine rather than one per caller (inlined twice it cost 21 KB gzip).
+/// `applied`: the HPAs' decisions, as actions after the Scenario's.
 #[inline(never)]
-fn simulate_once(reading: &crate::manifest::read::Reading, seed: u64, options: &Options) -> Run {
-    let mut run = kubelet::simulate_reading(reading, seed, options);
+fn simulate_once(
+    reading: &crate::manifest::read::Reading,
+    applied: &[crate::manifest::scenario::Action],
+    seed: u64,
+    options: &Options,
+) -> Run {
+    let mut run = kubelet::simulate_reading(reading, applied, seed, options);
     run.traffic =
         traffic::simulate_traffic(reading, &run, seed, traffic::TrafficOptions::default());
     run

@@ -29,7 +29,9 @@ impl<'a> Sim<'a> {
         let Some(scale) = self
             .scenario
             .actions
-            .get(index)
+            .iter()
+            .chain(self.applied)
+            .nth(index)
             .and_then(|a| a.scale.as_ref())
         else {
             return;

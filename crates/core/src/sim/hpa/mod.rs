@@ -125,17 +125,19 @@ struct Rescale {
 }
 
 /// Simulates `reading` with its HPAs: `simulate` runs the pods and the
-/// traffic for a reading; it is called once per applied decision, plus one.
-pub fn replay(reading: &Reading, simulate: &dyn Fn(&Reading) -> Run) -> Run {
-    let mut current = reading.clone();
+/// traffic for the reading with the decisions applied so far, as
+/// `kubectl scale` actions after the Scenario's own (the reading itself is
+/// never copied); it is called once per applied decision, plus one.
+pub fn replay(reading: &Reading, simulate: &dyn Fn(&[Action]) -> Run) -> Run {
+    let mut applied: Vec<Action> = Vec::new();
     let mut known: Vec<Rescale> = Vec::new();
     loop {
-        let mut run = simulate(&current);
+        let mut run = simulate(&applied);
         let walk = walk(reading, &run, &known, known.len() >= MAX_RESCALES);
         match walk.new_rescale {
             Some(rescale) if known.len() < MAX_RESCALES => {
                 let hpa = &reading.autoscalers[rescale.hpa];
-                current.scenario.actions.push(Action {
+                applied.push(Action {
                     at: rescale.at,
                     span: hpa.span,
                     scale: Some(Scale {

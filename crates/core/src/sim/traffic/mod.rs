@@ -219,8 +219,41 @@ pub fn percentile(values: &mut [u32], p: u64) -> Option<u64> {
     let n = values.len() as u64;
     // ⌈p·n/100⌉-th smallest, 1-based.
     let rank = (p * n).div_ceil(100).clamp(1, n) as usize;
-    let (_, value, _) = values.select_nth_unstable(rank - 1);
-    Some(u64::from(*value))
+    Some(u64::from(select(values, rank - 1)))
+}
+
+/// The `k`-th smallest (0-based, `k < values.len()`) of `values`,
+/// reordering them: quickselect with a three-way partition around the
+/// middle element, so runs of equal latencies take one pass. Written out
+/// for `u32` because `select_nth_unstable` brings std's whole selection
+/// and sorting machinery into the web build (docs/size.md).
+fn select(values: &mut [u32], mut k: usize) -> u32 {
+    let mut part = values;
+    loop {
+        let pivot = part[part.len() / 2];
+        // [0, less) < pivot, [less, i) == pivot, [greater, len) > pivot.
+        let (mut less, mut i, mut greater) = (0, 0, part.len());
+        while i < greater {
+            if part[i] < pivot {
+                part.swap(less, i);
+                less += 1;
+                i += 1;
+            } else if part[i] > pivot {
+                greater -= 1;
+                part.swap(i, greater);
+            } else {
+                i += 1;
+            }
+        }
+        if k < less {
+            part = &mut part[..less];
+        } else if k < greater {
+            return pivot;
+        } else {
+            k -= greater;
+            part = &mut part[greater..];
+        }
+    }
 }
 
 /// Settings that are not the text's.

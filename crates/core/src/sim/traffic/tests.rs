@@ -319,6 +319,35 @@ fn percentiles_are_nearest_rank() {
     assert_eq!(percentile(&mut [], 50), None);
 }
 
+/// `select` (the quickselect behind `percentile`) gives the k-th smallest
+/// as sorting would, on shuffled values with runs of duplicates, for every
+/// k, and on already sorted and reversed input.
+#[test]
+fn select_agrees_with_sorting() {
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) as u32
+    };
+    for len in [1usize, 2, 3, 5, 8, 17, 64, 101] {
+        for modulus in [1u32, 3, 10, 1000] {
+            let values: Vec<u32> = (0..len).map(|_| next() % modulus).collect();
+            let mut sorted = values.clone();
+            sorted.sort_unstable();
+            for (k, &expected) in sorted.iter().enumerate() {
+                let mut work = values.clone();
+                assert_eq!(select(&mut work, k), expected, "{values:?} k={k}");
+            }
+        }
+    }
+    let mut ascending: Vec<u32> = (0..1000).collect();
+    assert_eq!(select(&mut ascending, 990), 990);
+    let mut descending: Vec<u32> = (0..1000).rev().collect();
+    assert_eq!(select(&mut descending, 10), 10);
+}
+
 #[test]
 fn no_request_is_served_by_a_pod_kube_proxy_did_not_route_to() {
     // Two replicas, one crash-looping on its liveness probe (killed
