@@ -640,6 +640,8 @@ pub fn failure_class(failure: podlab_core::sim::traffic::Failure) -> &'static st
         Failure::Timeout => "fail-timeout",
         Failure::NoEndpoints => "fail-no-endpoints",
         Failure::Crashed => "fail-crashed",
+        Failure::InterceptorWait => "fail-interceptor-wait",
+        Failure::ResponseHeader => "fail-response-header",
     }
 }
 

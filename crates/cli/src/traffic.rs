@@ -133,6 +133,8 @@ pub fn failure_word(failure: Failure) -> podlab_core::i18n::Text {
         Failure::Timeout => text!("timeout", "逾時"),
         Failure::NoEndpoints => text!("no endpoints", "沒有 endpoint"),
         Failure::Crashed => text!("crashed", "容器崩潰"),
+        Failure::InterceptorWait => text!("interceptor wait (502)", "interceptor 等候逾時（502）"),
+        Failure::ResponseHeader => text!("response header (502)", "回應標頭逾時（502）"),
     }
 }
 

@@ -47,6 +47,11 @@ pub enum Cause {
     CutAtShutdown,
     /// Requests lost in a container that died.
     Crashed,
+    /// The interceptor held requests longer than `conditionWait`: no pod
+    /// became Ready in time (a cold start from zero).
+    InterceptorWait,
+    /// The interceptor gave up on the pod's answer after `responseHeader`.
+    ResponseHeader,
 }
 
 /// A second is troubled when a request failed in it or its P99 is above
@@ -166,6 +171,8 @@ fn finding(
         Some(Failure::NoEndpoints) => Cause::NoEndpoints,
         Some(Failure::Terminating) => Cause::CutAtShutdown,
         Some(Failure::Crashed) => Cause::Crashed,
+        Some(Failure::InterceptorWait) => Cause::InterceptorWait,
+        Some(Failure::ResponseHeader) => Cause::ResponseHeader,
         Some(Failure::QueueFull | Failure::Timeout) | None => Cause::Overload,
     };
     let mut evidence = vec![counts(stats)];
@@ -291,6 +298,42 @@ fn finding(
                 ),
             )
         }
+        Cause::InterceptorWait => {
+            let n = stats.failed(Failure::InterceptorWait);
+            let wait = latency(traffic.interceptor.map_or(0, |i| i.0) * 1000);
+            (
+                text!(
+                    "between {a} and {b}, {n} requests got a 502 from the interceptor after waiting {wait} for a ready pod",
+                    "{a} 到 {b} 之間，有 {n} 個請求在 interceptor 等了 {wait} 還等不到就緒的 Pod，拿到 502"
+                ),
+                text!(
+                    "KEDA's HTTP add-on holds each request until the Service has a ready endpoint, for `conditionWait` ({wait}) at most; the first pod took longer than that to start and load its model: a cold start from zero replicas",
+                    "KEDA HTTP add-on 會留住每個請求，直到 Service 有就緒的 endpoint，最多等 `conditionWait`（{wait}）；第一個 Pod 啟動並載入模型花的時間比這更久：從零個 replica 冷啟動"
+                ),
+                text!(
+                    "keep a warm replica (`minReplicaCount: 1`), or raise `interceptor.conditionWait` (an HTTPScaledObject's `spec.timeouts.conditionWait`) above the cold start, and the client's timeout with it",
+                    "保留一個暖好的 replica（`minReplicaCount: 1`），或把 `interceptor.conditionWait`（HTTPScaledObject 的 `spec.timeouts.conditionWait`）調到比冷啟動更長，用戶端的逾時也要跟著調"
+                ),
+            )
+        }
+        Cause::ResponseHeader => {
+            let n = stats.failed(Failure::ResponseHeader);
+            let header = latency(traffic.interceptor.map_or(0, |i| i.1) * 1000);
+            (
+                text!(
+                    "between {a} and {b}, {n} requests got a 502 from the interceptor: the pod did not send its response headers within {header}",
+                    "{a} 到 {b} 之間，有 {n} 個請求拿到 interceptor 的 502：Pod 沒有在 {header} 內送出回應標頭"
+                ),
+                text!(
+                    "once it forwards a request, the interceptor waits `responseHeader` ({header}; 500 ms by default in http-add-on v0.11.1) for the answer to begin; a model server that answers once it has computed the whole response sends its headers only then, queueing included",
+                    "interceptor 轉送請求之後，只等 `responseHeader`（{header}；http-add-on v0.11.1 預設 500 ms）讓回應開始；模型伺服器要算完整個回應才回覆，標頭也要等到那時才送出，排隊時間也算在內"
+                ),
+                text!(
+                    "raise `interceptor.responseHeader` (an HTTPScaledObject's `spec.timeouts.responseHeader`) above the slowest answer, queueing included",
+                    "把 `interceptor.responseHeader`（HTTPScaledObject 的 `spec.timeouts.responseHeader`）調到比最慢的回應更長，排隊時間也要算進去"
+                ),
+            )
+        }
     };
     TrafficFinding {
         from,
@@ -329,6 +372,14 @@ pub fn failure_word(failure: Failure) -> Text {
         Failure::Timeout => text!("timed out", "逾時"),
         Failure::NoEndpoints => text!("no endpoints", "沒有 endpoint"),
         Failure::Crashed => text!("lost in a crash", "隨容器終止而遺失"),
+        Failure::InterceptorWait => text!(
+            "502 from the interceptor (no ready pod)",
+            "interceptor 回 502（沒有就緒的 Pod）"
+        ),
+        Failure::ResponseHeader => text!(
+            "502 from the interceptor (response headers too late)",
+            "interceptor 回 502（回應標頭太晚）"
+        ),
     }
 }
 
@@ -376,7 +427,7 @@ pub struct Bucket {
     pub p50: Option<u64>,
     pub p99: Option<u64>,
     /// By `Failure::ALL`.
-    pub failed: [u64; 6],
+    pub failed: [u64; 8],
 }
 
 /// The band's data for `traffic` over a run of `end` ms.
@@ -536,6 +587,47 @@ spec:
         assert!(finding.fix.en.contains("readinessProbe"));
         // Once loaded (20 s), and 30 s later, nothing more to say.
         assert_eq!(explain(traffic, &run, 90_000), None);
+    }
+
+    #[test]
+    fn the_interceptor_s_502s_are_explained_with_its_setting() {
+        // The pods load for 20 s; the interceptor holds requests 5 s: the
+        // first ones get its 502 from 0:05.
+        let manifest = text(
+            PROBE,
+            "{service: model-api, rate: [{at: 0s, rps: 20}], interceptor: {conditionWait: 5s, responseHeader: 10s}}",
+        );
+        let run = simulate(&manifest, &Options::default());
+        let traffic = run.traffic.as_ref().unwrap();
+        let finding = explain(traffic, &run, 10_000).expect("502s while loading");
+        assert_eq!(finding.cause, Cause::InterceptorWait);
+        assert_eq!(finding.from, 5_000);
+        assert!(
+            finding.symptom.en.contains("after waiting 5.00 s"),
+            "{}",
+            finding.symptom.en
+        );
+        assert!(finding.fix.en.contains("minReplicaCount: 1"));
+        assert!(finding.symptom.zh_tw.contains("502"));
+        assert!(counts(&traffic.stats(0, 60_000))
+            .en
+            .contains("502 from the interceptor (no ready pod)"));
+        // 80 ms answers against a 50 ms responseHeader: every forwarded
+        // request is a 502 once the pods serve.
+        let manifest = text(
+            PROBE,
+            "{service: model-api, rate: [{at: 0s, rps: 20}], interceptor: {conditionWait: 60s, responseHeader: 50ms}}",
+        );
+        let run = simulate(&manifest, &Options::default());
+        let traffic = run.traffic.as_ref().unwrap();
+        let finding = explain(traffic, &run, 60_000).expect("502s while serving");
+        assert_eq!(finding.cause, Cause::ResponseHeader);
+        assert!(
+            finding.root_cause.en.contains("`responseHeader` (50 ms;"),
+            "{}",
+            finding.root_cause.en
+        );
+        assert_eq!(traffic.stats(0, 600_000).served, 0);
     }
 
     #[test]

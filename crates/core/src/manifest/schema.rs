@@ -408,6 +408,11 @@ schema!(SCENARIO_SCALE, "scale action", "scale 動作", ["name" => Str, "replica
 schema!(SCENARIO_TRAFFIC, "Scenario traffic", "Scenario traffic", [
     "service" => Str, "rate" => ListOf(&SCENARIO_RATE), "arrivals" => Str, "timeout" => Duration,
     "propagation" => Duration, "target" => Duration,
+    "interceptor" => Object(&SCENARIO_INTERCEPTOR),
+]);
+
+schema!(SCENARIO_INTERCEPTOR, "traffic interceptor", "traffic interceptor", [
+    "conditionWait" => Duration, "responseHeader" => Duration,
 ]);
 
 schema!(SCENARIO_RATE, "traffic rate step", "流量速率階段", [

@@ -77,19 +77,41 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             .unwrap_or(0);
         let load = program.startup.value;
         let cold = load.max(delay);
-        if cold <= traffic.timeout {
+        // From zero behind KEDA's HTTP add-on, a request waits at the
+        // interceptor for `conditionWait` at most (traffic-autoscaling.md
+        // §3.3), and never past the client's timeout.
+        let held = traffic
+            .interceptor
+            .as_ref()
+            .filter(|i| to_zero && i.condition_wait < traffic.timeout)
+            .map(|i| i.condition_wait);
+        let limit = held.unwrap_or(traffic.timeout);
+        if cold <= limit {
             continue;
         }
         let (who, who_zh) = hpa_subject(hpa);
         let (target, target_zh) = super::pl502_gpu_unschedulable::subject(workload);
         let (cold_text, timeout, min) = (format(cold), format(traffic.timeout), hpa.min_replicas);
         let field = super::hpa_bound_field(hpa, false);
+        let (bound, bound_zh) = match held {
+            Some(wait) => {
+                let wait = format(wait);
+                (
+                    format!("the interceptor's {wait} conditionWait"),
+                    format!("interceptor 的 conditionWait {wait}"),
+                )
+            }
+            None => (
+                format!("the clients' {timeout} timeout"),
+                format!("客戶端 {timeout} 的逾時"),
+            ),
+        };
         let mut diagnostic = if to_zero {
             RULE.diagnostic(
                 hpa.min_span.unwrap_or(hpa.kind_span),
                 text!(
-                    "{who}: minReplicaCount 0 lets KEDA scale {target} to zero when idle, and a new pod serves nothing for at least {cold_text} (model load and probe delays, before the image pull and KEDA's next check), longer than the clients' {timeout} timeout: every request that arrives while it is at zero fails (refused with no endpoint, or timed out) until the first pod is Ready",
-                    "{who_zh}：minReplicaCount 0 讓 KEDA 在閒置時把{target_zh}縮到零，而新 Pod 至少有 {cold_text} 無法服務（模型載入與探針延遲，還沒算拉映像和 KEDA 的下一次檢查），比客戶端 {timeout} 的逾時還長：縮到零期間進來的每個請求都會失敗（沒有端點被拒絕，或逾時），直到第一個 Pod Ready"
+                    "{who}: minReplicaCount 0 lets KEDA scale {target} to zero when idle, and a new pod serves nothing for at least {cold_text} (model load and probe delays, before the image pull and KEDA's next check), longer than {bound}: every request that arrives while it is at zero fails (refused with no endpoint, a 502 from the interceptor, or timed out) until the first pod is Ready",
+                    "{who_zh}：minReplicaCount 0 讓 KEDA 在閒置時把{target_zh}縮到零，而新 Pod 至少有 {cold_text} 無法服務（模型載入與探針延遲，還沒算拉映像和 KEDA 的下一次檢查），比{bound_zh}還長：縮到零期間進來的每個請求都會失敗（沒有端點被拒絕、interceptor 回 502，或逾時），直到第一個 Pod Ready"
                 ),
             )
             .with_help(text!(
@@ -109,7 +131,7 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 "把 {field} 調到暴增時需要的數量、縮短冷啟動（快取權重、預先拉映像、換小一點的模型），或調高客戶端的逾時；`podlab simulate` 的流量表會列出逾時的請求數"
             ))
         };
-        if program.startup.span.is_none() && delay <= traffic.timeout {
+        if program.startup.span.is_none() && delay <= limit {
             let load = format(load);
             diagnostic = on_assumption(
                 diagnostic,
@@ -151,6 +173,31 @@ mod tests {
             assumed[0].1.contains("assuming a 40s model load"),
             "{}",
             assumed[0].1
+        );
+    }
+
+    #[test]
+    fn behind_the_interceptor_from_zero_the_bound_is_its_condition_wait() {
+        let fixture = |name: &str| {
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/rules/PL604/");
+            std::fs::read_to_string(format!("{path}{name}")).expect("the fixture")
+        };
+        let held = found(&fixture("fail_interceptor_condition_wait_shorter.yaml"));
+        assert_eq!(held.len(), 1);
+        assert!(
+            held[0]
+                .1
+                .contains("longer than the interceptor's 20s conditionWait"),
+            "{}",
+            held[0].1
+        );
+        // Without the interceptor the clients' 3m covers the 1m load.
+        let direct = fixture("fail_interceptor_condition_wait_shorter.yaml")
+            .replace("    interceptor: { conditionWait: 20s }\n", "");
+        assert_eq!(found(&direct), vec![]);
+        assert_eq!(
+            found(&fixture("pass_interceptor_waits_long_enough.yaml")),
+            vec![]
         );
     }
 

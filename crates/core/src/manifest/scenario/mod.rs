@@ -16,7 +16,7 @@ use crate::span::Span;
 mod traffic;
 
 use traffic::{cpu_of, lower_serve, lower_traffic, serve_of};
-pub use traffic::{Arrivals, Cpu, CpuSpec, RateStep, Serve, ServeSpec, Traffic};
+pub use traffic::{Arrivals, Cpu, CpuSpec, Interceptor, RateStep, Serve, ServeSpec, Traffic};
 
 pub const GIB: i128 = 1 << 30;
 

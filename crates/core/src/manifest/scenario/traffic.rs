@@ -33,6 +33,28 @@ pub struct Traffic {
     /// The P99 latency the service should stay under (default 1 s): the
     /// page's target line, and what the diagnosis calls slow.
     pub target: Millis,
+    /// `interceptor:`: KEDA's HTTP add-on holds the requests in front of
+    /// the Service (traffic-autoscaling.md §3.3); `None`: clients reach
+    /// the Service directly.
+    pub interceptor: Option<Interceptor>,
+}
+
+/// `interceptor: {conditionWait, responseHeader}`: the HTTP add-on's
+/// interceptor (v0.11.1) between the clients and the Service, named as an
+/// `HTTPScaledObject`'s `spec.timeouts` names them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Interceptor {
+    pub span: Span,
+    /// How long a request waits for a ready endpoint before the interceptor
+    /// answers 502 (`KEDA_CONDITION_WAIT_TIMEOUT`: 20 s in the shipped
+    /// manifest, `config/interceptor/deployment.yaml`).
+    pub condition_wait: Millis,
+    /// How long the interceptor waits for the pod's response headers once
+    /// it forwarded the request before it answers 502
+    /// (`KEDA_RESPONSE_HEADER_TIMEOUT`: 500 ms in v0.11.1, code and
+    /// manifest). A model server that answers a whole response at once
+    /// sends its headers when it has computed it.
+    pub response_header: Millis,
 }
 
 /// `{at: 5m, rps: 120, ramp: true}`: from `at`, `rps` requests per second;
@@ -262,5 +284,11 @@ pub(super) fn lower_traffic(node: &Node) -> Option<Traffic> {
         timeout_span: duration_at(node, "timeout").and_then(|t| t.span),
         propagation: duration_at(node, "propagation").map_or(1000, |p| p.value),
         target: duration_at(node, "target").map_or(1000, |t| t.value.max(1)),
+        interceptor: node.get("interceptor").map(|interceptor| Interceptor {
+            span: interceptor.span,
+            condition_wait: duration_at(interceptor, "conditionWait").map_or(20_000, |t| t.value),
+            response_header: duration_at(interceptor, "responseHeader")
+                .map_or(500, |t| t.value.max(1)),
+        }),
     })
 }

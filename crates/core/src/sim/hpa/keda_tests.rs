@@ -209,6 +209,70 @@ fn scale_from_zero_and_back_golden() {
     assert!(after.served > 0);
 }
 
+/// The same scale from zero behind the HTTP add-on's interceptor
+/// (traffic-autoscaling.md §3.3): the requests from 2:00 are held instead
+/// of refused. The first pod is Ready some 30 s after its creation at
+/// 2:30, so with the shipped `conditionWait` of 20 s every request that
+/// arrived more than 20 s before kube-proxy routes to it gets the
+/// interceptor's 502, and the last 20 s of them are forwarded and served;
+/// but the interceptor forwards them all at once, and the one pod's
+/// queue (16 slots, `queueLimit` 100) refuses what does not fit with 503s.
+/// With `conditionWait: 90s` (the client's timeout raised to match) and
+/// room for the burst (`queueLimit: 1000`) every one of them is served,
+/// the first after waiting the whole cold start. KEDA's activation does not change: the prometheus trigger reads
+/// the requests that arrived, answered or not.
+#[test]
+fn the_interceptor_holds_the_cold_start_instead_of_refusing_it() {
+    use crate::sim::traffic::Failure;
+    let held = |wait: &str, timeout: &str, queue: &str| {
+        let text = text(0, RPS_10).replace("latency: 50ms\n", &format!("latency: 50ms\n        queueLimit: {queue}\n")).replace(
+            "    arrivals: uniform\n",
+            &format!(
+                "    arrivals: uniform\n    timeout: {timeout}\n    interceptor: {{conditionWait: {wait}, responseHeader: 10s}}\n"
+            ),
+        );
+        simulate(&text, &Options::default())
+    };
+    let run = held("20s", "30s", "100");
+    assert_eq!(keda_events(&run)[0].0, 150);
+    let ready = pod_ready_intervals(&run.pods[0])[0].0;
+    let routed = ready + 1000;
+    let traffic = run.traffic.as_ref().unwrap();
+    let cold = traffic.stats(120_000, routed + 1);
+    assert_eq!(cold.failed(Failure::NoEndpoints), 0);
+    // Arrivals at 120 s + k × 100 ms (k ≥ 1: evenly spaced, the first a
+    // gap after the step): those with arrival + 20 s < routed get a 502
+    // at arrival + 20 s.
+    let refused = (routed - 20_000 - 120_000 - 1) / 100;
+    let whole = traffic.stats(0, 360_000);
+    assert_eq!(whole.failed(Failure::InterceptorWait), refused);
+    // Forwarded at `routed`: the rest of the arrivals before it, 16 into
+    // the slots and 100 into the queue; the others are refused.
+    let forwarded = (routed - 120_000 - 1) / 100 - refused;
+    assert!(forwarded > 116, "{forwarded}");
+    assert_eq!(whole.failed(Failure::QueueFull), forwarded - 116);
+    assert_eq!(whole.failed_total(), refused + forwarded - 116);
+
+    let run = held("90s", "120s", "1000");
+    let routed = pod_ready_intervals(&run.pods[0])[0].0 + 1000;
+    let traffic = run.traffic.as_ref().unwrap();
+    let whole = traffic.stats(0, 360_000);
+    assert_eq!(whole.failed_total(), 0);
+    assert_eq!(whole.served, whole.arrived);
+    // The request of 2:00.1 waited until `routed`, then 50 ms of service:
+    // the slowest answer (each later one arrived 100 ms later and waits
+    // at most 50 ms / 16 longer in the queue).
+    let slowest = traffic
+        .windows
+        .iter()
+        .flat_map(|w| w.latencies.iter())
+        .max();
+    assert_eq!(
+        slowest.map(|&us| u64::from(us)),
+        Some((routed - 120_100) * 1000 + 50_000)
+    );
+}
+
 /// An empty result (a series nobody exports) reads 0 with
 /// `ignoreNullValues` (the default): never active, so a Deployment
 /// written at 1 is scaled to 0 at the first check after its creation

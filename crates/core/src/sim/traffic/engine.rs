@@ -93,12 +93,21 @@ pub(super) struct Engine<'a> {
     load: Vec<PodLoad>,
     /// The next second whose queue gauge is still to be read.
     next_sample: usize,
+    /// The HTTP add-on's interceptor: `(conditionWait, responseHeader)` in µs.
+    interceptor: Option<(u64, u64)>,
+    /// Arrival times (µs) of the requests the interceptor holds while no
+    /// endpoint is ready, oldest first.
+    held: std::collections::VecDeque<u64>,
+    /// With an interceptor: when it forwarded each request (µs), by id.
+    forwarded: Vec<u64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Timer {
     Done(u32),
     Wait(u32),
+    /// The interceptor's oldest held request may have waited too long.
+    Held,
 }
 
 const MICROS: u64 = 1000;
@@ -173,6 +182,14 @@ impl<'a> Engine<'a> {
             trace: Vec::new(),
             load,
             next_sample: 0,
+            interceptor: traffic.interceptor.as_ref().map(|i| {
+                (
+                    i.condition_wait.saturating_mul(MICROS),
+                    i.response_header.saturating_mul(MICROS),
+                )
+            }),
+            held: std::collections::VecDeque::new(),
+            forwarded: Vec::new(),
         }
     }
 
@@ -287,6 +304,7 @@ impl<'a> Engine<'a> {
                             self.servers[server as usize].timer = None;
                             self.dispatch(now, server);
                         }
+                        Timer::Held => self.expire_held(now),
                     }
                 }
             } else {
@@ -306,6 +324,11 @@ impl<'a> Engine<'a> {
             timeout: self.traffic.timeout,
             target: self.traffic.target,
             propagation: self.traffic.propagation,
+            interceptor: self
+                .traffic
+                .interceptor
+                .as_ref()
+                .map(|i| (i.condition_wait, i.response_header)),
             trace: self.trace,
             per_pod: self.load,
         }
@@ -349,6 +372,13 @@ impl<'a> Engine<'a> {
             Change::Ready(server, ready) => {
                 self.servers[server].ready = ready;
                 set_member(&mut self.ready, server as u32, ready);
+                if ready {
+                    // The interceptor forwards what it held.
+                    while let Some(arrival) = self.held.pop_front() {
+                        self.queued -= 1;
+                        self.route(now, arrival);
+                    }
+                }
             }
             Change::ServingTerminating(server, is) => {
                 self.servers[server].serving_terminating = is;
@@ -387,24 +417,92 @@ impl<'a> Engine<'a> {
     }
 
     /// A request ends without an answer at `now`: timed out already if the
-    /// client gave up before.
+    /// client (or the interceptor) gave up before.
     fn lose(&mut self, now: u64, request: u32, cause: Failure) {
-        let deadline = self.deadline(request);
+        let (deadline, given_up) = self.give_up(request);
         if deadline <= now {
-            self.fail(deadline, Failure::Timeout);
+            self.fail(deadline, given_up);
         } else {
             self.fail(now, cause);
         }
     }
 
-    fn deadline(&self, request: u32) -> u64 {
-        self.arrivals[request as usize].saturating_add(self.traffic.timeout.saturating_mul(MICROS))
+    /// When the request fails if it has no answer by then, and how: the
+    /// client's timeout, or the interceptor's `responseHeader` counted
+    /// from when it forwarded the request, whichever comes first.
+    fn give_up(&self, request: u32) -> (u64, Failure) {
+        let client = self.arrivals[request as usize]
+            .saturating_add(self.traffic.timeout.saturating_mul(MICROS));
+        match (self.interceptor, self.forwarded.get(request as usize)) {
+            (Some((_, header)), Some(&forwarded)) if forwarded.saturating_add(header) < client => {
+                (forwarded.saturating_add(header), Failure::ResponseHeader)
+            }
+            _ => (client, Failure::Timeout),
+        }
     }
 
     fn arrive(&mut self, now: u64) {
         if let Some(window) = self.window(now) {
             window.arrived += 1;
         }
+        // The interceptor holds a request while no endpoint is ready
+        // (`workloadActiveEndpoints`: ready true or nil; terminating ones
+        // are not ready), for `conditionWait` at most.
+        if let (Some((wait, _)), true) = (self.interceptor, self.ready.is_empty()) {
+            if self.held.is_empty() {
+                self.schedule_held(now, wait);
+            }
+            self.held.push_back(now);
+            self.queued += 1;
+            let queued = self.queued;
+            if let Some(window) = self.window(now) {
+                window.queue_max = window.queue_max.max(queued);
+            }
+            return;
+        }
+        self.route(now, now);
+    }
+
+    /// The oldest held request's end (`arrival`: its arrival): the
+    /// interceptor's 502 or the client's timeout, whichever comes first.
+    fn held_until(&self, arrival: u64, wait: u64) -> (u64, Failure) {
+        let client = arrival.saturating_add(self.traffic.timeout.saturating_mul(MICROS));
+        let interceptor = arrival.saturating_add(wait);
+        if interceptor < client {
+            (interceptor, Failure::InterceptorWait)
+        } else {
+            (client, Failure::Timeout)
+        }
+    }
+
+    fn schedule_held(&mut self, arrival: u64, wait: u64) {
+        let (at, _) = self.held_until(arrival, wait);
+        self.sequence += 1;
+        self.heap
+            .push(std::cmp::Reverse((at, self.sequence, Timer::Held)));
+    }
+
+    /// Fails the held requests whose wait is over (they are held in
+    /// arrival order and all wait as long, so they end in that order).
+    fn expire_held(&mut self, now: u64) {
+        let Some((wait, _)) = self.interceptor else {
+            return;
+        };
+        while let Some(&arrival) = self.held.front() {
+            let (at, failure) = self.held_until(arrival, wait);
+            if at > now {
+                self.schedule_held(arrival, wait);
+                return;
+            }
+            self.held.pop_front();
+            self.queued -= 1;
+            self.fail(at, failure);
+        }
+    }
+
+    /// Sends a request that arrived at `arrival` through the Service at
+    /// `now` (later than its arrival when the interceptor held it).
+    fn route(&mut self, now: u64, arrival: u64) {
         // kube-proxy: a random ready endpoint, else a serving-terminating one.
         let pool = if !self.ready.is_empty() {
             &self.ready
@@ -435,7 +533,10 @@ impl<'a> Engine<'a> {
             return;
         }
         let request = self.arrivals.len() as u32;
-        self.arrivals.push(now);
+        self.arrivals.push(arrival);
+        if self.interceptor.is_some() {
+            self.forwarded.push(now);
+        }
         self.servers[server as usize].queue.push_back(request);
         self.queued += 1;
         let queued = self.queued;
@@ -448,24 +549,22 @@ impl<'a> Engine<'a> {
     /// Starts batches on free slots of `server`.
     fn dispatch(&mut self, now: u64, server: u32) {
         loop {
-            let timeout = self.traffic.timeout.saturating_mul(MICROS);
-            let s = &mut self.servers[server as usize];
+            let s = &self.servers[server as usize];
             if s.busy as i64 >= s.serve.concurrency.value || s.queue.is_empty() {
                 return;
             }
             // A client that gave up is found when its request is picked.
-            let expired = s
-                .queue
-                .front()
-                .is_some_and(|&head| self.arrivals[head as usize].saturating_add(timeout) <= now);
-            if expired {
-                if let Some(head) = s.queue.pop_front() {
-                    self.queued -= 1;
-                    let deadline = self.deadline(head);
-                    self.fail(deadline, Failure::Timeout);
-                }
+            let expired = s.queue.front().copied().and_then(|head| {
+                let (deadline, failure) = self.give_up(head);
+                (deadline <= now).then_some((deadline, failure))
+            });
+            if let Some((deadline, failure)) = expired {
+                self.servers[server as usize].queue.pop_front();
+                self.queued -= 1;
+                self.fail(deadline, failure);
                 continue;
             }
+            let s = &mut self.servers[server as usize];
             let Some(&head) = s.queue.front() else {
                 return;
             };
@@ -542,7 +641,6 @@ impl<'a> Engine<'a> {
                 s.in_flight.swap_remove(i);
             }
         }
-        let timeout = self.traffic.timeout.saturating_mul(MICROS);
         let pod = self.servers[server as usize].pod;
         if let Some(completed) = self.load[server as usize]
             .completed
@@ -554,8 +652,9 @@ impl<'a> Engine<'a> {
             let request = self.members[i];
             let arrival = self.arrivals[request as usize];
             let latency = now - arrival;
-            if latency > timeout {
-                self.fail(arrival + timeout, Failure::Timeout);
+            let (deadline, failure) = self.give_up(request);
+            if now > deadline {
+                self.fail(deadline, failure);
                 continue;
             }
             if let Some(window) = self.window(now) {
@@ -584,9 +683,16 @@ impl<'a> Engine<'a> {
             }
         }
         for request in late {
-            let deadline = self.deadline(request);
+            let (deadline, failure) = self.give_up(request);
             if deadline < end {
-                self.fail(deadline, Failure::Timeout);
+                self.fail(deadline, failure);
+            }
+        }
+        while let (Some(&arrival), Some((wait, _))) = (self.held.front(), self.interceptor) {
+            self.held.pop_front();
+            let (at, failure) = self.held_until(arrival, wait);
+            if at < end {
+                self.fail(at, failure);
             }
         }
     }

@@ -60,16 +60,24 @@ pub enum Failure {
     /// The container died (OOMKilled, killed by its liveness probe) with
     /// the request in it: the connection is reset.
     Crashed,
+    /// The interceptor held the request `conditionWait` and no endpoint
+    /// became ready: 502 (traffic-autoscaling.md §3.3).
+    InterceptorWait,
+    /// The interceptor forwarded the request and the pod's response
+    /// headers did not come within `responseHeader`: 502 (§3.3).
+    ResponseHeader,
 }
 
 impl Failure {
-    pub const ALL: [Failure; 6] = [
+    pub const ALL: [Failure; 8] = [
         Failure::NotReady,
         Failure::Terminating,
         Failure::QueueFull,
         Failure::Timeout,
         Failure::NoEndpoints,
         Failure::Crashed,
+        Failure::InterceptorWait,
+        Failure::ResponseHeader,
     ];
 
     /// The key in `podlab simulate --format json`.
@@ -81,6 +89,8 @@ impl Failure {
             Failure::Timeout => "timeout",
             Failure::NoEndpoints => "noEndpoints",
             Failure::Crashed => "crashed",
+            Failure::InterceptorWait => "interceptorWait",
+            Failure::ResponseHeader => "responseHeader",
         }
     }
 
@@ -96,7 +106,7 @@ pub struct Window {
     pub served: u32,
     /// Failures by [`Failure`] (indexed as `Failure::ALL`), counted in the
     /// window where the client learnt of them.
-    pub failed: [u32; 6],
+    pub failed: [u32; 8],
     /// Latencies (µs, arrival to answer) of the requests answered in this
     /// window, in the order they were answered.
     pub latencies: Vec<u32>,
@@ -109,7 +119,7 @@ pub struct Window {
 pub struct Stats {
     pub arrived: u64,
     pub served: u64,
-    pub failed: [u64; 6],
+    pub failed: [u64; 8],
     /// Nearest-rank percentiles (the ⌈p·n⌉-th smallest latency) of the
     /// requests served, in µs; `None` when none was served.
     pub p50: Option<u64>,
@@ -149,6 +159,9 @@ pub struct TrafficRun {
     pub target: Millis,
     /// kube-proxy's delay after an endpoint change.
     pub propagation: Millis,
+    /// The interceptor's `(conditionWait, responseHeader)`, ms, when the
+    /// Scenario puts one in front of the Service.
+    pub interceptor: Option<(Millis, Millis)>,
     /// Every served request: (pod, arrival, start of its batch, answer), in
     /// µs, in order of answer; kept only with [`TrafficOptions::trace`].
     pub trace: Vec<(usize, u64, u64, u64)>,

@@ -596,3 +596,113 @@ fn a_scale_down_without_pre_stop_fails_the_requests_routed_before_the_endpoint_g
     );
     assert!(messages[1].starts_with("Deleted pod: model-api-"));
 }
+
+/// KEDA's HTTP add-on (traffic-autoscaling.md §3.3): the interceptor holds
+/// a request while the Service has no ready endpoint and forwards it as
+/// soon as one is ready (podlab: when kube-proxy sees it, `propagation`
+/// after the pod turned Ready).
+#[test]
+fn the_interceptor_holds_requests_until_an_endpoint_is_ready() {
+    // 10/s evenly spaced (request k at k × 100 ms), room for all at once
+    // (1000 slots, 50 ms each); the interceptor waits up to 60 s and the
+    // client as long.
+    let text = text(
+        PROBE,
+        "{concurrency: 1000, latency: 50ms, queueLimit: 1000}",
+        "{service: model-api, rate: [{at: 0s, rps: 10}], arrivals: uniform, timeout: 60s, interceptor: {conditionWait: 60s, responseHeader: 10s}}",
+    );
+    let (run, traffic) = run_of(&text, true);
+    let routed = ready_at(&run) + 1000;
+    let total = traffic.stats(0, 120_000);
+    // Without the interceptor the (routed − 1) / 100 requests before it
+    // found no endpoint (`a_replica_with_room_…`); now none fails.
+    assert_eq!(total.failed_total(), 0);
+    assert_eq!(total.served, 1199);
+    // A held request is forwarded at `routed` and answered 50 ms later;
+    // the others in 50 ms.
+    let routed_us = routed * 1000;
+    for &(_, arrival, start, done) in &traffic.trace {
+        if arrival < routed_us {
+            assert_eq!((start, done), (routed_us, routed_us + 50_000));
+        } else {
+            assert_eq!(done - arrival, 50_000);
+        }
+    }
+    // The first request (at 100 ms) waited the whole cold start: it is
+    // the slowest answer.
+    let slowest = traffic.trace.iter().map(|&(_, a, _, d)| d - a).max();
+    assert_eq!(slowest, Some(routed_us + 50_000 - 100_000));
+    // The held requests are in the queue gauge: all of them at once just
+    // before `routed`.
+    let held = (routed - 1) / 100;
+    assert_eq!(
+        traffic.windows[((routed - 1) / 1000) as usize].queue_max as u64,
+        held
+    );
+}
+
+/// The interceptor's `conditionWait` is shorter than the cold start:
+/// each request it holds longer gets a 502 at arrival + 5 s; with a
+/// client timeout shorter than it, the client gives up first.
+#[test]
+fn a_cold_start_longer_than_condition_wait_is_a_502_from_the_interceptor() {
+    let text_with = |timeout: &str, wait: &str| {
+        text(
+            PROBE,
+            "{concurrency: 1000, latency: 50ms, queueLimit: 1000}",
+            &format!("{{service: model-api, rate: [{{at: 0s, rps: 10}}], arrivals: uniform, timeout: {timeout}, interceptor: {{conditionWait: {wait}, responseHeader: 10s}}}}"),
+        )
+    };
+    let (run, traffic) = run_of(&text_with("30s", "5s"), false);
+    let routed = ready_at(&run) + 1000;
+    // Request k (at k × 100 ms) fails when k × 100 + 5000 < routed (the
+    // endpoint change at `routed` applies before a wait that ends then).
+    let failed = (routed - 5000 - 1) / 100;
+    let total = traffic.stats(0, 120_000);
+    assert_eq!(total.failed(Failure::InterceptorWait), failed);
+    assert_eq!(total.failed_total(), failed);
+    assert_eq!(total.served, 1199 - failed);
+    // The first 502 is at 0.1 + 5 = 5.1 s: none before.
+    assert_eq!(traffic.stats(0, 5000).failed_total(), 0);
+    // Window 5 (5.0 to 6.0 s) holds the 502s of requests 1 to 9.
+    assert_eq!(
+        traffic.windows[5].failed[Failure::InterceptorWait as usize],
+        9
+    );
+
+    let (run, traffic) = run_of(&text_with("3s", "20s"), false);
+    let routed = ready_at(&run) + 1000;
+    let total = traffic.stats(0, 120_000);
+    assert_eq!(total.failed(Failure::Timeout), (routed - 3000 - 1) / 100);
+    assert_eq!(total.failed(Failure::InterceptorWait), 0);
+}
+
+/// v0.11.1's `responseHeader` of 500 ms (the default: only
+/// `conditionWait` is written, longer than the cold start): a model that
+/// takes 800 ms to answer never gets an answer through the interceptor;
+/// one that takes 400 ms always does.
+#[test]
+fn the_interceptor_answers_502_when_response_headers_come_too_late() {
+    let text_with = |latency: &str| {
+        text(
+            PROBE,
+            &format!("{{concurrency: 1000, latency: {latency}, queueLimit: 1000}}"),
+            "{service: model-api, rate: [{at: 0s, rps: 10}], arrivals: uniform, timeout: 60s, interceptor: {conditionWait: 60s}}",
+        )
+    };
+    let (_, traffic) = run_of(&text_with("800ms"), false);
+    let total = traffic.stats(0, 120_000);
+    assert_eq!(total.served, 0);
+    // Every request forwarded by 119.5 s fails 500 ms after it was
+    // forwarded (k × 100 ms + 500 < 120 s: k ≤ 1194); the later ones are
+    // still in flight when the run ends.
+    assert_eq!(total.failed(Failure::ResponseHeader), 1194);
+    assert_eq!(total.failed_total(), 1194);
+
+    let (_, traffic) = run_of(&text_with("400ms"), false);
+    let total = traffic.stats(0, 120_000);
+    assert_eq!(total.failed_total(), 0);
+    // The last four (119.6 to 119.9 s) would be answered at 2:00 or
+    // later: the run ends at 2:00, before an event at that instant.
+    assert_eq!(total.served, 1195);
+}
