@@ -17,6 +17,7 @@ use crate::components::{
     ShareBar, Simulation,
 };
 use crate::hooks::use_debounced_effect;
+use crate::i18n::TextHtml;
 use crate::library::{self, Library};
 use crate::perf;
 use crate::persist::{self, Notice, Page};
@@ -377,8 +378,8 @@ pub fn App(props: &AppProps) -> Html {
         <div class={classes!("app", embed.then_some("embed"))} lang={lang.code()}>
             <header>
                 <div class="titles">
-                    <h1 data-testid="title">{ i18n::title().get(lang).to_owned() }</h1>
-                    <p class="tagline">{ i18n::tagline().get(lang).to_owned() }</p>
+                    <h1 data-testid="title">{ i18n::title().html(lang) }</h1>
+                    <p class="tagline">{ i18n::tagline().html(lang) }</p>
                 </div>
                 <div class="header-tools">
                     if *embed {
@@ -386,21 +387,21 @@ pub fn App(props: &AppProps) -> Html {
                         // the same text (the fragment is kept current after
                         // each lint), without `embed=1`.
                         <a class="open-full" data-testid="open-full" target="_blank" rel="noopener" href="./" onclick={open_full}>
-                            { i18n::open_in_podlab().get(lang).to_owned() }
+                            { i18n::open_in_podlab().html(lang) }
                         </a>
                     } else {
                         <ShareBar text={state.text.clone()} {lang} options={Some(share_options)} />
                     }
                     if *page == Page::Playground {
-                        <a class="to-exercises" data-testid="to-exercises" href={format!("?exercises&lang={}", lang.code())}>{ i18n::exercises().get(lang).to_owned() }</a>
+                        <a class="to-exercises" data-testid="to-exercises" href={format!("?exercises&lang={}", lang.code())}>{ i18n::exercises().html(lang) }</a>
                     }
                     <LangToggle {lang} on_change={on_lang} />
                 </div>
             </header>
             if let Some(text) = notice_text {
                 <div class="notice" role="alert" data-testid="notice">
-                    <span>{ text.get(lang).to_owned() }</span>
-                    <button type="button" onclick={on_dismiss}>{ i18n::dismiss().get(lang).to_owned() }</button>
+                    <span>{ text.html(lang) }</span>
+                    <button type="button" onclick={on_dismiss}>{ i18n::dismiss().html(lang) }</button>
                 </div>
             }
             if *page == Page::Exercises {
@@ -425,7 +426,7 @@ pub fn App(props: &AppProps) -> Html {
                             };
                             html! {
                                 <button type="button" role="tab" class="tab" aria-selected={selected.to_string()} data-testid={format!("tab-{}", tab.id())} {onclick}>
-                                    { i18n::view_tab(tab).get(lang).to_owned() }
+                                    { i18n::view_tab(tab).html(lang) }
                                 </button>
                             }
                         }) }
@@ -452,7 +453,7 @@ pub fn App(props: &AppProps) -> Html {
                         }
                         if findings_hidden {
                             <button type="button" class="findings" data-testid="findings" onclick={show_findings}>
-                                { i18n::show_findings(state.linted.report.diagnostics.len()).get(lang).to_owned() }
+                                { i18n::show_findings(state.linted.report.diagnostics.len()).html(lang) }
                             </button>
                         } else {
                             { diagnostics }

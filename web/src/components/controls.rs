@@ -8,6 +8,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::i18n;
+use crate::i18n::TextHtml;
 
 const GIB: i128 = 1 << 30;
 
@@ -129,7 +130,7 @@ fn autoscaler_controls(values: &Values, lang: Lang, on_change: &Callback<Change>
             <div class="control add-traffic">
                 <button type="button" data-testid="add-autoscaler" onclick={
                     Callback::from(move |_: MouseEvent| on_change.emit(Change::AddAutoscaler))
-                }>{ i18n::add_autoscaler().get(lang).to_owned() }</button>
+                }>{ i18n::add_autoscaler().html(lang) }</button>
             </div>
         };
     };
@@ -195,7 +196,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
     let Some(values) = &props.values else {
         return html! {
             <section class="controls" aria-label={i18n::controls_heading().get(lang).to_owned()}>
-                <p class="muted">{ i18n::controls_need_container().get(lang).to_owned() }</p>
+                <p class="muted">{ i18n::controls_need_container().html(lang) }</p>
             </section>
         };
     };
@@ -243,7 +244,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
     let shown = |id: &str| props.only.as_ref().is_none_or(|only| only.contains(&id));
     html! {
         <section class="controls" aria-label={i18n::controls_heading().get(lang).to_owned()}>
-            <h2>{ i18n::controls_heading().get(lang).to_owned() }<span class="muted">{ format!(" · {container}") }</span></h2>
+            <h2>{ i18n::controls_heading().html(lang) }<span class="muted">{ format!(" · {container}") }</span></h2>
             if shown("startup") {
                 { slider(
                     "slider-startup",
@@ -299,7 +300,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     <button type="button" data-testid="add-traffic" onclick={
                         let on_change = props.on_change.clone();
                         Callback::from(move |_: MouseEvent| on_change.emit(Change::AddTraffic))
-                    }>{ i18n::add_traffic().get(lang).to_owned() }</button>
+                    }>{ i18n::add_traffic().html(lang) }</button>
                 </div>
             }
             if let (Some(traffic), true) = (&values.traffic, shown("traffic")) {
@@ -343,10 +344,10 @@ pub fn Controls(props: &ControlsProps) -> Html {
             }
             if shown("cluster") {
             <div class="control">
-                <label for="control-preset">{ i18n::cluster().get(lang).to_owned() }</label>
+                <label for="control-preset">{ i18n::cluster().html(lang) }</label>
                 <select id="control-preset" data-testid="preset" onchange={on_preset}>
                     if preset_id == "custom" {
-                        <option value="custom" selected=true>{ i18n::custom().get(lang).to_owned() }</option>
+                        <option value="custom" selected=true>{ i18n::custom().html(lang) }</option>
                     }
                     { for Preset::ALL.iter().map(|preset| html! {
                         <option value={preset.id()} selected={preset.id() == preset_id}>{ preset_label(*preset, lang) }</option>
@@ -356,10 +357,10 @@ pub fn Controls(props: &ControlsProps) -> Html {
             }
             if shown("sharing") {
             <div class="control">
-                <label for="control-sharing">{ i18n::gpu_sharing().get(lang).to_owned() }</label>
+                <label for="control-sharing">{ i18n::gpu_sharing().html(lang) }</label>
                 <select id="control-sharing" data-testid="sharing" onchange={on_sharing}>
                     if sharing_id == "custom" {
-                        <option value="custom" selected=true>{ i18n::custom().get(lang).to_owned() }</option>
+                        <option value="custom" selected=true>{ i18n::custom().html(lang) }</option>
                     }
                     { for sharing_options().into_iter().map(|(id, _)| html! {
                         <option value={id} selected={id == sharing_id}>{ sharing_label(id, lang) }</option>

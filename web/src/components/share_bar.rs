@@ -9,6 +9,7 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::i18n;
+use crate::i18n::TextHtml;
 use crate::persist;
 
 #[derive(Properties, PartialEq)]
@@ -91,10 +92,10 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
     html! {
         <section class="share" aria-label={i18n::share_heading().get(lang).to_owned()}>
             <button type="button" data-testid="share" onclick={copy(false)}>
-                { i18n::copy_link().get(lang).to_owned() }
+                { i18n::copy_link().html(lang) }
             </button>
             <button type="button" data-testid="share-embed" onclick={copy(true)}>
-                { i18n::copy_embed().get(lang).to_owned() }
+                { i18n::copy_embed().html(lang) }
             </button>
             <input
                 ref={field}

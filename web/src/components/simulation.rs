@@ -17,6 +17,7 @@ use yew::prelude::*;
 
 use super::{KubectlPanes, Timeline};
 use crate::hooks::use_playback_ticks;
+use crate::i18n::TextHtml;
 use crate::state::{Linted, Playback, PlaybackAction, SPEEDS};
 use crate::{i18n, view_model};
 
@@ -159,7 +160,7 @@ pub fn Simulation(props: &SimulationProps) -> Html {
         <section class="simulation" aria-labelledby="simulation-heading">
             <div class="stage" data-testid="stage">
                 <div class="sim-controls">
-                    <h2 id="simulation-heading">{ i18n::simulation_heading().get(lang).to_owned() }</h2>
+                    <h2 id="simulation-heading">{ i18n::simulation_heading().html(lang) }</h2>
                     <button
                         type="button"
                         class="play"
@@ -167,19 +168,19 @@ pub fn Simulation(props: &SimulationProps) -> Html {
                         onclick={on_play}
                     >
                         <span aria-hidden="true" class="play-icon">{ if playback.playing { "❚❚" } else { "▶" } }</span>
-                        { play_label.get(lang).to_owned() }
+                        { play_label.html(lang) }
                     </button>
                     <div class="speeds" role="group" aria-label={i18n::speed().get(lang).to_owned()}>
-                        <span class="speeds-label" aria-hidden="true">{ i18n::speed().get(lang).to_owned() }</span>
+                        <span class="speeds-label" aria-hidden="true">{ i18n::speed().html(lang) }</span>
                         { for speeds }
                     </div>
                     <output class="clock" data-testid="clock" for="scrubber">{ format!("{now} / {total}") }</output>
                     if props.pending {
-                        <span class="pending">{ i18n::simulating().get(lang).to_owned() }</span>
+                        <span class="pending">{ i18n::simulating().html(lang) }</span>
                     }
                 </div>
                 if let Some(note) = &props.linted.cluster_note {
-                    <p class="cluster-note" data-testid="cluster-note">{ note.get(lang).to_owned() }</p>
+                    <p class="cluster-note" data-testid="cluster-note">{ note.html(lang) }</p>
                 }
                 <Timeline
                     timeline={timeline}
@@ -192,7 +193,7 @@ pub fn Simulation(props: &SimulationProps) -> Html {
                     replicas={props.linted.replicas.clone()}
                 />
                 <div class="scrub">
-                    <label for="scrubber" class="visually-hidden">{ i18n::simulated_time().get(lang).to_owned() }</label>
+                    <label for="scrubber" class="visually-hidden">{ i18n::simulated_time().html(lang) }</label>
                     <input
                         id="scrubber"
                         data-testid="scrubber"
@@ -207,10 +208,10 @@ pub fn Simulation(props: &SimulationProps) -> Html {
                 </div>
                 if let Some((now, finding)) = &traffic_now {
                     <p class="traffic-now" data-testid="traffic-now" aria-live="polite">
-                        { now.get(lang).to_owned() }
+                        { now.html(lang) }
                         if let Some(finding) = finding {
                             <span class="traffic-finding" data-testid="traffic-finding">
-                                { i18n::traffic_finding(&finding.symptom, &finding.root_cause).get(lang).to_owned() }
+                                { i18n::traffic_finding(&finding.symptom, &finding.root_cause).html(lang) }
                             </span>
                         }
                     </p>
@@ -220,11 +221,11 @@ pub fn Simulation(props: &SimulationProps) -> Html {
                         <div class="traffic-chain" data-testid="traffic-chain">
                             <ol aria-label={i18n::traffic_chain().get(lang).to_owned()}>
                                 { for finding.chain.iter().map(|step| html! {
-                                    <li><time>{ view_model::clock(step.at) }</time>{ " " }{ step.text.get(lang).to_owned() }</li>
+                                    <li><time>{ view_model::clock(step.at) }</time>{ " " }{ step.text.html(lang) }</li>
                                 }) }
                             </ol>
                             <ul aria-label={i18n::traffic_fixes().get(lang).to_owned()} data-testid="traffic-fixes">
-                                { for finding.fixes.iter().map(|fix| html! { <li>{ fix.get(lang).to_owned() }</li> }) }
+                                { for finding.fixes.iter().map(|fix| html! { <li>{ fix.html(lang) }</li> }) }
                             </ul>
                         </div>
                     }

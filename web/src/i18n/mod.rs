@@ -17,6 +17,21 @@ use podlab_core::text;
 pub use self::controls::*;
 pub use self::exercises::*;
 
+/// A [`Text`] as the page's text node in `lang`: `{ i18n::title().html(lang) }`.
+/// One out-of-line copy (`{ text.get(lang).to_owned() }` inlined a copy, a
+/// conversion and a second copy at each of ~100 places; docs/size.md).
+pub trait TextHtml {
+    fn html(&self, lang: Lang) -> yew::Html;
+}
+
+impl TextHtml for Text {
+    #[inline(never)]
+    fn html(&self, lang: Lang) -> yew::Html {
+        let words = yew::AttrValue::from(self.get(lang).to_owned());
+        yew::virtual_dom::VNode::VText(yew::virtual_dom::VText::new(words))
+    }
+}
+
 pub fn title() -> Text {
     Text::new("podlab playground", "podlab 練習場")
 }

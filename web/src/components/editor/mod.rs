@@ -27,6 +27,7 @@ use yew::prelude::*;
 
 use self::layout::{DrawnLine, Lines, Mark};
 use crate::i18n;
+use crate::i18n::TextHtml;
 use crate::state::Linted;
 use crate::view_model::{severity_class, utf16_offset};
 
@@ -284,9 +285,9 @@ pub fn Editor(props: &EditorProps) -> Html {
     html! {
         <section class="editor">
             <label for="editor">{ props.label.clone() }</label>
-            <p id={hint_id} class="editor-hint">{ i18n::editor_hint().get(lang).to_owned() }</p>
+            <p id={hint_id} class="editor-hint">{ i18n::editor_hint().html(lang) }</p>
             if let Some(locked) = props.locked {
-                <p class="editor-hint editor-locked" data-testid="editor-locked">{ i18n::locked_lines(locked.first_line, locked.last_line).get(lang).to_owned() }</p>
+                <p class="editor-hint editor-locked" data-testid="editor-locked">{ i18n::locked_lines(locked.first_line, locked.last_line).html(lang) }</p>
             }
             <div class={classes!("code", plain.then_some("plain"))}>
                 <div

@@ -6,6 +6,7 @@ use podlab_core::i18n::Lang;
 use yew::prelude::*;
 
 use crate::i18n;
+use crate::i18n::TextHtml;
 
 #[derive(Properties, PartialEq)]
 pub struct ExerciseIndexProps {
@@ -23,7 +24,7 @@ pub fn ExerciseIndex(props: &ExerciseIndexProps) -> Html {
     let Some(exercises) = &props.exercises else {
         return html! {
             <section class="exercise-index" data-testid="exercise-index-loading">
-                <p role="status">{ i18n::loading_exercises().get(lang).to_owned() }</p>
+                <p role="status">{ i18n::loading_exercises().html(lang) }</p>
             </section>
         };
     };
@@ -41,15 +42,15 @@ pub fn ExerciseIndex(props: &ExerciseIndexProps) -> Html {
         html! {
             <button type="button" data-testid={testid} aria-pressed={pressed.to_string()}
                 onclick={Callback::from(move |_: MouseEvent| filter_state.set(tag))}>
-                { label.get(lang).to_owned() }
+                { label.html(lang) }
             </button>
         }
     };
     html! {
         <section class="exercise-index" data-testid="exercise-index">
-            <nav class="exercise-nav"><a href={format!("?lang={}", lang.code())}>{ i18n::playground().get(lang).to_owned() }</a></nav>
-            <h2>{ i18n::exercises().get(lang).to_owned() }</h2>
-            <p>{ i18n::exercises_intro().get(lang).to_owned() }</p>
+            <nav class="exercise-nav"><a href={format!("?lang={}", lang.code())}>{ i18n::playground().html(lang) }</a></nav>
+            <h2>{ i18n::exercises().html(lang) }</h2>
+            <p>{ i18n::exercises_intro().html(lang) }</p>
             <div class="filters" role="group">
                 { button(None) }
                 { for Tag::ALL.iter().map(|tag| button(Some(*tag))) }
@@ -60,16 +61,16 @@ pub fn ExerciseIndex(props: &ExerciseIndexProps) -> Html {
                     let tags: Vec<String> = exercise.tags.iter().map(|t| t.label().get(lang).to_owned()).collect();
                     html! {
                         <li data-testid={format!("exercise-{}", exercise.id)} class={classes!(solved.then_some("solved"))}>
-                            <a class="exercise-title" href={format!("?exercise={}&lang={}", exercise.id, lang.code())}>{ exercise.title.get(lang).to_owned() }</a>
+                            <a class="exercise-title" href={format!("?exercise={}&lang={}", exercise.id, lang.code())}>{ exercise.title.html(lang) }</a>
                             if solved {
                                 <span class="badge solved-badge">{ format!("✓ {}", i18n::solved_mark().get(lang)) }</span>
                             }
                             <span class="tags">{ tags.join(" · ") }</span>
-                            <p>{ exercise.story.get(lang).to_owned() }</p>
-                            <a href={format!("?exercise={}&lang={}", exercise.id, lang.code())}>{ i18n::practice().get(lang).to_owned() }</a>
+                            <p>{ exercise.story.html(lang) }</p>
+                            <a href={format!("?exercise={}&lang={}", exercise.id, lang.code())}>{ i18n::practice().html(lang) }</a>
                             if exercise.interview.is_some() {
                                 { " · " }
-                                <a href={format!("?exercise={}&mode=interview&lang={}", exercise.id, lang.code())}>{ i18n::interview_mode().get(lang).to_owned() }</a>
+                                <a href={format!("?exercise={}&mode=interview&lang={}", exercise.id, lang.code())}>{ i18n::interview_mode().html(lang) }</a>
                             }
                         </li>
                     }

@@ -13,6 +13,7 @@ use podlab_core::sim::{simulate, Options, Run};
 use yew::prelude::*;
 
 use crate::i18n;
+use crate::i18n::TextHtml;
 
 #[derive(Properties)]
 pub struct InterviewProps {
@@ -78,13 +79,13 @@ pub fn InterviewView(props: &InterviewProps) -> Html {
     html! {
         <section class="interview" data-testid="interview">
             <nav class="exercise-nav">
-                <a href={format!("?exercises&lang={}", lang.code())}>{ i18n::back_to_index().get(lang).to_owned() }</a>
-                <a href={format!("?exercise={}&lang={}", exercise.id, lang.code())}>{ i18n::practice().get(lang).to_owned() }</a>
+                <a href={format!("?exercises&lang={}", lang.code())}>{ i18n::back_to_index().html(lang) }</a>
+                <a href={format!("?exercise={}&lang={}", exercise.id, lang.code())}>{ i18n::practice().html(lang) }</a>
             </nav>
             <h2>{ format!("{} · {}", i18n::interview_mode().get(lang), exercise.title.get(lang)) }</h2>
-            <p>{ exercise.story.get(lang).to_owned() }</p>
-            <p class="muted">{ i18n::recommended_order().get(lang).to_owned() }</p>
-            <h3>{ i18n::interview_symptom().get(lang).to_owned() }</h3>
+            <p>{ exercise.story.html(lang) }</p>
+            <p class="muted">{ i18n::recommended_order().html(lang) }</p>
+            <h3>{ i18n::interview_symptom().html(lang) }</h3>
             <pre class="terminal" data-testid="interview-symptom">{ format!("$ kubectl get pods\n{}", symptom(&run, at)) }</pre>
             { for steps.iter().enumerate().map(|(index, step)| html! {
                 <pre class="terminal" data-testid={format!("interview-output-{index}")}>{ format!("$ {}\n{}", step.line, step.output) }</pre>
@@ -102,7 +103,7 @@ pub fn InterviewView(props: &InterviewProps) -> Html {
                 </div>
             }
             <fieldset class="causes" disabled={cause.is_some()}>
-                <legend>{ i18n::root_cause_question().get(lang).to_owned() }</legend>
+                <legend>{ i18n::root_cause_question().html(lang) }</legend>
                 { for interview.causes.iter().enumerate().map(|(index, option)| {
                     let setter = cause.clone();
                     let chosen = *cause == Some(index);
@@ -111,9 +112,9 @@ pub fn InterviewView(props: &InterviewProps) -> Html {
                             <input type="radio" name="cause" data-testid={format!("cause-{index}")}
                                 checked={chosen}
                                 onchange={Callback::from(move |_: Event| setter.set(Some(index)))} />
-                            { option.text.get(lang).to_owned() }
+                            { option.text.html(lang) }
                             if cause.is_some() {
-                                <span class="cause-why">{ option.why.get(lang).to_owned() }</span>
+                                <span class="cause-why">{ option.why.html(lang) }</span>
                             }
                         </label>
                     }
@@ -121,10 +122,10 @@ pub fn InterviewView(props: &InterviewProps) -> Html {
             </fieldset>
             if let Some(scored) = scored {
                 <div class={classes!("score", scored.cause_correct.then_some("right"))} data-testid="interview-score" role="status">
-                    <p><strong>{ scored.summary.get(lang).to_owned() }</strong></p>
+                    <p><strong>{ scored.summary.html(lang) }</strong></p>
                     <p>{ format!("{}: {}", i18n::your_path().get(lang), path.iter().map(|c| c.id()).collect::<Vec<_>>().join(" → ")) }</p>
-                    <p>{ exercise.explanation.get(lang).to_owned() }</p>
-                    <button type="button" data-testid="interview-restart" onclick={restart}>{ i18n::try_again().get(lang).to_owned() }</button>
+                    <p>{ exercise.explanation.html(lang) }</p>
+                    <button type="button" data-testid="interview-restart" onclick={restart}>{ i18n::try_again().html(lang) }</button>
                 </div>
             }
         </section>

@@ -9,6 +9,7 @@ use podlab_core::i18n::Lang;
 use yew::prelude::*;
 
 use crate::i18n;
+use crate::i18n::TextHtml;
 
 #[derive(Properties)]
 pub struct ExercisePanelProps {
@@ -70,49 +71,49 @@ pub fn ExercisePanel(props: &ExercisePanelProps) -> Html {
     html! {
         <section class={classes!("exercise", solved.then_some("solved"))} data-testid="exercise" aria-label={exercise.title.get(lang).to_owned()}>
             <nav class="exercise-nav">
-                <a href={index_href}>{ i18n::back_to_index().get(lang).to_owned() }</a>
+                <a href={index_href}>{ i18n::back_to_index().html(lang) }</a>
                 if exercise.interview.is_some() {
-                    <a href={interview_href} data-testid="to-interview">{ i18n::interview_mode().get(lang).to_owned() }</a>
+                    <a href={interview_href} data-testid="to-interview">{ i18n::interview_mode().html(lang) }</a>
                 }
             </nav>
-            <h2>{ exercise.title.get(lang).to_owned() }</h2>
-            <p>{ exercise.story.get(lang).to_owned() }</p>
-            <p><strong>{ format!("{}: ", i18n::goal().get(lang)) }</strong>{ exercise.goal.get(lang).to_owned() }</p>
-            <h3>{ i18n::goals().get(lang).to_owned() }</h3>
+            <h2>{ exercise.title.html(lang) }</h2>
+            <p>{ exercise.story.html(lang) }</p>
+            <p><strong>{ format!("{}: ", i18n::goal().get(lang)) }</strong>{ exercise.goal.html(lang) }</p>
+            <h3>{ i18n::goals().html(lang) }</h3>
             <ul class="goals" data-testid="goals">
                 { for props.results.iter().enumerate().map(|(index, result)| html! {
                     <li class={if result.passed { "pass" } else { "fail" }} data-testid={format!("goal-{index}")} data-passed={result.passed.to_string()}>
                         <span class="goal-mark" aria-hidden="true">{ if result.passed { "✓" } else { "✗" } }</span>
-                        <span class="goal-label">{ result.label.get(lang).to_owned() }</span>
-                        <span class="goal-why">{ result.why.get(lang).to_owned() }</span>
+                        <span class="goal-label">{ result.label.html(lang) }</span>
+                        <span class="goal-why">{ result.why.html(lang) }</span>
                     </li>
                 }) }
             </ul>
             <p class="goal-summary" role="status" aria-live="polite" data-testid="goal-summary">
-                { goals::summary(&props.results).get(lang).to_owned() }
+                { goals::summary(&props.results).html(lang) }
             </p>
             if solved {
-                <div class="solved-banner" data-testid="solved">{ i18n::solved_banner().get(lang).to_owned() }</div>
+                <div class="solved-banner" data-testid="solved">{ i18n::solved_banner().html(lang) }</div>
             }
             if solved || *answer_shown {
-                <h3>{ i18n::explanation().get(lang).to_owned() }</h3>
-                <p data-testid="explanation">{ exercise.explanation.get(lang).to_owned() }</p>
+                <h3>{ i18n::explanation().html(lang) }</h3>
+                <p data-testid="explanation">{ exercise.explanation.html(lang) }</p>
             }
             <ol class="hints">
                 { for exercise.hints.iter().take(*shown_hints).enumerate().map(|(n, hint)| html! {
-                    <li aria-label={i18n::hint_n(n + 1, exercise.hints.len()).get(lang).to_owned()}>{ hint.get(lang).to_owned() }</li>
+                    <li aria-label={i18n::hint_n(n + 1, exercise.hints.len()).get(lang).to_owned()}>{ hint.html(lang) }</li>
                 }) }
             </ol>
             <div class="exercise-actions">
                 if *shown_hints < exercise.hints.len() {
-                    <button type="button" data-testid="hint" onclick={more_hint}>{ i18n::hint().get(lang).to_owned() }</button>
+                    <button type="button" data-testid="hint" onclick={more_hint}>{ i18n::hint().html(lang) }</button>
                 }
                 if !solved && !*answer_shown {
-                    <button type="button" data-testid="show-answer" onclick={show_answer}>{ i18n::show_answer().get(lang).to_owned() }</button>
+                    <button type="button" data-testid="show-answer" onclick={show_answer}>{ i18n::show_answer().html(lang) }</button>
                 }
-                <button type="button" data-testid="reset" onclick={reset}>{ i18n::reset().get(lang).to_owned() }</button>
+                <button type="button" data-testid="reset" onclick={reset}>{ i18n::reset().html(lang) }</button>
                 if let Some(onclick) = solution {
-                    <button type="button" data-testid="solution" {onclick}>{ i18n::show_solution().get(lang).to_owned() }</button>
+                    <button type="button" data-testid="solution" {onclick}>{ i18n::show_solution().html(lang) }</button>
                 }
             </div>
         </section>

@@ -7,6 +7,7 @@ use podlab_core::i18n::Lang;
 use yew::prelude::*;
 
 use crate::i18n;
+use crate::i18n::TextHtml;
 
 #[derive(Properties, PartialEq)]
 pub struct DiagnosisCardProps {
@@ -19,12 +20,12 @@ pub struct DiagnosisCardProps {
 #[component]
 pub fn DiagnosisCard(props: &DiagnosisCardProps) -> Html {
     let lang = props.lang;
-    let heading = html! { <h4>{ i18n::diagnosis().get(lang).to_owned() }</h4> };
+    let heading = html! { <h4>{ i18n::diagnosis().html(lang) }</h4> };
     let Some(diagnosis) = &props.diagnosis else {
         return html! {
             <aside class="diagnosis healthy" data-testid="diagnosis" aria-live="polite">
                 { heading }
-                <p>{ i18n::healthy(&props.pod).get(lang).to_owned() }</p>
+                <p>{ i18n::healthy(&props.pod).html(lang) }</p>
             </aside>
         };
     };
@@ -32,25 +33,25 @@ pub fn DiagnosisCard(props: &DiagnosisCardProps) -> Html {
         <aside class="diagnosis" data-testid="diagnosis" aria-live="polite">
             { heading }
             <dl>
-                <dt>{ i18n::symptom().get(lang).to_owned() }</dt>
-                <dd data-testid="diagnosis-symptom">{ diagnosis.symptom.get(lang).to_owned() }</dd>
-                <dt>{ i18n::root_cause().get(lang).to_owned() }</dt>
-                <dd data-testid="diagnosis-cause">{ diagnosis.root_cause.get(lang).to_owned() }</dd>
+                <dt>{ i18n::symptom().html(lang) }</dt>
+                <dd data-testid="diagnosis-symptom">{ diagnosis.symptom.html(lang) }</dd>
+                <dt>{ i18n::root_cause().html(lang) }</dt>
+                <dd data-testid="diagnosis-cause">{ diagnosis.root_cause.html(lang) }</dd>
                 if !diagnosis.evidence.is_empty() {
-                    <dt>{ i18n::evidence().get(lang).to_owned() }</dt>
+                    <dt>{ i18n::evidence().html(lang) }</dt>
                     <dd>
                         <ul class="evidence">
                             { for diagnosis.evidence.iter().map(|line| html! { <li><code>{ line.clone() }</code></li> }) }
                         </ul>
                     </dd>
                 }
-                <dt>{ i18n::next_command().get(lang).to_owned() }</dt>
+                <dt>{ i18n::next_command().html(lang) }</dt>
                 <dd>
                     <code class="next-command" data-testid="diagnosis-next">{ format!("$ {}", diagnosis.next_command) }</code>
-                    <p class="why">{ diagnosis.why_that_command.get(lang).to_owned() }</p>
+                    <p class="why">{ diagnosis.why_that_command.html(lang) }</p>
                 </dd>
-                <dt>{ i18n::fix().get(lang).to_owned() }</dt>
-                <dd>{ diagnosis.fix.get(lang).to_owned() }</dd>
+                <dt>{ i18n::fix().html(lang) }</dt>
+                <dd>{ diagnosis.fix.html(lang) }</dd>
             </dl>
         </aside>
     }

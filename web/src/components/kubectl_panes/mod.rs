@@ -15,6 +15,7 @@ use podlab_core::sim::Run;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
+use crate::i18n::TextHtml;
 use crate::{i18n, view_model};
 
 #[derive(Properties)]
@@ -111,8 +112,8 @@ pub fn KubectlPanes(props: &KubectlPanesProps) -> Html {
     html! {
         <section class="kubectl" aria-labelledby="kubectl-heading">
             <div class="kubectl-head">
-                <h3 id="kubectl-heading">{ i18n::kubectl_at(&clock).get(lang).to_owned() }</h3>
-                <label for="pod-select">{ i18n::pod().get(lang).to_owned() }</label>
+                <h3 id="kubectl-heading">{ i18n::kubectl_at(&clock).html(lang) }</h3>
+                <label for="pod-select">{ i18n::pod().html(lang) }</label>
                 <select id="pod-select" data-testid="pod-select" ref={select_ref} onchange={on_change}>
                     { for options }
                 </select>
@@ -120,7 +121,7 @@ pub fn KubectlPanes(props: &KubectlPanesProps) -> Html {
             <div class="panes">
                 if props.fold_diagnosis {
                     <details class="diagnosis-fold" data-testid="diagnosis-fold">
-                        <summary>{ i18n::show_diagnosis().get(lang).to_owned() }</summary>
+                        <summary>{ i18n::show_diagnosis().html(lang) }</summary>
                         <DiagnosisCard {diagnosis} pod={pod_name} {lang} />
                     </details>
                 } else {

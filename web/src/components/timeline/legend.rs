@@ -8,6 +8,7 @@ use podlab_core::i18n::Lang;
 use podlab_core::manifest::model::ProbeKind;
 use yew::prelude::*;
 
+use crate::i18n::TextHtml;
 use crate::{i18n, view_model};
 
 #[derive(Properties)]
@@ -47,7 +48,7 @@ pub fn Legend(props: &LegendProps) -> Html {
                         <rect width="100%" height="100%" class="fill" />
                         { for pattern }
                     </svg>
-                    { i18n::state(state).get(lang).to_owned() }
+                    { i18n::state(state).html(lang) }
                 </li>
             }
         });
@@ -77,20 +78,20 @@ pub fn Legend(props: &LegendProps) -> Html {
         html! {
             <li key={glyph}>
                 <span class={classes!("glyph", class)} aria-hidden="true">{ glyph }</span>
-                { label.get(lang).to_owned() }
+                { label.html(lang) }
             </li>
         }
     });
     let has_limit = lanes().any(|lane| lane.memory_limit.is_some());
     html! {
         <details class="legend" open=true>
-            <summary>{ i18n::legend().get(lang).to_owned() }</summary>
+            <summary>{ i18n::legend().html(lang) }</summary>
             <ul class="legend-states">{ for states }</ul>
             <ul class="legend-markers">{ for markers }</ul>
             <p class="legend-memory">
-                <span class="memory-swatch" aria-hidden="true"></span>{ i18n::memory().get(lang).to_owned() }
+                <span class="memory-swatch" aria-hidden="true"></span>{ i18n::memory().html(lang) }
                 if has_limit {
-                    <span class="limit-swatch" aria-hidden="true"></span>{ i18n::limit_line().get(lang).to_owned() }
+                    <span class="limit-swatch" aria-hidden="true"></span>{ i18n::limit_line().html(lang) }
                 }
             </p>
         </details>

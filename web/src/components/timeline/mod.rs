@@ -31,6 +31,7 @@ use podlab_core::manifest::duration::Millis;
 use yew::prelude::*;
 
 use self::lane_chart::CHART_HEIGHT;
+use crate::i18n::TextHtml;
 use crate::{i18n, view_model};
 
 #[derive(Properties)]
@@ -241,7 +242,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 </defs>
             </svg>
             if timeline.pods.is_empty() {
-                <p class="empty">{ i18n::no_pods().get(lang).to_owned() }</p>
+                <p class="empty">{ i18n::no_pods().html(lang) }</p>
             } else {
                 <div class="lanes">
                     if let Some(chart) = &props.replicas {

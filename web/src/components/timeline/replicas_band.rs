@@ -13,6 +13,7 @@ use podlab_core::i18n::Lang;
 use yew::prelude::*;
 
 use crate::i18n;
+use crate::i18n::TextHtml;
 use crate::view_model::{self, REPLICAS_BOX};
 
 #[derive(Properties)]
@@ -35,7 +36,7 @@ pub fn ReplicasBand(props: &ReplicasBandProps) -> Html {
     let marks = chart.decisions.iter().zip(&paths.decisions).map(|(decision, (x, at))| {
         html! {
             <rect x={x.clone()} y="0" width="5" height={REPLICAS_BOX.1.to_string()} class="replicas-decision">
-                <title>{ i18n::replicas_decision_title(at, decision).get(lang).to_owned() }</title>
+                <title>{ i18n::replicas_decision_title(at, decision).html(lang) }</title>
             </rect>
         }
     });
@@ -53,7 +54,7 @@ pub fn ReplicasBand(props: &ReplicasBandProps) -> Html {
         .collect();
     html! {
         <div class="replicas" data-testid="replicas-band" data-decisions={data.join(",")}>
-            <p class="replicas-heading">{ i18n::replicas_heading(chart).get(lang).to_owned() }</p>
+            <p class="replicas-heading">{ i18n::replicas_heading(chart).html(lang) }</p>
             <svg
                 class="replicas-chart"
                 width="100%"
@@ -70,10 +71,10 @@ pub fn ReplicasBand(props: &ReplicasBandProps) -> Html {
                 { for marks }
             </svg>
             <p class="traffic-key" aria-hidden="true">
-                <span class="key-desired">{ i18n::replicas_desired().get(lang).to_owned() }</span>
-                <span class="key-current">{ i18n::replicas_current().get(lang).to_owned() }</span>
-                <span class="key-ready">{ i18n::replicas_ready().get(lang).to_owned() }</span>
-                <span class="key-decision">{ i18n::replicas_decision().get(lang).to_owned() }</span>
+                <span class="key-desired">{ i18n::replicas_desired().html(lang) }</span>
+                <span class="key-current">{ i18n::replicas_current().html(lang) }</span>
+                <span class="key-ready">{ i18n::replicas_ready().html(lang) }</span>
+                <span class="key-decision">{ i18n::replicas_decision().html(lang) }</span>
             </p>
         </div>
     }

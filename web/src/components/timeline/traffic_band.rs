@@ -12,6 +12,7 @@ use podlab_core::i18n::Lang;
 use yew::prelude::*;
 
 use crate::i18n;
+use crate::i18n::TextHtml;
 use crate::view_model::{self, TRAFFIC_BOX};
 
 #[derive(Properties)]
@@ -34,7 +35,7 @@ pub fn TrafficBand(props: &TrafficBandProps) -> Html {
     let marks = paths.failures.iter().map(|(x, width, cause, count)| {
         html! {
             <rect x={x.clone()} y="46" width={width.clone()} height="6" class={classes!("fail", view_model::failure_class(*cause))}>
-                <title>{ i18n::failed_requests(*count, *cause).get(lang).to_owned() }</title>
+                <title>{ i18n::failed_requests(*count, *cause).html(lang) }</title>
             </rect>
         }
     });
@@ -63,12 +64,12 @@ pub fn TrafficBand(props: &TrafficBandProps) -> Html {
                 { for marks }
             </svg>
             <p class="traffic-key" aria-hidden="true">
-                <span class="key-rate">{ i18n::traffic_rate().get(lang).to_owned() }</span>
-                <span class="key-capacity">{ i18n::traffic_capacity().get(lang).to_owned() }</span>
+                <span class="key-rate">{ i18n::traffic_rate().html(lang) }</span>
+                <span class="key-capacity">{ i18n::traffic_capacity().html(lang) }</span>
                 <span class="key-p50">{ "P50" }</span>
                 <span class="key-p99">{ "P99" }</span>
-                <span class="key-target">{ i18n::traffic_target(chart.target).get(lang).to_owned() }</span>
-                <span class="key-fail">{ i18n::traffic_failed().get(lang).to_owned() }</span>
+                <span class="key-target">{ i18n::traffic_target(chart.target).html(lang) }</span>
+                <span class="key-fail">{ i18n::traffic_failed().html(lang) }</span>
             </p>
         </div>
     }

@@ -211,12 +211,16 @@ fn walk(reading: &Reading, run: &Run, known: &[Rescale], capped: bool) -> Walk {
                 if !hpa_due {
                     continue;
                 }
-                // `scaleForResourceMappings` finds nothing to scale.
+                // `scaleForResourceMappings` finds nothing to scale. The
+                // resource is the kind lowercased, in ASCII: every kind an
+                // API server can serve is ASCII (a CRD's kind must lowercase
+                // to a DNS-1035 label), and `str::to_lowercase` would bring
+                // Unicode's case tables into the web build (9 KB gzip).
                 let resource = match hpa.target_kind.as_str() {
                     "Deployment" => "deployments.apps".to_string(),
                     "ReplicaSet" => "replicasets.apps".to_string(),
                     "StatefulSet" => "statefulsets.apps".to_string(),
-                    other => format!("{}s", other.to_lowercase()),
+                    other => format!("{}s", other.to_ascii_lowercase()),
                 };
                 let message = format!("{resource} \"{}\" not found", hpa.target_name);
                 controller.events.push(controller::HpaEvent {
