@@ -431,14 +431,18 @@ impl<'a> Engine<'a> {
     /// client's timeout, or the interceptor's `responseHeader` counted
     /// from when it forwarded the request, whichever comes first.
     fn give_up(&self, request: u32) -> (u64, Failure) {
-        let client = self.arrivals[request as usize]
-            .saturating_add(self.traffic.timeout.saturating_mul(MICROS));
+        let client = self.client_deadline(self.arrivals[request as usize]);
         match (self.interceptor, self.forwarded.get(request as usize)) {
             (Some((_, header)), Some(&forwarded)) if forwarded.saturating_add(header) < client => {
                 (forwarded.saturating_add(header), Failure::ResponseHeader)
             }
             _ => (client, Failure::Timeout),
         }
+    }
+
+    /// When the client of a request that arrived at `arrival` gives up.
+    fn client_deadline(&self, arrival: u64) -> u64 {
+        arrival.saturating_add(self.traffic.timeout.saturating_mul(MICROS))
     }
 
     fn arrive(&mut self, now: u64) {
@@ -466,7 +470,7 @@ impl<'a> Engine<'a> {
     /// The oldest held request's end (`arrival`: its arrival): the
     /// interceptor's 502 or the client's timeout, whichever comes first.
     fn held_until(&self, arrival: u64, wait: u64) -> (u64, Failure) {
-        let client = arrival.saturating_add(self.traffic.timeout.saturating_mul(MICROS));
+        let client = self.client_deadline(arrival);
         let interceptor = arrival.saturating_add(wait);
         if interceptor < client {
             (interceptor, Failure::InterceptorWait)
