@@ -36,6 +36,8 @@ use crate::sim::{ContainerState, PodRun, Run};
 use crate::span::LineIndex;
 use crate::text;
 
+mod df;
+
 /// What `kubectl exec` prints and returns.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExecOutput {
@@ -143,22 +145,23 @@ impl<'a> ExecContext<'a> {
             .find(|object| object.kind == kind && object.name == name)
     }
 
-    /// Runs `command` in `container` of `pod` at `at`.
-    pub fn exec(
+    /// The container `kubectl exec` would reach in `pod` at `at`, or
+    /// kubectl's refusal: no node yet, no such container, a completed pod,
+    /// a container that is not running.
+    pub fn reachable<'c>(
         &self,
-        pod: &PodRun,
+        pod: &'c PodRun,
         container: &str,
-        command: &[String],
         at: Millis,
-    ) -> ExecOutput {
+    ) -> Result<&'c Container, ExecOutput> {
         if pod.node.as_ref().is_none_or(|(_, bound)| *bound > at) {
-            return ExecOutput::fail(
+            return Err(ExecOutput::fail(
                 format!(
                     "Error from server (BadRequest): pod {} does not have a host assigned\n",
                     pod.name
                 ),
                 1,
-            );
+            ));
         }
         let Some(spec) = pod.spec.containers.iter().find(|c| c.name == container) else {
             let names: Vec<&str> = pod
@@ -167,21 +170,21 @@ impl<'a> ExecContext<'a> {
                 .iter()
                 .map(|c| c.name.as_str())
                 .collect();
-            return ExecOutput::fail(
+            return Err(ExecOutput::fail(
                 format!(
                     "error: container {container} is not valid for pod {} out of: {}\n",
                     pod.name,
                     names.join(", ")
                 ),
                 1,
-            );
+            ));
         };
         let phase = pod.phase_at(at);
         if matches!(phase, "Succeeded" | "Failed") {
-            return ExecOutput::fail(
+            return Err(ExecOutput::fail(
                 format!("error: cannot exec into a container in a completed pod; current phase is {phase}\n"),
                 1,
-            );
+            ));
         }
         let running = pod
             .containers
@@ -193,11 +196,26 @@ impl<'a> ExecContext<'a> {
             // The runtime has no running container to exec into (the message
             // containerd's streaming server gives; UNCONFIRMED for every
             // waiting reason, see docs/exercises.md).
-            return ExecOutput::fail(
+            return Err(ExecOutput::fail(
                 format!("error: Internal error occurred: unable to upgrade connection: container not found (\"{container}\")\n"),
                 1,
-            );
+            ));
         }
+        Ok(spec)
+    }
+
+    /// Runs `command` in `container` of `pod` at `at`.
+    pub fn exec(
+        &self,
+        pod: &PodRun,
+        container: &str,
+        command: &[String],
+        at: Millis,
+    ) -> ExecOutput {
+        let spec = match self.reachable(pod, container, at) {
+            Ok(spec) => spec,
+            Err(refused) => return refused,
+        };
         let Some((program, args)) = command.split_first() else {
             return ExecOutput::fail(
                 "error: you must specify at least one command for the container\n".into(),
@@ -211,6 +229,7 @@ impl<'a> ExecContext<'a> {
             "ls" => self.ls(pod, spec, args),
             "cat" => self.cat(pod, spec, args),
             "nvidia-smi" => self.nvidia_smi(pod, spec, at),
+            "df" => self.df(pod, spec, args, at),
             _ => ExecOutput::fail(
                 format!(
                     "OCI runtime exec failed: exec failed: unable to start container process: exec: \"{program}\": executable file not found in $PATH: unknown\n"

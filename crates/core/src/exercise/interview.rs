@@ -122,7 +122,7 @@ pub fn run_command(
 /// `-o name` form), then the refusals, which kubectl gathers and prints
 /// after the objects it could apply. Objects other than workloads
 /// (Services, ConfigMaps) are not listed: podlab does not model them.
-fn apply(context: &ExecContext) -> String {
+pub fn apply(context: &ExecContext) -> String {
     let mut out = String::new();
     for workload in &context.reading.workloads {
         let object = format!("{}/{}", workload.kind.as_str(), workload.name);
@@ -425,15 +425,27 @@ pub struct Score {
 /// Scores the commands chosen (in order) and the cause picked.
 pub fn score(interview: &Interview, path: &[Command], cause: Option<usize>) -> Score {
     // The longest prefix of the recommended order found, in order, in the path.
+    // `get events` shows what describe's Events section shows: it counts
+    // for `describe` where describe is recommended and it is not.
+    let stands_for = |command: Command| {
+        if command == Command::GetEvents
+            && !interview.recommended.contains(&Command::GetEvents)
+            && interview.recommended.contains(&Command::Describe)
+        {
+            Command::Describe
+        } else {
+            command
+        }
+    };
     let mut followed = 0;
     for command in path {
-        if interview.recommended.get(followed) == Some(command) {
+        if interview.recommended.get(followed) == Some(&stands_for(*command)) {
             followed += 1;
         }
     }
     let detours = path
         .iter()
-        .filter(|command| !interview.recommended.contains(command))
+        .filter(|command| !interview.recommended.contains(&stands_for(**command)))
         .count();
     let cause_correct = cause
         .and_then(|index| interview.causes.get(index))

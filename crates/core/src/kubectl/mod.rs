@@ -13,6 +13,7 @@
 //! (through `ExecContext`), the run, the line and `at`.
 
 pub mod parse;
+pub mod session;
 mod top;
 
 use crate::exercise::exec::ExecContext;
@@ -300,6 +301,7 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
             pod,
             container,
             command,
+            ..
         } => {
             let Some(pod) = pods_at(context, at).find(|p| p.name == *pod) else {
                 return not_found(Kind::Pod, pod);
@@ -326,6 +328,7 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
             }
         }
         Command::Top { name, .. } => top::pods(context, name.as_deref(), at),
+        Command::Apply => Output::out(interview::apply(context)),
         Command::RolloutStatus { name } => match deployment::rollout_status(run, name, at) {
             None => not_found(Kind::Deployment, name),
             Some((line, true)) if line.starts_with("error:") => Output::error(format!("{line}\n")),

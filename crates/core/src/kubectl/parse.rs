@@ -209,7 +209,11 @@ pub enum Command {
         pod: String,
         container: Option<String>,
         command: Vec<String>,
+        /// `-i`/`--stdin`: the terminal keeps a shell open on it.
+        interactive: bool,
     },
+    /// `apply -f FILE`: the file podlab runs is what was applied.
+    Apply,
     Top {
         kind: Kind,
         name: Option<String>,
@@ -239,17 +243,16 @@ pub enum Refusal {
 
 /// The commands podlab emulates, in the order a note lists them.
 pub const EMULATED: &str = "get pods|nodes|events|deploy|rs|hpa|endpointslices, get pod NAME, \
-describe pod|node|deployment|hpa|service, logs, exec, top pod|node, rollout status";
+describe pod|node|deployment|hpa|service, logs, exec, top pod|node, rollout status, apply -f";
 
 /// The kubectl commands a completer offers.
-pub const COMMAND_WORDS: &[&str] = &["get", "describe", "logs", "exec", "top", "rollout"];
+pub const COMMAND_WORDS: &[&str] = &["get", "describe", "logs", "exec", "top", "rollout", "apply"];
 
 /// Every other kubectl v1.35 command: known to kubectl, not emulated.
 const OTHER_COMMANDS: &[&str] = &[
     "annotate",
     "api-resources",
     "api-versions",
-    "apply",
     "attach",
     "auth",
     "autoscale",
@@ -424,6 +427,18 @@ const EXEC: &[Flag] = &[
     Flag("quiet", Some('q'), false),
 ];
 const EXEC_OTHER: &[Flag] = &[Flag("filename", Some('f'), true)];
+const APPLY: &[Flag] = &[Flag("filename", Some('f'), true)];
+const APPLY_OTHER: &[Flag] = &[
+    Flag("kustomize", Some('k'), true),
+    Flag("recursive", Some('R'), false),
+    Flag("dry-run", None, true),
+    Flag("server-side", None, false),
+    Flag("force", None, false),
+    Flag("prune", None, false),
+    Flag("selector", Some('l'), true),
+    Flag("output", Some('o'), true),
+    Flag("field-manager", None, true),
+];
 const TOP: &[Flag] = &[];
 const TOP_OTHER: &[Flag] = &[
     Flag("all-namespaces", Some('A'), false),
@@ -634,6 +649,7 @@ pub fn parse_words(mut words: Vec<String>) -> Result<Parsed, Refusal> {
         "exec" => exec(&rest),
         "top" => top(&rest),
         "rollout" => rollout(&rest),
+        "apply" => apply(&rest),
         other if OTHER_COMMANDS.contains(&other) => Err(not_emulated(other)),
         other => Err(Refusal::Kubectl(format!(
             "error: unknown command \"{other}\" for \"kubectl\"\n"
@@ -824,16 +840,33 @@ fn exec(words: &[String]) -> Result<Parsed, Refusal> {
             "error: you must specify at least one command for the container\n".into(),
         ));
     }
-    for name in ["stdin", "tty", "quiet"] {
+    for name in ["tty", "quiet"] {
         flags.bool(name, None, "exec")?;
     }
+    let interactive = flags.bool("stdin", None, "exec")?;
     Ok(Parsed {
         namespace: namespace(&flags),
         command: Command::Exec {
             pod: pod_argument(pod, "exec")?,
             container: flags.get("container").map(str::to_string),
             command,
+            interactive,
         },
+    })
+}
+
+/// `apply -f FILE`: kubectl v1.35.2 without `-f` or `-k` says
+/// `error: must specify one of -f and -k` (checked here with the binary).
+fn apply(words: &[String]) -> Result<Parsed, Refusal> {
+    let flags = flags(words, APPLY, APPLY_OTHER, "apply")?;
+    if flags.get("filename").is_none() {
+        return Err(Refusal::Kubectl(
+            "error: must specify one of -f and -k\n".into(),
+        ));
+    }
+    Ok(Parsed {
+        namespace: namespace(&flags),
+        command: Command::Apply,
     })
 }
 

@@ -150,17 +150,21 @@ fn every_accepted_form_parses() {
     assert!(parsed("logs p --previous=false") == logs(None, false, None));
     assert!(parsed("logs p -c api --tail 5") == logs(Some("api"), false, Some(5)));
     assert!(parsed("logs p --container=api --tail=-1 -p") == logs(Some("api"), true, Some(-1)));
-    let exec = |container: Option<&str>, command: &[&str]| Command::Exec {
+    let exec = |container: Option<&str>, command: &[&str], interactive| Command::Exec {
         pod: "p".into(),
         container: container.map(str::to_string),
         command: command.iter().map(|w| w.to_string()).collect(),
+        interactive,
     };
-    assert!(parsed("exec -it p -- sh") == exec(None, &["sh"]));
+    assert!(parsed("exec -it p -- sh") == exec(None, &["sh"], true));
     assert!(
         parsed("exec p -c api -- printenv -0 'A B'")
-            == exec(Some("api"), &["printenv", "-0", "A B"])
+            == exec(Some("api"), &["printenv", "-0", "A B"], false)
     );
-    assert!(parsed("exec -i -t p -- nvidia-smi") == exec(None, &["nvidia-smi"]));
+    assert!(parsed("exec -i -t p -- nvidia-smi") == exec(None, &["nvidia-smi"], true));
+    assert!(parsed("exec -t p -- env") == exec(None, &["env"], false));
+    assert!(parsed("apply -f model.yaml") == Command::Apply);
+    assert!(parsed("apply --filename=.") == Command::Apply);
     assert!(
         parsed("top pod")
             == Command::Top {
@@ -224,7 +228,6 @@ fn kubectl_refuses_in_its_own_words() {
 fn what_kubectl_has_and_podlab_does_not_gets_a_note() {
     for line in [
         "delete pod p",
-        "apply -f x.yaml",
         "get cm",
         "get secrets",
         "get pods -A",

@@ -145,6 +145,7 @@ mod tests {
     #[test]
     fn optional_and_present_objects_do_not_fail() {
         let volume = |secret: Option<&str>, config_map: Option<&str>, optional: bool| Volume {
+            empty_dir_size_limit: None,
             name: "creds".into(),
             empty_dir_medium: None,
             secret_name: secret.map(str::to_string),

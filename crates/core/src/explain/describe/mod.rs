@@ -497,7 +497,18 @@ fn volume_lines(text: &mut Text, volumes: &[crate::manifest::model::Volume], ind
                 "Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)",
             );
             text.line(2, &format!("Medium:\t{medium}"));
-            text.line(2, "SizeLimit:\t<unset>");
+            // `SizeLimit: %v` of the *resource.Quantity (its canonical form).
+            let limit = volume
+                .empty_dir_size_limit
+                .map_or("<unset>".to_string(), |bytes| {
+                    quantity_string(
+                        "memory",
+                        crate::manifest::quantity::Quantity {
+                            milli: bytes.saturating_mul(1000),
+                        },
+                    )
+                });
+            text.line(2, &format!("SizeLimit:\t{limit}"));
         } else if let Some(secret) = &volume.secret_name {
             text.line(2, "Type:\tSecret (a volume populated by a Secret)");
             text.line(2, &format!("SecretName:\t{secret}"));

@@ -329,6 +329,11 @@ fn lower_volume(node: &Node) -> Volume {
         empty_dir_medium: node
             .get("emptyDir")
             .map(|empty_dir| str_of(empty_dir.get("medium")).unwrap_or_default()),
+        empty_dir_size_limit: node
+            .get("emptyDir")
+            .and_then(|empty_dir| str_of(empty_dir.get("sizeLimit")))
+            .and_then(|limit| crate::manifest::quantity::parse(&limit).ok())
+            .map(|quantity| quantity.milli / 1000),
         secret_name: node
             .get("secret")
             .and_then(|secret| str_of(secret.get("secretName"))),

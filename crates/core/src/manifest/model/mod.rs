@@ -226,6 +226,8 @@ pub struct Volume {
     pub name: String,
     /// `emptyDir.medium`, when the volume is an emptyDir.
     pub empty_dir_medium: Option<String>,
+    /// `emptyDir.sizeLimit` in bytes, when written and valid.
+    pub empty_dir_size_limit: Option<i128>,
     pub secret_name: Option<String>,
     pub config_map_name: Option<String>,
     /// `secret.optional` / `configMap.optional`: a missing object mounts as

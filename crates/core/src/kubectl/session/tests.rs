@@ -1,0 +1,291 @@
+use super::*;
+use crate::exercise::interview::{focus_pod, score};
+use crate::exercise::library;
+use crate::sim::{simulate, Options, Run};
+
+/// One pod with a ConfigMap in its environment and a memory-backed
+/// /dev/shm, healthy after a 60 s load.
+const HEALTHY: &str = "apiVersion: v1
+kind: ConfigMap
+metadata: { name: model-config }
+data:
+  MODEL_NAME: fraud
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: { name: model-api }
+spec:
+  replicas: 1
+  selector: { matchLabels: { app: model-api } }
+  template:
+    metadata: { labels: { app: model-api } }
+    spec:
+      containers:
+        - name: api
+          image: ghcr.io/acme/api:1.0
+          envFrom:
+            - configMapRef: { name: model-config }
+          volumeMounts:
+            - { name: dshm, mountPath: /dev/shm }
+          resources:
+            limits: { memory: 12Gi }
+          ports: [{ containerPort: 8080 }]
+      volumes:
+        - name: dshm
+          emptyDir: { medium: Memory, sizeLimit: 2Gi }
+---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+metadata: { name: s }
+spec:
+  duration: 5m
+  workload:
+    - container: api
+      startup: 60s
+      memory: { steady: 2Gi, peak: 3Gi }
+      shm: 256Mi
+      workers: 2
+  cluster:
+    nodePools:
+      - { name: cpu, count: 1, cpu: \"16\", memory: 64Gi }
+";
+
+fn pod_name(run: &Run) -> String {
+    run.pods.first().expect("a pod").name.clone()
+}
+
+#[test]
+fn exec_it_sh_opens_a_shell_whose_lines_run_in_the_container_until_exit() {
+    let run = simulate(HEALTHY, &Options::default());
+    let context = ExecContext::new(HEALTHY, &run);
+    let pod = pod_name(&run);
+    let mut session = Session::new();
+    assert_eq!(session.prompt(), "$ ");
+    let open = session.run(&context, &format!("kubectl exec -it {pod} -- sh"), 120_000);
+    assert_eq!(open.prompt, "$ ");
+    assert_eq!(open.output.exit_code, 0);
+    assert_eq!(open.output.stdout, "");
+    assert_eq!(session.prompt(), "# ");
+    assert_eq!(
+        session.shell(),
+        Some(&Shell {
+            pod: pod.clone(),
+            container: "api".into()
+        })
+    );
+
+    let env = session.run(&context, "env", 120_000);
+    assert_eq!(env.prompt, "# ");
+    assert!(
+        env.output.stdout.contains("MODEL_NAME=fraud\n"),
+        "{}",
+        env.output.stdout
+    );
+    assert_eq!(env.reveals, Some(interview::Command::ExecEnv));
+    assert_eq!(env.pods, [pod.as_str()]);
+
+    let echo = session.run(
+        &context,
+        "echo model is $MODEL_NAME ${MODEL_NAME}x $NOPE.",
+        120_000,
+    );
+    assert_eq!(echo.output.stdout, "model is fraud fraudx .\n");
+
+    let df = session.run(&context, "df -h /dev/shm", 120_000);
+    // min(node 64Gi, pod limit 12Gi, sizeLimit 2Gi) = 2Gi; 2 × 256Mi used.
+    assert_eq!(
+        df.output.stdout,
+        "Filesystem      Size  Used Avail Use% Mounted on\n\
+         tmpfs           2.0G  512M  1.5G  25% /dev/shm\n"
+    );
+
+    let unknown = session.run(&context, "python -c 1", 120_000);
+    assert_eq!(unknown.output.exit_code, 127);
+    assert!(unknown.output.notes[0]
+        .en
+        .contains("does not emulate `python`"));
+
+    let exit = session.run(&context, "exit 3", 120_000);
+    assert_eq!(exit.output.stderr, "command terminated with exit code 3\n");
+    assert_eq!(session.prompt(), "$ ");
+    assert_eq!(session.shell(), None);
+}
+
+#[test]
+fn a_shell_cannot_open_in_a_container_that_is_not_running_and_ends_when_it_stops() {
+    let exercise = library::find("liveness-crash-loop").expect("in the library");
+    let run = simulate(&exercise.start, &Options::default());
+    let context = ExecContext::new(&exercise.start, &run);
+    let pod = pod_name(&run);
+    let container = &run.pods[0].containers[0];
+    // A time the first instance runs, and one it has exited.
+    let running = container.instances[0].started + 1_000;
+    let exited = container.instances[0].exit.as_ref().expect("killed").at + 1;
+    let mut session = Session::new();
+    let refused = session.run(&context, &format!("exec -it {pod} -- bash"), exited);
+    assert_eq!(refused.output.exit_code, 1);
+    assert!(
+        refused
+            .output
+            .stderr
+            .starts_with("error: Internal error occurred: unable to upgrade connection"),
+        "{}",
+        refused.output.stderr
+    );
+    assert_eq!(session.shell(), None);
+
+    session.run(&context, &format!("exec -it {pod} -- sh"), running);
+    assert!(session.shell().is_some());
+    let after = session.run(&context, "env", exited);
+    assert_eq!(after.output.exit_code, 1);
+    assert!(after.output.notes[0].en.contains("the shell has ended"));
+    assert_eq!(session.shell(), None);
+
+    let missing = session.run(&context, "exec -it nothing -- sh", running);
+    assert_eq!(
+        missing.output.stderr,
+        "Error from server (NotFound): pods \"nothing\" not found\n"
+    );
+}
+
+#[test]
+fn apply_needs_a_file_and_answers_unchanged() {
+    let run = simulate(HEALTHY, &Options::default());
+    let context = ExecContext::new(HEALTHY, &run);
+    let mut session = Session::new();
+    let bare = session.run(&context, "kubectl apply", 0);
+    // kubectl v1.35.2, run without -f or -k.
+    assert_eq!(bare.output.stderr, "error: must specify one of -f and -k\n");
+    assert_eq!(bare.output.exit_code, 1);
+    let applied = session.run(&context, "kubectl apply -f model.yaml", 0);
+    assert_eq!(
+        applied.output.stdout,
+        "deployment.apps/model-api unchanged\n"
+    );
+    assert_eq!(applied.reveals, Some(interview::Command::Apply));
+}
+
+#[test]
+fn tab_offers_commands_flags_types_and_the_names_that_exist_then() {
+    let run = simulate(HEALTHY, &Options::default());
+    let context = ExecContext::new(HEALTHY, &run);
+    let pod = pod_name(&run);
+    let session = Session::new();
+    let offer = |line: &str| session.complete(&context, line, 120_000);
+    assert_eq!(offer("").candidates, ["kubectl"]);
+    assert_eq!(
+        offer("kubectl lo"),
+        Completion {
+            from: 8,
+            candidates: vec!["logs".into()]
+        }
+    );
+    assert_eq!(offer("k describe p").candidates, ["pod"]);
+    assert_eq!(offer("kubectl describe pod m").candidates, [pod.as_str()]);
+    assert_eq!(offer("kubectl describe pod m").from, 21);
+    assert_eq!(offer("kubectl logs m").candidates, [pod.as_str()]);
+    assert_eq!(
+        offer(&format!("kubectl logs {pod} --prev")).candidates,
+        ["--previous"]
+    );
+    assert_eq!(
+        offer(&format!("kubectl logs {pod} -c ")).candidates,
+        ["api"]
+    );
+    assert_eq!(offer("kubectl exec -it m").candidates, [pod.as_str()]);
+    assert_eq!(
+        offer(&format!("kubectl exec -it {pod} -- nv")).candidates,
+        ["nvidia-smi"]
+    );
+    assert_eq!(offer("kubectl get no").candidates, ["nodes"]);
+    assert_eq!(offer("kubectl get nodes c").candidates, ["cpu-0"]);
+    assert_eq!(offer("kubectl get pods -o w").candidates, ["wide"]);
+    assert!(offer("kubectl frob x")
+        .candidates
+        .iter()
+        .all(|c| c.starts_with('x')));
+
+    let mut shell = Session::new();
+    shell.run(&context, &format!("exec -it {pod} -- sh"), 120_000);
+    let offer = |line: &str| shell.complete(&context, line, 120_000);
+    assert_eq!(offer("nv").candidates, ["nvidia-smi"]);
+    assert_eq!(offer("df ").candidates, ["-h"]);
+    assert_eq!(offer("df -h /d").candidates, ["/dev/shm"]);
+    assert_eq!(offer("e").candidates, ["env", "echo", "exit"]);
+}
+
+/// The article's three commands typed in the crash-loop interview: full
+/// marks; `logs` without `--previous` earns the remark.
+#[test]
+fn typed_commands_score_the_interview_and_logs_without_previous_gets_the_remark() {
+    let exercise = library::find("liveness-crash-loop").expect("in the library");
+    let interview = exercise.interview.as_ref().expect("an interview");
+    let run = simulate(&exercise.start, &Options::default());
+    let context = ExecContext::new(&exercise.start, &run);
+    let at = interview.at;
+    let focus = focus_pod(&run, at).expect("a pod").name.clone();
+    let prefix = &focus[..1];
+    let mut session = Session::new();
+    let typed: Vec<Entry> = [
+        format!("kubectl describe pod {prefix}"),
+        format!("kubectl logs {focus}"),
+        format!("kubectl logs {focus} --previous"),
+        "kubectl get pods".to_string(),
+        "kubectl describe pod nothing".to_string(),
+    ]
+    .iter()
+    .map(|line| session.run(&context, line, at))
+    .collect();
+    assert!(typed[0].output.stdout.contains("Liveness probe failed"));
+    let path = evidence(&typed, Some(&focus));
+    assert_eq!(
+        path,
+        [
+            interview::Command::Describe,
+            interview::Command::Logs,
+            interview::Command::LogsPrevious
+        ]
+    );
+    let right = interview.causes.iter().position(|c| c.correct);
+    let scored = score(interview, &path, right);
+    assert_eq!((scored.followed, scored.recommended), (2, 2));
+    assert!(scored.cause_correct);
+
+    let remarks: Vec<Option<Text>> = typed
+        .iter()
+        .map(|entry| remark(&context, interview, entry, Some(&focus)))
+        .collect();
+    assert_eq!(remarks[0], None);
+    let logs = remarks[1].as_ref().expect("a remark on logs");
+    assert!(logs.en.contains("add `--previous`"), "{}", logs.en);
+    assert!(logs.zh_tw.contains("--previous"));
+    assert_eq!(remarks[2], None);
+    // `get pods` reveals nothing new and is not an error: no remark.
+    assert_eq!(remarks[3], None);
+    assert!(remarks[4]
+        .as_ref()
+        .expect("NotFound")
+        .en
+        .starts_with("nothing learned"));
+}
+
+#[test]
+fn get_events_counts_for_describe_where_describe_is_recommended() {
+    let exercise = library::find("liveness-crash-loop").expect("in the library");
+    let interview = exercise.interview.as_ref().expect("an interview");
+    assert!(interview
+        .recommended
+        .contains(&interview::Command::Describe));
+    let path = [
+        interview::Command::GetEvents,
+        interview::Command::LogsPrevious,
+    ];
+    let scored = score(interview, &path, None);
+    assert_eq!((scored.followed, scored.detours), (2, 0));
+    let path = [
+        interview::Command::GetNodes,
+        interview::Command::LogsPrevious,
+    ];
+    let scored = score(interview, &path, None);
+    assert_eq!((scored.followed, scored.detours), (0, 1));
+}
