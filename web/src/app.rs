@@ -304,15 +304,20 @@ pub fn App(props: &AppProps) -> Html {
     // The cursor, for Copy embed code's `at=` (written by the simulation).
     let cursor_out = use_memo((), |_| Rc::new(std::cell::Cell::new(0)));
     let cursor_out: Rc<std::cell::Cell<u64>> = (*cursor_out).clone();
+    // The terminal's last kubectl line, for the share link's `cmd=`.
+    let command_out = use_memo((), |_| Rc::new(std::cell::RefCell::new(None::<String>)));
+    let command_out: Rc<std::cell::RefCell<Option<String>>> = (*command_out).clone();
     let share_options = {
         let options = (*options).clone();
         let view = *view;
         let controls = controls_shown.clone();
         let cursor = cursor_out.clone();
+        let command = command_out.clone();
         Callback::from(move |_: ()| persist::PageOptions {
             view,
             at: Some(cursor.get()),
             controls: controls.clone(),
+            cmd: command.borrow().clone().or_else(|| options.cmd.clone()),
             ..options.clone()
         })
     };
@@ -468,6 +473,8 @@ pub fn App(props: &AppProps) -> Html {
                     autoplay={options.autoplay}
                     cursor_out={cursor_out.clone()}
                     fold_diagnosis={exercise.is_some()}
+                    command={options.cmd.clone()}
+                    command_out={command_out.clone()}
                 >
                     if let (Some(exercise), Some(results)) = (exercise.clone(), results.clone()) {
                         <ExercisePanel {exercise} {results} {lang} {on_replace} />

@@ -120,7 +120,8 @@ pub const EMBED_CONTROLS: [&str; 2] = ["startup", "memory"];
 /// What an article author sets in the query string (README, "Embedding"):
 /// `view=timeline|yaml|kubectl|diagnosis`, `at=12m` (the cursor's start,
 /// a Kubernetes-style duration), `controls=startup,memory` (which controls
-/// to show) and `autoplay=1`. Unknown values are ignored.
+/// to show), `autoplay=1` and `cmd=kubectl%20describe%20pod%20m` (a line
+/// the kubectl terminal runs on open, at `at`). Unknown values are ignored.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PageOptions {
     pub view: View,
@@ -128,6 +129,46 @@ pub struct PageOptions {
     /// `None`: every control (or `EMBED_CONTROLS` in an embed).
     pub controls: Option<Vec<&'static str>>,
     pub autoplay: bool,
+    /// The terminal's line to run on open.
+    pub cmd: Option<String>,
+}
+
+/// A query value with `%XX` and `+` decoded (as UTF-8; a broken escape is
+/// kept as written).
+pub fn percent_decode(value: &str) -> String {
+    let bytes = value.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut at = 0;
+    while let Some(&byte) = bytes.get(at) {
+        let hex = bytes
+            .get(at + 1..at + 3)
+            .and_then(|pair| std::str::from_utf8(pair).ok())
+            .and_then(|pair| u8::from_str_radix(pair, 16).ok());
+        match (byte, hex) {
+            (b'%', Some(decoded)) => {
+                out.push(decoded);
+                at += 3;
+                continue;
+            }
+            (b'+', _) => out.push(b' '),
+            _ => out.push(byte),
+        }
+        at += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A query value with everything but `A-Z a-z 0-9 - _ . ~` escaped.
+pub fn percent_encode(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for byte in value.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-_.~".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
 }
 
 pub fn page_options(query: &str) -> PageOptions {
@@ -146,11 +187,15 @@ pub fn page_options(query: &str) -> PageOptions {
         query_param(query, "autoplay").as_deref(),
         Some("1" | "true" | "")
     );
+    let cmd = query_param(query, "cmd")
+        .map(|cmd| percent_decode(&cmd))
+        .filter(|cmd| !cmd.trim().is_empty());
     PageOptions {
         view,
         at,
         controls,
         autoplay,
+        cmd,
     }
 }
 
@@ -260,6 +305,19 @@ pub fn link(base: &str, text: &str) -> Result<String, ShareError> {
     share::encode(text).map(|fragment| format!("{base}#{fragment}"))
 }
 
+/// The link with the terminal's last line: `at=` the time it ran and
+/// `cmd=` the line, so the page opens with its output (issue 17 item 5).
+pub fn command_link(base: &str, text: &str, at: u64, cmd: &str) -> Result<String, ShareError> {
+    let base = base.split('#').next().unwrap_or(base);
+    let (path, query) = base.split_once('?').unwrap_or((base, ""));
+    let mut params = query_without(query, &["at", "cmd"]);
+    let at = format!("at={}", at_param(at));
+    let cmd = format!("cmd={}", percent_encode(cmd));
+    params.push(&at);
+    params.push(&cmd);
+    share::encode(text).map(|fragment| format!("{path}?{}#{fragment}", params.join("&")))
+}
+
 /// The height of the compact layout an embed is laid out for (CSS
 /// `.app.embed`): the iframe code asks for exactly this.
 pub const EMBED_HEIGHT_PX: u32 = 560;
@@ -271,7 +329,10 @@ pub fn embed_code(base: &str, text: &str, options: &PageOptions) -> Result<Strin
     let base = base.split('#').next().unwrap_or(base);
     // The page's own view parameters are replaced by the ones given.
     let (path, query) = base.split_once('?').unwrap_or((base, ""));
-    let kept = query_without(query, &["embed", "view", "at", "controls", "autoplay"]);
+    let kept = query_without(
+        query,
+        &["embed", "view", "at", "controls", "autoplay", "cmd"],
+    );
     let mut params = kept.join("&");
     if !params.is_empty() {
         params.push('&');
@@ -287,6 +348,9 @@ pub fn embed_code(base: &str, text: &str, options: &PageOptions) -> Result<Strin
         at_param(options.at.unwrap_or(0)),
         u8::from(options.autoplay)
     ));
+    if let Some(cmd) = &options.cmd {
+        params.push_str(&format!("&cmd={}", percent_encode(cmd)));
+    }
     let fragment = share::encode(text)?;
     Ok(format!(
         "<iframe src=\"{path}?{params}#{fragment}\" width=\"100%\" height=\"{EMBED_HEIGHT_PX}\" style=\"border:0\" loading=\"lazy\" title=\"podlab\"></iframe>"
@@ -514,5 +578,38 @@ mod tests {
         assert_eq!(at_param(45_999), "45s");
         assert_eq!(at_param(720_000), "12m");
         assert_eq!(at_param(750_000), "12m30s");
+    }
+
+    #[test]
+    fn a_terminal_line_travels_in_cmd() {
+        let line = "kubectl logs model-api-7d4 --previous | 中";
+        assert_eq!(percent_decode(&percent_encode(line)), line);
+        assert_eq!(percent_encode("describe pod m"), "describe%20pod%20m");
+        assert_eq!(percent_decode("describe+pod%20m%2"), "describe pod m%2");
+        let options = page_options("?view=kubectl&at=12m&cmd=kubectl+describe+pod+m");
+        assert_eq!(options.cmd.as_deref(), Some("kubectl describe pod m"));
+        assert_eq!(options.at, Some(720_000));
+        assert_eq!(page_options("?cmd=+").cmd, None);
+        let link = command_link(
+            "http://h/?lang=en&at=1m&cmd=old#v1.x",
+            "kind: Pod\n",
+            720_000,
+            "kubectl describe pod m",
+        )
+        .expect("short");
+        assert!(
+            link.starts_with("http://h/?lang=en&at=12m&cmd=kubectl%20describe%20pod%20m#v1."),
+            "{link}"
+        );
+        let code = embed_code(
+            "http://h/",
+            "kind: Pod\n",
+            &PageOptions {
+                cmd: Some("get pods".into()),
+                ..PageOptions::default()
+            },
+        )
+        .expect("short");
+        assert!(code.contains("&autoplay=0&cmd=get%20pods#v1."), "{code}");
     }
 }

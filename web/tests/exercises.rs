@@ -1,6 +1,6 @@
 //! Exercise pages in headless Chromium (wasm-bindgen-test): the goals are
 //! checked live and the solution solves; the index filters; interview mode
-//! reveals command output and scores the path.
+//! (typed in the terminal) is in `terminal.rs`.
 #![cfg(target_arch = "wasm32")]
 
 use std::time::Duration;
@@ -172,72 +172,4 @@ async fn the_index_lists_every_exercise_and_filters_by_tag() {
     assert!(find(&root, "[data-testid=exercise-job-backoff-limit]").is_some());
     assert!(find(&root, "[data-testid=exercise-gpu-taint]").is_none());
     assert!(text_of(&root, "[data-testid=exercise-index]").contains("練習題"));
-}
-
-#[wasm_bindgen_test]
-async fn an_interview_reveals_outputs_and_scores_the_path() {
-    let root = mount(AppProps {
-        lang: Some(Lang::En),
-        page: Some(Page::Exercise {
-            id: "liveness-crash-loop".into(),
-            interview: true,
-        }),
-        library: library(),
-        ..AppProps::default()
-    })
-    .await;
-    until("the symptom", || {
-        text_of(&root, "[data-testid=interview-symptom]").contains("CrashLoopBackOff")
-    })
-    .await;
-    assert!(find(&root, "[data-testid=interview-output-0]").is_none());
-    click(&root, "[data-testid=interview-cmd-describe]");
-    until("describe's output", || {
-        text_of(&root, "[data-testid=interview-output-0]").contains("Liveness probe failed")
-    })
-    .await;
-    click(&root, "[data-testid=interview-cmd-logs-previous]");
-    until("logs --previous", || {
-        text_of(&root, "[data-testid=interview-output-1]").contains("--previous")
-    })
-    .await;
-    let correct = podlab_core::exercise::library::find("liveness-crash-loop")
-        .and_then(|e| e.interview)
-        .and_then(|i| i.causes.iter().position(|c| c.correct))
-        .expect("a correct cause");
-    click(&root, &format!("[data-testid=cause-{correct}]"));
-    until("the score", || {
-        find(&root, "[data-testid=interview-score]").is_some()
-    })
-    .await;
-    let score = text_of(&root, "[data-testid=interview-score]");
-    assert!(score.contains("right root cause"), "{score}");
-    assert!(score.contains("2 of 2"), "{score}");
-}
-
-/// An object the API server refuses has no pod: the interview offers only
-/// the commands that need none, and `apply` shows the refusal.
-#[wasm_bindgen_test]
-async fn an_interview_without_a_pod_offers_apply_and_shows_the_refusal() {
-    let root = mount(AppProps {
-        lang: Some(Lang::En),
-        page: Some(Page::Exercise {
-            id: "fractional-gpu".into(),
-            interview: true,
-        }),
-        library: library(),
-        ..AppProps::default()
-    })
-    .await;
-    until("the symptom", || {
-        text_of(&root, "[data-testid=interview-symptom]").contains("No resources found")
-    })
-    .await;
-    assert!(find(&root, "[data-testid=interview-cmd-describe]").is_none());
-    click(&root, "[data-testid=interview-cmd-apply]");
-    until("apply's answer", || {
-        let output = text_of(&root, "[data-testid=interview-output-0]");
-        output.starts_with("$ kubectl apply -f .") && output.contains("must be an integer")
-    })
-    .await;
 }

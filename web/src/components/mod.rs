@@ -5,7 +5,8 @@
 //! timeline (a pod's lanes, the legend) and the kubectl panes (the diagnosis
 //! card); `exercises/` holds the three exercise pages. The stage and the
 //! panes are composed by `simulation.rs`; the sliders are `controls.rs`, the
-//! share and embed buttons `share_bar.rs`.
+//! share and embed buttons `share_bar.rs`; `terminal.rs` is the kubectl
+//! terminal the kubectl panes and interview mode use.
 
 mod controls;
 mod diagnostics;
@@ -15,6 +16,7 @@ mod kubectl_panes;
 mod lang_toggle;
 mod share_bar;
 mod simulation;
+mod terminal;
 mod timeline;
 
 pub use controls::Controls;
@@ -25,4 +27,5 @@ pub use kubectl_panes::{DiagnosisCard, KubectlPanes};
 pub use lang_toggle::LangToggle;
 pub use share_bar::ShareBar;
 pub use simulation::Simulation;
+pub use terminal::Terminal;
 pub use timeline::{LaneChart, Legend, Timeline};

@@ -51,7 +51,15 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
                     .unwrap_or_default();
                 persist::embed_code(&base, &text, &options)
             } else {
-                persist::link(&base, &text)
+                // With a line the terminal ran: the link opens on its output.
+                match options.as_ref().map(|options| options.emit(())) {
+                    Some(persist::PageOptions {
+                        at: Some(at),
+                        cmd: Some(cmd),
+                        ..
+                    }) => persist::command_link(&base, &text, at, &cmd),
+                    _ => persist::link(&base, &text),
+                }
             };
             let value = match made {
                 Ok(value) => value,

@@ -45,6 +45,12 @@ pub struct SimulationProps {
     /// An exercise: the diagnosis (which names the cause) stays folded.
     #[prop_or_default]
     pub fold_diagnosis: bool,
+    /// `&cmd=`: the kubectl terminal opens and runs it.
+    #[prop_or_default]
+    pub command: Option<String>,
+    /// The terminal's last kubectl line (the share link's `cmd=`).
+    #[prop_or_default]
+    pub command_out: Option<Rc<std::cell::RefCell<Option<String>>>>,
 }
 
 impl PartialEq for SimulationProps {
@@ -56,6 +62,7 @@ impl PartialEq for SimulationProps {
             && self.autoplay == other.autoplay
             && self.children == other.children
             && self.fold_diagnosis == other.fold_diagnosis
+            && self.command == other.command
     }
 }
 
@@ -236,7 +243,8 @@ pub fn Simulation(props: &SimulationProps) -> Html {
                 </pre>
             </div>
             { props.children.clone() }
-            <KubectlPanes {run} {cursor} selected={playback.selected} {lang} {on_select} fold_diagnosis={props.fold_diagnosis} />
+            <KubectlPanes text={props.linted.text.clone()} {run} {cursor} selected={playback.selected} {lang} {on_select}
+                fold_diagnosis={props.fold_diagnosis} command={props.command.clone()} command_out={props.command_out.clone()} />
         </section>
     }
 }

@@ -98,7 +98,11 @@ pub fn root_cause_question() -> Text {
 }
 
 pub fn your_path() -> Text {
-    Text::new("Your path", "你的排錯順序")
+    Text::new("Your commands", "你下的指令")
+}
+
+pub fn recommended_path() -> Text {
+    Text::new("Recommended", "建議的指令")
 }
 
 pub fn recommended_order() -> Text {

@@ -499,3 +499,41 @@ pub fn traffic_finding(symptom: &Text, cause: &Text) -> Text {
     let (se, sz, ce, cz) = (&symptom.en, &symptom.zh_tw, &cause.en, &cause.zh_tw);
     text!(" · {se}: {ce}", " · {sz}：{cz}")
 }
+
+// ------------------------------------------------------------ terminal
+
+pub fn terminal_label() -> Text {
+    Text::new("kubectl terminal", "kubectl 終端機")
+}
+
+/// Before the first line: what it runs against and how to use it.
+pub fn terminal_hint(clock: &str) -> Text {
+    text!(
+        "Type kubectl's own commands; they run against the simulated cluster at {clock} (the timeline's cursor). Tab completes names, ↑/↓ recall lines, Ctrl+L clears. Try `kubectl describe pod` then Tab.",
+        "輸入 kubectl 指令，會在模擬叢集的 {clock}（時間軸游標的位置）執行。Tab 補齊名稱，↑/↓ 叫回之前的指令，Ctrl+L 清除畫面。試試 `kubectl describe pod` 再按 Tab。"
+    )
+}
+
+pub fn terminal_time() -> Text {
+    Text::new(
+        "The simulated time the next line runs at",
+        "下一行指令執行時的模擬時間",
+    )
+}
+
+pub fn terminal_input() -> Text {
+    Text::new("Command line", "指令列")
+}
+
+pub fn terminal_completions() -> Text {
+    Text::new("Completions", "補齊建議")
+}
+
+/// The kubectl section's switch between the fixed panes and the terminal.
+pub fn show_panes() -> Text {
+    Text::new("Panes", "固定窗格")
+}
+
+pub fn show_terminal() -> Text {
+    Text::new("Terminal", "終端機")
+}

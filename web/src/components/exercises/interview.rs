@@ -1,17 +1,21 @@
-//! Interview mode (issue 5, item 3): first only the symptom (`kubectl get
-//! pods`); each command the learner picks reveals its simulated output; then
-//! they name the root cause and see their path scored against the
-//! recommended order (describe → logs --previous → exec).
+//! Interview mode (issue 5 item 3, issue 17 item 4): first only the
+//! symptom (`kubectl get pods`); the learner types kubectl's commands in
+//! the terminal, each printing its simulated output; then they name the
+//! root cause and see what their commands revealed scored against the
+//! recommended order (describe → logs --previous → exec), their transcript
+//! next to the recommended one, with a remark on each wasted command.
 
 use std::rc::Rc;
 
 use podlab_core::exercise::exec::ExecContext;
-use podlab_core::exercise::interview::{focus_pod, run_command, score, symptom};
-use podlab_core::exercise::{Command, Exercise};
+use podlab_core::exercise::interview::{focus_pod, interesting_node, score, symptom};
+use podlab_core::exercise::Exercise;
 use podlab_core::i18n::Lang;
+use podlab_core::kubectl::session::{evidence, remark, Entry};
 use podlab_core::sim::{simulate, Options, Run};
 use yew::prelude::*;
 
+use crate::components::Terminal;
 use crate::i18n;
 use crate::i18n::TextHtml;
 
@@ -27,14 +31,6 @@ impl PartialEq for InterviewProps {
     }
 }
 
-/// One revealed command: what was typed and what it printed.
-#[derive(Clone, PartialEq)]
-struct Step {
-    command: Command,
-    line: String,
-    output: String,
-}
-
 #[component]
 pub fn InterviewView(props: &InterviewProps) -> Html {
     let lang = props.lang;
@@ -43,39 +39,76 @@ pub fn InterviewView(props: &InterviewProps) -> Html {
         let exercise = exercise.clone();
         use_memo((), move |_| simulate(&exercise.start, &Options::default()))
     };
-    let steps = use_state(Vec::<Step>::new);
+    let text: Rc<Rc<str>> = {
+        let exercise = exercise.clone();
+        use_memo((), move |_| Rc::<str>::from(exercise.start.as_str()))
+    };
+    let text: Rc<str> = (*text).clone();
+    let entries = use_state(Vec::<Entry>::new);
+    // A new key mounts a fresh terminal (Try again).
+    let attempt = use_state(|| 0_u32);
     let cause = use_state(|| None::<usize>);
     let Some(interview) = exercise.interview.clone() else {
         return html! {};
     };
     let at = interview.at;
-    let has_pod = focus_pod(&run, at).is_some();
-    let on_command = |command: Command| {
-        let steps = steps.clone();
-        let run = run.clone();
-        let exercise = exercise.clone();
-        Callback::from(move |_: MouseEvent| {
-            let context = ExecContext::new(&exercise.start, &run);
-            let (line, output) = run_command(&context, focus_pod(&run, at), command, at);
-            let mut next = (*steps).clone();
-            next.push(Step {
-                command,
-                line,
-                output,
-            });
-            steps.set(next);
+    let focus = focus_pod(&run, at).map(|pod| pod.name.clone());
+    let on_entry = {
+        let entries = entries.clone();
+        Callback::from(move |entry: Entry| {
+            let mut next = (*entries).clone();
+            next.push(entry);
+            entries.set(next);
         })
     };
-    let path: Vec<Command> = steps.iter().map(|step| step.command).collect();
+    let path = evidence(&entries, focus.as_deref());
     let scored = cause.map(|chosen| score(&interview, &path, Some(chosen)));
     let restart = {
-        let steps = steps.clone();
+        let entries = entries.clone();
         let cause = cause.clone();
+        let attempt = attempt.clone();
         Callback::from(move |_: MouseEvent| {
-            steps.set(Vec::new());
+            entries.set(Vec::new());
             cause.set(None);
+            attempt.set(attempt.wrapping_add(1));
         })
     };
+    // The transcripts side by side once scored: each typed line with
+    // podlab's remark, and the recommended lines for the same pod.
+    let transcripts = scored.is_some().then(|| {
+        let context = ExecContext::new(&exercise.start, &run);
+        let pod = focus_pod(&run, at);
+        let (name, container, node) = match pod {
+            Some(pod) => (
+                pod.name.clone(),
+                pod.containers
+                    .first()
+                    .map(|c| c.name.clone())
+                    .unwrap_or_default(),
+                interesting_node(&context, pod, at),
+            ),
+            None => (
+                String::new(),
+                String::new(),
+                podlab_core::exercise::interview::first_node(&context),
+            ),
+        };
+        let recommended: Vec<String> = interview
+            .recommended
+            .iter()
+            .map(|command| command.command_line(&name, &container, &node))
+            .collect();
+        let typed: Vec<(String, Option<podlab_core::i18n::Text>)> = entries
+            .iter()
+            .map(|entry| {
+                (
+                    format!("{}{}", entry.prompt, entry.line),
+                    remark(&context, &interview, entry, focus.as_deref()),
+                )
+            })
+            .collect();
+        (typed, recommended)
+    });
     html! {
         <section class="interview" data-testid="interview">
             <nav class="exercise-nav">
@@ -87,21 +120,7 @@ pub fn InterviewView(props: &InterviewProps) -> Html {
             <p class="muted">{ i18n::recommended_order().html(lang) }</p>
             <h3>{ i18n::interview_symptom().html(lang) }</h3>
             <pre class="terminal" data-testid="interview-symptom">{ format!("$ kubectl get pods\n{}", symptom(&run, at)) }</pre>
-            { for steps.iter().enumerate().map(|(index, step)| html! {
-                <pre class="terminal" data-testid={format!("interview-output-{index}")}>{ format!("$ {}\n{}", step.line, step.output) }</pre>
-            }) }
-            if cause.is_none() {
-                <div class="commands" role="group" aria-label={i18n::interview_run().get(lang).to_owned()}>
-                    // Without a pod (the API server refused the object),
-                    // only the commands that need none.
-                    { for interview.commands.iter().filter(|command| has_pod || !command.needs_pod()).map(|command| html! {
-                        <button type="button" data-testid={format!("interview-cmd-{}", command.id())}
-                            onclick={on_command(*command)}>
-                            { command.id() }
-                        </button>
-                    }) }
-                </div>
-            }
+            <Terminal key={*attempt} text={text.clone()} run={run.clone()} {at} {lang} on_entry={on_entry} />
             <fieldset class="causes" disabled={cause.is_some()}>
                 <legend>{ i18n::root_cause_question().html(lang) }</legend>
                 { for interview.causes.iter().enumerate().map(|(index, option)| {
@@ -123,7 +142,29 @@ pub fn InterviewView(props: &InterviewProps) -> Html {
             if let Some(scored) = scored {
                 <div class={classes!("score", scored.cause_correct.then_some("right"))} data-testid="interview-score" role="status">
                     <p><strong>{ scored.summary.html(lang) }</strong></p>
-                    <p>{ format!("{}: {}", i18n::your_path().get(lang), path.iter().map(|c| c.id()).collect::<Vec<_>>().join(" → ")) }</p>
+                    if let Some((typed, recommended)) = &transcripts {
+                        <div class="transcripts" data-testid="interview-transcripts">
+                            <div>
+                                <h4>{ i18n::your_path().html(lang) }</h4>
+                                <ol data-testid="interview-typed">
+                                    { for typed.iter().map(|(line, remark)| html! {
+                                        <li>
+                                            <code>{ line.clone() }</code>
+                                            if let Some(remark) = remark {
+                                                <span class="remark">{ remark.html(lang) }</span>
+                                            }
+                                        </li>
+                                    }) }
+                                </ol>
+                            </div>
+                            <div>
+                                <h4>{ i18n::recommended_path().html(lang) }</h4>
+                                <ol>
+                                    { for recommended.iter().map(|line| html! { <li><code>{ format!("$ {line}") }</code></li> }) }
+                                </ol>
+                            </div>
+                        </div>
+                    }
                     <p>{ exercise.explanation.html(lang) }</p>
                     <button type="button" data-testid="interview-restart" onclick={restart}>{ i18n::try_again().html(lang) }</button>
                 </div>

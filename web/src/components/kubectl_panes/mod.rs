@@ -1,12 +1,16 @@
 //! What kubectl would print at the cursor, terminal style: `describe pod`,
 //! `logs` and `logs --previous` of the selected pod, by the core's
 //! renderers, and the diagnosis card beside them (`get pods` sits under the
-//! timeline, in the simulation's stage).
+//! timeline, in the simulation's stage). One click switches the three
+//! panes for the kubectl terminal (`super::Terminal`), where the learner
+//! types the commands at the cursor; the terminal stays mounted, so its
+//! history survives the switch.
 
 mod diagnosis_card;
 
 pub use self::diagnosis_card::DiagnosisCard;
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use podlab_core::i18n::Lang;
@@ -15,11 +19,14 @@ use podlab_core::sim::Run;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
+use super::Terminal;
 use crate::i18n::TextHtml;
 use crate::{i18n, view_model};
 
 #[derive(Properties)]
 pub struct KubectlPanesProps {
+    /// The text the run was simulated from (the terminal's `exec`).
+    pub text: Rc<str>,
     pub run: Rc<Run>,
     pub cursor: Millis,
     /// An index into the run's pods.
@@ -29,11 +36,19 @@ pub struct KubectlPanesProps {
     /// In an exercise the diagnosis names the cause: folded until asked.
     #[prop_or_default]
     pub fold_diagnosis: bool,
+    /// `&cmd=`: open the terminal and run this line.
+    #[prop_or_default]
+    pub command: Option<String>,
+    /// The terminal's last kubectl line, for the share link.
+    #[prop_or_default]
+    pub command_out: Option<Rc<RefCell<Option<String>>>>,
 }
 
 impl PartialEq for KubectlPanesProps {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.run, &other.run)
+            && Rc::ptr_eq(&self.text, &other.text)
+            && self.command == other.command
             && self.cursor == other.cursor
             && self.selected == other.selected
             && self.lang == other.lang
@@ -62,6 +77,7 @@ pub fn KubectlPanes(props: &KubectlPanesProps) -> Html {
     let run = &props.run;
     let at = props.cursor;
     let select_ref = use_node_ref();
+    let terminal_open = use_state(|| props.command.is_some());
     {
         // `<option selected>` is only the initial choice: once the reader
         // has used the list, a lane click must set the selection itself.
@@ -108,6 +124,18 @@ pub fn KubectlPanes(props: &KubectlPanesProps) -> Html {
         .unwrap_or_default();
     let diagnosis = view_model::pod_diagnosis(run, selected, at);
     let clock = view_model::clock(at);
+    let switch = |open: bool| {
+        let terminal_open = terminal_open.clone();
+        Callback::from(move |_: MouseEvent| terminal_open.set(open))
+    };
+    let on_entry = props.command_out.clone().map(|out| {
+        Callback::from(move |entry: podlab_core::kubectl::session::Entry| {
+            if entry.prompt == "$ " && !entry.line.trim().is_empty() {
+                *out.borrow_mut() = Some(entry.line);
+            }
+        })
+    });
+    let pressed = |on: bool| if on { "true" } else { "false" };
 
     html! {
         <section class="kubectl" aria-labelledby="kubectl-heading">
@@ -117,8 +145,20 @@ pub fn KubectlPanes(props: &KubectlPanesProps) -> Html {
                 <select id="pod-select" data-testid="pod-select" ref={select_ref} onchange={on_change}>
                     { for options }
                 </select>
+                <div class="kubectl-switch" role="group">
+                    <button type="button" data-testid="show-panes" aria-pressed={pressed(!*terminal_open)} onclick={switch(false)}>
+                        { i18n::show_panes().html(lang) }
+                    </button>
+                    <button type="button" data-testid="show-terminal" aria-pressed={pressed(*terminal_open)} onclick={switch(true)}>
+                        { i18n::show_terminal().html(lang) }
+                    </button>
+                </div>
             </div>
-            <div class="panes">
+            <div hidden={!*terminal_open}>
+                <Terminal text={props.text.clone()} run={run.clone()} {at} {lang}
+                    initial={props.command.clone()} {on_entry} />
+            </div>
+            <div class="panes" hidden={*terminal_open}>
                 if props.fold_diagnosis {
                     <details class="diagnosis-fold" data-testid="diagnosis-fold">
                         <summary>{ i18n::show_diagnosis().html(lang) }</summary>
