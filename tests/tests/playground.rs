@@ -406,17 +406,47 @@ fn an_exercise_is_solved_in_the_page_and_an_interview_is_scored() {
         session.text(&item)
     );
 
+    // Interview mode through the terminal (issue 17 item 7): the article's
+    // commands typed with Tab completing the pod's name, one `logs`
+    // without `--previous` (the remark), then the right cause.
     session.goto(&server.url("/?exercise=liveness-crash-loop&mode=interview&lang=en"));
     session.wait_for_element("[data-testid=interview-symptom]", PAGE_LOAD);
-    let describe = session.wait_for_element("[data-testid=interview-cmd-describe]", RELINT);
-    session.click(&describe);
-    session.wait_for("describe's output", RELINT, |session| {
-        let text = try_text_of(session, "[data-testid=interview-output-0]")?;
-        text.contains("Liveness probe failed").then_some(())
-    });
-    let previous = session.wait_for_element("[data-testid=interview-cmd-logs-previous]", RELINT);
-    session.click(&previous);
-    session.wait_for_element("[data-testid=interview-output-1]", RELINT);
+    let input = session.wait_for_element("[data-testid=terminal-input]", RELINT);
+    const TAB: &str = "\u{E004}";
+    const ENTER: &str = "\u{E007}";
+    let typed = |keys: &str, entry: usize, expect: &str| {
+        session.send_keys(&input, keys);
+        session.wait_for(expect, RELINT, |session| {
+            let text = try_text_of(session, &format!("[data-testid=terminal-entry-{entry}]"))?;
+            text.contains(expect).then_some(())
+        });
+    };
+    typed(
+        &format!("kubectl describe pod m{TAB}{ENTER}"),
+        0,
+        "Liveness probe failed",
+    );
+    let line = text_of(&session, "[data-testid=terminal-entry-0]");
+    assert!(
+        line.starts_with("$ kubectl describe pod model-api-"),
+        "{line}"
+    );
+    typed(
+        &format!("kubectl logs m{TAB}{ENTER}"),
+        1,
+        "$ kubectl logs model-api-",
+    );
+    typed(
+        &format!("kubectl logs m{TAB}--previous{ENTER}"),
+        2,
+        "--previous",
+    );
+    // At 5:00 the container waits out its back-off: kubectl cannot reach it.
+    typed(
+        &format!("kubectl exec -it m{TAB}-- sh{ENTER}"),
+        3,
+        "unable to upgrade connection",
+    );
     let cause = session.execute(
         "const radios = [...document.querySelectorAll('.causes input')];\
          return radios.length;",
@@ -432,6 +462,8 @@ fn an_exercise_is_solved_in_the_page_and_an_interview_is_scored() {
         text.contains("right root cause") && text.contains("2 of 2"),
         "{text}"
     );
+    let transcript = text_of(&session, "[data-testid=interview-typed]");
+    assert!(transcript.contains("add `--previous`"), "{transcript}");
     session.screenshot(&out.join("interview-scored.png"));
 
     // An article embeds one exercise: `?exercise=` in embed mode keeps the
@@ -567,4 +599,55 @@ fn tab_indents_in_the_editor_and_the_gutter_marks_the_broken_line() {
     // The lint of the big text arrives too (the core reads at most 4 MiB).
     session.wait_for_element("[data-testid=diagnostics] [data-rule=PL005]", PAGE_LOAD);
     session.screenshot(&out.join("playground-editor-5mb.png"));
+}
+
+/// Issue 17 item 5: an article links to a command's output (`?cmd=`): the
+/// kubectl section opens on the terminal with that line run at `at`; one
+/// click shows the three panes again, another the terminal with its
+/// history kept.
+#[test]
+fn an_article_link_opens_the_terminal_on_its_command() {
+    let server = StaticServer::start(dist_dir());
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    session.set_window_size(1366, 768);
+    open(&session, &server, "?lang=en&at=2m&cmd=kubectl+get+nodes");
+    session.wait_for("the line's output", PAGE_LOAD, |session| {
+        let text = try_text_of(session, "[data-testid=terminal-entry-0]")?;
+        text.starts_with("$ kubectl get nodes\nNAME").then_some(())
+    });
+    let visible = |testid: &str| {
+        session.execute(
+            &format!("const e = document.querySelector('[data-testid={testid}]'); return !!e && e.offsetParent !== null;"),
+            json!([]),
+        )
+    };
+    assert_eq!(visible("terminal"), json!(true));
+    assert_eq!(visible("pane-describe"), json!(false));
+    session.click(&session.wait_for_element("[data-testid=show-panes]", RELINT));
+    session.wait_for("the panes", RELINT, |_| {
+        (visible("pane-describe") == json!(true)).then_some(())
+    });
+    assert_eq!(visible("terminal"), json!(false));
+    session.click(&session.wait_for_element("[data-testid=show-terminal]", RELINT));
+    let input = session.wait_for_element("[data-testid=terminal-input]", RELINT);
+    session.send_keys(&input, "kubectl get po\u{E004}\u{E007}");
+    session.wait_for("get pods", RELINT, |session| {
+        let text = try_text_of(session, "[data-testid=terminal-entry-1]")?;
+        text.starts_with("$ kubectl get pods \nNAME").then_some(())
+    });
+    assert!(text_of(&session, "[data-testid=terminal-entry-0]").contains("NAME"));
+    session.screenshot(&out.join("terminal-1366.png"));
+    session.set_window_size(390, 844);
+    open(
+        &session,
+        &server,
+        "?lang=zh-TW&at=2m&cmd=kubectl+describe+pod",
+    );
+    session.wait_for("describe in the terminal", PAGE_LOAD, |session| {
+        let text = try_text_of(session, "[data-testid=terminal-entry-0]")?;
+        text.contains("Events:").then_some(())
+    });
+    session.screenshot(&out.join("terminal-390-zh-TW.png"));
 }

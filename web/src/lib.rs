@@ -8,6 +8,7 @@ pub mod app;
 pub mod components;
 pub mod hooks;
 pub mod i18n;
+pub mod kubectl_worker;
 pub mod library;
 mod perf;
 pub mod persist;

@@ -41,6 +41,9 @@ fn library() -> Option<Library> {
 }
 
 async fn interview(id: &str) -> Element {
+    // Trunk builds no kubectl worker for these tests: the same engine runs
+    // in-process.
+    podlab_web::kubectl_worker::set_engine(podlab_web::kubectl_worker::in_process());
     let document = gloo::utils::document();
     let root = document.create_element("div").expect("create a div");
     gloo::utils::body()

@@ -1,6 +1,7 @@
 //! The kubectl terminal (issue 17 items 3-5): type kubectl's own commands
 //! against the simulated cluster at `at`, as `podlab kubectl` runs them
-//! (`podlab_core::kubectl::session`). History with ↑/↓, Tab completion of
+//! (`podlab_core::kubectl::session`, in the kubectl worker:
+//! `crate::kubectl_worker`). History with ↑/↓, Tab completion of
 //! commands, types and the names that exist then, Ctrl+L clears, the
 //! output in a live region, and the completions as buttons above the
 //! keyboard on a phone.
@@ -9,7 +10,7 @@ use std::rc::Rc;
 
 use podlab_core::exercise::exec::ExecContext;
 use podlab_core::i18n::{Lang, Text};
-use podlab_core::kubectl::session::{Entry, Session};
+use podlab_core::kubectl::session::{self, Entry};
 use podlab_core::manifest::duration::Millis;
 use podlab_core::sim::Run;
 use web_sys::{HtmlElement, HtmlInputElement};
@@ -17,6 +18,7 @@ use yew::prelude::*;
 
 use crate::i18n;
 use crate::i18n::TextHtml;
+use crate::kubectl_worker::{next_terminal, runner, Ask, Reply, Request, Runner};
 use crate::view_model;
 
 /// At most this many completions show as buttons.
@@ -24,8 +26,11 @@ const SHOWN_COMPLETIONS: usize = 12;
 
 #[derive(Properties)]
 pub struct TerminalProps {
-    /// The file the run was simulated from (the Secrets, the Scenario).
+    /// The file the commands run against (simulated again in the worker:
+    /// the same pure function, the same run).
     pub text: Rc<str>,
+    /// The page's run of `text`: Tab completes from it at once (the names
+    /// that exist at `at`).
     pub run: Rc<Run>,
     /// The simulated time the next line runs at.
     pub at: Millis,
@@ -52,23 +57,24 @@ impl PartialEq for TerminalProps {
 /// What the terminal keeps between renders.
 #[derive(Clone, Default, PartialEq)]
 struct Screen {
-    session: Session,
     entries: Vec<Entry>,
+    /// The next line's prompt (`# ` inside a container's shell).
+    prompt: &'static str,
     /// Lines run, oldest first, and the one ↑/↓ shows (`None`: the input).
     history: Vec<String>,
     recalled: Option<usize>,
 }
 
 impl Screen {
-    fn run(&mut self, text: &str, run: &Run, line: &str, at: Millis) -> Entry {
-        let context = ExecContext::new(text, run);
-        let entry = self.session.run(&context, line, at);
+    fn ran(&mut self, entry: &Entry, next: &'static str) {
         self.entries.push(entry.clone());
-        if !line.trim().is_empty() && self.history.last().map(String::as_str) != Some(line) {
-            self.history.push(line.to_string());
+        self.prompt = next;
+        if !entry.line.trim().is_empty()
+            && self.history.last().map(String::as_str) != Some(entry.line.as_str())
+        {
+            self.history.push(entry.line.clone());
         }
         self.recalled = None;
-        entry
     }
 }
 
@@ -101,32 +107,58 @@ fn with_word(line: &str, from: usize, word: &str, complete: bool) -> String {
 #[component]
 pub fn Terminal(props: &TerminalProps) -> Html {
     let lang = props.lang;
-    let screen = use_mut_ref(Screen::default);
+    let screen = use_mut_ref(|| Screen {
+        prompt: "$ ",
+        ..Screen::default()
+    });
+    let terminal = *use_state(next_terminal);
+    let runner: Runner = runner();
     let input = use_state(String::new);
     let redraw = use_state(|| 0_u32);
     let input_ref = use_node_ref();
     let log_ref = use_node_ref();
     let bump = {
         let redraw = redraw.clone();
-        move || redraw.set(redraw.wrapping_add(1))
+        Rc::new(move || redraw.set(redraw.wrapping_add(1)))
+    };
+    // Runs a line in the engine; the entry lands on the screen when the
+    // answer comes back.
+    let run_line = {
+        let (screen, runner, bump) = (screen.clone(), runner.clone(), bump.clone());
+        let (text, at, on_entry) = (props.text.clone(), props.at, props.on_entry.clone());
+        Rc::new(move |line: String, reveal: bool, log: NodeRef| {
+            let (screen, bump, on_entry) = (screen.clone(), bump.clone(), on_entry.clone());
+            let request = Request {
+                terminal,
+                kind: Ask::Run,
+                at,
+                line,
+                text: text.clone(),
+            };
+            runner(
+                request,
+                Box::new(move |reply| {
+                    if let Reply::Entry(entry, next) = reply {
+                        screen.borrow_mut().ran(&entry, next);
+                        if let Some(on_entry) = on_entry {
+                            on_entry.emit(entry);
+                        }
+                        bump();
+                        // The reader followed a link to this output: show it.
+                        if let (true, Some(log)) = (reveal, log.cast::<web_sys::Element>()) {
+                            log.scroll_into_view();
+                        }
+                    }
+                }),
+            );
+        })
     };
     {
         // `&cmd=`: run the article's line once, at the page's time.
-        let screen = screen.clone();
-        let (text, run, at, on_entry) = (
-            props.text.clone(),
-            props.run.clone(),
-            props.at,
-            props.on_entry.clone(),
-        );
-        let bump = bump.clone();
+        let (run_line, log_ref) = (run_line.clone(), log_ref.clone());
         use_effect_with(props.initial.clone(), move |initial| {
             if let Some(line) = initial.as_deref().filter(|line| !line.trim().is_empty()) {
-                let entry = screen.borrow_mut().run(&text, &run, line, at);
-                if let Some(on_entry) = on_entry {
-                    on_entry.emit(entry);
-                }
-                bump();
+                run_line(line.to_string(), true, log_ref);
             }
         });
     }
@@ -139,8 +171,9 @@ pub fn Terminal(props: &TerminalProps) -> Html {
             }
         });
     }
-    // Reading the text for names costs a parse: only while a line is typed
-    // (the terminal re-renders on every tick of the cursor).
+    // What Tab and the completion bar offer for the typed line, at once
+    // from the page's run (reading the text costs a parse: only while a
+    // line is typed, not on every tick of the cursor).
     let complete = {
         let (text, run, at, screen) = (
             props.text.clone(),
@@ -148,13 +181,13 @@ pub fn Terminal(props: &TerminalProps) -> Html {
             props.at,
             screen.clone(),
         );
-        move |line: &str| {
+        Rc::new(move |line: &str| {
             let context = ExecContext::new(&text, &run);
-            screen.borrow().session.complete(&context, line, at)
-        }
+            session::complete(&context, line, at, screen.borrow().prompt == "# ")
+        })
     };
     let completion = (!input.is_empty()).then(|| complete(&input));
-    let prompt = screen.borrow().session.prompt();
+    let prompt = screen.borrow().prompt;
 
     let on_input = {
         let input = input.clone();
@@ -165,34 +198,24 @@ pub fn Terminal(props: &TerminalProps) -> Html {
     };
     let on_keydown = {
         let (screen, input, bump) = (screen.clone(), input.clone(), bump.clone());
-        let (text, run, at, on_entry) = (
-            props.text.clone(),
-            props.run.clone(),
-            props.at,
-            props.on_entry.clone(),
-        );
+        let (run_line, complete, log_ref) = (run_line.clone(), complete.clone(), log_ref.clone());
         Callback::from(move |event: KeyboardEvent| {
             let field: HtmlInputElement = event.target_unchecked_into();
             let line = field.value();
             match event.key().as_str() {
                 "Enter" => {
                     event.prevent_default();
-                    let entry = screen.borrow_mut().run(&text, &run, &line, at);
                     input.set(String::new());
                     field.set_value("");
-                    if let Some(on_entry) = &on_entry {
-                        on_entry.emit(entry);
-                    }
-                    bump();
+                    run_line(line, false, log_ref.clone());
                 }
                 "Tab" if !event.shift_key() => {
                     event.prevent_default();
-                    let completion = complete(&line);
-                    let candidates = &completion.candidates;
-                    let next = match candidates.as_slice() {
+                    let offer = complete(&line);
+                    let next = match offer.candidates.as_slice() {
                         [] => return,
-                        [only] => with_word(&line, completion.from, only, true),
-                        many => with_word(&line, completion.from, common_prefix(many), false),
+                        [only] => with_word(&line, offer.from, only, true),
+                        many => with_word(&line, offer.from, common_prefix(many), false),
                     };
                     field.set_value(&next);
                     input.set(next);
@@ -258,7 +281,7 @@ pub fn Terminal(props: &TerminalProps) -> Html {
                     spellcheck="false"
                     enterkeyhint="send"
                     aria-label={i18n::terminal_input().get(lang).to_owned()}
-                    placeholder={if screen.session.shell().is_some() { "env" } else { "kubectl get pods" }}
+                    placeholder={if prompt == "# " { "env" } else { "kubectl get pods" }}
                     oninput={on_input}
                     onkeydown={on_keydown}
                 />

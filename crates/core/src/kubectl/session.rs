@@ -400,7 +400,7 @@ pub fn evidence(entries: &[Entry], focus: Option<&str>) -> Vec<interview::Comman
 /// podlab's remark on an entry of an interview transcript: why a command
 /// taught nothing (or less than it seemed to), `None` when it was useful.
 pub fn remark(
-    context: &ExecContext,
+    run: &crate::sim::Run,
     interview: &Interview,
     entry: &Entry,
     focus: Option<&str>,
@@ -423,7 +423,7 @@ pub fn remark(
     };
     if command == interview::Command::Logs {
         let restarted = focus
-            .and_then(|focus| context.run.pods.iter().find(|pod| pod.name == focus))
+            .and_then(|focus| run.pods.iter().find(|pod| pod.name == focus))
             .and_then(|pod| pod.containers.first())
             .and_then(|container| container.status_at(entry.at))
             .is_some_and(|status| status.restart_count > 0);
@@ -460,31 +460,38 @@ impl Session {
     /// flags, resource types and the names that exist then, or the shell's
     /// commands inside a shell.
     pub fn complete(&self, context: &ExecContext, line: &str, at: Millis) -> Completion {
-        let from = line.rfind(char::is_whitespace).map_or(0, |at| {
-            at + line[at..].chars().next().map_or(1, char::len_utf8)
-        });
-        let partial = &line[from..];
-        let before: Vec<&str> = line[..from].split_whitespace().collect();
-        let offered = match &self.shell {
-            Some(_) => match before.as_slice() {
-                [] => SHELL_COMMANDS
-                    .iter()
-                    .map(|c| c.split(' ').next().unwrap_or(c).to_string())
-                    .collect(),
-                ["df"] => vec!["-h".into()],
-                ["df", ..] => vec!["/dev/shm".into()],
-                _ => Vec::new(),
-            },
-            None => kubectl_candidates(context, &before, at),
-        };
-        let mut candidates: Vec<String> = Vec::new();
-        for candidate in offered {
-            if candidate.starts_with(partial) && !candidates.contains(&candidate) {
-                candidates.push(candidate);
-            }
-        }
-        Completion { from, candidates }
+        complete(context, line, at, self.shell.is_some())
     }
+}
+
+/// [`Session::complete`] for a terminal that knows only whether its shell
+/// is open (the page completes at once, while the session lives in the
+/// kubectl worker).
+pub fn complete(context: &ExecContext, line: &str, at: Millis, in_shell: bool) -> Completion {
+    let from = line.rfind(char::is_whitespace).map_or(0, |at| {
+        at + line[at..].chars().next().map_or(1, char::len_utf8)
+    });
+    let partial = &line[from..];
+    let before: Vec<&str> = line[..from].split_whitespace().collect();
+    let offered = match in_shell {
+        true => match before.as_slice() {
+            [] => SHELL_COMMANDS
+                .iter()
+                .map(|c| c.split(' ').next().unwrap_or(c).to_string())
+                .collect(),
+            ["df"] => vec!["-h".into()],
+            ["df", ..] => vec!["/dev/shm".into()],
+            _ => Vec::new(),
+        },
+        false => kubectl_candidates(context, &before, at),
+    };
+    let mut candidates: Vec<String> = Vec::new();
+    for candidate in offered {
+        if candidate.starts_with(partial) && !candidates.contains(&candidate) {
+            candidates.push(candidate);
+        }
+    }
+    Completion { from, candidates }
 }
 
 /// The words that may follow `before` on a kubectl line.

@@ -103,7 +103,7 @@ pub fn InterviewView(props: &InterviewProps) -> Html {
             .map(|entry| {
                 (
                     format!("{}{}", entry.prompt, entry.line),
-                    remark(&context, &interview, entry, focus.as_deref()),
+                    remark(&run, &interview, entry, focus.as_deref()),
                 )
             })
             .collect();

@@ -253,7 +253,7 @@ fn typed_commands_score_the_interview_and_logs_without_previous_gets_the_remark(
 
     let remarks: Vec<Option<Text>> = typed
         .iter()
-        .map(|entry| remark(&context, interview, entry, Some(&focus)))
+        .map(|entry| remark(&run, interview, entry, Some(&focus)))
         .collect();
     assert_eq!(remarks[0], None);
     let logs = remarks[1].as_ref().expect("a remark on logs");
