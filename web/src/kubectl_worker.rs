@@ -319,7 +319,7 @@ fn worker_runner() -> Runner {
 }
 
 #[cfg(target_arch = "wasm32")]
-type Waiting = Vec<(u32, Box<dyn FnOnce(Reply)>)>;
+type Waiting = Vec<(u32, Request, Box<dyn FnOnce(Reply)>)>;
 
 /// The worker, the last id given, and the messages held until it is ready
 /// (`None` once sent).
@@ -348,39 +348,10 @@ pub const WORKER_SCRIPT: &str = "./kubectl-worker_loader.js";
 
 #[cfg(target_arch = "wasm32")]
 fn ask(request: Request, reply: Box<dyn FnOnce(Reply)>) {
-    use wasm_bindgen::closure::Closure;
-    use wasm_bindgen::JsCast;
-    use web_sys::MessageEvent;
-
     let sent = WORKER.with(|worker| {
         let mut worker = worker.borrow_mut();
         if worker.is_none() {
-            let Ok(spawned) = web_sys::Worker::new(WORKER_SCRIPT) else {
-                return None;
-            };
-            let on_message = Closure::<dyn Fn(MessageEvent)>::new(|event: MessageEvent| {
-                let Some(message) = event.data().as_string() else {
-                    return;
-                };
-                if message == READY {
-                    flush();
-                    return;
-                }
-                let Some((id, answer)) = Reply::decode(&message) else {
-                    return;
-                };
-                let waiting = WAITING.with(|waiting| {
-                    let mut waiting = waiting.borrow_mut();
-                    let at = waiting.iter().position(|(known, _)| *known == id)?;
-                    Some(waiting.remove(at).1)
-                });
-                if let Some(reply) = waiting {
-                    reply(answer);
-                }
-            });
-            spawned.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-            on_message.forget();
-            *worker = Some((spawned, 0, Some(Vec::new())));
+            *worker = spawn();
         }
         let (spawned, next, held) = worker.as_mut()?;
         *next = next.wrapping_add(1);
@@ -393,8 +364,100 @@ fn ask(request: Request, reply: Box<dyn FnOnce(Reply)>) {
         }
         Some(*next)
     });
-    if let Some(id) = sent {
-        WAITING.with(|waiting| waiting.borrow_mut().push((id, reply)));
+    match sent {
+        Some(id) => WAITING.with(|waiting| waiting.borrow_mut().push((id, request, reply))),
+        None => reply(unavailable(&request)),
+    }
+}
+
+/// Starts the worker ahead of the first line (the page calls it once the
+/// timeline is up), so that the terminal also works after the network goes.
+#[cfg(target_arch = "wasm32")]
+pub fn warm_up() {
+    if OVERRIDE.with(|slot| slot.borrow().is_some()) {
+        return;
+    }
+    WORKER.with(|worker| {
+        let mut worker = worker.borrow_mut();
+        if worker.is_none() {
+            *worker = spawn();
+        }
+    });
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+pub fn warm_up() {}
+
+#[cfg(target_arch = "wasm32")]
+fn spawn() -> Option<Started> {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    use web_sys::MessageEvent;
+
+    let spawned = web_sys::Worker::new(WORKER_SCRIPT).ok()?;
+    let on_message = Closure::<dyn Fn(MessageEvent)>::new(|event: MessageEvent| {
+        let Some(message) = event.data().as_string() else {
+            return;
+        };
+        if message == READY {
+            flush();
+            return;
+        }
+        let Some((id, answer)) = Reply::decode(&message) else {
+            return;
+        };
+        let waiting = WAITING.with(|waiting| {
+            let mut waiting = waiting.borrow_mut();
+            let at = waiting.iter().position(|(known, _, _)| *known == id)?;
+            Some(waiting.remove(at).2)
+        });
+        if let Some(reply) = waiting {
+            reply(answer);
+        }
+    });
+    spawned.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    // The worker's script or wasm did not load (offline before it was
+    // fetched, a broken deployment): every line waiting gets a note, and the
+    // next line tries again.
+    let on_error = Closure::<dyn Fn(web_sys::Event)>::new(|_: web_sys::Event| {
+        WORKER.with(|worker| worker.borrow_mut().take());
+        let waiting = WAITING.with(|waiting| std::mem::take(&mut *waiting.borrow_mut()));
+        for (_, request, reply) in waiting {
+            reply(unavailable(&request));
+        }
+    });
+    spawned.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    on_error.forget();
+    Some((spawned, 0, Some(Vec::new())))
+}
+
+/// The answer to a line when the engine cannot run.
+#[cfg(target_arch = "wasm32")]
+fn unavailable(request: &Request) -> Reply {
+    Reply::Entry(
+        Entry {
+            prompt: "$ ",
+            line: request.line.clone(),
+            at: request.at,
+            output: failed(),
+            reveals: None,
+            pods: Vec::new(),
+        },
+        "$ ",
+    )
+}
+
+#[cfg(target_arch = "wasm32")]
+fn failed() -> Output {
+    Output {
+        stdout: String::new(),
+        stderr: String::new(),
+        exit_code: 1,
+        notes: vec![Text::new(
+            "the terminal's engine (kubectl-worker) could not load: reload the page while online",
+            "終端機的引擎（kubectl-worker）載入失敗：請在連線時重新載入頁面",
+        )],
     }
 }
 

@@ -77,7 +77,11 @@ pub fn check(dist: &Path) -> Result<()> {
             dist.display()
         );
     }
-    let worker_total = measure(&worker, "kubectl worker (.wasm + .js)", WORKER_BUDGET_GZIP_BYTES)?;
+    let worker_total = measure(
+        &worker,
+        "kubectl worker (.wasm + .js)",
+        WORKER_BUDGET_GZIP_BYTES,
+    )?;
     if worker_total > WORKER_BUDGET_GZIP_BYTES {
         bail!(
             "the kubectl worker is {} gzipped, over its budget of {}",

@@ -162,6 +162,12 @@ pub fn Terminal(props: &TerminalProps) -> Html {
             }
         });
     }
+    use_effect_with((), |_| {
+        // Fetch the engine once the page is up, so the terminal also works
+        // offline later (the worker is not part of the first download).
+        let timeout = gloo::timers::callback::Timeout::new(2_000, crate::kubectl_worker::warm_up);
+        move || drop(timeout)
+    });
     {
         // Keep the newest output in view.
         let log_ref = log_ref.clone();
