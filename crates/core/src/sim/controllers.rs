@@ -142,6 +142,7 @@ impl<'a> Sim<'a> {
             queue: Queued::default(),
             done: false,
         });
+        self.deployment_pod_created(index);
         self.push(now, Ev::Schedule(index, 0));
         index
     }

@@ -41,6 +41,11 @@ pub(super) struct DeploymentSim<'a> {
     replicas: usize,
     /// The status last written: (replicas, updated, ready, available).
     status: Status,
+    /// Per ReplicaSet, its pods ever created, in creation order: those whose
+    /// owner is this Deployment and whose pod-template-hash is the
+    /// ReplicaSet's (found once when the ReplicaSet appears, then added by
+    /// `create_pod`), so a sync reads its pods without a pass over all.
+    members: Vec<Vec<usize>>,
     run: DeploymentRun,
 }
 
@@ -178,6 +183,7 @@ impl<'a> Sim<'a> {
             new_replica_set: vec![(now, Some(0))],
             conditions: vec![(now, vec![progressing])],
         };
+        let members = vec![self.members_scan(&workload.name, &run.replica_sets[0].hash)];
         self.deployments.push(DeploymentSim {
             workload,
             templates: vec![workload],
@@ -185,6 +191,7 @@ impl<'a> Sim<'a> {
             template: workload,
             replicas,
             status: Status::default(),
+            members,
             run,
         });
         let index = self.deployments.len() - 1;
@@ -415,6 +422,9 @@ impl<'a> Sim<'a> {
             .max()
             .unwrap_or(0)
             + 1;
+        let members = self.members_scan(&self.deployments[d].workload.name, &hash);
+        let deployment = &mut self.deployments[d];
+        deployment.members.push(members);
         deployment.run.replica_sets.push(ReplicaSetRun {
             name: name.clone(),
             hash,
@@ -733,13 +743,31 @@ impl<'a> Sim<'a> {
 
     /// The pods of ReplicaSet `rs` of Deployment `d`, ever created.
     fn pods_of(&self, d: usize, rs: usize) -> impl Iterator<Item = usize> + '_ {
-        let deployment = &self.deployments[d];
-        let hash = deployment.run.replica_sets[rs].hash.as_str();
-        let owner = format!("Deployment/{}", deployment.workload.name);
-        (0..self.pods.len()).filter(move |&p| {
-            let run = &self.pods[p].run;
-            run.owner == owner && run.template_hash.as_deref() == Some(hash)
-        })
+        self.deployments[d].members[rs].iter().copied()
+    }
+
+    /// The pods created so far whose owner is Deployment `name` and whose
+    /// pod-template-hash is `hash`, in creation order.
+    fn members_scan(&self, name: &str, hash: &str) -> Vec<usize> {
+        (0..self.pods.len())
+            .filter(|&p| is_member(&self.pods[p].run, name, hash))
+            .collect()
+    }
+
+    /// Pod `pod` has just been created: it joins every ReplicaSet it
+    /// belongs to (`members`).
+    pub(super) fn deployment_pod_created(&mut self, pod: usize) {
+        let run = &self.pods[pod].run;
+        if run.template_hash.is_none() {
+            return;
+        }
+        for deployment in &mut self.deployments {
+            for (rs, set) in deployment.run.replica_sets.iter().enumerate() {
+                if is_member(run, &deployment.workload.name, &set.hash) {
+                    deployment.members[rs].push(pod);
+                }
+            }
+        }
     }
 
     /// Its active pods: not being deleted, not finished.
@@ -791,6 +819,13 @@ impl<'a> Sim<'a> {
             .map(|d| d.run)
             .collect()
     }
+}
+
+/// A pod of ReplicaSet `hash` of Deployment `name`: its owner and its
+/// pod-template-hash (what `DeploymentRun::pods_of` matches too).
+fn is_member(run: &crate::sim::PodRun, name: &str, hash: &str) -> bool {
+    run.owner.strip_prefix("Deployment/") == Some(name)
+        && run.template_hash.as_deref() == Some(hash)
 }
 
 /// `NewRSNewReplicas` for RollingUpdate (`util/deployment_util.go`,
