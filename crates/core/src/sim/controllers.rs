@@ -141,6 +141,8 @@ impl<'a> Sim<'a> {
             owner,
             queue: Queued::default(),
             done: false,
+            sets: Vec::new(),
+            tally: rollout::Tally::default(),
         });
         self.deployment_pod_created(index);
         self.push(now, Ev::Schedule(index, 0));
@@ -279,6 +281,7 @@ impl<'a> Sim<'a> {
             return;
         }
         self.pods[pod].done = true;
+        self.pod_recount(pod);
         self.release(pod);
         if let Owner::Job(job) = self.pods[pod].owner {
             let succeeded = self.pods[pod].containers.iter().all(|c| {
@@ -308,6 +311,7 @@ impl<'a> Sim<'a> {
             return;
         }
         self.pods[pod].run.deleting = Some(now);
+        self.pod_recount(pod);
         let mut running = false;
         for c in 0..self.pods[pod].containers.len() {
             if self.pods[pod].containers[c].running {
@@ -327,6 +331,7 @@ impl<'a> Sim<'a> {
         }
         self.pods[pod].run.deleted = Some(self.now);
         self.pods[pod].done = true;
+        self.pod_recount(pod);
         self.release(pod);
         self.deployment_pod_changed(pod);
         if let Owner::Job(job) = self.pods[pod].owner {

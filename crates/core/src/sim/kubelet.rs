@@ -218,6 +218,10 @@ struct PodSim<'a> {
     /// Succeeded, Failed or gone: it no longer holds resources and its
     /// controller has counted it.
     done: bool,
+    /// The Deployments' ReplicaSets it belongs to, (Deployment,
+    /// ReplicaSet), and what it adds to their counts (`rollout.rs`).
+    sets: Vec<(usize, usize)>,
+    tally: rollout::Tally,
 }
 
 /// The controller that created a pod.

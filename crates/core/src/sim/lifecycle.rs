@@ -285,6 +285,7 @@ impl<'a> Sim<'a> {
             .and_then(|amount| amount.quantity)
             .map(|q| q.value());
         let has_readiness = container.spec.readiness.is_some();
+        self.pod_recount(pod);
         self.event(pod, Some(c), false, "Created", "Container created");
         self.event(pod, Some(c), false, "Started", "Container started");
         // Exits of the program itself; the earliest wins (stale ones are ignored).
@@ -400,6 +401,7 @@ impl<'a> Sim<'a> {
                 open.1 = Some(now);
             }
         }
+        self.pod_recount(pod);
         // Its device memory is free: neighbours on a time-sliced GPU may fit.
         self.device_memory_stopped(pod, c);
         match kind {

@@ -22,6 +22,7 @@ impl<'a> Sim<'a> {
                 instance.ready.push((now, None));
             }
         }
+        self.pod_recount(pod);
         self.init_started(pod, c);
         if !has_readiness {
             self.pod_ready_changed(pod);
@@ -190,6 +191,7 @@ impl<'a> Sim<'a> {
                         open.1 = Some(now);
                     }
                 }
+                self.pod_recount(pod);
                 if ready {
                     self.pod_ready_changed(pod);
                 }
