@@ -89,11 +89,11 @@ enum Ev {
     FirstSync(usize),
     /// A container starts (a new instance).
     Start(usize, usize),
-    /// A probe worker's tick: (pod, container, probe index).
-    Tick(usize, usize, usize),
+    /// A probe worker's tick: (worker, `Sim::workers`).
+    Tick(usize),
     /// A probe's call returns (HTTP answer, timeout, refused connection):
-    /// (pod, container, probe index).
-    ProbeDone(usize, usize, usize),
+    /// (worker).
+    ProbeDone(usize),
     /// A container exits: (pod, container, instance, code, reason, killed by the kubelet).
     Exit(usize, usize, usize, ExitKind),
     /// A sync of the pod for a container that has exited.
@@ -144,8 +144,17 @@ enum ExitKind {
     Deleted { code: i64 },
 }
 
+/// A probe worker, in `Sim::workers` (one flat list for the run, so a
+/// tick reads one entry, not its pod, container and probe).
 struct ProbeSim<'a> {
     probe: &'a Probe,
+    /// Its pod and container, and its index among the container's probes.
+    pod: usize,
+    c: usize,
+    p: usize,
+    kind: ProbeKind,
+    /// `periodSeconds` in milliseconds.
+    period: Millis,
     /// Last result (`lastResult`) and how many times in a row (`resultRun`).
     last: Option<bool>,
     run: i64,
@@ -165,12 +174,18 @@ struct ProbeSim<'a> {
     /// The next tick is the readiness manual trigger sent by the sync that
     /// follows the startup result (it sees `Started` already written).
     manual: bool,
+    /// The call's answer and latency while the program does not listen
+    /// yet and once it does (`probes.rs` `probe`), worked out once: they
+    /// depend on nothing else that changes.
+    answers: [Option<(Outcome, Millis)>; 2],
 }
 
 struct ContainerSim<'a> {
     spec: &'a Container,
     program: Program,
-    probes: Vec<ProbeSim<'a>>,
+    /// Its probe workers (`Sim::workers`): startup, liveness, readiness,
+    /// those it has.
+    probes: std::ops::Range<usize>,
     /// The field path of its events, written at its first event.
     field_path: Option<Arc<str>>,
     /// Its repeated event texts, each written once (`Sim::shared_text`).
@@ -306,6 +321,8 @@ struct Sim<'a> {
     now: Millis,
     queue: Queue<Ev>,
     pods: Vec<PodSim<'a>>,
+    /// Every container's probe workers (`ContainerSim::probes`).
+    workers: Vec<ProbeSim<'a>>,
     events: Vec<Event>,
     until: Millis,
     timing: Timing,
@@ -458,6 +475,7 @@ pub fn simulate_reading(
         now: 0,
         queue: Queue::new(),
         pods: Vec::new(),
+        workers: Vec::new(),
         events: Vec::new(),
         until,
         timing,
@@ -650,17 +668,17 @@ impl<'a> Sim<'a> {
                     return;
                 }
                 for c in 0..self.pods[pod].containers.len() {
-                    for p in 0..self.pods[pod].containers[c].probes.len() {
-                        self.pods[pod].containers[c].probes[p].next_tick = now;
-                        self.push(now, Ev::Tick(pod, c, p));
+                    for w in self.pods[pod].containers[c].probes.clone() {
+                        self.workers[w].next_tick = now;
+                        self.push(now, Ev::Tick(w));
                     }
                 }
                 // Init containers first, one by one (`init_kubelet.rs`).
                 self.start_first(pod, now + self.timing.start_delay);
             }
             Ev::Start(pod, c) => self.start(pod, c),
-            Ev::Tick(pod, c, p) => self.tick(pod, c, p),
-            Ev::ProbeDone(pod, c, p) => self.probe_done(pod, c, p),
+            Ev::Tick(w) => self.tick(w),
+            Ev::ProbeDone(w) => self.probe_done(w),
             Ev::Exit(pod, c, instance, kind) => self.exit(pod, c, instance, kind),
             Ev::Sync(pod, c) => self.sync_exited(pod, c),
             Ev::Schedule(pod, generation) => self.attempt_schedule(pod, generation),

@@ -269,7 +269,8 @@ impl<'a> Sim<'a> {
             exit: None,
         });
         let instance = container.run.instances.len() - 1;
-        for probe in &mut container.probes {
+        for w in container.probes.clone() {
+            let probe = &mut self.workers[w];
             probe.on_hold = false;
             probe.cached = match probe.probe.kind {
                 ProbeKind::Readiness => Some(false),

@@ -27,35 +27,34 @@ impl<'a> Sim<'a> {
         if !has_readiness {
             self.pod_ready_changed(pod);
         }
-        let container = &mut self.pods[pod].containers[c];
-        if let Some(p) = container
-            .probes
-            .iter()
-            .position(|probe| probe.probe.kind == ProbeKind::Readiness)
+        let workers = self.pods[pod].containers[c].probes.clone();
+        if let Some(w) = workers
+            .into_iter()
+            .find(|&w| self.workers[w].kind == ProbeKind::Readiness)
         {
-            container.probes[p].next_tick = now;
-            container.probes[p].manual = true;
-            self.push(now, Ev::Tick(pod, c, p));
+            self.workers[w].next_tick = now;
+            self.workers[w].manual = true;
+            self.push(now, Ev::Tick(w));
         }
     }
 
     /// A worker's ticker fires (§1): the next tick is one period later; a
     /// worker still blocked in its call keeps the tick for when it returns.
-    pub(super) fn tick(&mut self, pod: usize, c: usize, p: usize) {
+    pub(super) fn tick(&mut self, w: usize) {
         let now = self.now;
-        let probe = &self.pods[pod].containers[c].probes[p];
-        let period = (probe.probe.period_seconds.value.max(1) as Millis) * 1000;
+        let probe = &self.workers[w];
+        let period = probe.period;
         if now != probe.next_tick {
             return;
         }
-        self.push(now + period, Ev::Tick(pod, c, p));
-        let probe = &mut self.pods[pod].containers[c].probes[p];
+        self.push(now + period, Ev::Tick(w));
+        let probe = &mut self.workers[w];
         probe.next_tick = now + period;
         if probe.in_flight.is_some() {
             probe.pending = true;
             return;
         }
-        self.do_probe(pod, c, p);
+        self.do_probe(w);
     }
 
     /// `doProbe` (§1): the checks on the status it reads now, then the call.
@@ -63,15 +62,15 @@ impl<'a> Sim<'a> {
     /// `Unhealthy` event, the count, a kill, Started, Ready) comes when it
     /// returns (`prober.go` `probe` records the event after
     /// `runProbeWithRetries` returns; `worker.go` counts after it).
-    fn do_probe(&mut self, pod: usize, c: usize, p: usize) {
+    fn do_probe(&mut self, w: usize) {
         let now = self.now;
-        let container = &mut self.pods[pod].containers[c];
+        let probe = &mut self.workers[w];
+        let container = &self.pods[probe.pod].containers[probe.c];
         let started_written = container.started_written;
         let started_ok = container.started_ok;
         let running = container.running;
         let instances = container.run.instances.len();
         let started_at = container.run.instances.last().map(|i| i.started);
-        let probe = &mut container.probes[p];
         let manual = std::mem::take(&mut probe.manual);
         let kind = probe.probe.kind;
         let Some(started_at) = started_at else {
@@ -95,49 +94,39 @@ impl<'a> Sim<'a> {
         if elapsed_s < probe.probe.initial_delay_seconds.value {
             return;
         }
-        let (outcome, latency) = self.probe(pod, c, p);
+        let (outcome, latency) = self.probe(w);
         let instance = instances - 1;
         if latency == 0 {
-            self.probe_returned(pod, c, p, instance, outcome);
+            self.probe_returned(w, instance, outcome);
         } else {
-            self.pods[pod].containers[c].probes[p].in_flight = Some((instance, outcome));
-            self.push(now + latency, Ev::ProbeDone(pod, c, p));
+            self.workers[w].in_flight = Some((instance, outcome));
+            self.push(now + latency, Ev::ProbeDone(w));
         }
     }
 
     /// The call returns; a tick that came meanwhile runs the next probe now.
-    pub(super) fn probe_done(&mut self, pod: usize, c: usize, p: usize) {
-        let Some((instance, outcome)) = self.pods[pod].containers[c].probes[p].in_flight.take()
-        else {
+    pub(super) fn probe_done(&mut self, w: usize) {
+        let Some((instance, outcome)) = self.workers[w].in_flight.take() else {
             return;
         };
-        self.probe_returned(pod, c, p, instance, outcome);
-        let probe = &mut self.pods[pod].containers[c].probes[p];
-        if std::mem::take(&mut probe.pending) {
-            self.do_probe(pod, c, p);
+        self.probe_returned(w, instance, outcome);
+        if std::mem::take(&mut self.workers[w].pending) {
+            self.do_probe(w);
         }
     }
 
     /// What the worker does with a returned result (§1 "Counting", §2).
-    fn probe_returned(
-        &mut self,
-        pod: usize,
-        c: usize,
-        p: usize,
-        instance: usize,
-        outcome: Outcome,
-    ) {
+    fn probe_returned(&mut self, w: usize, instance: usize, outcome: Outcome) {
         let now = self.now;
-        let kind = self.pods[pod].containers[c].probes[p].probe.kind;
+        let ProbeSim {
+            pod, c, p, kind, ..
+        } = self.workers[w];
         let title = kind.title();
         let success = match outcome {
             Outcome::Success => true,
             Outcome::Failure(failure) => {
                 let message = self.shared_text(pod, c, TextKey::Unhealthy(p, failure), |sim| {
-                    format!(
-                        "{title} probe failed: {}",
-                        sim.failure_output(pod, c, p, failure)
-                    )
+                    format!("{title} probe failed: {}", sim.failure_output(w, failure))
                 });
                 self.event(pod, Some(c), true, "Unhealthy", message);
                 false
@@ -159,7 +148,7 @@ impl<'a> Sim<'a> {
         // the result is set for its container ID and changes nothing the
         // kubelet acts on for a new one.
         let current = container.running && container.run.instances.len() == instance + 1;
-        let probe = &mut container.probes[p];
+        let probe = &mut self.workers[w];
         // §1 Counting: consecutive identical results.
         if probe.last == Some(success) {
             probe.run += 1;
@@ -220,16 +209,29 @@ impl<'a> Sim<'a> {
     /// call still waiting at `timeoutSeconds` fails then (the HTTP client's
     /// `Timeout`, the gRPC dial and RPC deadlines). A TCP connect and an
     /// exec check take no modelled time.
-    fn probe(&self, pod: usize, c: usize, p: usize) -> (Outcome, Millis) {
-        let pod_sim = &self.pods[pod];
-        let container = &pod_sim.containers[c];
-        let probe = container.probes[p].probe;
-        let program = &container.program;
+    fn probe(&mut self, w: usize) -> (Outcome, Millis) {
+        let worker = &self.workers[w];
+        let container = &self.pods[worker.pod].containers[worker.c];
         let listening = container
             .run
             .instances
             .last()
-            .is_some_and(|i| self.now >= i.started + program.startup.value);
+            .is_some_and(|i| self.now >= i.started + container.program.startup.value);
+        if let Some(answer) = &worker.answers[usize::from(listening)] {
+            return answer.clone();
+        }
+        let answer = self.answer(w, listening);
+        self.workers[w].answers[usize::from(listening)] = Some(answer.clone());
+        answer
+    }
+
+    /// `probe`'s answer, worked out: whether the program listens, the
+    /// probe's port and path, the program's port, path and latency.
+    fn answer(&self, w: usize, listening: bool) -> (Outcome, Millis) {
+        let worker = &self.workers[w];
+        let container = &self.pods[worker.pod].containers[worker.c];
+        let probe = worker.probe;
+        let program = &container.program;
         let resolve = |port: &Option<PortRef>| -> Result<i64, String> {
             match port {
                 Some(PortRef::Number(n)) => Ok(*n),
@@ -300,9 +302,9 @@ impl<'a> Sim<'a> {
     }
 
     /// The kubelet's text of a probe failure (§2), for `Unhealthy`.
-    fn failure_output(&self, pod: usize, c: usize, p: usize, failure: Failure) -> String {
-        let pod_sim = &self.pods[pod];
-        let probe = pod_sim.containers[c].probes[p].probe;
+    fn failure_output(&self, w: usize, failure: Failure) -> String {
+        let pod_sim = &self.pods[self.workers[w].pod];
+        let probe = self.workers[w].probe;
         let ip = &pod_sim.run.ip;
         let timeout_s = probe.timeout_seconds.value.max(1);
         let url = |port: i64| match &probe.handler {
@@ -335,6 +337,7 @@ impl<'a> Sim<'a> {
     }
 }
 
+#[derive(Clone)]
 pub(super) enum Outcome {
     Success,
     /// What failed; its text (`Sim::failure_output`) is written once per
