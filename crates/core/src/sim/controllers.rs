@@ -97,6 +97,7 @@ impl<'a> Sim<'a> {
                     in_flight: None,
                     pending: false,
                     manual: false,
+                    counted: None,
                     answers: [None, None],
                 });
             }

@@ -50,6 +50,22 @@ impl<'a> Sim<'a> {
         self.push(now + period, Ev::Tick(w));
         let probe = &mut self.workers[w];
         probe.next_tick = now + period;
+        if let Some((at, seq, queued)) = probe.counted {
+            // Still in flight: its return comes after this tick in the
+            // queue's order, so it takes the tick and is queued now, in
+            // the place it would have had.
+            if at > now || (at == now && seq > self.queue.popped()) {
+                probe.pending = true;
+                if !queued {
+                    probe.counted = Some((at, seq, true));
+                    if at <= self.until {
+                        self.queue.push_reserved(at, seq, Ev::ProbeDone(w));
+                    }
+                }
+                return;
+            }
+            probe.counted = None;
+        }
         if probe.in_flight.is_some() {
             probe.pending = true;
             return;
@@ -98,6 +114,26 @@ impl<'a> Sim<'a> {
         let instance = instances - 1;
         if latency == 0 {
             self.probe_returned(w, instance, outcome);
+        } else if self.shortcuts
+            && matches!(outcome, Outcome::Success)
+            && kind != ProbeKind::Startup
+            && self.workers[w].cached == Some(true)
+        {
+            // `probe_returned` of this success will only count it, whether
+            // or not the instance still runs then: its cached result stays
+            // success (only this worker's returns and a new instance change
+            // it), and nothing reads the count before the return. So it is
+            // counted now and the return is not queued (`tick` queues it
+            // if a tick comes meanwhile).
+            let seq = self.queue.reserve();
+            let probe = &mut self.workers[w];
+            probe.run = if probe.last == Some(true) {
+                probe.run + 1
+            } else {
+                1
+            };
+            probe.last = Some(true);
+            probe.counted = Some((now + latency, seq, false));
         } else {
             self.workers[w].in_flight = Some((instance, outcome));
             self.push(now + latency, Ev::ProbeDone(w));
@@ -106,6 +142,14 @@ impl<'a> Sim<'a> {
 
     /// The call returns; a tick that came meanwhile runs the next probe now.
     pub(super) fn probe_done(&mut self, w: usize) {
+        if let Some((_, _, true)) = self.workers[w].counted {
+            // Counted when it began; queued for the tick that waits.
+            self.workers[w].counted = None;
+            if std::mem::take(&mut self.workers[w].pending) {
+                self.do_probe(w);
+            }
+            return;
+        }
         let Some((instance, outcome)) = self.workers[w].in_flight.take() else {
             return;
         };
