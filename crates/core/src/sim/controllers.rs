@@ -89,6 +89,8 @@ impl<'a> Sim<'a> {
                     p,
                     kind: probe.kind,
                     period: (probe.period_seconds.value.max(1) as Millis) * 1000,
+                    startup: container.program.startup.value,
+                    seen: Seen::default(),
                     last: None,
                     run: 0,
                     cached: None,

@@ -28,7 +28,7 @@ mod scale;
 mod volumes;
 
 use super::queue::Queue;
-use probes::{Failure, Outcome};
+use probes::{Failure, Outcome, Seen};
 use std::sync::Arc;
 
 use super::cron::next_after;
@@ -155,6 +155,10 @@ struct ProbeSim<'a> {
     kind: ProbeKind,
     /// `periodSeconds` in milliseconds.
     period: Millis,
+    /// The program's `startup`: its instances listen after it.
+    startup: Millis,
+    /// Its container's status as it reads it (`probes.rs` `Seen`).
+    seen: Seen,
     /// Last result (`lastResult`) and how many times in a row (`resultRun`).
     last: Option<bool>,
     run: i64,

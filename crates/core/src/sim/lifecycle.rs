@@ -269,6 +269,8 @@ impl<'a> Sim<'a> {
             exit: None,
         });
         let instance = container.run.instances.len() - 1;
+        self.container_seen(pod, c);
+        let container = &mut self.pods[pod].containers[c];
         for w in container.probes.clone() {
             let probe = &mut self.workers[w];
             probe.on_hold = false;
@@ -377,6 +379,8 @@ impl<'a> Sim<'a> {
         };
         let container = &mut self.pods[pod].containers[c];
         container.running = false;
+        self.container_seen(pod, c);
+        let container = &mut self.pods[pod].containers[c];
         let (code, reason) = match kind {
             ExitKind::Program { code } | ExitKind::Killed { code } | ExitKind::Deleted { code } => {
                 (code, if code == 0 { "Completed" } else { "Error" })

@@ -22,6 +22,7 @@ impl<'a> Sim<'a> {
                 instance.ready.push((now, None));
             }
         }
+        self.container_seen(pod, c);
         self.pod_recount(pod);
         self.init_started(pod, c);
         if !has_readiness {
@@ -80,13 +81,19 @@ impl<'a> Sim<'a> {
     /// `runProbeWithRetries` returns; `worker.go` counts after it).
     fn do_probe(&mut self, w: usize) {
         let now = self.now;
+        debug_assert_eq!(
+            self.workers[w].seen,
+            self.seen_of(self.workers[w].pod, self.workers[w].c),
+            "what probe worker {w} sees of its container"
+        );
         let probe = &mut self.workers[w];
-        let container = &self.pods[probe.pod].containers[probe.c];
-        let started_written = container.started_written;
-        let started_ok = container.started_ok;
-        let running = container.running;
-        let instances = container.run.instances.len();
-        let started_at = container.run.instances.last().map(|i| i.started);
+        let Seen {
+            running,
+            started_ok,
+            started_written,
+            instances,
+            started: started_at,
+        } = probe.seen;
         let manual = std::mem::take(&mut probe.manual);
         let kind = probe.probe.kind;
         let Some(started_at) = started_at else {
@@ -187,12 +194,13 @@ impl<'a> Sim<'a> {
                 return;
             }
         };
-        let container = &mut self.pods[pod].containers[c];
         // The probed instance may have ended while the call was in flight:
         // the result is set for its container ID and changes nothing the
         // kubelet acts on for a new one.
-        let current = container.running && container.run.instances.len() == instance + 1;
+        debug_assert_eq!(self.workers[w].seen, self.seen_of(pod, c));
+        let container = &mut self.pods[pod].containers[c];
         let probe = &mut self.workers[w];
+        let current = probe.seen.running && probe.seen.instances == instance + 1;
         // §1 Counting: consecutive identical results.
         if probe.last == Some(success) {
             probe.run += 1;
@@ -235,6 +243,7 @@ impl<'a> Sim<'a> {
                 probe.run = 0;
                 let has_readiness = container.spec.readiness.is_some();
                 container.started_written = Some(now);
+                self.container_seen(pod, c);
                 self.became_started(pod, c, has_readiness);
             }
             (ProbeKind::Startup | ProbeKind::Liveness, false) => {
@@ -255,12 +264,10 @@ impl<'a> Sim<'a> {
     /// exec check take no modelled time.
     fn probe(&mut self, w: usize) -> (Outcome, Millis) {
         let worker = &self.workers[w];
-        let container = &self.pods[worker.pod].containers[worker.c];
-        let listening = container
-            .run
-            .instances
-            .last()
-            .is_some_and(|i| self.now >= i.started + container.program.startup.value);
+        let listening = worker
+            .seen
+            .started
+            .is_some_and(|started| self.now >= started + worker.startup);
         if let Some(answer) = &worker.answers[usize::from(listening)] {
             return answer.clone();
         }
@@ -377,6 +384,43 @@ impl<'a> Sim<'a> {
                 "timeout: failed to connect service \"{ip}:{port}\" within {timeout_s}s: context deadline exceeded"
             ),
             Failure::Exec => String::new(),
+        }
+    }
+}
+
+/// What a probe worker reads of its container's status on each call,
+/// kept in each worker (`ProbeSim::seen`) so a call reads no container:
+/// written by `Sim::container_seen` wherever one of these changes (a new
+/// instance, its exit, Started and its write), checked against the
+/// container in debug builds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Seen {
+    running: bool,
+    started_ok: bool,
+    started_written: Option<Millis>,
+    /// How many instances it has had, and the newest one's start.
+    instances: usize,
+    started: Option<Millis>,
+}
+
+impl<'a> Sim<'a> {
+    /// What container `c` of `pod` shows its probe workers now.
+    pub(super) fn seen_of(&self, pod: usize, c: usize) -> Seen {
+        let container = &self.pods[pod].containers[c];
+        Seen {
+            running: container.running,
+            started_ok: container.started_ok,
+            started_written: container.started_written,
+            instances: container.run.instances.len(),
+            started: container.run.instances.last().map(|i| i.started),
+        }
+    }
+
+    /// Container `c` of `pod` changed what its workers see: they see it.
+    pub(super) fn container_seen(&mut self, pod: usize, c: usize) {
+        let seen = self.seen_of(pod, c);
+        for w in self.pods[pod].containers[c].probes.clone() {
+            self.workers[w].seen = seen;
         }
     }
 }
