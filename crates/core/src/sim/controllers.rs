@@ -39,7 +39,8 @@ impl<'a> Sim<'a> {
         let scenario = self.scenario;
         let first_sync = self.timing.first_sync;
         let app = workload.pod.containers.len();
-        let containers = workload
+        let index = self.pods.len();
+        let mut containers: Vec<ContainerSim<'a>> = workload
             .pod
             .containers
             .iter()
@@ -49,25 +50,7 @@ impl<'a> Sim<'a> {
             .map(|(container, program)| ContainerSim {
                 spec: container,
                 program: program.clone(),
-                probes: [
-                    &container.startup,
-                    &container.liveness,
-                    &container.readiness,
-                ]
-                .into_iter()
-                .flatten()
-                .map(|probe| ProbeSim {
-                    probe,
-                    last: None,
-                    run: 0,
-                    cached: None,
-                    on_hold: false,
-                    next_tick: now + first_sync,
-                    in_flight: None,
-                    pending: false,
-                    manual: false,
-                })
-                .collect(),
+                probes: 0..0,
                 field_path: None,
                 texts: Vec::new(),
                 running: false,
@@ -91,6 +74,37 @@ impl<'a> Sim<'a> {
                 },
             })
             .collect();
+        for (c, container) in containers.iter_mut().enumerate() {
+            let spec = container.spec;
+            let start = self.workers.len();
+            for (p, probe) in [&spec.startup, &spec.liveness, &spec.readiness]
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                self.workers.push(ProbeSim {
+                    probe,
+                    pod: index,
+                    c,
+                    p,
+                    kind: probe.kind,
+                    period: (probe.period_seconds.value.max(1) as Millis) * 1000,
+                    startup: container.program.startup.value,
+                    seen: Seen::default(),
+                    last: None,
+                    run: 0,
+                    cached: None,
+                    on_hold: false,
+                    next_tick: now + first_sync,
+                    in_flight: None,
+                    pending: false,
+                    manual: false,
+                    counted: None,
+                    answers: [None, None],
+                });
+            }
+            container.probes = start..self.workers.len();
+        }
         let owner_text = match owner {
             Owner::Job(job) => format!("Job/{}", self.jobs[job].run.name),
             _ => format!("{}/{}", workload.kind.as_str(), workload.name),
@@ -110,7 +124,6 @@ impl<'a> Sim<'a> {
                 labels.push((key.to_string(), value.clone()));
             }
         }
-        let index = self.pods.len();
         let uid = self.rng.uid();
         self.pods.push(PodSim {
             object: format!("Pod/{name}").into(),
@@ -141,7 +154,10 @@ impl<'a> Sim<'a> {
             owner,
             queue: Queued::default(),
             done: false,
+            sets: Vec::new(),
+            tally: rollout::Tally::default(),
         });
+        self.deployment_pod_created(index);
         self.push(now, Ev::Schedule(index, 0));
         index
     }
@@ -278,6 +294,7 @@ impl<'a> Sim<'a> {
             return;
         }
         self.pods[pod].done = true;
+        self.pod_recount(pod);
         self.release(pod);
         if let Owner::Job(job) = self.pods[pod].owner {
             let succeeded = self.pods[pod].containers.iter().all(|c| {
@@ -307,6 +324,7 @@ impl<'a> Sim<'a> {
             return;
         }
         self.pods[pod].run.deleting = Some(now);
+        self.pod_recount(pod);
         let mut running = false;
         for c in 0..self.pods[pod].containers.len() {
             if self.pods[pod].containers[c].running {
@@ -326,6 +344,7 @@ impl<'a> Sim<'a> {
         }
         self.pods[pod].run.deleted = Some(self.now);
         self.pods[pod].done = true;
+        self.pod_recount(pod);
         self.release(pod);
         self.deployment_pod_changed(pod);
         if let Owner::Job(job) = self.pods[pod].owner {

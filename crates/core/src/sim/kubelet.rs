@@ -28,7 +28,7 @@ mod scale;
 mod volumes;
 
 use super::queue::Queue;
-use probes::{Failure, Outcome};
+use probes::{Failure, Outcome, Seen};
 use std::sync::Arc;
 
 use super::cron::next_after;
@@ -89,11 +89,11 @@ enum Ev {
     FirstSync(usize),
     /// A container starts (a new instance).
     Start(usize, usize),
-    /// A probe worker's tick: (pod, container, probe index).
-    Tick(usize, usize, usize),
+    /// A probe worker's tick: (worker, `Sim::workers`).
+    Tick(usize),
     /// A probe's call returns (HTTP answer, timeout, refused connection):
-    /// (pod, container, probe index).
-    ProbeDone(usize, usize, usize),
+    /// (worker).
+    ProbeDone(usize),
     /// A container exits: (pod, container, instance, code, reason, killed by the kubelet).
     Exit(usize, usize, usize, ExitKind),
     /// A sync of the pod for a container that has exited.
@@ -144,8 +144,21 @@ enum ExitKind {
     Deleted { code: i64 },
 }
 
+/// A probe worker, in `Sim::workers` (one flat list for the run, so a
+/// tick reads one entry, not its pod, container and probe).
 struct ProbeSim<'a> {
     probe: &'a Probe,
+    /// Its pod and container, and its index among the container's probes.
+    pod: usize,
+    c: usize,
+    p: usize,
+    kind: ProbeKind,
+    /// `periodSeconds` in milliseconds.
+    period: Millis,
+    /// The program's `startup`: its instances listen after it.
+    startup: Millis,
+    /// Its container's status as it reads it (`probes.rs` `Seen`).
+    seen: Seen,
     /// Last result (`lastResult`) and how many times in a row (`resultRun`).
     last: Option<bool>,
     run: i64,
@@ -165,12 +178,24 @@ struct ProbeSim<'a> {
     /// The next tick is the readiness manual trigger sent by the sync that
     /// follows the startup result (it sees `Started` already written).
     manual: bool,
+    /// A call in flight whose return can only count (a liveness or
+    /// readiness success while the cached result is success already):
+    /// counted when it began, and its return queued only if a tick comes
+    /// while it is in flight (`probes.rs` `do_probe`): (returns at, the
+    /// sequence number reserved for the return, queued).
+    counted: Option<(Millis, u64, bool)>,
+    /// The call's answer and latency while the program does not listen
+    /// yet and once it does (`probes.rs` `probe`), worked out once: they
+    /// depend on nothing else that changes.
+    answers: [Option<(Outcome, Millis)>; 2],
 }
 
 struct ContainerSim<'a> {
     spec: &'a Container,
     program: Program,
-    probes: Vec<ProbeSim<'a>>,
+    /// Its probe workers (`Sim::workers`): startup, liveness, readiness,
+    /// those it has.
+    probes: std::ops::Range<usize>,
     /// The field path of its events, written at its first event.
     field_path: Option<Arc<str>>,
     /// Its repeated event texts, each written once (`Sim::shared_text`).
@@ -218,6 +243,10 @@ struct PodSim<'a> {
     /// Succeeded, Failed or gone: it no longer holds resources and its
     /// controller has counted it.
     done: bool,
+    /// The Deployments' ReplicaSets it belongs to, (Deployment,
+    /// ReplicaSet), and what it adds to their counts (`rollout.rs`).
+    sets: Vec<(usize, usize)>,
+    tally: rollout::Tally,
 }
 
 /// The controller that created a pod.
@@ -302,6 +331,8 @@ struct Sim<'a> {
     now: Millis,
     queue: Queue<Ev>,
     pods: Vec<PodSim<'a>>,
+    /// Every container's probe workers (`ContainerSim::probes`).
+    workers: Vec<ProbeSim<'a>>,
     events: Vec<Event>,
     until: Millis,
     timing: Timing,
@@ -326,6 +357,9 @@ struct Sim<'a> {
     deployments: Vec<rollout::DeploymentSim<'a>>,
     /// Per Scenario rollout, the Deployment with its new template.
     rollout_templates: &'a [Option<Workload>],
+    /// Take the shortcuts that change how the engine gets to a run, never
+    /// the run (`probes.rs` `counted`); off only in the tests that check so.
+    shortcuts: bool,
 }
 
 /// splitmix64: the run's only source of randomness, seeded by the input.
@@ -401,6 +435,17 @@ pub fn simulate_reading(
     seed: u64,
     options: &Options,
 ) -> Run {
+    engine(reading, applied, seed, options, true)
+}
+
+/// `simulate_reading`, with or without the engine's shortcuts (`Sim::shortcuts`).
+fn engine(
+    reading: &Reading,
+    applied: &[Action],
+    seed: u64,
+    options: &Options,
+    shortcuts: bool,
+) -> Run {
     // Admission (ExtendedResourceToleration) changes the pods the API
     // server stores, so the scheduler and `describe` see its tolerations.
     let admitted: Vec<Workload>;
@@ -454,6 +499,7 @@ pub fn simulate_reading(
         now: 0,
         queue: Queue::new(),
         pods: Vec::new(),
+        workers: Vec::new(),
         events: Vec::new(),
         until,
         timing,
@@ -469,6 +515,7 @@ pub fn simulate_reading(
         applied,
         deployments: Vec::new(),
         rollout_templates: &rollout_templates,
+        shortcuts,
     };
     let mut refused = Vec::new();
     for workload in workloads {
@@ -646,17 +693,17 @@ impl<'a> Sim<'a> {
                     return;
                 }
                 for c in 0..self.pods[pod].containers.len() {
-                    for p in 0..self.pods[pod].containers[c].probes.len() {
-                        self.pods[pod].containers[c].probes[p].next_tick = now;
-                        self.push(now, Ev::Tick(pod, c, p));
+                    for w in self.pods[pod].containers[c].probes.clone() {
+                        self.workers[w].next_tick = now;
+                        self.push(now, Ev::Tick(w));
                     }
                 }
                 // Init containers first, one by one (`init_kubelet.rs`).
                 self.start_first(pod, now + self.timing.start_delay);
             }
             Ev::Start(pod, c) => self.start(pod, c),
-            Ev::Tick(pod, c, p) => self.tick(pod, c, p),
-            Ev::ProbeDone(pod, c, p) => self.probe_done(pod, c, p),
+            Ev::Tick(w) => self.tick(w),
+            Ev::ProbeDone(w) => self.probe_done(w),
             Ev::Exit(pod, c, instance, kind) => self.exit(pod, c, instance, kind),
             Ev::Sync(pod, c) => self.sync_exited(pod, c),
             Ev::Schedule(pod, generation) => self.attempt_schedule(pod, generation),
@@ -708,4 +755,144 @@ enum TextKey {
     /// The CrashLoopBackOff waiting message, for a back-off of this length.
     BackOffWaiting(Millis),
     ImagePresent,
+}
+
+#[cfg(test)]
+mod shortcut_tests {
+    use super::engine;
+    use crate::manifest::read::read;
+    use crate::sim::{seed_of, Options, Run};
+
+    /// The run of `text` without the engine's shortcuts and with them.
+    fn both(text: &str) -> (Run, Run) {
+        let reading = read(text);
+        let seed = seed_of(text);
+        let options = Options::default();
+        (
+            engine(&reading, &[], seed, &options, false),
+            engine(&reading, &[], seed, &options, true),
+        )
+    }
+
+    /// Every golden scenario runs the same with the shortcuts as without.
+    #[test]
+    fn goldens_are_the_same_without_shortcuts() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| path.extension().is_some_and(|e| e == "yaml"))
+            .collect();
+        files.sort();
+        assert!(files.len() > 10);
+        for path in files {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let (plain, fast) = both(&text);
+            assert!(plain == fast, "{} differs", path.display());
+        }
+    }
+
+    /// Health endpoints slower than the period (ticks wait for the
+    /// return), short periods, timeouts, startup gating, Ready with a
+    /// successThreshold of 2 and crashes while calls are in flight: the
+    /// same run either way.
+    #[test]
+    fn probe_timelines_are_the_same_without_shortcuts() {
+        let mut compared = 0;
+        for latency in ["0s", "20ms", "1s", "1500ms", "2500ms", "3s", "6s"] {
+            for period in [1, 3, 10] {
+                for timeout in [1, 3, 8] {
+                    let text = format!(
+                        "apiVersion: apps/v1
+kind: Deployment
+metadata: {{ name: ready }}
+spec:
+  replicas: 2
+  selector: {{ matchLabels: {{ app: ready }} }}
+  template:
+    metadata: {{ labels: {{ app: ready }} }}
+    spec:
+      containers:
+        - name: a
+          image: registry.example.com/a:1
+          ports: [{{ containerPort: 8000 }}]
+          readinessProbe:
+            httpGet: {{ path: /health, port: 8000 }}
+            periodSeconds: {period}
+            timeoutSeconds: {timeout}
+          livenessProbe:
+            httpGet: {{ path: /health, port: 8000 }}
+            periodSeconds: {period}
+            timeoutSeconds: {timeout}
+---
+apiVersion: v1
+kind: Pod
+metadata: {{ name: gated }}
+spec:
+  containers:
+    - name: b
+      image: registry.example.com/b:1
+      ports: [{{ containerPort: 8000 }}]
+      startupProbe:
+        httpGet: {{ path: /health, port: 8000 }}
+        periodSeconds: {period}
+        timeoutSeconds: {timeout}
+        failureThreshold: 30
+      readinessProbe:
+        httpGet: {{ path: /health, port: 8000 }}
+        periodSeconds: {period}
+        timeoutSeconds: {timeout}
+      livenessProbe:
+        grpc: {{ port: 8000 }}
+        periodSeconds: {period}
+        timeoutSeconds: {timeout}
+---
+apiVersion: v1
+kind: Pod
+metadata: {{ name: crashing }}
+spec:
+  containers:
+    - name: c
+      image: registry.example.com/c:1
+      ports: [{{ containerPort: 8000 }}]
+      readinessProbe:
+        httpGet: {{ path: /health, port: 8000 }}
+        periodSeconds: {period}
+        timeoutSeconds: {timeout}
+        successThreshold: 2
+      livenessProbe:
+        httpGet: {{ path: /health, port: 8000 }}
+        periodSeconds: {period}
+        timeoutSeconds: {timeout}
+---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+metadata: {{ name: shortcuts }}
+spec:
+  duration: 20m
+  workload:
+    - container: a
+      startup: 7s
+      healthLatency: {latency}
+    - container: b
+      startup: 12s
+      healthLatency: {latency}
+    - container: c
+      startup: 4s
+      healthLatency: {latency}
+      exit: {{ after: 61s, code: 1 }}
+"
+                    );
+                    let (plain, fast) = both(&text);
+                    assert!(plain.events.len() > 20);
+                    assert!(
+                        plain == fast,
+                        "healthLatency {latency}, period {period}, timeout {timeout} differs"
+                    );
+                    compared += 1;
+                }
+            }
+        }
+        assert_eq!(compared, 63);
+    }
 }

@@ -269,7 +269,10 @@ impl<'a> Sim<'a> {
             exit: None,
         });
         let instance = container.run.instances.len() - 1;
-        for probe in &mut container.probes {
+        self.container_seen(pod, c);
+        let container = &mut self.pods[pod].containers[c];
+        for w in container.probes.clone() {
+            let probe = &mut self.workers[w];
             probe.on_hold = false;
             probe.cached = match probe.probe.kind {
                 ProbeKind::Readiness => Some(false),
@@ -285,6 +288,7 @@ impl<'a> Sim<'a> {
             .and_then(|amount| amount.quantity)
             .map(|q| q.value());
         let has_readiness = container.spec.readiness.is_some();
+        self.pod_recount(pod);
         self.event(pod, Some(c), false, "Created", "Container created");
         self.event(pod, Some(c), false, "Started", "Container started");
         // Exits of the program itself; the earliest wins (stale ones are ignored).
@@ -375,6 +379,8 @@ impl<'a> Sim<'a> {
         };
         let container = &mut self.pods[pod].containers[c];
         container.running = false;
+        self.container_seen(pod, c);
+        let container = &mut self.pods[pod].containers[c];
         let (code, reason) = match kind {
             ExitKind::Program { code } | ExitKind::Killed { code } | ExitKind::Deleted { code } => {
                 (code, if code == 0 { "Completed" } else { "Error" })
@@ -400,6 +406,7 @@ impl<'a> Sim<'a> {
                 open.1 = Some(now);
             }
         }
+        self.pod_recount(pod);
         // Its device memory is free: neighbours on a time-sliced GPU may fit.
         self.device_memory_stopped(pod, c);
         match kind {

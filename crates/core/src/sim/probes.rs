@@ -22,39 +22,56 @@ impl<'a> Sim<'a> {
                 instance.ready.push((now, None));
             }
         }
+        self.container_seen(pod, c);
+        self.pod_recount(pod);
         self.init_started(pod, c);
         if !has_readiness {
             self.pod_ready_changed(pod);
         }
-        let container = &mut self.pods[pod].containers[c];
-        if let Some(p) = container
-            .probes
-            .iter()
-            .position(|probe| probe.probe.kind == ProbeKind::Readiness)
+        let workers = self.pods[pod].containers[c].probes.clone();
+        if let Some(w) = workers
+            .into_iter()
+            .find(|&w| self.workers[w].kind == ProbeKind::Readiness)
         {
-            container.probes[p].next_tick = now;
-            container.probes[p].manual = true;
-            self.push(now, Ev::Tick(pod, c, p));
+            self.workers[w].next_tick = now;
+            self.workers[w].manual = true;
+            self.push(now, Ev::Tick(w));
         }
     }
 
     /// A worker's ticker fires (§1): the next tick is one period later; a
     /// worker still blocked in its call keeps the tick for when it returns.
-    pub(super) fn tick(&mut self, pod: usize, c: usize, p: usize) {
+    pub(super) fn tick(&mut self, w: usize) {
         let now = self.now;
-        let probe = &self.pods[pod].containers[c].probes[p];
-        let period = (probe.probe.period_seconds.value.max(1) as Millis) * 1000;
+        let probe = &self.workers[w];
+        let period = probe.period;
         if now != probe.next_tick {
             return;
         }
-        self.push(now + period, Ev::Tick(pod, c, p));
-        let probe = &mut self.pods[pod].containers[c].probes[p];
+        self.push(now + period, Ev::Tick(w));
+        let probe = &mut self.workers[w];
         probe.next_tick = now + period;
+        if let Some((at, seq, queued)) = probe.counted {
+            // Still in flight: its return comes after this tick in the
+            // queue's order, so it takes the tick and is queued now, in
+            // the place it would have had.
+            if at > now || (at == now && seq > self.queue.popped()) {
+                probe.pending = true;
+                if !queued {
+                    probe.counted = Some((at, seq, true));
+                    if at <= self.until {
+                        self.queue.push_reserved(at, seq, Ev::ProbeDone(w));
+                    }
+                }
+                return;
+            }
+            probe.counted = None;
+        }
         if probe.in_flight.is_some() {
             probe.pending = true;
             return;
         }
-        self.do_probe(pod, c, p);
+        self.do_probe(w);
     }
 
     /// `doProbe` (§1): the checks on the status it reads now, then the call.
@@ -62,15 +79,21 @@ impl<'a> Sim<'a> {
     /// `Unhealthy` event, the count, a kill, Started, Ready) comes when it
     /// returns (`prober.go` `probe` records the event after
     /// `runProbeWithRetries` returns; `worker.go` counts after it).
-    fn do_probe(&mut self, pod: usize, c: usize, p: usize) {
+    fn do_probe(&mut self, w: usize) {
         let now = self.now;
-        let container = &mut self.pods[pod].containers[c];
-        let started_written = container.started_written;
-        let started_ok = container.started_ok;
-        let running = container.running;
-        let instances = container.run.instances.len();
-        let started_at = container.run.instances.last().map(|i| i.started);
-        let probe = &mut container.probes[p];
+        debug_assert_eq!(
+            self.workers[w].seen,
+            self.seen_of(self.workers[w].pod, self.workers[w].c),
+            "what probe worker {w} sees of its container"
+        );
+        let probe = &mut self.workers[w];
+        let Seen {
+            running,
+            started_ok,
+            started_written,
+            instances,
+            started: started_at,
+        } = probe.seen;
         let manual = std::mem::take(&mut probe.manual);
         let kind = probe.probe.kind;
         let Some(started_at) = started_at else {
@@ -94,49 +117,67 @@ impl<'a> Sim<'a> {
         if elapsed_s < probe.probe.initial_delay_seconds.value {
             return;
         }
-        let (outcome, latency) = self.probe(pod, c, p);
+        let (outcome, latency) = self.probe(w);
         let instance = instances - 1;
         if latency == 0 {
-            self.probe_returned(pod, c, p, instance, outcome);
+            self.probe_returned(w, instance, outcome);
+        } else if self.shortcuts
+            && matches!(outcome, Outcome::Success)
+            && kind != ProbeKind::Startup
+            && self.workers[w].cached == Some(true)
+        {
+            // `probe_returned` of this success will only count it, whether
+            // or not the instance still runs then: its cached result stays
+            // success (only this worker's returns and a new instance change
+            // it), and nothing reads the count before the return. So it is
+            // counted now and the return is not queued (`tick` queues it
+            // if a tick comes meanwhile).
+            let seq = self.queue.reserve();
+            let probe = &mut self.workers[w];
+            probe.run = if probe.last == Some(true) {
+                probe.run + 1
+            } else {
+                1
+            };
+            probe.last = Some(true);
+            probe.counted = Some((now + latency, seq, false));
         } else {
-            self.pods[pod].containers[c].probes[p].in_flight = Some((instance, outcome));
-            self.push(now + latency, Ev::ProbeDone(pod, c, p));
+            self.workers[w].in_flight = Some((instance, outcome));
+            self.push(now + latency, Ev::ProbeDone(w));
         }
     }
 
     /// The call returns; a tick that came meanwhile runs the next probe now.
-    pub(super) fn probe_done(&mut self, pod: usize, c: usize, p: usize) {
-        let Some((instance, outcome)) = self.pods[pod].containers[c].probes[p].in_flight.take()
-        else {
+    pub(super) fn probe_done(&mut self, w: usize) {
+        if let Some((_, _, true)) = self.workers[w].counted {
+            // Counted when it began; queued for the tick that waits.
+            self.workers[w].counted = None;
+            if std::mem::take(&mut self.workers[w].pending) {
+                self.do_probe(w);
+            }
+            return;
+        }
+        let Some((instance, outcome)) = self.workers[w].in_flight.take() else {
             return;
         };
-        self.probe_returned(pod, c, p, instance, outcome);
-        let probe = &mut self.pods[pod].containers[c].probes[p];
-        if std::mem::take(&mut probe.pending) {
-            self.do_probe(pod, c, p);
+        self.probe_returned(w, instance, outcome);
+        if std::mem::take(&mut self.workers[w].pending) {
+            self.do_probe(w);
         }
     }
 
     /// What the worker does with a returned result (§1 "Counting", §2).
-    fn probe_returned(
-        &mut self,
-        pod: usize,
-        c: usize,
-        p: usize,
-        instance: usize,
-        outcome: Outcome,
-    ) {
+    fn probe_returned(&mut self, w: usize, instance: usize, outcome: Outcome) {
         let now = self.now;
-        let kind = self.pods[pod].containers[c].probes[p].probe.kind;
+        let ProbeSim {
+            pod, c, p, kind, ..
+        } = self.workers[w];
         let title = kind.title();
         let success = match outcome {
             Outcome::Success => true,
             Outcome::Failure(failure) => {
                 let message = self.shared_text(pod, c, TextKey::Unhealthy(p, failure), |sim| {
-                    format!(
-                        "{title} probe failed: {}",
-                        sim.failure_output(pod, c, p, failure)
-                    )
+                    format!("{title} probe failed: {}", sim.failure_output(w, failure))
                 });
                 self.event(pod, Some(c), true, "Unhealthy", message);
                 false
@@ -153,12 +194,13 @@ impl<'a> Sim<'a> {
                 return;
             }
         };
-        let container = &mut self.pods[pod].containers[c];
         // The probed instance may have ended while the call was in flight:
         // the result is set for its container ID and changes nothing the
         // kubelet acts on for a new one.
-        let current = container.running && container.run.instances.len() == instance + 1;
-        let probe = &mut container.probes[p];
+        debug_assert_eq!(self.workers[w].seen, self.seen_of(pod, c));
+        let container = &mut self.pods[pod].containers[c];
+        let probe = &mut self.workers[w];
+        let current = probe.seen.running && probe.seen.instances == instance + 1;
         // §1 Counting: consecutive identical results.
         if probe.last == Some(success) {
             probe.run += 1;
@@ -190,6 +232,7 @@ impl<'a> Sim<'a> {
                         open.1 = Some(now);
                     }
                 }
+                self.pod_recount(pod);
                 if ready {
                     self.pod_ready_changed(pod);
                 }
@@ -200,6 +243,7 @@ impl<'a> Sim<'a> {
                 probe.run = 0;
                 let has_readiness = container.spec.readiness.is_some();
                 container.started_written = Some(now);
+                self.container_seen(pod, c);
                 self.became_started(pod, c, has_readiness);
             }
             (ProbeKind::Startup | ProbeKind::Liveness, false) => {
@@ -218,16 +262,27 @@ impl<'a> Sim<'a> {
     /// call still waiting at `timeoutSeconds` fails then (the HTTP client's
     /// `Timeout`, the gRPC dial and RPC deadlines). A TCP connect and an
     /// exec check take no modelled time.
-    fn probe(&self, pod: usize, c: usize, p: usize) -> (Outcome, Millis) {
-        let pod_sim = &self.pods[pod];
-        let container = &pod_sim.containers[c];
-        let probe = container.probes[p].probe;
+    fn probe(&mut self, w: usize) -> (Outcome, Millis) {
+        let worker = &self.workers[w];
+        let listening = worker
+            .seen
+            .started
+            .is_some_and(|started| self.now >= started + worker.startup);
+        if let Some(answer) = &worker.answers[usize::from(listening)] {
+            return answer.clone();
+        }
+        let answer = self.answer(w, listening);
+        self.workers[w].answers[usize::from(listening)] = Some(answer.clone());
+        answer
+    }
+
+    /// `probe`'s answer, worked out: whether the program listens, the
+    /// probe's port and path, the program's port, path and latency.
+    fn answer(&self, w: usize, listening: bool) -> (Outcome, Millis) {
+        let worker = &self.workers[w];
+        let container = &self.pods[worker.pod].containers[worker.c];
+        let probe = worker.probe;
         let program = &container.program;
-        let listening = container
-            .run
-            .instances
-            .last()
-            .is_some_and(|i| self.now >= i.started + program.startup.value);
         let resolve = |port: &Option<PortRef>| -> Result<i64, String> {
             match port {
                 Some(PortRef::Number(n)) => Ok(*n),
@@ -298,9 +353,9 @@ impl<'a> Sim<'a> {
     }
 
     /// The kubelet's text of a probe failure (§2), for `Unhealthy`.
-    fn failure_output(&self, pod: usize, c: usize, p: usize, failure: Failure) -> String {
-        let pod_sim = &self.pods[pod];
-        let probe = pod_sim.containers[c].probes[p].probe;
+    fn failure_output(&self, w: usize, failure: Failure) -> String {
+        let pod_sim = &self.pods[self.workers[w].pod];
+        let probe = self.workers[w].probe;
         let ip = &pod_sim.run.ip;
         let timeout_s = probe.timeout_seconds.value.max(1);
         let url = |port: i64| match &probe.handler {
@@ -333,6 +388,44 @@ impl<'a> Sim<'a> {
     }
 }
 
+/// What a probe worker reads of its container's status on each call,
+/// kept in each worker (`ProbeSim::seen`) so a call reads no container:
+/// written by `Sim::container_seen` wherever one of these changes (a new
+/// instance, its exit, Started and its write), checked against the
+/// container in debug builds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Seen {
+    running: bool,
+    started_ok: bool,
+    started_written: Option<Millis>,
+    /// How many instances it has had, and the newest one's start.
+    instances: usize,
+    started: Option<Millis>,
+}
+
+impl<'a> Sim<'a> {
+    /// What container `c` of `pod` shows its probe workers now.
+    pub(super) fn seen_of(&self, pod: usize, c: usize) -> Seen {
+        let container = &self.pods[pod].containers[c];
+        Seen {
+            running: container.running,
+            started_ok: container.started_ok,
+            started_written: container.started_written,
+            instances: container.run.instances.len(),
+            started: container.run.instances.last().map(|i| i.started),
+        }
+    }
+
+    /// Container `c` of `pod` changed what its workers see: they see it.
+    pub(super) fn container_seen(&mut self, pod: usize, c: usize) {
+        let seen = self.seen_of(pod, c);
+        for w in self.pods[pod].containers[c].probes.clone() {
+            self.workers[w].seen = seen;
+        }
+    }
+}
+
+#[derive(Clone)]
 pub(super) enum Outcome {
     Success,
     /// What failed; its text (`Sim::failure_output`) is written once per

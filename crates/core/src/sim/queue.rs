@@ -10,6 +10,12 @@
 //! an occurrence that waited in the heap was queued before any that went
 //! straight to its slot (it was `SPAN` or more ahead then, the other less),
 //! and it is moved into the slot before the clock gets there.
+//!
+//! Every push takes the next sequence number; `reserve` takes one without
+//! an occurrence, and `push_reserved` queues an occurrence later under that
+//! number, in the place it would have had if pushed when the number was
+//! taken (`probes.rs`: a probe call whose return can only count is queued
+//! only if a tick comes while it is in flight).
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -42,11 +48,15 @@ pub(super) struct Queue<T> {
     /// Occurrences in the ring.
     in_ring: usize,
     later: BinaryHeap<Later<T>>,
+    /// The last sequence number taken.
     seq: u64,
+    /// The sequence number of the occurrence popped last.
+    popped: u64,
 }
 
 struct Node<T> {
     item: T,
+    seq: u64,
     next: u32,
 }
 
@@ -91,29 +101,63 @@ impl<T: Copy> Queue<T> {
             in_ring: 0,
             later: BinaryHeap::new(),
             seq: 0,
+            popped: 0,
         }
     }
 
     /// Queues `item` at `at`, after everything already queued at `at`.
     /// `at` is never before the last popped time.
     pub(super) fn push(&mut self, at: Millis, item: T) {
+        let seq = self.reserve();
+        self.push_reserved(at, seq, item);
+    }
+
+    /// Takes the next sequence number, for an occurrence that may be
+    /// queued later (`push_reserved`).
+    pub(super) fn reserve(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq
+    }
+
+    /// The sequence number of the occurrence popped last: one reserved
+    /// after it comes after it at the same time.
+    pub(super) fn popped(&self) -> u64 {
+        self.popped
+    }
+
+    /// Queues `item` at `at` under sequence number `seq` (`reserve`): at
+    /// `at`, after the occurrences with a smaller number, before those
+    /// with a larger one. `at` is never before the last popped time.
+    pub(super) fn push_reserved(&mut self, at: Millis, seq: u64, item: T) {
         let at = at.max(self.now);
         if at - self.now < SPAN {
-            self.append(at, item);
+            self.insert(at, seq, item);
         } else {
-            self.seq += 1;
-            self.later.push(Later {
-                at,
-                seq: self.seq,
-                item,
-            });
+            self.later.push(Later { at, seq, item });
         }
     }
 
-    /// Appends `item` to the list of the slot of `at` (less than `SPAN` ahead).
-    fn append(&mut self, at: Millis, item: T) {
+    /// Puts `item` into the list of the slot of `at` (less than `SPAN`
+    /// ahead), which is in sequence order: at its end, unless it was
+    /// reserved before some already there.
+    fn insert(&mut self, at: Millis, seq: u64, item: T) {
         let slot = (at as usize) & MASK;
-        let node = Node { item, next: NONE };
+        let mut before = self.last[slot];
+        let mut after = NONE;
+        if before != NONE && self.nodes[before as usize].seq > seq {
+            // Walk from the front to the first node with a larger number.
+            before = NONE;
+            after = self.first[slot];
+            while self.nodes[after as usize].seq < seq {
+                before = after;
+                after = self.nodes[after as usize].next;
+            }
+        }
+        let node = Node {
+            item,
+            seq,
+            next: after,
+        };
         let index = if self.free == NONE {
             self.nodes.push(node);
             u32::try_from(self.nodes.len() - 1).expect("fewer than 2^32 queued occurrences")
@@ -123,15 +167,19 @@ impl<T: Copy> Queue<T> {
             self.nodes[index as usize] = node;
             index
         };
-        match self.last[slot] {
+        match before {
             NONE => {
+                if self.first[slot] == NONE {
+                    self.occupied[slot / 64] |= 1 << (slot % 64);
+                    self.words[slot / 64 / 64] |= 1 << (slot / 64 % 64);
+                }
                 self.first[slot] = index;
-                self.occupied[slot / 64] |= 1 << (slot % 64);
-                self.words[slot / 64 / 64] |= 1 << (slot / 64 % 64);
             }
-            last => self.nodes[last as usize].next = index,
+            before => self.nodes[before as usize].next = index,
         }
-        self.last[slot] = index;
+        if after == NONE {
+            self.last[slot] = index;
+        }
         self.in_ring += 1;
     }
 
@@ -143,6 +191,7 @@ impl<T: Copy> Queue<T> {
             if index != NONE {
                 let node = &mut self.nodes[index as usize];
                 let item = node.item;
+                self.popped = node.seq;
                 self.first[slot] = node.next;
                 node.next = self.free;
                 self.free = index;
@@ -170,7 +219,7 @@ impl<T: Copy> Queue<T> {
                 .is_some_and(|later| later.at - self.now < SPAN)
             {
                 if let Some(later) = self.later.pop() {
-                    self.append(later.at, later.item);
+                    self.insert(later.at, later.seq, later.item);
                 }
             }
         }
@@ -247,6 +296,71 @@ mod tests {
                         _ => next() % 200_000,
                     };
                     push(&mut queue, &mut reference, at + ahead);
+                }
+            }
+        }
+        assert!(reference.is_empty());
+        assert!(popped > 20_000);
+    }
+
+    /// Numbers reserved and queued later (`push_reserved`) take the place
+    /// they would have had if pushed when reserved: the same order as a
+    /// heap on (time, sequence), near, far, at the popped time.
+    #[test]
+    fn reserved_occurrences_pop_in_their_reserved_place() {
+        let mut queue = Queue::new();
+        let mut reference: BinaryHeap<std::cmp::Reverse<(Millis, u64)>> = BinaryHeap::new();
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        // Reserved and not queued yet: (time, number).
+        let mut reserved: Vec<(Millis, u64)> = Vec::new();
+        for _ in 0..50 {
+            let at = next() % 100_000;
+            let seq = queue.reserve();
+            queue.push_reserved(at, seq, seq);
+            reference.push(std::cmp::Reverse((at, seq)));
+        }
+        let mut popped = 0;
+        while let Some((at, item)) = queue.pop() {
+            let std::cmp::Reverse(expected) = reference.pop().unwrap();
+            assert_eq!((at, item), expected);
+            assert_eq!(queue.popped(), item);
+            popped += 1;
+            // Queue some reserved ones whose place is still ahead.
+            let mut i = 0;
+            while i < reserved.len() {
+                let (r_at, r_seq) = reserved[i];
+                let ahead = r_at > at || (r_at == at && r_seq > item);
+                if ahead && next() % 3 == 0 {
+                    queue.push_reserved(r_at, r_seq, r_seq);
+                    reference.push(std::cmp::Reverse((r_at, r_seq)));
+                    reserved.swap_remove(i);
+                } else if !ahead {
+                    reserved.swap_remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+            if popped < 20_000 {
+                for _ in 0..(1 + next() % 2) {
+                    let ahead = match next() % 4 {
+                        0 => 0,
+                        1 => next() % 50,
+                        2 => next() % 20_000,
+                        _ => next() % 200_000,
+                    };
+                    let seq = queue.reserve();
+                    if next() % 2 == 0 {
+                        queue.push_reserved(at + ahead, seq, seq);
+                        reference.push(std::cmp::Reverse((at + ahead, seq)));
+                    } else {
+                        reserved.push((at + ahead, seq));
+                    }
                 }
             }
         }

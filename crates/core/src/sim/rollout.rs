@@ -41,7 +41,30 @@ pub(super) struct DeploymentSim<'a> {
     replicas: usize,
     /// The status last written: (replicas, updated, ready, available).
     status: Status,
+    /// Per ReplicaSet, its pods and their counts.
+    sets: Vec<Members>,
     run: DeploymentRun,
+}
+
+/// A ReplicaSet's pods ever created, in creation order: those whose owner
+/// is its Deployment and whose pod-template-hash is its own (found once
+/// when the ReplicaSet appears, then added by `create_pod`), so a sync
+/// reads its pods without a pass over all; and how many are live and
+/// Ready, kept as they change (`Sim::pod_recount`), so a sync that only
+/// counts reads no pod at all.
+#[derive(Debug, Default)]
+struct Members {
+    pods: Vec<usize>,
+    live: usize,
+    ready: usize,
+}
+
+/// What a pod adds to the counts of its ReplicaSets (`Members`): live
+/// (not finished, not being deleted), and live and Ready.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Tally {
+    live: bool,
+    ready: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -178,6 +201,7 @@ impl<'a> Sim<'a> {
             new_replica_set: vec![(now, Some(0))],
             conditions: vec![(now, vec![progressing])],
         };
+        let members = self.members_scan(&workload.name, &run.replica_sets[0].hash);
         self.deployments.push(DeploymentSim {
             workload,
             templates: vec![workload],
@@ -185,9 +209,13 @@ impl<'a> Sim<'a> {
             template: workload,
             replicas,
             status: Status::default(),
+            sets: vec![Members::default()],
             run,
         });
         let index = self.deployments.len() - 1;
+        for pod in members {
+            self.join(index, 0, pod);
+        }
         self.deployment_sync(index);
     }
 
@@ -415,6 +443,9 @@ impl<'a> Sim<'a> {
             .max()
             .unwrap_or(0)
             + 1;
+        let members = self.members_scan(&self.deployments[d].workload.name, &hash);
+        let deployment = &mut self.deployments[d];
+        deployment.sets.push(Members::default());
         deployment.run.replica_sets.push(ReplicaSetRun {
             name: name.clone(),
             hash,
@@ -427,6 +458,9 @@ impl<'a> Sim<'a> {
         let rs = deployment.run.replica_sets.len() - 1;
         deployment.new_rs = Some(rs);
         deployment.run.new_replica_set.push((now, Some(rs)));
+        for pod in members {
+            self.join(d, rs, pod);
+        }
         self.set_condition(
             d,
             "Progressing",
@@ -710,19 +744,82 @@ impl<'a> Sim<'a> {
     /// `calculateStatus`: replicas, updated (the new ReplicaSet's), ready
     /// and available pods, counting active pods only.
     fn status_of(&self, d: usize) -> Status {
-        let now = self.now;
         let sets = self.deployments[d].run.replica_sets.len();
         let mut status = Status::default();
         for rs in 0..sets {
-            let live = self.live_of(d, rs);
-            status.replicas += live.len();
+            let (live, ready) = self.counts(d, rs);
+            status.replicas += live;
             if Some(rs) == self.deployments[d].new_rs {
-                status.updated = live.len();
+                status.updated = live;
             }
-            status.ready += live.iter().filter(|&&p| self.pod_ready_at(p, now)).count();
+            status.ready += ready;
             status.available += self.available_of(d, rs);
         }
         status
+    }
+
+    /// ReplicaSet `rs`'s live pods and its live and Ready ones, as kept
+    /// (`pod_recount`); checked against its pods in debug builds.
+    fn counts(&self, d: usize, rs: usize) -> (usize, usize) {
+        let set = &self.deployments[d].sets[rs];
+        debug_assert_eq!(
+            (set.live, set.ready),
+            self.counts_from_pods(d, rs),
+            "the counts kept for ReplicaSet {rs} of Deployment {d}"
+        );
+        (set.live, set.ready)
+    }
+
+    fn counts_from_pods(&self, d: usize, rs: usize) -> (usize, usize) {
+        let now = self.now;
+        let live = self.live_of(d, rs);
+        let ready = live.iter().filter(|&&p| self.pod_ready_at(p, now)).count();
+        (live.len(), ready)
+    }
+
+    /// What pod `pod` adds to its ReplicaSets' counts now.
+    fn tally_of(&self, pod: usize) -> Tally {
+        let sim = &self.pods[pod];
+        let live = !sim.done && sim.run.deleting.is_none();
+        Tally {
+            live,
+            ready: live && self.pod_ready_since(pod).is_some(),
+        }
+    }
+
+    /// Pod `pod` joins ReplicaSet `rs` of Deployment `d` with its tally.
+    fn join(&mut self, d: usize, rs: usize, pod: usize) {
+        self.pod_recount(pod);
+        if self.pods[pod].sets.is_empty() {
+            self.pods[pod].tally = self.tally_of(pod);
+        }
+        let tally = self.pods[pod].tally;
+        self.pods[pod].sets.push((d, rs));
+        let set = &mut self.deployments[d].sets[rs];
+        set.pods.push(pod);
+        set.live += usize::from(tally.live);
+        set.ready += usize::from(tally.ready);
+    }
+
+    /// Pod `pod` may have become live or not, Ready or not (a container
+    /// started, exited, changed readiness; the pod finished, is being
+    /// deleted or is gone): its ReplicaSets' counts follow. Called right
+    /// after each such change, before anything syncs.
+    pub(super) fn pod_recount(&mut self, pod: usize) {
+        if self.pods[pod].sets.is_empty() {
+            return;
+        }
+        let new = self.tally_of(pod);
+        let old = std::mem::replace(&mut self.pods[pod].tally, new);
+        if old == new {
+            return;
+        }
+        for i in 0..self.pods[pod].sets.len() {
+            let (d, rs) = self.pods[pod].sets[i];
+            let set = &mut self.deployments[d].sets[rs];
+            set.live = set.live + usize::from(new.live) - usize::from(old.live);
+            set.ready = set.ready + usize::from(new.ready) - usize::from(old.ready);
+        }
     }
 
     fn total_size(&self, d: usize) -> usize {
@@ -733,13 +830,35 @@ impl<'a> Sim<'a> {
 
     /// The pods of ReplicaSet `rs` of Deployment `d`, ever created.
     fn pods_of(&self, d: usize, rs: usize) -> impl Iterator<Item = usize> + '_ {
-        let deployment = &self.deployments[d];
-        let hash = deployment.run.replica_sets[rs].hash.as_str();
-        let owner = format!("Deployment/{}", deployment.workload.name);
-        (0..self.pods.len()).filter(move |&p| {
-            let run = &self.pods[p].run;
-            run.owner == owner && run.template_hash.as_deref() == Some(hash)
-        })
+        self.deployments[d].sets[rs].pods.iter().copied()
+    }
+
+    /// The pods created so far whose owner is Deployment `name` and whose
+    /// pod-template-hash is `hash`, in creation order.
+    fn members_scan(&self, name: &str, hash: &str) -> Vec<usize> {
+        (0..self.pods.len())
+            .filter(|&p| is_member(&self.pods[p].run, name, hash))
+            .collect()
+    }
+
+    /// Pod `pod` has just been created: it joins every ReplicaSet it
+    /// belongs to (`members`).
+    pub(super) fn deployment_pod_created(&mut self, pod: usize) {
+        let run = &self.pods[pod].run;
+        if run.template_hash.is_none() {
+            return;
+        }
+        let mut joins = Vec::new();
+        for (d, deployment) in self.deployments.iter().enumerate() {
+            for (rs, set) in deployment.run.replica_sets.iter().enumerate() {
+                if is_member(run, &deployment.workload.name, &set.hash) {
+                    joins.push((d, rs));
+                }
+            }
+        }
+        for (d, rs) in joins {
+            self.join(d, rs, pod);
+        }
     }
 
     /// Its active pods: not being deleted, not finished.
@@ -753,6 +872,10 @@ impl<'a> Sim<'a> {
     fn available_of(&self, d: usize, rs: usize) -> usize {
         let now = self.now;
         let min_ready = self.deployments[d].min_ready_ms();
+        if min_ready == 0 {
+            // Available is Ready (Ready since a time not after now).
+            return self.counts(d, rs).1;
+        }
         self.live_of(d, rs)
             .into_iter()
             .filter(|&p| {
@@ -791,6 +914,13 @@ impl<'a> Sim<'a> {
             .map(|d| d.run)
             .collect()
     }
+}
+
+/// A pod of ReplicaSet `hash` of Deployment `name`: its owner and its
+/// pod-template-hash (what `DeploymentRun::pods_of` matches too).
+fn is_member(run: &crate::sim::PodRun, name: &str, hash: &str) -> bool {
+    run.owner.strip_prefix("Deployment/") == Some(name)
+        && run.template_hash.as_deref() == Some(hash)
 }
 
 /// `NewRSNewReplicas` for RollingUpdate (`util/deployment_util.go`,
