@@ -319,7 +319,7 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
                 );
             }
             let (container, defaulted) = pick_container(pod, container.as_deref());
-            let exec = context.exec(pod, &container, command, at);
+            let exec = context.exec_in_terminal(pod, &container, command, at);
             Output {
                 stdout: exec.stdout.clone(),
                 stderr: format!("{defaulted}{}", exec.kubectl_stderr()),

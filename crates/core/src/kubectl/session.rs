@@ -247,7 +247,7 @@ impl Session {
                 quiet(format!("{}\n", expanded.join(" ")), 0)
             }
             "env" | "printenv" | "ls" | "cat" | "nvidia-smi" | "df" => {
-                let exec = context.exec(pod, &shell.container, &words, at);
+                let exec = context.exec_in_terminal(pod, &shell.container, &words, at);
                 Output {
                     stdout: exec.stdout,
                     stderr: exec.stderr,
