@@ -462,9 +462,26 @@ fn an_exercise_is_solved_in_the_page_and_an_interview_is_scored() {
         text.contains("right root cause") && text.contains("2 of 2"),
         "{text}"
     );
-    let transcript = text_of(&session, "[data-testid=interview-typed]");
-    assert!(transcript.contains("add `--previous`"), "{transcript}");
     session.screenshot(&out.join("interview-scored.png"));
+
+    // Where the container runs again after restarts (worker OOM at 5:00),
+    // `kubectl logs` without `--previous` shows the new instance: the remark.
+    session.goto(&server.url("/?exercise=oom-workers&mode=interview&lang=en"));
+    let input = session.wait_for_element("[data-testid=terminal-input]", PAGE_LOAD);
+    session.send_keys(&input, &format!("kubectl logs c{TAB}{ENTER}"));
+    session.wait_for("the new instance's logs", RELINT, |session| {
+        let text = try_text_of(session, "[data-testid=terminal-entry-0]")?;
+        text.starts_with("$ kubectl logs classifier-").then_some(())
+    });
+    session.click(&session.wait_for_element("[data-testid=cause-0]", RELINT));
+    let transcript = session.wait_for("the remark", RELINT, |session| {
+        let text = try_text_of(session, "[data-testid=interview-typed]")?;
+        text.contains("add `--previous`").then_some(text)
+    });
+    assert!(
+        transcript.contains("$ kubectl logs classifier-"),
+        "{transcript}"
+    );
 
     // An article embeds one exercise: `?exercise=` in embed mode keeps the
     // goals and drops the page chrome.

@@ -129,8 +129,9 @@ fn entries(root: &Element) -> u32 {
 }
 
 /// The article's commands typed with Tab completion in the crash-loop
-/// interview: describe (prefix, completed), logs without `--previous` (the
-/// remark), logs `--previous`, then the right cause: full marks.
+/// interview: describe (prefix, completed), logs (in the back-off it reads
+/// the previous instance), logs `--previous`, then the right cause: full
+/// marks.
 #[wasm_bindgen_test]
 async fn typed_commands_with_tab_score_the_interview() {
     let root = interview("liveness-crash-loop").await;
@@ -201,7 +202,7 @@ async fn typed_commands_with_tab_score_the_interview() {
     assert!(score.contains("right root cause"), "{score}");
     assert!(score.contains("2 of 2"), "{score}");
     let typed = text_of(&root, "[data-testid=interview-typed]");
-    assert!(typed.contains("add `--previous`"), "{typed}");
+    assert!(!typed.contains("add `--previous`"), "{typed}");
     assert!(
         typed.contains(&format!("$ kubectl describe pod {pod}")),
         "{typed}"
@@ -235,4 +236,31 @@ async fn an_interview_without_a_pod_shows_the_refusal_on_apply() {
         text_of(&root, "[data-testid=terminal-entry-1]").contains("error: unknown flag: --wide")
     })
     .await;
+}
+
+/// A container running again after its restarts (the worker-OOM interview
+/// at 5:00): `logs` without `--previous` shows the new instance and the
+/// transcript says so once scored.
+#[wasm_bindgen_test]
+async fn logs_without_previous_gets_the_remark() {
+    let root = interview("oom-workers").await;
+    let exercise = podlab_core::exercise::library::find("oom-workers").expect("exercise");
+    let run = podlab_core::sim::simulate(&exercise.start, &Default::default());
+    let at = exercise.interview.as_ref().expect("interview").at;
+    let pod = podlab_core::exercise::interview::focus_pod(&run, at)
+        .expect("a pod")
+        .name
+        .clone();
+    run_line(&root, &format!("kubectl logs {pod}")).await;
+    until("the logs", || entries(&root) == 1).await;
+    find(&root, "[data-testid=cause-0]")
+        .expect("a cause")
+        .unchecked_into::<HtmlElement>()
+        .click();
+    until("the score", || {
+        find(&root, "[data-testid=interview-typed]").is_some()
+    })
+    .await;
+    let typed = text_of(&root, "[data-testid=interview-typed]");
+    assert!(typed.contains("add `--previous`"), "{typed}");
 }

@@ -357,14 +357,34 @@ fn revealed(
             Some(interview::Command::GetEvents),
             object_name.iter().cloned().collect(),
         ),
-        Command::Logs { pod, previous, .. } => (
-            Some(if *previous {
+        Command::Logs {
+            pod,
+            container,
+            previous,
+            ..
+        } => {
+            // While the container waits out its back-off, `logs` reads the
+            // last terminated instance (`validateContainerLogStatus`), the
+            // same one `--previous` reads: the same evidence.
+            let waiting_after_exit = pods_at(context, at)
+                .find(|p| p.name == *pod)
+                .and_then(|p| {
+                    let name = container
+                        .clone()
+                        .or_else(|| p.spec.containers.first().map(|c| c.name.clone()))?;
+                    p.statuses_at(at).into_iter().find(|s| s.name == name)
+                })
+                .is_some_and(|status| {
+                    matches!(status.state, crate::sim::ContainerState::Waiting { .. })
+                        && status.last_state.is_some()
+                });
+            let reveals = if *previous || waiting_after_exit {
                 interview::Command::LogsPrevious
             } else {
                 interview::Command::Logs
-            }),
-            vec![pod.clone()],
-        ),
+            };
+            (Some(reveals), vec![pod.clone()])
+        }
         Command::Exec { pod, command, .. } => {
             let program = command
                 .first()
@@ -422,6 +442,9 @@ pub fn remark(
         return None;
     };
     if command == interview::Command::Logs {
+        // A running instance after a restart: the new one, which has only
+        // begun (while it waits out a back-off, `logs` reads the previous
+        // instance and counts as `--previous`: `revealed`).
         let restarted = focus
             .and_then(|focus| run.pods.iter().find(|pod| pod.name == focus))
             .and_then(|pod| pod.containers.first())

@@ -214,10 +214,12 @@ fn tab_offers_commands_flags_types_and_the_names_that_exist_then() {
     assert_eq!(offer("e").candidates, ["env", "echo", "exit"]);
 }
 
-/// The article's three commands typed in the crash-loop interview: full
-/// marks; `logs` without `--previous` earns the remark.
+/// The article's commands typed in the crash-loop interview at 5:00, while
+/// the container waits out its back-off: `logs` then reads the last
+/// terminated instance (`validateContainerLogStatus`), the same one
+/// `--previous` reads, and counts as it; full marks.
 #[test]
-fn typed_commands_score_the_interview_and_logs_without_previous_gets_the_remark() {
+fn typed_commands_score_the_interview_and_logs_in_back_off_reads_the_previous_instance() {
     let exercise = library::find("liveness-crash-loop").expect("in the library");
     let interview = exercise.interview.as_ref().expect("an interview");
     let run = simulate(&exercise.start, &Options::default());
@@ -237,12 +239,13 @@ fn typed_commands_score_the_interview_and_logs_without_previous_gets_the_remark(
     .map(|line| session.run(&context, line, at))
     .collect();
     assert!(typed[0].output.stdout.contains("Liveness probe failed"));
+    assert_eq!(typed[1].output.stdout, typed[2].output.stdout);
     let path = evidence(&typed, Some(&focus));
     assert_eq!(
         path,
         [
             interview::Command::Describe,
-            interview::Command::Logs,
+            interview::Command::LogsPrevious,
             interview::Command::LogsPrevious
         ]
     );
@@ -250,23 +253,41 @@ fn typed_commands_score_the_interview_and_logs_without_previous_gets_the_remark(
     let scored = score(interview, &path, right);
     assert_eq!((scored.followed, scored.recommended), (2, 2));
     assert!(scored.cause_correct);
-
     let remarks: Vec<Option<Text>> = typed
         .iter()
         .map(|entry| remark(&run, interview, entry, Some(&focus)))
         .collect();
-    assert_eq!(remarks[0], None);
-    let logs = remarks[1].as_ref().expect("a remark on logs");
-    assert!(logs.en.contains("add `--previous`"), "{}", logs.en);
-    assert!(logs.zh_tw.contains("--previous"));
-    assert_eq!(remarks[2], None);
-    // `get pods` reveals nothing new and is not an error: no remark.
-    assert_eq!(remarks[3], None);
+    assert_eq!(remarks[0..4], [None, None, None, None]);
     assert!(remarks[4]
         .as_ref()
         .expect("NotFound")
         .en
         .starts_with("nothing learned"));
+}
+
+/// In the worker-OOM interview at 5:00 the container runs again after its
+/// restarts: `logs` shows the new instance, only loading, and gets the
+/// remark (the article's point); `--previous` shows the one that died.
+#[test]
+fn logs_without_previous_on_a_restarted_running_container_gets_the_remark() {
+    let exercise = library::find("oom-workers").expect("in the library");
+    let interview = exercise.interview.as_ref().expect("an interview");
+    let run = simulate(&exercise.start, &Options::default());
+    let context = ExecContext::new(&exercise.start, &run);
+    let at = interview.at;
+    let focus = focus_pod(&run, at).expect("a pod").name.clone();
+    let mut session = Session::new();
+    let logs = session.run(&context, &format!("kubectl logs {focus}"), at);
+    let previous = session.run(&context, &format!("kubectl logs {focus} --previous"), at);
+    assert_ne!(logs.output.stdout, previous.output.stdout);
+    assert_eq!(
+        evidence(&[logs.clone(), previous.clone()], Some(&focus)),
+        [interview::Command::Logs, interview::Command::LogsPrevious]
+    );
+    let said = remark(&run, interview, &logs, Some(&focus)).expect("a remark");
+    assert!(said.en.contains("add `--previous`"), "{}", said.en);
+    assert!(said.zh_tw.contains("--previous"));
+    assert_eq!(remark(&run, interview, &previous, Some(&focus)), None);
 }
 
 #[test]
