@@ -164,8 +164,12 @@ pub fn Terminal(props: &TerminalProps) -> Html {
     }
     use_effect_with((), |_| {
         // Fetch the engine once the page is up, so the terminal also works
-        // offline later (the worker is not part of the first download).
-        let timeout = gloo::timers::callback::Timeout::new(2_000, crate::kubectl_worker::warm_up);
+        // offline later (the worker is not part of the first download). Not
+        // in an article's embed: a post with several would fetch it for
+        // each; there it comes with the first line.
+        let embedded = crate::persist::is_embed(&crate::persist::query());
+        let timeout = (!embedded)
+            .then(|| gloo::timers::callback::Timeout::new(2_000, crate::kubectl_worker::warm_up));
         move || drop(timeout)
     });
     {
