@@ -31,6 +31,25 @@ impl PartialEq for InterviewProps {
     }
 }
 
+/// The lines typed so far: `Some` adds one, `None` starts again.
+#[derive(Default, PartialEq)]
+struct Transcript(Vec<Entry>);
+
+impl Reducible for Transcript {
+    type Action = Option<Entry>;
+
+    fn reduce(self: Rc<Self>, action: Option<Entry>) -> Rc<Self> {
+        match action {
+            Some(entry) => {
+                let mut entries = self.0.clone();
+                entries.push(entry);
+                Rc::new(Transcript(entries))
+            }
+            None => Rc::new(Transcript::default()),
+        }
+    }
+}
+
 #[component]
 pub fn InterviewView(props: &InterviewProps) -> Html {
     let lang = props.lang;
@@ -44,7 +63,7 @@ pub fn InterviewView(props: &InterviewProps) -> Html {
         use_memo((), move |_| Rc::<str>::from(exercise.start.as_str()))
     };
     let text: Rc<str> = (*text).clone();
-    let entries = use_state(Vec::<Entry>::new);
+    let entries = use_reducer(Transcript::default);
     // A new key mounts a fresh terminal (Try again).
     let attempt = use_state(|| 0_u32);
     let cause = use_state(|| None::<usize>);
@@ -54,21 +73,18 @@ pub fn InterviewView(props: &InterviewProps) -> Html {
     let at = interview.at;
     let focus = focus_pod(&run, at).map(|pod| pod.name.clone());
     let on_entry = {
-        let entries = entries.clone();
-        Callback::from(move |entry: Entry| {
-            let mut next = (*entries).clone();
-            next.push(entry);
-            entries.set(next);
-        })
+        // A reducer: answers that arrive before a render each add theirs.
+        let entries = entries.dispatcher();
+        Callback::from(move |entry: Entry| entries.dispatch(Some(entry)))
     };
-    let path = evidence(&entries, focus.as_deref());
+    let path = evidence(&entries.0, focus.as_deref());
     let scored = cause.map(|chosen| score(&interview, &path, Some(chosen)));
     let restart = {
-        let entries = entries.clone();
+        let entries = entries.dispatcher();
         let cause = cause.clone();
         let attempt = attempt.clone();
         Callback::from(move |_: MouseEvent| {
-            entries.set(Vec::new());
+            entries.dispatch(None);
             cause.set(None);
             attempt.set(attempt.wrapping_add(1));
         })
@@ -99,6 +115,7 @@ pub fn InterviewView(props: &InterviewProps) -> Html {
             .map(|command| command.command_line(&name, &container, &node))
             .collect();
         let typed: Vec<(String, Option<podlab_core::i18n::Text>)> = entries
+            .0
             .iter()
             .map(|entry| {
                 (
