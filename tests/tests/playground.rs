@@ -667,4 +667,18 @@ fn an_article_link_opens_the_terminal_on_its_command() {
         text.contains("Events:").then_some(())
     });
     session.screenshot(&out.join("terminal-390-zh-TW.png"));
+
+    // An article's embed on its kubectl tab with a line: the same output
+    // in a 700x560 frame (the worker comes with that first line).
+    session.set_window_size(700, 560);
+    open(
+        &session,
+        &server,
+        "?embed=1&view=kubectl&at=2m&lang=zh-TW&cmd=kubectl+get+pods+-o+wide",
+    );
+    session.wait_for("get pods -o wide in the embed", PAGE_LOAD, |session| {
+        let text = try_text_of(session, "[data-testid=terminal-entry-0]")?;
+        text.contains("NOMINATED NODE").then_some(())
+    });
+    session.screenshot(&out.join("terminal-embed-700x560-zh-TW.png"));
 }
