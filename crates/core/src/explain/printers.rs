@@ -896,3 +896,101 @@ fn is_base60_float(text: &str) -> bool {
             }
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(entries: &[(&str, Value)]) -> Value {
+        Value::Object(
+            entries
+                .iter()
+                .map(|(key, value)| (key.to_string(), value.clone()))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn yaml_keys_follow_yaml_v2s_order() {
+        let mut keys = vec!["b", "a10", "a9", "ab", "a-b", "A", "a_b", "a"];
+        keys.sort_by(|a, b| yaml_key_order(a, b));
+        // Digit runs as numbers, a non-letter before a letter ('_' too,
+        // unlike byte order), a prefix first.
+        assert_eq!(keys, ["A", "a", "a-b", "a_b", "a9", "a10", "ab", "b"]);
+    }
+
+    #[test]
+    fn yaml_quotes_what_would_read_back_as_another_type() {
+        // Keys too: `"null"` and `"yes"` would read back as null and true.
+        let value = map(&[
+            ("bool", Value::str("True")),
+            ("yes", Value::str("y")),
+            ("number", Value::str("1000")),
+            ("hex", Value::str("0x1F")),
+            ("float", Value::str("1e3")),
+            ("empty", Value::str("")),
+            ("null", Value::str("~")),
+            ("time", Value::str("2026-01-01T00:00:00Z")),
+            ("sexagesimal", Value::str("10:30")),
+            ("plain", Value::str("ClusterFirst")),
+            ("version", Value::str("0.3.1")),
+            ("int", Value::Int(3)),
+            ("nothing", Value::Null),
+        ]);
+        assert_eq!(
+            yaml(&value),
+            "bool: \"True\"\nempty: \"\"\nfloat: \"1e3\"\nhex: \"0x1F\"\nint: 3\nnothing: null\n\
+             \"null\": \"~\"\nnumber: \"1000\"\nplain: ClusterFirst\nsexagesimal: \"10:30\"\n\
+             time: \"2026-01-01T00:00:00Z\"\nversion: 0.3.1\n\"yes\": \"y\"\n"
+        );
+    }
+
+    #[test]
+    fn yaml_quotes_what_the_emitter_cannot_write_plain() {
+        let value = map(&[
+            ("colon", Value::str("a: b")),
+            ("dash", Value::str("- x")),
+            ("lead", Value::str(" x")),
+            ("quote", Value::str("it's: x")),
+            ("tab", Value::str("a\tb")),
+            ("block", Value::str("a\nb")),
+            ("star", Value::str("*")),
+        ]);
+        assert_eq!(
+            yaml(&value),
+            "block: |-\n  a\n  b\ncolon: 'a: b'\ndash: '- x'\nlead: ' x'\nquote: 'it''s: x'\n\
+             star: '*'\ntab: \"a\\tb\"\n"
+        );
+    }
+
+    #[test]
+    fn yaml_folds_long_strings_past_column_80_and_nests_sequences_unindented() {
+        let message = "0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.";
+        let value = map(&[(
+            "conditions",
+            Value::List(vec![map(&[
+                ("message", Value::str(message)),
+                ("empty", Value::object()),
+                ("none", Value::List(Vec::new())),
+            ])]),
+        )]);
+        assert_eq!(
+            yaml(&value),
+            "conditions:\n- empty: {}\n  message: '0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: 0/1\n    nodes are available: 1 No preemption victims found for incoming pod.'\n  none: []\n"
+        );
+    }
+
+    #[test]
+    fn json_sorts_keys_by_bytes_indents_four_and_escapes_as_go() {
+        let value = map(&[
+            ("b", Value::List(vec![Value::Int(1), Value::Bool(false)])),
+            ("a_b", Value::str("<a & b>\n")),
+            ("a9", Value::object()),
+            ("a10", Value::List(Vec::new())),
+        ]);
+        assert_eq!(
+            json(&value),
+            "{\n    \"a10\": [],\n    \"a9\": {},\n    \"a_b\": \"\\u003ca \\u0026 b\\u003e\\n\",\n    \"b\": [\n        1,\n        false\n    ]\n}\n"
+        );
+    }
+}

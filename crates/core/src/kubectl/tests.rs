@@ -285,6 +285,35 @@ fn commands_run_against_the_run_at_t() {
         "{wide}"
     );
 
+    // get -o yaml|json: the Pod object (compared with kubectl byte for
+    // byte in crates/cli/tests/describe_kubectl.rs), kubectl's List
+    // without a name, NotFound for an unknown name.
+    let yaml = k(&format!("get pod {name} -o yaml")).stdout;
+    assert!(
+        yaml.starts_with("apiVersion: v1\nkind: Pod\nmetadata:\n"),
+        "{yaml}"
+    );
+    assert!(yaml.contains("    - containerPort: 8000\n"), "{yaml}");
+    assert!(yaml.contains("  restartCount: "), "{yaml}");
+    let json = k(&format!("get po/{name} -o json")).stdout;
+    assert!(
+        json.starts_with("{\n    \"apiVersion\": \"v1\",\n    \"kind\": \"Pod\",\n"),
+        "{json}"
+    );
+    let list = k("get pods -o yaml").stdout;
+    assert!(
+        list.starts_with("apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Pod\n"),
+        "{list}"
+    );
+    assert!(
+        list.ends_with("kind: List\nmetadata:\n  resourceVersion: \"\"\n"),
+        "{list}"
+    );
+    assert_eq!(
+        k("get pod nothing -o yaml").stderr,
+        "Error from server (NotFound): pods \"nothing\" not found\n"
+    );
+
     // describe: the exact name, a prefix (followed by a newline), every pod.
     let described = describe::describe_pod(&run, pod, at);
     assert_eq!(k(&format!("describe pod {name}")).stdout, described);
