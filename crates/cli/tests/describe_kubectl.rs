@@ -1075,3 +1075,72 @@ fn get_deploy_line_matches_kubectl() {
         );
     }
 }
+
+// ---- `get pod -o yaml|json` ---------------------------------------------------------
+
+/// `kubectl get pod NAME -o yaml` and `-o json`, and `get pods -o yaml|json`
+/// (kubectl's `v1` `List`), from the real kubectl given the core's Pod
+/// objects (`explain::pod_object`, the same objects every `describe pod`
+/// comparison above serves), against podlab's line, byte for byte. Nothing
+/// printed depends on kubectl's clock, so the objects carry podlab's epoch.
+fn compare_get_objects(golden_file: &str, at: Millis) -> Vec<String> {
+    let (text, run) = golden(golden_file, at);
+    let context = podlab_core::exercise::exec::ExecContext::new(&text, &run);
+    let clock = Clock { base: EPOCH };
+    let mut objects = served(&text, &run, at, clock);
+    // The API server lists the pods that exist, by name.
+    let mut existing: Vec<&PodRun> = run.pods.iter().filter(|pod| pod.exists_at(at)).collect();
+    existing.sort_by(|a, b| a.name.cmp(&b.name));
+    objects.pods = existing
+        .iter()
+        .map(|pod| objects::pod(&run, pod, at, clock, &text))
+        .collect();
+    let server = ApiServer::start(objects);
+    let dir = TempDir::new("kubectl-get-yaml");
+    let kubeconfig = write_kubeconfig(&dir.0, &server);
+    let mut lines = vec![
+        "get pods -o yaml".to_string(),
+        "get pods -o json".to_string(),
+    ];
+    for pod in &existing {
+        lines.push(format!("get pod {} -o yaml", pod.name));
+        lines.push(format!("get pod {} -o json", pod.name));
+    }
+    let mut failures = Vec::new();
+    for line in &lines {
+        let args: Vec<&str> = line.split_whitespace().collect();
+        let printed = run_kubectl(&dir.0, &kubeconfig, &args);
+        assert!(printed.success, "kubectl {line} failed: {}", printed.stderr);
+        let podlab = podlab_core::kubectl::run(&context, line, at);
+        if podlab.stdout != printed.stdout || podlab.exit_code != 0 {
+            failures.push(format!(
+                "{line} ({golden_file} at {}s) differs from kubectl v1.35 (- podlab, + kubectl):\n{}",
+                at / 1000,
+                line_diff(&podlab.stdout, &printed.stdout)
+            ));
+        }
+    }
+    failures
+}
+
+#[test]
+fn get_pod_yaml_and_json_match_kubectl() {
+    let cases: &[(&str, &[Millis])] = &[
+        ("crash-loop-liveness-40s.yaml", &[10_000, 720_000]),
+        ("image-pull-and-config.yaml", &[30_000, 200_000]),
+        ("probe-latency.yaml", &[120_000]),
+        ("gpu-memory-at-run-time.yaml", &[120_000]),
+        ("init-containers.yaml", &[64_000, 300_000, 420_000]),
+        ("cronjob-policies.yaml", &[121_000]),
+        ("volumes-and-shm.yaml", &[30_000, 600_000]),
+        ("shm.yaml", &[40_000, 600_000]),
+        ("reference-one-gpu.yaml", &[900_000]),
+    ];
+    let mut failures = Vec::new();
+    for (file, times) in cases {
+        for at in *times {
+            failures.extend(compare_get_objects(file, *at));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -127,6 +127,9 @@ pub struct ExecContext<'a> {
     pub run: &'a Run,
     pub reading: Reading,
     pub objects: Vec<ConfigObject>,
+    /// The file's text (`get -o yaml` prints quantities in their written
+    /// format).
+    pub source: String,
 }
 
 impl<'a> ExecContext<'a> {
@@ -136,6 +139,7 @@ impl<'a> ExecContext<'a> {
             run,
             reading: read(text),
             objects: config_objects(text),
+            source: text.to_string(),
         }
     }
 

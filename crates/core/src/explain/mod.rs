@@ -7,6 +7,8 @@ pub mod events;
 pub mod get_pods;
 pub mod hpa;
 pub mod logs;
+pub mod pod_object;
+pub mod printers;
 pub mod replicas;
 pub mod service;
 pub mod timeline;

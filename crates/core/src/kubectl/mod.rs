@@ -18,7 +18,8 @@ mod top;
 
 use crate::exercise::exec::ExecContext;
 use crate::exercise::interview;
-use crate::explain::{deployment, describe, events, get_pods, hpa, logs, service};
+use crate::explain::printers::{self, Value};
+use crate::explain::{deployment, describe, events, get_pods, hpa, logs, pod_object, service};
 use crate::i18n::Text;
 use crate::manifest::duration::Millis;
 use crate::sim::PodRun;
@@ -195,6 +196,14 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
         }
         Command::Top { .. } if elsewhere => Output::none_found(namespace),
         Command::RolloutStatus { name } if elsewhere => not_found(Kind::Deployment, name),
+        Command::Get {
+            kind: Kind::Pod,
+            name,
+            format,
+            ..
+        } if matches!(format, Format::Yaml | Format::Json) => {
+            get_pod_objects(context, name.as_deref(), *format == Format::Json, at)
+        }
         Command::Get {
             kind: Kind::Pod,
             name,
@@ -448,6 +457,39 @@ fn get_pods(context: &ExecContext, name: Option<&str>, wide: bool, at: Millis) -
         rows.push(cells);
     }
     Output::out(get_pods::table(&rows))
+}
+
+/// `kubectl get pod NAME -o yaml|json`: the Pod object as the API server
+/// returns it at `at` (`explain::pod_object`), printed by kubectl's JSON or
+/// YAML printer; without a name, kubectl's `v1` `List` of every pod, in the
+/// API server's order (by name). An empty list is still printed (`items:
+/// []`), as kubectl does.
+fn get_pod_objects(context: &ExecContext, name: Option<&str>, json: bool, at: Millis) -> Output {
+    let mut pods: Vec<&PodRun> = pods_at(context, at)
+        .filter(|pod| name.is_none_or(|name| pod.name == name))
+        .collect();
+    pods.sort_by(|a, b| a.name.cmp(&b.name));
+    let object = |pod: &PodRun| {
+        pod_object::pod(
+            context.run,
+            pod,
+            at,
+            &context.source,
+            pod_object::Clock::EPOCH,
+        )
+    };
+    let value: Value = match name {
+        Some(name) => match pods.first() {
+            Some(pod) => object(pod),
+            None => return not_found(Kind::Pod, name),
+        },
+        None => pod_object::list(pods.into_iter().map(object).collect()),
+    };
+    Output::out(if json {
+        printers::json(&value)
+    } else {
+        printers::yaml(&value)
+    })
 }
 
 /// `kubectl describe TYPE [NAME]` (`DescribeOptions.Run`): no name

@@ -243,6 +243,7 @@ pub enum Refusal {
 
 /// The commands podlab emulates, in the order a note lists them.
 pub const EMULATED: &str = "get pods|nodes|events|deploy|rs|hpa|endpointslices, get pod NAME, \
+get pod[s] [NAME] -o yaml|json, \
 describe pod|node|deployment|hpa|service, logs, exec, top pod|node, rollout status, apply -f";
 
 /// The kubectl commands a completer offers.
@@ -712,8 +713,8 @@ fn get(words: &[String]) -> Result<Parsed, Refusal> {
         }
         Some(other) => return Err(Refusal::Kubectl(format!("error: unable to match a printer suitable for the output format \"{other}\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,template,templatefile,wide,yaml\n"))),
     };
-    if matches!(format, Format::Yaml | Format::Json) {
-        return Err(not_emulated("get -o yaml|json"));
+    if matches!(format, Format::Yaml | Format::Json) && kind != Kind::Pod {
+        return Err(not_emulated(&format!("get {} -o yaml|json", kind.plural())));
     }
     let sort_by = flags.get("sort-by").map(str::to_string);
     if let Some(sort) = &sort_by {

@@ -233,7 +233,8 @@ fn what_kubectl_has_and_podlab_does_not_gets_a_note() {
         "get pods -A",
         "get pods -w",
         "get pods -l app=x",
-        "get pod p -o yaml",
+        "get nodes -o yaml",
+        "get deploy -o json",
         "get pods -o name",
         "get pods -o jsonpath={.items}",
         "get jobs",
@@ -282,6 +283,35 @@ fn commands_run_against_the_run_at_t() {
     assert!(
         wide.ends_with("   10.244.0.5   gpu-0   <none>           <none>\n"),
         "{wide}"
+    );
+
+    // get -o yaml|json: the Pod object (compared with kubectl byte for
+    // byte in crates/cli/tests/describe_kubectl.rs), kubectl's List
+    // without a name, NotFound for an unknown name.
+    let yaml = k(&format!("get pod {name} -o yaml")).stdout;
+    assert!(
+        yaml.starts_with("apiVersion: v1\nkind: Pod\nmetadata:\n"),
+        "{yaml}"
+    );
+    assert!(yaml.contains("    - containerPort: 8000\n"), "{yaml}");
+    assert!(yaml.contains("  restartCount: "), "{yaml}");
+    let json = k(&format!("get po/{name} -o json")).stdout;
+    assert!(
+        json.starts_with("{\n    \"apiVersion\": \"v1\",\n    \"kind\": \"Pod\",\n"),
+        "{json}"
+    );
+    let list = k("get pods -o yaml").stdout;
+    assert!(
+        list.starts_with("apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Pod\n"),
+        "{list}"
+    );
+    assert!(
+        list.ends_with("kind: List\nmetadata:\n  resourceVersion: \"\"\n"),
+        "{list}"
+    );
+    assert_eq!(
+        k("get pod nothing -o yaml").stderr,
+        "Error from server (NotFound): pods \"nothing\" not found\n"
     );
 
     // describe: the exact name, a prefix (followed by a newline), every pod.
