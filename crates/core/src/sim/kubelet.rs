@@ -271,6 +271,17 @@ struct Queued {
     waits_for_capacity: bool,
 }
 
+/// A failed scheduling cycle: the nodes as they were (`Sim::nodes_changed`),
+/// the pod's spec, pin and request, and what it found.
+struct SchedMemo<'a> {
+    nodes_changed: u64,
+    spec: &'a PodSpec,
+    pin: Option<usize>,
+    request: sched::Request,
+    waits_for_capacity: bool,
+    message: Arc<str>,
+}
+
 /// The scheduler's backoff: 1 s doubling to 10 s per attempt (§3.2).
 const POD_INITIAL_BACKOFF: Millis = 1_000;
 const POD_MAX_BACKOFF: Millis = 10_000;
@@ -348,6 +359,10 @@ struct Sim<'a> {
     /// The FailedScheduling texts written so far, by outcome (at most
     /// `FAILED_SCHEDULING_TEXTS`; `controllers.rs`).
     failed_scheduling: Vec<(sched::Unschedulable, Arc<str>)>,
+    /// Bumped whenever a node's free resources change (`take`, `give_back`).
+    nodes_changed: u64,
+    /// The last failed scheduling cycle (`controllers.rs` `attempt_schedule`).
+    last_failure: Option<SchedMemo<'a>>,
     /// The file's workloads (`scale.rs` finds the one an action names).
     workloads: &'a [crate::manifest::model::Workload],
     /// The HPAs' decisions (`hpa/`), as actions after the Scenario's: the
@@ -511,6 +526,8 @@ fn engine(
         statefulsets: Vec::new(),
         unschedulable: Vec::new(),
         failed_scheduling: Vec::new(),
+        nodes_changed: 0,
+        last_failure: None,
         workloads,
         applied,
         deployments: Vec::new(),

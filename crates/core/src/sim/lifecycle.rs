@@ -280,7 +280,11 @@ impl<'a> Sim<'a> {
                 ProbeKind::Startup => None,
             };
         }
-        let program = container.program.clone();
+        let program = &container.program;
+        let exit = program.exit.as_ref().map(|exit| (exit.after, exit.code));
+        let run_for = program.run_for.as_ref().map(|run_for| run_for.value);
+        let startup = program.startup.value;
+        let peak = program.peak_total();
         let limit = container
             .spec
             .resources
@@ -292,14 +296,14 @@ impl<'a> Sim<'a> {
         self.event(pod, Some(c), false, "Created", "Container created");
         self.event(pod, Some(c), false, "Started", "Container started");
         // Exits of the program itself; the earliest wins (stale ones are ignored).
-        if let Some(exit) = &program.exit {
+        if let Some((after, code)) = exit {
             self.push(
-                now + exit.after,
-                Ev::Exit(pod, c, instance, ExitKind::Program { code: exit.code }),
+                now + after,
+                Ev::Exit(pod, c, instance, ExitKind::Program { code }),
             );
         }
-        if let Some(run_for) = &program.run_for {
-            let done = now + program.startup.value + run_for.value;
+        if let Some(run_for) = run_for {
+            let done = now + startup + run_for;
             self.push(
                 done,
                 Ev::Exit(pod, c, instance, ExitKind::Program { code: 0 }),
@@ -308,16 +312,15 @@ impl<'a> Sim<'a> {
         // OOM: memory climbs linearly to the peak over the load; the kernel
         // kills the container when it crosses the limit (§6).
         if let Some(limit) = limit {
-            let peak = program.peak_total();
             if peak > limit && limit >= 0 {
                 let fraction = (limit as f64 / peak as f64).clamp(0.0, 1.0);
-                let at = now + (program.startup.value as f64 * fraction) as Millis;
+                let at = now + (startup as f64 * fraction) as Millis;
                 self.push(at, Ev::Exit(pod, c, instance, ExitKind::Oom));
             }
         }
         // /dev/shm fills when the workers start, at the end of the load.
         if self.shm_failure(pod, c).is_some() {
-            let at = now + program.startup.value;
+            let at = now + startup;
             self.push(at, Ev::Exit(pod, c, instance, ExitKind::Shm));
         }
         self.device_memory_started(pod, c);
