@@ -101,6 +101,7 @@ impl<'a> Sim<'a> {
                     manual: false,
                     counted: None,
                     answers: [None, None],
+                    parked: false,
                 });
             }
             container.probes = start..self.workers.len();

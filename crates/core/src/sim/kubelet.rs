@@ -188,6 +188,9 @@ struct ProbeSim<'a> {
     /// yet and once it does (`probes.rs` `probe`), worked out once: they
     /// depend on nothing else that changes.
     answers: [Option<(Outcome, Millis)>; 2],
+    /// A startup worker on hold whose ticks are no longer queued
+    /// (`probes.rs` `parks`).
+    parked: bool,
 }
 
 struct ContainerSim<'a> {
@@ -375,6 +378,22 @@ struct Sim<'a> {
     /// Take the shortcuts that change how the engine gets to a run, never
     /// the run (`probes.rs` `counted`); off only in the tests that check so.
     shortcuts: bool,
+    /// Park startup workers on hold (`probes.rs` `parks`); a parked worker
+    /// that would probe again sets `diverged` and the run is simulated
+    /// again without parking.
+    park: Park,
+    diverged: bool,
+}
+
+/// Which startup workers on hold park (`probes.rs` `parks`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Park {
+    Never,
+    /// Those whose container looks set to run for good.
+    Steady,
+    /// Every one (tests: a new instance after it must be caught).
+    #[cfg(test)]
+    Always,
 }
 
 /// splitmix64: the run's only source of randomness, seeded by the input.
@@ -461,6 +480,23 @@ fn engine(
     options: &Options,
     shortcuts: bool,
 ) -> Run {
+    let park = if shortcuts { Park::Steady } else { Park::Never };
+    engine_once(reading, applied, seed, options, shortcuts, park)
+        .or_else(|| engine_once(reading, applied, seed, options, shortcuts, Park::Never))
+        .expect("a run without parking does not diverge")
+        .0
+}
+
+/// One simulation: `None` if a parked worker would have probed again
+/// (`Sim::diverged`), else the run and how many workers it parked.
+fn engine_once(
+    reading: &Reading,
+    applied: &[Action],
+    seed: u64,
+    options: &Options,
+    shortcuts: bool,
+    park: Park,
+) -> Option<(Run, usize)> {
     // Admission (ExtendedResourceToleration) changes the pods the API
     // server stores, so the scheduler and `describe` see its tolerations.
     let admitted: Vec<Workload>;
@@ -533,6 +569,8 @@ fn engine(
         deployments: Vec::new(),
         rollout_templates: &rollout_templates,
         shortcuts,
+        park,
+        diverged: false,
     };
     let mut refused = Vec::new();
     for workload in workloads {
@@ -597,9 +635,13 @@ fn engine(
         }
         sim.now = at;
         sim.handle(ev);
+        if sim.diverged {
+            return None;
+        }
     }
     let deployments = sim.deployment_runs();
-    Run {
+    let parked = sim.workers.iter().filter(|worker| worker.parked).count();
+    let run = Run {
         end: until,
         pods: sim
             .pods
@@ -622,7 +664,8 @@ fn engine(
         seed: seed ^ scenario.seed,
         autoscalers: Vec::new(),
         deployments,
-    }
+    };
+    Some((run, parked))
 }
 
 /// Go's `time.Duration.String()` of a duration truncated to milliseconds:
@@ -711,6 +754,7 @@ impl<'a> Sim<'a> {
                 }
                 for c in 0..self.pods[pod].containers.len() {
                     for w in self.pods[pod].containers[c].probes.clone() {
+                        self.diverged |= self.workers[w].parked;
                         self.workers[w].next_tick = now;
                         self.push(now, Ev::Tick(w));
                     }
@@ -776,7 +820,7 @@ enum TextKey {
 
 #[cfg(test)]
 mod shortcut_tests {
-    use super::engine;
+    use super::{engine, engine_once, Park};
     use crate::manifest::read::read;
     use crate::sim::{seed_of, Options, Run};
 
@@ -791,7 +835,26 @@ mod shortcut_tests {
         )
     }
 
-    /// Every golden scenario runs the same with the shortcuts as without.
+    /// Parking startup workers (`Park`): the run of `text` with the
+    /// shortcuts and parking `park`, if no parked worker had to probe
+    /// again, and how many it parked; checked against the run without.
+    fn run_parked(text: &str, park: Park, plain: &Run) -> Option<usize> {
+        let reading = read(text);
+        let (run, parked) = engine_once(
+            &reading,
+            &[],
+            seed_of(text),
+            &Options::default(),
+            true,
+            park,
+        )?;
+        assert!(run == *plain, "{park:?} differs");
+        Some(parked)
+    }
+
+    /// Every golden scenario runs the same with the shortcuts as without,
+    /// and with every startup worker on hold parked (unless one is
+    /// released: then the engine runs again without parking).
     #[test]
     fn goldens_are_the_same_without_shortcuts() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden");
@@ -802,11 +865,104 @@ mod shortcut_tests {
             .collect();
         files.sort();
         assert!(files.len() > 10);
+        let mut parked = 0;
         for path in files {
             let text = std::fs::read_to_string(&path).unwrap();
             let (plain, fast) = both(&text);
             assert!(plain == fast, "{} differs", path.display());
+            parked += parked_either_way(&text, &plain);
         }
+        assert!(parked > 0);
+    }
+
+    /// `run_parked` with `Steady` and `Always`: workers parked by `Steady`.
+    fn parked_either_way(text: &str, plain: &Run) -> usize {
+        run_parked(text, Park::Always, plain);
+        run_parked(text, Park::Steady, plain).unwrap_or(0)
+    }
+
+    /// Containers with a startup probe that restart after Started (their
+    /// own exit, a liveness probe that fails once loaded) or run for good,
+    /// liveness on the startup probe's grid, slow health endpoints: parked
+    /// or not, the same run; a parked worker whose container starts again
+    /// is caught (`Always`), and one whose container runs for good parks
+    /// (`Steady`).
+    #[test]
+    fn startup_timelines_are_the_same_when_parked() {
+        let (mut parked, mut caught) = (0, 0);
+        for latency in ["0s", "1s", "3s"] {
+            for period in [1, 3, 10] {
+                for liveness_path in ["/health", "/missing"] {
+                    let text = format!(
+                        "apiVersion: apps/v1
+kind: Deployment
+metadata: {{ name: steady }}
+spec:
+  replicas: 2
+  selector: {{ matchLabels: {{ app: steady }} }}
+  template:
+    metadata: {{ labels: {{ app: steady }} }}
+    spec:
+      containers:
+        - name: a
+          image: registry.example.com/a:1
+          ports: [{{ containerPort: 8000 }}]
+          startupProbe:
+            httpGet: {{ path: /health, port: 8000 }}
+            periodSeconds: {period}
+            timeoutSeconds: 2
+            failureThreshold: 30
+          livenessProbe:
+            httpGet: {{ path: {liveness_path}, port: 8000 }}
+            periodSeconds: {period}
+            timeoutSeconds: 2
+          readinessProbe:
+            httpGet: {{ path: /health, port: 8000 }}
+            periodSeconds: {period}
+---
+apiVersion: v1
+kind: Pod
+metadata: {{ name: exits }}
+spec:
+  containers:
+    - name: b
+      image: registry.example.com/b:1
+      ports: [{{ containerPort: 8000 }}]
+      startupProbe:
+        httpGet: {{ path: /health, port: 8000 }}
+        periodSeconds: {period}
+        failureThreshold: 30
+      livenessProbe:
+        tcpSocket: {{ port: 8000 }}
+        periodSeconds: {period}
+---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+metadata: {{ name: parking }}
+spec:
+  duration: 20m
+  workload:
+    - container: a
+      startup: 7s
+      healthLatency: {latency}
+    - container: b
+      startup: 5s
+      healthLatency: {latency}
+      exit: {{ after: 47s, code: 1 }}
+"
+                    );
+                    let (plain, fast) = both(&text);
+                    assert!(plain.events.len() > 20);
+                    assert!(
+                        plain == fast,
+                        "{latency}, {period}, {liveness_path} differs"
+                    );
+                    parked += run_parked(&text, Park::Steady, &plain).unwrap_or(0);
+                    caught += usize::from(run_parked(&text, Park::Always, &plain).is_none());
+                }
+            }
+        }
+        assert!(parked > 0 && caught > 0, "parked {parked}, caught {caught}");
     }
 
     /// Health endpoints slower than the period (ticks wait for the

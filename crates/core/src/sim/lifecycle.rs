@@ -273,6 +273,8 @@ impl<'a> Sim<'a> {
         let container = &mut self.pods[pod].containers[c];
         for w in container.probes.clone() {
             let probe = &mut self.workers[w];
+            // A parked worker would probe this instance (`probes.rs` `parks`).
+            self.diverged |= probe.parked;
             probe.on_hold = false;
             probe.cached = match probe.probe.kind {
                 ProbeKind::Readiness => Some(false),

@@ -48,6 +48,10 @@ impl<'a> Sim<'a> {
         if now != probe.next_tick {
             return;
         }
+        if probe.on_hold && probe.kind == ProbeKind::Startup && self.parks(w) {
+            self.workers[w].parked = true;
+            return;
+        }
         self.push(now + period, Ev::Tick(w));
         let probe = &mut self.workers[w];
         probe.next_tick = now + period;
@@ -72,6 +76,40 @@ impl<'a> Sim<'a> {
             return;
         }
         self.do_probe(w);
+    }
+
+    /// Whether startup worker `w`, on hold, stops queueing its ticks. Held,
+    /// it ticks every period for its container's life and each tick returns
+    /// at once (`worker.go` `doProbe`: `onHold`, then Started); only a new
+    /// instance (`create`) releases it, and its next tick must then come in
+    /// the exact place the ticker's would have had among the occurrences of
+    /// that millisecond, which a parked worker no longer knows. So it parks
+    /// only when its container looks set to run for good (no exit of its
+    /// own, listening, a liveness probe that can only succeed); if a new
+    /// instance comes anyway (`Sim::diverged`), the run is simulated again
+    /// without parking (`engine`), never a different run.
+    fn parks(&self, w: usize) -> bool {
+        let worker = &self.workers[w];
+        let container = &self.pods[worker.pod].containers[worker.c];
+        let program = &container.program;
+        let listening = worker.seen.running
+            && worker
+                .seen
+                .started
+                .is_some_and(|started| self.now >= started + worker.startup);
+        match self.park {
+            Park::Never => return false,
+            #[cfg(test)]
+            Park::Always => return true,
+            Park::Steady => {}
+        }
+        listening
+            && program.exit.is_none()
+            && program.run_for.is_none()
+            && container.probes.clone().all(|l| {
+                self.workers[l].kind != ProbeKind::Liveness
+                    || matches!(self.answer(l, true).0, Outcome::Success)
+            })
     }
 
     /// `doProbe` (§1): the checks on the status it reads now, then the call.
