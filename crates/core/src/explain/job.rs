@@ -631,4 +631,17 @@ mod tests {
         let other = kubectl::run(&context, "get jobs -n other", at);
         assert_eq!(other.stderr, "No resources found in other namespace.\n");
     }
+
+    /// Tab offers the Jobs that exist at the cursor and the CronJobs.
+    #[test]
+    fn tab_offers_job_and_cronjob_names() {
+        let at = 200_000;
+        let run = simulate(CRONS, &Options { until: Some(at) });
+        let context = ExecContext::new(CRONS, &run);
+        let offer = |line: &str| kubectl::session::complete(&context, line, at, false).candidates;
+        assert_eq!(offer("kubectl describe c"), ["cronjob"]);
+        assert_eq!(offer("kubectl get cr"), ["cronjobs"]);
+        assert_eq!(offer("kubectl get cronjobs r"), ["replace"]);
+        assert_eq!(offer("kubectl describe job replace"), ["replace-29453763"]);
+    }
 }

@@ -601,10 +601,21 @@ fn kubectl_candidates(context: &ExecContext, before: &[&str], at: Millis) -> Vec
             "events",
             "deployments",
             "replicasets",
+            "jobs",
+            "cronjobs",
             "hpa",
             "endpointslices",
         ]),
-        ("describe", 0) => strings(&["pod", "node", "deployment", "hpa", "service"]),
+        ("describe", 0) => strings(&[
+            "pod",
+            "node",
+            "deployment",
+            "replicaset",
+            "job",
+            "cronjob",
+            "hpa",
+            "service",
+        ]),
         ("top", 0) => strings(&["pod", "node"]),
         ("rollout", 0) => strings(&["status"]),
         ("rollout", 1) => context
@@ -624,6 +635,20 @@ fn kubectl_candidates(context: &ExecContext, before: &[&str], at: Millis) -> Vec
                 Some(Kind::Pod) => names.pods,
                 Some(Kind::Node) => names.nodes,
                 Some(Kind::Deployment) => names.deployments,
+                Some(Kind::Job) => context
+                    .run
+                    .jobs
+                    .iter()
+                    .filter(|job| job.exists_at(at))
+                    .map(|job| job.name.clone())
+                    .collect(),
+                Some(Kind::CronJob) => context
+                    .reading
+                    .workloads
+                    .iter()
+                    .filter(|w| w.kind == crate::manifest::model::WorkloadKind::CronJob)
+                    .map(|w| w.name.clone())
+                    .collect(),
                 _ => Vec::new(),
             }
         }
