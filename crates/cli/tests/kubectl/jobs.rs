@@ -45,6 +45,11 @@ fn workload<'w>(workloads: &'w [Workload], job: &JobRun) -> Option<&'w Workload>
     }
 }
 
+/// The Job's uid: what its pods carry in `controller-uid`.
+fn job_uid(run: &Run, job: &JobRun) -> String {
+    podlab_core::explain::job::uid(run, job)
+}
+
 /// The scheduled time of a CronJob's Job (`<cronjob>-<unix minutes>`).
 fn scheduled(job: &JobRun) -> Option<i64> {
     let minutes: i64 = job.name.rsplit('-').next()?.parse().ok()?;
@@ -64,9 +69,9 @@ fn job_object(
     let mut template_labels: Vec<(String, String)> =
         workload.map(|w| w.pod_labels.clone()).unwrap_or_default();
     for (key, value) in [
-        ("batch.kubernetes.io/controller-uid", &job.uid),
+        ("batch.kubernetes.io/controller-uid", &job_uid),
         ("batch.kubernetes.io/job-name", &job.name),
-        ("controller-uid", &job.uid),
+        ("controller-uid", &job_uid),
         ("job-name", &job.name),
     ] {
         template_labels.push((key.to_string(), value.clone()));
@@ -75,7 +80,7 @@ fn job_object(
     let mut metadata = json!({
         "name": job.name,
         "namespace": "default",
-        "uid": job.uid,
+        "uid": job_uid,
         "resourceVersion": "1000",
         "generation": 1,
         "creationTimestamp": clock.time(job.created),
@@ -108,7 +113,7 @@ fn job_object(
         "suspend": false,
         "manualSelector": false,
         "podReplacementPolicy": "TerminatingOrFailed",
-        "selector": { "matchLabels": { "batch.kubernetes.io/controller-uid": job.uid } },
+        "selector": { "matchLabels": { "batch.kubernetes.io/controller-uid": job_uid } },
     });
     match spec_of {
         // Only parallelism written: completions stay unset.
@@ -134,19 +139,20 @@ fn job_object(
     // being deleted; conditions as set so far.
     let owner = format!("Job/{}", job.name);
     let (mut active, mut ready) = (0, 0);
-    for pod in run
+    for (index, pod) in run
         .pods
         .iter()
-        .filter(|p| p.owner == owner && p.exists_at(at))
+        .enumerate()
+        .filter(|(_, p)| p.owner == owner && p.exists_at(at))
     {
-        let counted = job.counted.iter().any(|(n, t)| *n == pod.name && *t <= at);
+        let counted = job.counted.iter().any(|(n, t)| *n == index && *t <= at);
         let deleting = pod.deleting.is_some_and(|d| d <= at);
         if !counted && !deleting {
             active += 1;
             ready += usize::from(podlab_core::explain::describe::pod_ready_at(pod, at));
         }
     }
-    let (succeeded, failed) = job.counts_at(at);
+    let (succeeded, failed) = podlab_core::explain::job::counts_at(run, job, at);
     let conditions: Vec<Value> = job
         .conditions
         .iter()
@@ -222,7 +228,7 @@ fn cron_object(run: &Run, source: &str, cron: &Workload, at: Millis, clock: Cloc
                 "kind": "Job",
                 "namespace": "default",
                 "name": j.name,
-                "uid": j.uid,
+                "uid": job_uid(run, j),
                 "apiVersion": "batch/v1",
                 "resourceVersion": "1000",
             })
@@ -339,7 +345,7 @@ pub fn served(
             run,
             &format!("Job/{}", job.name),
             "batch/v1",
-            &job.uid,
+            &job_uid(run, job),
             at,
             clock,
         ));

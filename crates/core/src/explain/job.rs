@@ -38,7 +38,7 @@ use super::human_duration;
 use crate::manifest::duration::Millis;
 use crate::manifest::model::{Workload, WorkloadKind};
 use crate::manifest::read::Reading;
-use crate::sim::{JobRun, PodRun, Run};
+use crate::sim::{JobRun, Run};
 
 /// A Job's status at a time, as the Job controller had written it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,28 +100,93 @@ fn workload_of<'r>(reading: &'r Reading, job: &JobRun) -> Option<&'r Workload> {
         .find(|w| w.kind == kind && w.name == name)
 }
 
-/// The pods of `job` that exist at `at`.
-fn pods_of<'r>(run: &'r Run, job: &JobRun, at: Millis) -> impl Iterator<Item = &'r PodRun> {
+/// The Job's `metadata.uid`: the value of its pods' `controller-uid`
+/// label (made up from the name for a Job that has no pod).
+pub fn uid(run: &Run, job: &JobRun) -> String {
     let owner = format!("Job/{}", job.name);
     run.pods
         .iter()
-        .filter(move |pod| pod.owner == owner && pod.exists_at(at))
+        .filter(|pod| pod.owner == owner)
+        .find_map(|pod| {
+            pod.labels
+                .iter()
+                .find(|(key, _)| key == "batch.kubernetes.io/controller-uid")
+                .map(|(_, uid)| uid.clone())
+        })
+        .unwrap_or_else(|| {
+            let hash = crate::sim::seed_of(&owner);
+            format!(
+                "{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
+                hash >> 32,
+                (hash >> 16) & 0xffff,
+                hash & 0xfff,
+                (hash >> 4) & 0xfff,
+                hash & 0xffff_ffff_ffff
+            )
+        })
+}
+
+/// Whether the controller had counted `pod` (an index into `Run::pods`)
+/// as finished by `at`.
+fn counted(job: &JobRun, pod: usize, at: Millis) -> bool {
+    job.counted
+        .iter()
+        .any(|(counted, when)| *counted == pod && *when <= at)
+}
+
+/// `status.succeeded` and `status.failed` at `at`, as the Job controller
+/// counted them: each counted pod, succeeded when every container's last
+/// run exited 0; and, once the Job is failing (`FailureTarget`), each
+/// active pod it deleted then (a deleted pod that has not succeeded
+/// counts as failed, `isPodFailed`).
+pub fn counts_at(run: &Run, job: &JobRun, at: Millis) -> (usize, usize) {
+    let (mut succeeded, mut failed) = (0, 0);
+    for &(index, when) in &job.counted {
+        let Some(pod) = run.pods.get(index).filter(|_| when <= at) else {
+            continue;
+        };
+        let ok = pod.containers.iter().chain(&pod.init_containers).all(|c| {
+            c.instances
+                .last()
+                .and_then(|i| i.exit.as_ref())
+                .is_some_and(|exit| exit.code == 0)
+        });
+        if ok {
+            succeeded += 1;
+        } else {
+            failed += 1;
+        }
+    }
+    if let Some(target) = job.conditions_at(at).find(|c| c.kind == "FailureTarget") {
+        let owner = format!("Job/{}", job.name);
+        failed += run
+            .pods
+            .iter()
+            .enumerate()
+            .filter(|(index, pod)| {
+                pod.owner == owner
+                    && pod.deleting == Some(target.at)
+                    && !counted(job, *index, target.at)
+            })
+            .count();
+    }
+    (succeeded, failed)
 }
 
 /// The status of `job` at `at`.
 pub fn status_at(run: &Run, job: &JobRun, at: Millis) -> JobStatus {
-    let (succeeded, failed) = job.counts_at(at);
+    let (succeeded, failed) = counts_at(run, job, at);
     let mut active = 0;
     let mut ready = 0;
-    for pod in pods_of(run, job, at) {
+    let owner = format!("Job/{}", job.name);
+    for (index, pod) in run.pods.iter().enumerate() {
+        if pod.owner != owner || !pod.exists_at(at) {
+            continue;
+        }
         // `status.active`: not being deleted, not yet counted as finished
         // by the controller (which sees the kubelet's phase a moment later).
         let deleting = pod.deleting.is_some_and(|deleting| deleting <= at);
-        let counted = job
-            .counted
-            .iter()
-            .any(|(name, when)| *name == pod.name && *when <= at);
-        if !deleting && !counted {
+        if !deleting && !counted(job, index, at) {
             active += 1;
             ready += usize::from(pod_ready_at(pod, at));
         }
@@ -271,17 +336,21 @@ fn title_bool(value: bool) -> &'static str {
 
 /// The labels of a Job's pod template: the written ones and the four the
 /// API server adds (`generateSelector`).
-fn job_template_labels(workload: Option<&Workload>, job: &JobRun) -> Vec<(String, String)> {
+fn job_template_labels(
+    workload: Option<&Workload>,
+    job: &JobRun,
+    uid: &str,
+) -> Vec<(String, String)> {
     let mut labels: Vec<(String, String)> =
         workload.map(|w| w.pod_labels.clone()).unwrap_or_default();
     for (key, value) in [
-        ("batch.kubernetes.io/controller-uid", &job.uid),
+        ("batch.kubernetes.io/controller-uid", uid),
         ("batch.kubernetes.io/job-name", &job.name),
-        ("controller-uid", &job.uid),
+        ("controller-uid", uid),
         ("job-name", &job.name),
     ] {
         if !labels.iter().any(|(k, _)| k == key) {
-            labels.push((key.to_string(), value.clone()));
+            labels.push((key.to_string(), value.to_string()));
         }
     }
     labels
@@ -311,13 +380,14 @@ fn rfc3339(at: Millis) -> String {
 pub fn describe_job(run: &Run, reading: &Reading, job: &JobRun, at: Millis) -> String {
     let workload = workload_of(reading, job);
     let status = status_at(run, job, at);
-    let labels = job_template_labels(workload, job);
+    let uid = uid(run, job);
+    let labels = job_template_labels(workload, job, &uid);
     let mut text = Text::default();
     text.line(0, &format!("Name:\t{}", job.name));
     text.line(0, "Namespace:\tdefault");
     text.line(
         0,
-        &format!("Selector:\tbatch.kubernetes.io/controller-uid={}", job.uid),
+        &format!("Selector:\tbatch.kubernetes.io/controller-uid={uid}"),
     );
     multiline(&mut text, "Labels", key_value(&labels));
     let cron = job.owner.as_deref().filter(|o| o.starts_with("CronJob/"));
@@ -643,5 +713,29 @@ mod tests {
         assert_eq!(offer("kubectl get cr"), ["cronjobs"]);
         assert_eq!(offer("kubectl get cronjobs r"), ["replace"]);
         assert_eq!(offer("kubectl describe job replace"), ["replace-29453763"]);
+    }
+
+    /// The counts derived at the end of a run are the controller's own
+    /// (`JobRun::succeeded`, `failed`), on every golden file with Jobs.
+    #[test]
+    fn derived_counts_agree_with_the_controller_at_the_end() {
+        for text in [
+            JOBS,
+            CRONS,
+            include_str!("../../../../tests/golden/job-never-backoff.yaml"),
+            include_str!("../../../../tests/golden/job-onfailure-restarts.yaml"),
+            include_str!("../../../../tests/golden/gpu-job-frees-capacity.yaml"),
+        ] {
+            let run = simulate(text, &Options::default());
+            assert!(!run.jobs.is_empty());
+            for job in run.jobs.iter().filter(|job| job.deleted.is_none()) {
+                assert_eq!(
+                    counts_at(&run, job, run.end),
+                    (job.succeeded, job.failed),
+                    "{}",
+                    job.name
+                );
+            }
+        }
     }
 }

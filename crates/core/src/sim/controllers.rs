@@ -351,8 +351,7 @@ impl<'a> Sim<'a> {
                 .max()
                 .unwrap_or(self.now);
             if self.jobs[job].run.deleted.is_none() {
-                let name = self.pods[pod].run.name.clone();
-                self.jobs[job].run.counted.push((name, self.now));
+                self.jobs[job].run.counted.push((pod, self.now));
             }
             self.job_pod_finished(job, succeeded, finished);
         }
@@ -490,7 +489,7 @@ impl<'a> Sim<'a> {
         let job = self.jobs.len();
         let uid = self.rng.uid();
         self.jobs.push(JobSim {
-            uid: uid.clone(),
+            uid,
             workload,
             completions,
             parallelism,
@@ -503,12 +502,10 @@ impl<'a> Sim<'a> {
             sync_queued: None,
             run: JobRun {
                 name,
-                uid,
                 owner: cron.map(|c| format!("CronJob/{}", self.crons[c].workload.name)),
                 created: now,
                 succeeded: 0,
                 failed: 0,
-                counts: Vec::new(),
                 counted: Vec::new(),
                 conditions: Vec::new(),
                 deleted: None,
@@ -594,8 +591,7 @@ impl<'a> Sim<'a> {
             // finishedAt is stored in whole seconds.
             sim.last_failure = finished - finished % 1000;
         }
-        self.job_record_counts(job);
-        if self.jobs[job].finishing.is_some() {
+        if sim.finishing.is_some() {
             self.job_check_terminal(job);
             return;
         }
@@ -671,19 +667,7 @@ impl<'a> Sim<'a> {
             }
             self.delete_pod(pod);
         }
-        self.job_record_counts(job);
         self.job_check_terminal(job);
-    }
-
-    /// Keeps `status.succeeded`/`failed` as they stand now in the Job's
-    /// history (`JobRun::counts`).
-    fn job_record_counts(&mut self, job: usize) {
-        let now = self.now;
-        let run = &mut self.jobs[job].run;
-        let counts = (run.succeeded, run.failed);
-        if run.counts.last().map(|(_, last)| *last) != Some(counts) {
-            run.counts.push((now, counts));
-        }
     }
 
     pub(super) fn job_check_terminal(&mut self, job: usize) {

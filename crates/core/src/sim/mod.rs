@@ -264,11 +264,6 @@ impl PodRun {
 }
 
 impl JobRun {
-    /// `status.succeeded` and `status.failed` at `at`.
-    pub fn counts_at(&self, at: Millis) -> (usize, usize) {
-        step_at(&self.counts, at).unwrap_or((0, 0))
-    }
-
     /// Whether the Job object exists at `at` (created, not yet deleted).
     pub fn exists_at(&self, at: Millis) -> bool {
         self.created <= at && self.deleted.is_none_or(|gone| gone > at)
@@ -293,21 +288,16 @@ pub struct Refused {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JobRun {
     pub name: String,
-    /// `metadata.uid`, the value of the pods' `controller-uid` labels and of
-    /// the Job's selector.
-    pub uid: String,
     /// `CronJob/<name>` for a CronJob's Jobs.
     pub owner: Option<String>,
     pub created: Millis,
     /// `status.succeeded` / `status.failed`: pods counted so far.
     pub succeeded: usize,
     pub failed: usize,
-    /// `(at, succeeded, failed)` after each change of the two counts, so a
-    /// renderer reads them at any time (`JobRun::counts_at`).
-    pub counts: Vec<(Millis, (usize, usize))>,
-    /// The pods the controller has counted as succeeded or failed, and
-    /// when: a pod stays in `status.active` until then.
-    pub counted: Vec<(String, Millis)>,
+    /// The pods (indices into `Run::pods`) the controller counted as
+    /// succeeded or failed, and when: a pod stays in `status.active` until
+    /// then (`explain::job` derives the counts at any time from these).
+    pub counted: Vec<(usize, Millis)>,
     /// In the order they were added.
     pub conditions: Vec<JobCondition>,
     /// When the Job object was deleted (CronJob `Replace`).
