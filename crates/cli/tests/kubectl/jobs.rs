@@ -66,6 +66,7 @@ fn job_object(
     clock: Clock,
 ) -> Value {
     let workload = workload(workloads, job);
+    let job_uid = job_uid(run, job);
     let mut template_labels: Vec<(String, String)> =
         workload.map(|w| w.pod_labels.clone()).unwrap_or_default();
     for (key, value) in [
@@ -139,13 +140,12 @@ fn job_object(
     // being deleted; conditions as set so far.
     let owner = format!("Job/{}", job.name);
     let (mut active, mut ready) = (0, 0);
-    for (index, pod) in run
+    for pod in run
         .pods
         .iter()
-        .enumerate()
-        .filter(|(_, p)| p.owner == owner && p.exists_at(at))
+        .filter(|p| p.owner == owner && p.exists_at(at))
     {
-        let counted = job.counted.iter().any(|(n, t)| *n == index && *t <= at);
+        let counted = podlab_core::explain::job::counted_at(pod).is_some_and(|t| t <= at);
         let deleting = pod.deleting.is_some_and(|d| d <= at);
         if !counted && !deleting {
             active += 1;

@@ -38,7 +38,7 @@ use super::human_duration;
 use crate::manifest::duration::Millis;
 use crate::manifest::model::{Workload, WorkloadKind};
 use crate::manifest::read::Reading;
-use crate::sim::{JobRun, Run};
+use crate::sim::{JobRun, PodRun, Run, Timing};
 
 /// A Job's status at a time, as the Job controller had written it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -126,12 +126,26 @@ pub fn uid(run: &Run, job: &JobRun) -> String {
         })
 }
 
-/// Whether the controller had counted `pod` (an index into `Run::pods`)
-/// as finished by `at`.
-fn counted(job: &JobRun, pod: usize, at: Millis) -> bool {
-    job.counted
+/// When the Job controller counted `pod` as finished: at the kubelet's
+/// sync after the last of its containers exited (the PLEG relist,
+/// `Timing::pleg`), which is when the simulator's kubelet reports the
+/// pod Succeeded or Failed and the controller counts it; `None` for a pod
+/// not finished then, or deleted first (its deletion counts instead).
+pub fn counted_at(pod: &PodRun) -> Option<Millis> {
+    let last_exit = pod
+        .containers
         .iter()
-        .any(|(counted, when)| *counted == pod && *when <= at)
+        .chain(&pod.init_containers)
+        .filter_map(|c| c.instances.last()?.exit.as_ref().map(|exit| exit.at))
+        .max()?;
+    let at = last_exit.saturating_add(Timing::default().pleg);
+    let phase = pod.phase_at(at);
+    let deleted = pod.deleting.is_some_and(|deleting| deleting <= at);
+    (matches!(phase, "Succeeded" | "Failed") && !deleted).then_some(at)
+}
+
+fn counted(pod: &PodRun, at: Millis) -> bool {
+    counted_at(pod).is_some_and(|when| when <= at)
 }
 
 /// `status.succeeded` and `status.failed` at `at`, as the Job controller
@@ -141,10 +155,9 @@ fn counted(job: &JobRun, pod: usize, at: Millis) -> bool {
 /// counts as failed, `isPodFailed`).
 pub fn counts_at(run: &Run, job: &JobRun, at: Millis) -> (usize, usize) {
     let (mut succeeded, mut failed) = (0, 0);
-    for &(index, when) in &job.counted {
-        let Some(pod) = run.pods.get(index).filter(|_| when <= at) else {
-            continue;
-        };
+    let owner = format!("Job/{}", job.name);
+    let pods = || run.pods.iter().filter(|pod| pod.owner == owner);
+    for pod in pods().filter(|pod| counted(pod, at)) {
         let ok = pod.containers.iter().chain(&pod.init_containers).all(|c| {
             c.instances
                 .last()
@@ -158,16 +171,8 @@ pub fn counts_at(run: &Run, job: &JobRun, at: Millis) -> (usize, usize) {
         }
     }
     if let Some(target) = job.conditions_at(at).find(|c| c.kind == "FailureTarget") {
-        let owner = format!("Job/{}", job.name);
-        failed += run
-            .pods
-            .iter()
-            .enumerate()
-            .filter(|(index, pod)| {
-                pod.owner == owner
-                    && pod.deleting == Some(target.at)
-                    && !counted(job, *index, target.at)
-            })
+        failed += pods()
+            .filter(|pod| pod.deleting == Some(target.at) && !counted(pod, target.at))
             .count();
     }
     (succeeded, failed)
@@ -179,14 +184,14 @@ pub fn status_at(run: &Run, job: &JobRun, at: Millis) -> JobStatus {
     let mut active = 0;
     let mut ready = 0;
     let owner = format!("Job/{}", job.name);
-    for (index, pod) in run.pods.iter().enumerate() {
+    for pod in run.pods.iter() {
         if pod.owner != owner || !pod.exists_at(at) {
             continue;
         }
         // `status.active`: not being deleted, not yet counted as finished
         // by the controller (which sees the kubelet's phase a moment later).
         let deleting = pod.deleting.is_some_and(|deleting| deleting <= at);
-        if !deleting && !counted(job, index, at) {
+        if !deleting && !counted(pod, at) {
             active += 1;
             ready += usize::from(pod_ready_at(pod, at));
         }
@@ -735,6 +740,18 @@ mod tests {
                     "{}",
                     job.name
                 );
+                // The controller decided on these counts at the instant it
+                // set SuccessCriteriaMet or FailureTarget: the derived
+                // counting time is not later than its own.
+                if let Some(decided) = job.conditions.first() {
+                    assert_eq!(
+                        counts_at(&run, job, decided.at),
+                        (job.succeeded, job.failed),
+                        "{} at {}",
+                        job.name,
+                        decided.at
+                    );
+                }
             }
         }
     }

@@ -635,19 +635,20 @@ fn kubectl_candidates(context: &ExecContext, before: &[&str], at: Millis) -> Vec
                 Some(Kind::Pod) => names.pods,
                 Some(Kind::Node) => names.nodes,
                 Some(Kind::Deployment) => names.deployments,
-                Some(Kind::Job) => context
+                // Jobs that exist; CronJobs that have made a Job (reading
+                // the CronJob documents here cost 0.3 KB of the page).
+                Some(kind @ (Kind::Job | Kind::CronJob)) => context
                     .run
                     .jobs
                     .iter()
-                    .filter(|job| job.exists_at(at))
-                    .map(|job| job.name.clone())
-                    .collect(),
-                Some(Kind::CronJob) => context
-                    .reading
-                    .workloads
-                    .iter()
-                    .filter(|w| w.kind == crate::manifest::model::WorkloadKind::CronJob)
-                    .map(|w| w.name.clone())
+                    .filter_map(|job| match kind {
+                        Kind::Job => job.exists_at(at).then(|| job.name.clone()),
+                        _ => job
+                            .owner
+                            .as_deref()?
+                            .strip_prefix("CronJob/")
+                            .map(str::to_string),
+                    })
                     .collect(),
                 _ => Vec::new(),
             }

@@ -350,9 +350,6 @@ impl<'a> Sim<'a> {
                 .map(|e| e.at)
                 .max()
                 .unwrap_or(self.now);
-            if self.jobs[job].run.deleted.is_none() {
-                self.jobs[job].run.counted.push((pod, self.now));
-            }
             self.job_pod_finished(job, succeeded, finished);
         }
     }
@@ -506,7 +503,6 @@ impl<'a> Sim<'a> {
                 created: now,
                 succeeded: 0,
                 failed: 0,
-                counted: Vec::new(),
                 conditions: Vec::new(),
                 deleted: None,
             },

@@ -294,10 +294,6 @@ pub struct JobRun {
     /// `status.succeeded` / `status.failed`: pods counted so far.
     pub succeeded: usize,
     pub failed: usize,
-    /// The pods (indices into `Run::pods`) the controller counted as
-    /// succeeded or failed, and when: a pod stays in `status.active` until
-    /// then (`explain::job` derives the counts at any time from these).
-    pub counted: Vec<(usize, Millis)>,
     /// In the order they were added.
     pub conditions: Vec<JobCondition>,
     /// When the Job object was deleted (CronJob `Replace`).
