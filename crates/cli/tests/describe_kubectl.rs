@@ -1180,7 +1180,12 @@ fn compare_jobs(golden_file: &str, times: &[Millis]) -> (Vec<String>, usize) {
     for &at in times {
         let run = sim::simulate(&text, &Options { until: Some(at) });
         let context = podlab_core::exercise::exec::ExecContext::new(&text, &run);
-        let mut lines = vec!["get jobs".to_string(), "get cronjobs".to_string()];
+        let mut lines = vec![
+            "get jobs".to_string(),
+            "get cronjobs".to_string(),
+            "get jobs -o wide".to_string(),
+            "get cronjobs -o wide".to_string(),
+        ];
         for job in run.jobs.iter().filter(|job| job.exists_at(at)) {
             lines.push(format!("describe job {}", job.name));
             lines.push(format!("get job {}", job.name));

@@ -396,20 +396,65 @@ fn has_condition(job: &Value, kind: &str) -> bool {
     })
 }
 
+/// A Table with `columns` and, at priority 1 (shown by `-o wide`), the
+/// template's Containers, Images and the Selector: the server always
+/// prints them (`GenerateOptions{Wide: true}`), kubectl hides them.
 fn table(columns: &[(&str, &str)], rows: Vec<Value>) -> Value {
+    let mut definitions: Vec<Value> = columns
+        .iter()
+        .map(|(name, kind)| {
+            json!({
+                "name": name,
+                "type": kind,
+                "format": if *name == "Name" { "name" } else { "" },
+                "description": "",
+                "priority": 0,
+            })
+        })
+        .collect();
+    for name in ["Containers", "Images", "Selector"] {
+        definitions.push(json!({
+            "name": name, "type": "string", "format": "", "description": "", "priority": 1,
+        }));
+    }
     json!({
         "kind": "Table",
         "apiVersion": "meta.k8s.io/v1",
         "metadata": { "resourceVersion": "1000" },
-        "columnDefinitions": columns.iter().map(|(name, kind)| json!({
-            "name": name,
-            "type": kind,
-            "format": if *name == "Name" { "name" } else { "" },
-            "description": "",
-            "priority": 0,
-        })).collect::<Vec<_>>(),
+        "columnDefinitions": definitions,
         "rows": rows,
     })
+}
+
+/// `layoutContainerCells` and `FormatLabelSelector` (`<none>` for none).
+fn wide_cells(template: &Value, selector: &Value) -> [Value; 3] {
+    let containers = template["spec"]["containers"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let join = |key: &str| {
+        containers
+            .iter()
+            .map(|c| c[key].as_str().unwrap_or("").to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let mut terms: Vec<String> = selector["matchLabels"]
+        .as_object()
+        .map(|labels| {
+            labels
+                .iter()
+                .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or("")))
+                .collect()
+        })
+        .unwrap_or_default();
+    terms.sort();
+    let selector = if terms.is_empty() {
+        "<none>".to_string()
+    } else {
+        terms.join(",")
+    };
+    [json!(join("name")), json!(join("image")), json!(selector)]
 }
 
 fn row(object: &Value, cells: Vec<Value>) -> Value {
@@ -469,16 +514,18 @@ pub fn job_table(jobs: &[Value], at: Millis, clock: Clock) -> Value {
             } else {
                 "Running"
             };
-            row(
-                job,
-                vec![
-                    job["metadata"]["name"].clone(),
-                    json!(status),
-                    json!(completions),
-                    json!(duration),
-                    json!(since(&job["metadata"]["creationTimestamp"], at, clock)),
-                ],
-            )
+            let mut cells = vec![
+                job["metadata"]["name"].clone(),
+                json!(status),
+                json!(completions),
+                json!(duration),
+                json!(since(&job["metadata"]["creationTimestamp"], at, clock)),
+            ];
+            cells.extend(wide_cells(
+                &job["spec"]["template"],
+                &job["spec"]["selector"],
+            ));
+            row(job, cells)
         })
         .collect();
     table(
@@ -510,18 +557,18 @@ pub fn cron_job_table(crons: &[Value], at: Millis, clock: Clock) -> Value {
                 None => "<unset>",
             };
             let timezone = cron["spec"]["timeZone"].as_str().unwrap_or("<none>");
-            row(
-                cron,
-                vec![
-                    cron["metadata"]["name"].clone(),
-                    cron["spec"]["schedule"].clone(),
-                    json!(timezone),
-                    json!(suspend),
-                    json!(cron["status"]["active"].as_array().map_or(0, Vec::len)),
-                    json!(last),
-                    json!(since(&cron["metadata"]["creationTimestamp"], at, clock)),
-                ],
-            )
+            let mut cells = vec![
+                cron["metadata"]["name"].clone(),
+                cron["spec"]["schedule"].clone(),
+                json!(timezone),
+                json!(suspend),
+                json!(cron["status"]["active"].as_array().map_or(0, Vec::len)),
+                json!(last),
+                json!(since(&cron["metadata"]["creationTimestamp"], at, clock)),
+            ];
+            let template = &cron["spec"]["jobTemplate"]["spec"];
+            cells.extend(wide_cells(&template["template"], &template["selector"]));
+            row(cron, cells)
         })
         .collect();
     table(

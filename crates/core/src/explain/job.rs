@@ -233,18 +233,42 @@ fn completions_parallelism(workload: Option<&Workload>) -> (Option<i64>, i64) {
     }
 }
 
-/// `kubectl get jobs [NAME]`: the header and a row per Job; empty when
-/// there is none. `name` keeps only that Job.
-pub fn get_jobs(run: &Run, reading: &Reading, at: Millis, name: Option<&str>) -> String {
-    let mut rows = vec![["NAME", "STATUS", "COMPLETIONS", "DURATION", "AGE"]
-        .map(String::from)
-        .to_vec()];
+/// `layoutContainerCells`: the containers' names and images, each joined
+/// by commas.
+fn container_cells(workload: Option<&Workload>) -> [String; 2] {
+    let containers = workload.map_or(&[][..], |w| w.pod.containers.as_slice());
+    let names: Vec<&str> = containers.iter().map(|c| c.name.as_str()).collect();
+    let images: Vec<&str> = containers
+        .iter()
+        .map(|c| c.image.as_ref().map_or("", |image| image.value.as_str()))
+        .collect();
+    [names.join(","), images.join(",")]
+}
+
+const WIDE: [&str; 3] = ["CONTAINERS", "IMAGES", "SELECTOR"];
+
+/// `kubectl get jobs [NAME] [-o wide]`: the header and a row per Job;
+/// empty when there is none. `name` keeps only that Job; wide adds the
+/// template's containers and images and the selector.
+pub fn get_jobs(
+    run: &Run,
+    reading: &Reading,
+    at: Millis,
+    name: Option<&str>,
+    wide: bool,
+) -> String {
+    let mut header = vec!["NAME", "STATUS", "COMPLETIONS", "DURATION", "AGE"];
+    if wide {
+        header.extend(WIDE);
+    }
+    let mut rows = vec![header.into_iter().map(String::from).collect::<Vec<_>>()];
     for job in jobs_at(run, at)
         .into_iter()
         .filter(|job| name.is_none_or(|name| job.name == name))
     {
         let status = status_at(run, job, at);
-        let (completions, parallelism) = completions_parallelism(workload_of(reading, job));
+        let workload = workload_of(reading, job);
+        let (completions, parallelism) = completions_parallelism(workload);
         let completions = match completions {
             Some(completions) => format!("{}/{completions}", status.succeeded),
             None if parallelism > 1 => format!("{}/1 of {parallelism}", status.succeeded),
@@ -255,13 +279,21 @@ pub fn get_jobs(run: &Run, reading: &Reading, at: Millis, name: Option<&str>) ->
             Some(completed) => human_duration(wire(completed).saturating_sub(wire(job.created))),
             None => since(job.created, at),
         };
-        rows.push(vec![
+        let mut row = vec![
             job.name.clone(),
             status.status.to_string(),
             completions,
             duration,
             since(job.created, at),
-        ]);
+        ];
+        if wide {
+            row.extend(container_cells(workload));
+            row.push(format!(
+                "batch.kubernetes.io/controller-uid={}",
+                uid(run, job)
+            ));
+        }
+        rows.push(row);
     }
     if rows.len() == 1 {
         return String::new();
@@ -297,9 +329,16 @@ fn active_jobs<'r>(run: &'r Run, name: &str, at: Millis) -> Vec<&'r JobRun> {
         .collect()
 }
 
-/// `kubectl get cronjobs [NAME]`; empty when there is none.
-pub fn get_cron_jobs(run: &Run, reading: &Reading, at: Millis, name: Option<&str>) -> String {
-    let mut rows = vec![[
+/// `kubectl get cronjobs [NAME] [-o wide]`; empty when there is none.
+/// Wide's SELECTOR is the job template's, unset (`<none>`).
+pub fn get_cron_jobs(
+    run: &Run,
+    reading: &Reading,
+    at: Millis,
+    name: Option<&str>,
+    wide: bool,
+) -> String {
+    let mut header = vec![
         "NAME",
         "SCHEDULE",
         "TIMEZONE",
@@ -307,15 +346,17 @@ pub fn get_cron_jobs(run: &Run, reading: &Reading, at: Millis, name: Option<&str
         "ACTIVE",
         "LAST SCHEDULE",
         "AGE",
-    ]
-    .map(String::from)
-    .to_vec()];
+    ];
+    if wide {
+        header.extend(WIDE);
+    }
+    let mut rows = vec![header.into_iter().map(String::from).collect::<Vec<_>>()];
     for cron in cron_jobs(reading)
         .into_iter()
         .filter(|cron| name.is_none_or(|name| cron.name == name))
     {
         let Some(spec) = &cron.cron else { continue };
-        rows.push(vec![
+        let mut row = vec![
             cron.name.clone(),
             spec.schedule.value.clone(),
             "<none>".to_string(),
@@ -323,7 +364,12 @@ pub fn get_cron_jobs(run: &Run, reading: &Reading, at: Millis, name: Option<&str
             active_jobs(run, &cron.name, at).len().to_string(),
             last_schedule(run, &cron.name, at).map_or("<none>".to_string(), |t| since(t, at)),
             since(0, at),
-        ]);
+        ];
+        if wide {
+            row.extend(container_cells(Some(cron)));
+            row.push("<none>".to_string());
+        }
+        rows.push(row);
     }
     if rows.len() == 1 {
         return String::new();
@@ -546,7 +592,7 @@ mod tests {
 
     fn jobs_table(text: &str, at: Millis) -> String {
         let run = simulate(text, &Options { until: Some(at) });
-        get_jobs(&run, &read(text), at, None)
+        get_jobs(&run, &read(text), at, None, false)
     }
 
     /// `batch` (3 completions, 2 at a time, 10 s pods): two pods from 0 s,
@@ -615,14 +661,14 @@ mod tests {
         let run = simulate(CRONS, &Options { until: Some(at) });
         let reading = read(CRONS);
         assert_eq!(
-            get_cron_jobs(&run, &reading, at, None),
+            get_cron_jobs(&run, &reading, at, None, false),
             "NAME      SCHEDULE    TIMEZONE   SUSPEND   ACTIVE   LAST SCHEDULE   AGE\n\
              allow     * * * * *   <none>     False     2        20s             3m20s\n\
              forbid    * * * * *   <none>     False     1        80s             3m20s\n\
              paused    * * * * *   <none>     True      0        <none>          3m20s\n\
              replace   * * * * *   <none>     False     1        20s             3m20s\n"
         );
-        let jobs = get_jobs(&run, &reading, at, None);
+        let jobs = get_jobs(&run, &reading, at, None, false);
         assert!(jobs.contains("replace-29453763   Running"), "{jobs}");
         assert!(!jobs.contains("replace-29453761"), "{jobs}");
         assert!(!jobs.contains("replace-29453762"), "{jobs}");
@@ -754,5 +800,30 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `-o wide`: the template's containers and images, the selector (the
+    /// Job's generated one; a CronJob's template has none).
+    #[test]
+    fn wide_adds_containers_images_and_the_selector() {
+        let at = 20_000;
+        let run = simulate(JOBS, &Options { until: Some(at) });
+        let reading = read(JOBS);
+        let batch = run.jobs.iter().find(|j| j.name == "batch").expect("batch");
+        let table = get_jobs(&run, &reading, at, Some("batch"), true);
+        assert_eq!(
+            table,
+            format!(
+                "NAME    STATUS    COMPLETIONS   DURATION   AGE   CONTAINERS   IMAGES                           SELECTOR\n\
+                 batch   Running   2/3           20s        20s   work         registry.example.com/batch:1.0   batch.kubernetes.io/controller-uid={}\n",
+                uid(&run, batch)
+            )
+        );
+        let run = simulate(CRONS, &Options { until: Some(at) });
+        let table = get_cron_jobs(&run, &read(CRONS), at, Some("paused"), true);
+        assert!(
+            table.ends_with("main         registry.example.com/report:1.0   <none>\n"),
+            "{table}"
+        );
     }
 }

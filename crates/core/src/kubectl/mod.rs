@@ -239,12 +239,14 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
         Command::Get {
             kind: kind @ (Kind::Job | Kind::CronJob),
             name,
+            format,
             ..
         } => {
+            let wide = *format == Format::Wide;
             let table = if *kind == Kind::Job {
-                job::get_jobs(run, &context.reading, at, name.as_deref())
+                job::get_jobs(run, &context.reading, at, name.as_deref(), wide)
             } else {
-                job::get_cron_jobs(run, &context.reading, at, name.as_deref())
+                job::get_cron_jobs(run, &context.reading, at, name.as_deref(), wide)
             };
             match name {
                 Some(name) if table.is_empty() => not_found(*kind, name),

@@ -243,7 +243,7 @@ pub enum Refusal {
 
 /// The commands podlab emulates, in the order a note lists them.
 pub const EMULATED: &str = "get pods|nodes|events|deploy|rs|hpa|endpointslices, get pod NAME, \
-get jobs|cronjobs [NAME], get pod[s] [NAME] -o yaml|json, \
+get jobs|cronjobs [NAME] [-o wide], get pod[s] [NAME] -o yaml|json, \
 describe pod|node|deployment|rs|job|cronjob|hpa|service, logs, exec, top pod|node, rollout status, apply -f";
 
 /// The kubectl commands a completer offers.
@@ -739,7 +739,7 @@ fn get(words: &[String]) -> Result<Parsed, Refusal> {
         Kind::Deployment | Kind::ReplicaSet | Kind::Hpa | Kind::EndpointSlice => {
             name.is_none() && format == Format::Table
         }
-        Kind::Job | Kind::CronJob => format == Format::Table,
+        Kind::Job | Kind::CronJob => matches!(format, Format::Table | Format::Wide),
         _ => false,
     };
     if !supported {

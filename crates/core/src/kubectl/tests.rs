@@ -237,7 +237,7 @@ fn what_kubectl_has_and_podlab_does_not_gets_a_note() {
         "get deploy -o json",
         "get pods -o name",
         "get pods -o jsonpath={.items}",
-        "get jobs -o wide",
+        "get jobs -o name",
         "get cronjobs -o yaml",
         "get svc",
         "describe statefulset s",
