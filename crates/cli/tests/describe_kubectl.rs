@@ -1185,6 +1185,9 @@ fn compare_jobs(golden_file: &str, times: &[Millis]) -> (Vec<String>, usize) {
             "get cronjobs".to_string(),
             "get jobs -o wide".to_string(),
             "get cronjobs -o wide".to_string(),
+            // Without a name: every object, separated by a blank line.
+            "describe jobs".to_string(),
+            "describe cronjobs".to_string(),
         ];
         for job in run.jobs.iter().filter(|job| job.exists_at(at)) {
             lines.push(format!("describe job {}", job.name));

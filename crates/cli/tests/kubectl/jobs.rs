@@ -361,6 +361,14 @@ pub fn served(
             clock,
         ));
     }
+    // The API server lists by name (etcd's key order).
+    for list in [&mut jobs, &mut crons] {
+        list.sort_by(|a, b| {
+            a["metadata"]["name"]
+                .as_str()
+                .cmp(&b["metadata"]["name"].as_str())
+        });
+    }
     (jobs, crons, all_events)
 }
 
