@@ -22,7 +22,7 @@ use std::path::Path;
 use kubectl::objects::{self, Clock, EPOCH};
 use kubectl::server::{ApiServer, Objects};
 use kubectl::KubectlRun;
-use kubectl::{autoscalers, deployments, services};
+use kubectl::{autoscalers, deployments, jobs, services};
 use kubectl::{line_diff, next_whole_second, run_kubectl, unix_now, write_kubeconfig, TempDir};
 use podlab_core::explain::deployment::{
     describe_deployment, get_deployments, get_replica_sets, rollout_status,
@@ -760,8 +760,40 @@ fn kubectl_deployments_run(
         let clock = Clock {
             base: second - at_seconds,
         };
-        let (objects, replica_sets, events) = deployments::served(run, source, at, clock);
+        let (objects, mut replica_sets, mut events) = deployments::served(run, source, at, clock);
+        // The pods, for `describe rs` (it counts those it controls, by
+        // their ownerReference's uid, which the ReplicaSet then carries),
+        // and the ReplicaSets' events.
+        let pods: Vec<serde_json::Value> = run
+            .pods
+            .iter()
+            .filter(|pod| pod.exists_at(at))
+            .map(|pod| objects::pod(run, pod, at, clock, source))
+            .collect();
+        for rs in &mut replica_sets {
+            let name = rs["metadata"]["name"].clone();
+            let owned = pods
+                .iter()
+                .find(|pod| pod["metadata"]["ownerReferences"][0]["name"] == name);
+            if let Some(pod) = owned {
+                rs["metadata"]["uid"] = pod["metadata"]["ownerReferences"][0]["uid"].clone();
+            }
+            let uid = rs["metadata"]["uid"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            let name = name.as_str().unwrap_or_default().to_string();
+            events.extend(jobs::events_about(
+                run,
+                &format!("ReplicaSet/{name}"),
+                "apps/v1",
+                &uid,
+                at,
+                clock,
+            ));
+        }
         let server = ApiServer::start(Objects {
+            pods,
             deployment_table: Some(deployments::deployment_table(run, &objects, at)),
             replica_set_table: Some(deployments::replica_set_table(run, &replica_sets, at)),
             deployments: objects,
@@ -808,6 +840,17 @@ fn compare_deployments(label: &str, text: &str, times: &[Millis]) -> Vec<String>
             let (printed, _, _) = kubectl_deployments(&run, text, at, &args);
             if printed != podlab {
                 failures.push(diff(&args.join(" "), &podlab, &printed));
+            }
+        }
+        let context = podlab_core::exercise::exec::ExecContext::new(text, &run);
+        for (_, rs) in podlab_core::explain::deployment::replica_sets_at(&run, at) {
+            let line = format!("describe rs {}", rs.name);
+            let args: Vec<&str> = line.split_whitespace().collect();
+            let (printed, before, after) = kubectl_deployments(&run, text, at, &args);
+            let at_before = podlab_core::kubectl::run(&context, &line, before).stdout;
+            let at_after = podlab_core::kubectl::run(&context, &line, after).stdout;
+            if printed != at_before && printed != at_after {
+                failures.push(diff(&line, &at_before, &printed));
             }
         }
         for deployment in &run.deployments {
@@ -1007,6 +1050,14 @@ fn kubectl_line_errors_match_kubectl() {
         "describe",
         "get pods -o foo",
         "logs model-api --tail abc",
+        "get jobs nope",
+        "get jobs",
+        "describe job nope",
+        "describe jobs",
+        "get cj nope",
+        "describe cronjob nope",
+        "describe rs nope",
+        "get jobs -o foo",
     ] {
         let (podlab, kubectl) = both("crash-loop-liveness-40s.yaml", 720_000, line);
         assert_eq!(podlab.stdout, kubectl.stdout, "{line}");
@@ -1074,6 +1125,140 @@ fn get_deploy_line_matches_kubectl() {
             line_diff(&podlab.stdout, &printed)
         );
     }
+}
+
+// ---- Jobs and CronJobs -------------------------------------------------------------
+
+/// What kubectl printed for `args` against the run's Jobs and CronJobs and
+/// their events at `at` (stdout's dates moved onto podlab's epoch), and
+/// the simulated "now" just before and after it ran.
+fn kubectl_jobs(
+    run: &Run,
+    source: &str,
+    at: Millis,
+    args: &[&str],
+) -> (KubectlRun, Millis, Millis) {
+    assert_eq!(at % 1000, 0, "times are whole seconds");
+    let at_seconds = i64::try_from(at / 1000).expect("a time in range");
+    let workloads = podlab_core::manifest::read::read(source).workloads;
+    let dir = TempDir::new("kubectl-jobs");
+    for _attempt in 0..5 {
+        let second = i64::try_from(next_whole_second()).expect("a time in range");
+        let clock = Clock {
+            base: second - at_seconds,
+        };
+        let (jobs, crons, events) = jobs::served(run, &workloads, source, at, clock);
+        let server = ApiServer::start(Objects {
+            job_table: Some(jobs::job_table(&jobs, at, clock)),
+            cron_job_table: Some(jobs::cron_job_table(&crons, at, clock)),
+            jobs,
+            cron_jobs: crons,
+            events,
+            ..Objects::default()
+        });
+        let kubeconfig = write_kubeconfig(&dir.0, &server);
+        let before = simulated_now(clock.base);
+        let mut out = run_kubectl(&dir.0, &kubeconfig, args);
+        let after = simulated_now(clock.base);
+        if before >= at && after < at + 1000 {
+            out.stdout = objects::shift_dates(&out.stdout, EPOCH - clock.base);
+            return (out, before, after);
+        }
+    }
+    panic!("kubectl took a second or more five times in a row; its ages cannot be compared");
+}
+
+/// `get jobs`, `get cronjobs`, `describe job` and `describe cronjob` of
+/// every Job and CronJob of a golden file at each time, through podlab's
+/// line, against kubectl v1.35 given the same objects: stdout, stderr and
+/// success. Returns the failures and how many lines were compared.
+fn compare_jobs(golden_file: &str, times: &[Millis]) -> (Vec<String>, usize) {
+    let text = golden_text(golden_file);
+    let workloads = podlab_core::manifest::read::read(&text).workloads;
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for &at in times {
+        let run = sim::simulate(&text, &Options { until: Some(at) });
+        let context = podlab_core::exercise::exec::ExecContext::new(&text, &run);
+        let mut lines = vec![
+            "get jobs".to_string(),
+            "get cronjobs".to_string(),
+            "get jobs -o wide".to_string(),
+            "get cronjobs -o wide".to_string(),
+            // Without a name: every object, separated by a blank line.
+            "describe jobs".to_string(),
+            "describe cronjobs".to_string(),
+        ];
+        for job in run.jobs.iter().filter(|job| job.exists_at(at)) {
+            lines.push(format!("describe job {}", job.name));
+            lines.push(format!("get job {}", job.name));
+        }
+        for cron in workloads
+            .iter()
+            .filter(|w| w.kind == podlab_core::manifest::model::WorkloadKind::CronJob)
+        {
+            lines.push(format!("describe cronjob {}", cron.name));
+        }
+        for line in &lines {
+            let args: Vec<&str> = line.split_whitespace().collect();
+            let (printed, before, after) = kubectl_jobs(&run, &text, at, &args);
+            compared += 1;
+            let matches = [before, after].iter().any(|&now| {
+                let podlab = podlab_core::kubectl::run(&context, line, now);
+                podlab.stdout == printed.stdout
+                    && podlab.stderr == printed.stderr
+                    && (podlab.exit_code == 0) == printed.success
+            });
+            if !matches {
+                let podlab = podlab_core::kubectl::run(&context, line, before);
+                failures.push(format!(
+                    "{line} ({golden_file} at {at} ms) differs from kubectl v1.35 \
+                     (- podlab, + kubectl; · is a trailing space):\n{}stderr: podlab {:?}, kubectl {:?}",
+                    line_diff(&podlab.stdout, &printed.stdout),
+                    podlab.stderr,
+                    printed.stderr
+                ));
+            }
+        }
+    }
+    (failures, compared)
+}
+
+/// The Jobs of `job-completions-deadline.yaml`: both running (5 s), two of
+/// `batch`'s pods counted (13 s), `slow` past its deadline (30 s), both
+/// finished (60 s: `slow`'s DURATION still growing).
+#[test]
+fn jobs_with_completions_and_a_deadline_match_kubectl() {
+    let (failures, compared) = compare_jobs(
+        "job-completions-deadline.yaml",
+        &[5_000, 13_000, 30_000, 60_000],
+    );
+    assert!(compared >= 20, "{compared}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Four CronJobs: none has run yet (59 s: LAST SCHEDULE `<none>`), the
+/// first Jobs (61 s), Replace having deleted its Jobs and Forbid skipping
+/// (200 s), the history limit deleting old Jobs (420 s).
+#[test]
+fn cronjobs_and_their_jobs_match_kubectl() {
+    let (failures, _) = compare_jobs("cronjob-policies.yaml", &[59_000, 61_000, 200_000, 420_000]);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Failing Jobs: `Never` pods replaced after the back-off until the limit,
+/// `OnFailure` restarts; and the GPU Job that frees the node.
+#[test]
+fn failing_jobs_and_a_gpu_job_match_kubectl() {
+    let mut failures = Vec::new();
+    for (file, times) in [
+        ("job-never-backoff.yaml", &[30_000, 120_000, 900_000][..]),
+        ("job-onfailure-restarts.yaml", &[30_000, 900_000][..]),
+        ("gpu-job-frees-capacity.yaml", &[10_000, 60_000][..]),
+    ] {
+        failures.extend(compare_jobs(file, times).0);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 // ---- `get pod -o yaml|json` ---------------------------------------------------------

@@ -55,7 +55,7 @@ fn labels(pairs: &[(String, String)]) -> Map<String, Value> {
 }
 
 /// The pod template with `images` ((container, image) of a ReplicaSet).
-fn template(
+pub fn template(
     source: &str,
     spec: &PodSpec,
     labels: Map<String, Value>,
@@ -142,6 +142,23 @@ fn step<T: Copy>(steps: &[(Millis, T)], at: Millis) -> Option<T> {
         .map(|(_, value)| *value)
 }
 
+/// `deployment.kubernetes.io/max-replicas` (`SetReplicasAnnotations`):
+/// `spec.replicas` plus `maxSurge` resolved against it
+/// (`intstr.GetScaledValueFromIntOrPercent`, rounding up; 0 for
+/// `Recreate`).
+fn max_replicas(deployment: &DeploymentRun, at: Millis) -> usize {
+    let desired = step(&deployment.replicas, at).unwrap_or(0);
+    let surge = if deployment.strategy == "RollingUpdate" {
+        match deployment.max_surge.strip_suffix('%') {
+            Some(percent) => (desired * percent.parse::<usize>().unwrap_or(0)).div_ceil(100),
+            None => deployment.max_surge.parse().unwrap_or(0),
+        }
+    } else {
+        0
+    };
+    desired + surge
+}
+
 /// `maxSurge`/`maxUnavailable` as an IntOrString: `"25%"` or `1`.
 fn int_or_string(text: &str) -> Value {
     text.parse::<i64>()
@@ -183,7 +200,7 @@ pub fn objects(
                     "labels": rs_labels,
                     "annotations": {
                         "deployment.kubernetes.io/desired-replicas": step(&deployment.replicas, at).unwrap_or(0).to_string(),
-                        "deployment.kubernetes.io/max-replicas": "0",
+                        "deployment.kubernetes.io/max-replicas": max_replicas(deployment, at).to_string(),
                         "deployment.kubernetes.io/revision": rs.revision.to_string(),
                     },
                     "ownerReferences": [{

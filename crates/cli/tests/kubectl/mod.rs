@@ -23,6 +23,7 @@
 
 pub mod autoscalers;
 pub mod deployments;
+pub mod jobs;
 pub mod objects;
 pub mod server;
 pub mod services;

@@ -36,6 +36,12 @@ pub struct Objects {
     pub deployment_table: Option<Value>,
     pub replica_sets: Vec<Value>,
     pub replica_set_table: Option<Value>,
+    /// batch/v1 Jobs and CronJobs, and the Tables printed for `kubectl get
+    /// jobs` and `get cronjobs` (`jobs::job_table`, `cron_job_table`).
+    pub jobs: Vec<Value>,
+    pub job_table: Option<Value>,
+    pub cron_jobs: Vec<Value>,
+    pub cron_job_table: Option<Value>,
 }
 
 pub struct ApiServer {
@@ -179,6 +185,21 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
                 _ => (200, list("ReplicaSetList", &objects.replica_sets, query)),
             }
         }
+        "/apis/batch/v1" => (200, batch_v1_resources()),
+        "/apis/batch/v1/namespaces/default/jobs" => match (&objects.job_table, table) {
+            (Some(printed), true) => (200, printed.clone()),
+            _ => (200, list_of("JobList", "batch/v1", &objects.jobs, query)),
+        },
+        "/apis/batch/v1/namespaces/default/cronjobs" => match (&objects.cron_job_table, table) {
+            (Some(printed), true) => (200, printed.clone()),
+            _ => (
+                200,
+                list_of("CronJobList", "batch/v1", &objects.cron_jobs, query),
+            ),
+        },
+        _ if table && named_row(path, objects).is_some() => {
+            named_row(path, objects).unwrap_or((404, Value::Null))
+        }
         "/api/v1/namespaces/default/events" => (200, event_list(objects, query)),
         // The list `describe` reads for its prefix matching (and `get pods`
         // would, were a Table served).
@@ -227,6 +248,27 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
                 })
                 .or_else(|| {
                     by_name(
+                        "/apis/apps/v1/namespaces/default/replicasets/",
+                        &objects.replica_sets,
+                        "replicasets.apps",
+                    )
+                })
+                .or_else(|| {
+                    by_name(
+                        "/apis/batch/v1/namespaces/default/jobs/",
+                        &objects.jobs,
+                        "jobs.batch",
+                    )
+                })
+                .or_else(|| {
+                    by_name(
+                        "/apis/batch/v1/namespaces/default/cronjobs/",
+                        &objects.cron_jobs,
+                        "cronjobs.batch",
+                    )
+                })
+                .or_else(|| {
+                    by_name(
                         "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/",
                         &objects.autoscalers,
                         "horizontalpodautoscalers.autoscaling",
@@ -243,6 +285,7 @@ fn api_groups() -> Value {
     let version = json!({ "groupVersion": "discovery.k8s.io/v1", "version": "v1" });
     let autoscaling = json!({ "groupVersion": "autoscaling/v2", "version": "v2" });
     let apps = json!({ "groupVersion": "apps/v1", "version": "v1" });
+    let batch = json!({ "groupVersion": "batch/v1", "version": "v1" });
     json!({
         "kind": "APIGroupList",
         "apiVersion": "v1",
@@ -250,6 +293,10 @@ fn api_groups() -> Value {
             "name": "apps",
             "versions": [apps],
             "preferredVersion": apps,
+        }, {
+            "name": "batch",
+            "versions": [batch],
+            "preferredVersion": batch,
         }, {
             "name": "discovery.k8s.io",
             "versions": [version],
@@ -314,9 +361,85 @@ fn apps_v1_resources() -> Value {
     })
 }
 
+/// `kubectl get job NAME` (and `cronjob NAME`) asks for the object by name
+/// as a Table: the server prints that one row, or answers NotFound.
+fn named_row(path: &str, objects: &Objects) -> Option<(u16, Value)> {
+    let (table, name, resource) = [
+        (
+            "/apis/batch/v1/namespaces/default/jobs/",
+            &objects.job_table,
+            "jobs.batch",
+        ),
+        (
+            "/apis/batch/v1/namespaces/default/cronjobs/",
+            &objects.cron_job_table,
+            "cronjobs.batch",
+        ),
+    ]
+    .into_iter()
+    .find_map(|(prefix, table, resource)| {
+        Some((table.as_ref()?, path.strip_prefix(prefix)?, resource))
+    })?;
+    let mut one = table.clone();
+    let rows: Vec<Value> = table["rows"]
+        .as_array()
+        .map(|rows| {
+            rows.iter()
+                .filter(|row| row["object"]["metadata"]["name"] == name)
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    if rows.is_empty() {
+        return Some((404, not_found(&format!("{resource} \"{name}\" not found"))));
+    }
+    one["rows"] = Value::Array(rows);
+    Some((200, one))
+}
+
+/// The batch/v1 resources (`kubectl get jobs`, `get cronjobs`, `describe`).
+fn batch_v1_resources() -> Value {
+    let verbs = json!([
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+    ]);
+    json!({
+        "kind": "APIResourceList",
+        "apiVersion": "v1",
+        "groupVersion": "batch/v1",
+        "resources": [{
+            "name": "cronjobs",
+            "singularName": "cronjob",
+            "namespaced": true,
+            "kind": "CronJob",
+            "verbs": verbs,
+            "shortNames": ["cj"],
+            "categories": ["all"]
+        }, {
+            "name": "jobs",
+            "singularName": "job",
+            "namespaced": true,
+            "kind": "Job",
+            "verbs": verbs,
+            "categories": ["all"]
+        }]
+    })
+}
+
 /// A list of `items` whose labels match every `key=value` of the query's
 /// `labelSelector`.
 fn list(kind: &str, items: &[Value], query: &str) -> Value {
+    list_of(kind, "apps/v1", items, query)
+}
+
+/// [`list`] of an `api_version`'s objects.
+fn list_of(kind: &str, api_version: &str, items: &[Value], query: &str) -> Value {
     let wanted = selector_terms(query, "labelSelector");
     // `metadata.name=NAME`, the one field selector kubectl sends here (the
     // ListWatch of `rollout status`).
@@ -334,7 +457,7 @@ fn list(kind: &str, items: &[Value], query: &str) -> Value {
         .collect();
     json!({
         "kind": kind,
-        "apiVersion": "apps/v1",
+        "apiVersion": api_version,
         "metadata": { "resourceVersion": "1000" },
         "items": items
     })

@@ -13,7 +13,7 @@
 //! controller's `deployment.kubernetes.io/revision`. The selector is the
 //! template's labels (`matchLabels`), as podlab assumes everywhere.
 
-use super::describe::{events_section, pod_template, rfc1123z, tabwrite, Text};
+use super::describe::{events_section, multiline, pod_template, rfc1123z, tabwrite, Text};
 use super::events;
 use super::get_pods::table;
 use super::human_duration;
@@ -293,6 +293,126 @@ pub fn describe_deployment(run: &Run, deployment: &DeploymentRun, at: Millis) ->
         );
     }
     let object = format!("Deployment/{}", deployment.name);
+    events_section(&mut text, &events::aggregate(run, &object, at), at);
+    tabwrite(&text.0, 2)
+}
+
+/// `maxSurge` resolved against `replicas` (`ResolveFenceposts`: a
+/// percentage rounds up); 0 for `Recreate` (`MaxSurge`).
+fn surge(deployment: &DeploymentRun, replicas: usize) -> usize {
+    if deployment.strategy != "RollingUpdate" {
+        return 0;
+    }
+    match deployment.max_surge.strip_suffix('%') {
+        Some(percent) => {
+            let percent: usize = percent.parse().unwrap_or(0);
+            (replicas.saturating_mul(percent)).div_ceil(100)
+        }
+        None => deployment.max_surge.parse().unwrap_or(0),
+    }
+}
+
+/// The ReplicaSets of every Deployment that exist at `at`, by name, each
+/// with its Deployment.
+pub fn replica_sets_at(run: &Run, at: Millis) -> Vec<(&DeploymentRun, &ReplicaSetRun)> {
+    let mut sets: Vec<(&DeploymentRun, &ReplicaSetRun)> = run
+        .deployments
+        .iter()
+        .flat_map(|d| d.replica_sets_at(at).map(move |rs| (d, rs)))
+        .collect();
+    crate::sort::sort_by(&mut sets, |a, b| a.1.name.cmp(&b.1.name));
+    sets
+}
+
+/// The text of `kubectl describe replicaset <rs.name>` at `at`
+/// (`describeReplicaSet`). Its labels and selector are the template's with
+/// `pod-template-hash`; its annotations the Deployment controller's
+/// (`SetReplicasAnnotations`: `desired-replicas` the Deployment's
+/// `spec.replicas`, `max-replicas` that plus the resolved `maxSurge`, and
+/// the revision). Pods Status counts the phases of the pods it controls
+/// that exist at `at` (`getPodStatusForController`), those being deleted
+/// included.
+pub fn describe_replica_set(
+    run: &Run,
+    deployment: &DeploymentRun,
+    rs: &ReplicaSetRun,
+    at: Millis,
+) -> String {
+    let mut labels = deployment.labels.clone();
+    labels.retain(|(key, _)| key != "pod-template-hash");
+    labels.push(("pod-template-hash".to_string(), rs.hash.clone()));
+    let mut sorted = labels.clone();
+    crate::sort::sort_by(&mut sorted, |a, b| a.0.cmp(&b.0));
+    let key_value = |entries: &[(String, String)]| {
+        entries
+            .iter()
+            .map(|(key, value)| (key.clone(), format!("{key}={value}")))
+            .collect::<Vec<_>>()
+    };
+    let mut text = Text::default();
+    text.line(0, &format!("Name:\t{}", rs.name));
+    text.line(0, "Namespace:\tdefault");
+    let selector: Vec<String> = sorted.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    text.line(0, &format!("Selector:\t{}", selector.join(",")));
+    multiline(&mut text, "Labels", key_value(&labels));
+    let desired = deployment.replicas_at(at);
+    let annotations = [
+        ("deployment.kubernetes.io/desired-replicas", desired),
+        (
+            "deployment.kubernetes.io/max-replicas",
+            desired + surge(deployment, desired),
+        ),
+        ("deployment.kubernetes.io/revision", rs.revision),
+    ]
+    .iter()
+    .map(|(key, value)| (key.to_string(), format!("{key}: {value}")))
+    .collect();
+    multiline(&mut text, "Annotations", annotations);
+    text.line(
+        0,
+        &format!("Controlled By:\tDeployment/{}", deployment.name),
+    );
+    text.line(
+        0,
+        &format!(
+            "Replicas:\t{} current / {} desired",
+            active_pods(run, deployment, rs, at),
+            rs.size_at(at)
+        ),
+    );
+    let mut phases = [0usize; 4];
+    for pod in deployment
+        .pods_of(rs, &run.pods)
+        .filter(|pod| pod.exists_at(at))
+    {
+        match pod.phase_at(at) {
+            "Running" => phases[0] += 1,
+            "Pending" => phases[1] += 1,
+            "Succeeded" => phases[2] += 1,
+            "Failed" => phases[3] += 1,
+            _ => {}
+        }
+    }
+    text.line(
+        0,
+        &format!(
+            "Pods Status:\t{} Running / {} Waiting / {} Succeeded / {} Failed",
+            phases[0], phases[1], phases[2], phases[3]
+        ),
+    );
+    let mut spec = deployment.pod.clone();
+    for container in &mut spec.containers {
+        let image = rs
+            .images
+            .iter()
+            .find(|(name, _)| *name == container.name)
+            .map(|(_, image)| image.clone());
+        if let (Some(image), Some(setting)) = (image, container.image.as_mut()) {
+            setting.value = image;
+        }
+    }
+    pod_template(&mut text, &labels, &spec);
+    let object = format!("ReplicaSet/{}", rs.name);
     events_section(&mut text, &events::aggregate(run, &object, at), at);
     tabwrite(&text.0, 2)
 }

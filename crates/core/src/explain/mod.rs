@@ -6,6 +6,7 @@ pub mod diagnosis;
 pub mod events;
 pub mod get_pods;
 pub mod hpa;
+pub mod job;
 pub mod logs;
 pub mod pod_object;
 pub mod printers;

@@ -685,7 +685,15 @@ fn owner_references(pod: &PodRun) -> Option<Value> {
     } else {
         "apps/v1"
     };
-    let uid = owner_uid(&format!("{kind}/{name}"));
+    // A Job's uid is the one its pods carry in `controller-uid`.
+    let uid = match pod
+        .labels
+        .iter()
+        .find(|(key, _)| kind == "Job" && key == "batch.kubernetes.io/controller-uid")
+    {
+        Some((_, uid)) => uid.clone(),
+        None => owner_uid(&format!("{kind}/{name}")),
+    };
     Some(Value::List(vec![obj()
         .with("apiVersion", api_version.into())
         .with("kind", kind.into())

@@ -19,7 +19,7 @@ mod top;
 use crate::exercise::exec::ExecContext;
 use crate::exercise::interview;
 use crate::explain::printers::{self, Value};
-use crate::explain::{deployment, describe, events, get_pods, hpa, logs, pod_object, service};
+use crate::explain::{deployment, describe, events, get_pods, hpa, job, logs, pod_object, service};
 use crate::i18n::Text;
 use crate::manifest::duration::Millis;
 use crate::sim::PodRun;
@@ -236,6 +236,23 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
             kind: Kind::EndpointSlice,
             ..
         } => listed(service::get_endpointslices(run, &run.services, at)),
+        Command::Get {
+            kind: kind @ (Kind::Job | Kind::CronJob),
+            name,
+            format,
+            ..
+        } => {
+            let wide = *format == Format::Wide;
+            let table = if *kind == Kind::Job {
+                job::get_jobs(run, &context.reading, at, name.as_deref(), wide)
+            } else {
+                job::get_cron_jobs(run, &context.reading, at, name.as_deref(), wide)
+            };
+            match name {
+                Some(name) if table.is_empty() => not_found(*kind, name),
+                _ => listed(table),
+            }
+        }
         Command::Get { kind, .. } => Output::note(
             parse::not_emulated_text(&format!("get {}", kind.plural())),
             1,
@@ -283,6 +300,43 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
             let items: Vec<_> = run.services.iter().map(|s| (s.name.as_str(), s)).collect();
             describe_matching(&items, name.as_deref(), Kind::Service, namespace, |s| {
                 service::describe_service(run, s, at)
+            })
+        }
+        Command::Describe {
+            kind: Kind::ReplicaSet,
+            name,
+        } => {
+            let sets = deployment::replica_sets_at(run, at);
+            let items: Vec<_> = sets.iter().map(|(_, rs)| (rs.name.as_str(), *rs)).collect();
+            describe_matching(&items, name.as_deref(), Kind::ReplicaSet, namespace, |rs| {
+                sets.iter()
+                    .find(|(_, set)| set.name == rs.name)
+                    .map(|(d, _)| deployment::describe_replica_set(run, d, rs, at))
+                    .unwrap_or_default()
+            })
+        }
+        Command::Describe {
+            kind: Kind::Job,
+            name,
+        } => {
+            let items: Vec<_> = job::jobs_at(run, at)
+                .into_iter()
+                .map(|j| (j.name.as_str(), j))
+                .collect();
+            describe_matching(&items, name.as_deref(), Kind::Job, namespace, |j| {
+                job::describe_job(run, &context.reading, j, at)
+            })
+        }
+        Command::Describe {
+            kind: Kind::CronJob,
+            name,
+        } => {
+            let items: Vec<_> = job::cron_jobs(&context.reading)
+                .into_iter()
+                .map(|c| (c.name.as_str(), c))
+                .collect();
+            describe_matching(&items, name.as_deref(), Kind::CronJob, namespace, |c| {
+                job::describe_cron_job(run, c, at)
             })
         }
         Command::Describe { kind, .. } => Output::note(

@@ -243,8 +243,8 @@ pub enum Refusal {
 
 /// The commands podlab emulates, in the order a note lists them.
 pub const EMULATED: &str = "get pods|nodes|events|deploy|rs|hpa|endpointslices, get pod NAME, \
-get pod[s] [NAME] -o yaml|json, \
-describe pod|node|deployment|hpa|service, logs, exec, top pod|node, rollout status, apply -f";
+get jobs|cronjobs [NAME] [-o wide], get pod[s] [NAME] -o yaml|json, \
+describe pod|node|deployment|rs|job|cronjob|hpa|service, logs, exec, top pod|node, rollout status, apply -f";
 
 /// The kubectl commands a completer offers.
 pub const COMMAND_WORDS: &[&str] = &["get", "describe", "logs", "exec", "top", "rollout", "apply"];
@@ -739,6 +739,7 @@ fn get(words: &[String]) -> Result<Parsed, Refusal> {
         Kind::Deployment | Kind::ReplicaSet | Kind::Hpa | Kind::EndpointSlice => {
             name.is_none() && format == Format::Table
         }
+        Kind::Job | Kind::CronJob => matches!(format, Format::Table | Format::Wide),
         _ => false,
     };
     if !supported {
@@ -762,7 +763,14 @@ fn describe(words: &[String]) -> Result<Parsed, Refusal> {
     let (kind, name) = resource(&flags.args, "describe")?;
     if !matches!(
         kind,
-        Kind::Pod | Kind::Node | Kind::Deployment | Kind::Hpa | Kind::Service
+        Kind::Pod
+            | Kind::Node
+            | Kind::Deployment
+            | Kind::ReplicaSet
+            | Kind::Job
+            | Kind::CronJob
+            | Kind::Hpa
+            | Kind::Service
     ) {
         return Err(not_emulated(&format!("describe {}", kind.plural())));
     }

@@ -263,6 +263,18 @@ impl PodRun {
     }
 }
 
+impl JobRun {
+    /// Whether the Job object exists at `at` (created, not yet deleted).
+    pub fn exists_at(&self, at: Millis) -> bool {
+        self.created <= at && self.deleted.is_none_or(|gone| gone > at)
+    }
+
+    /// The conditions set at or before `at`, in the order they were added.
+    pub fn conditions_at(&self, at: Millis) -> impl Iterator<Item = &JobCondition> {
+        self.conditions.iter().filter(move |c| c.at <= at)
+    }
+}
+
 /// An object `kubectl apply` could not create, with the API server's error.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refused {

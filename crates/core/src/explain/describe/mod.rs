@@ -649,7 +649,7 @@ pub fn rfc1123z(at: Millis) -> String {
 /// (year, month 1-12, day 1-31) of a day count since 1970-01-01, by the
 /// proleptic Gregorian calendar (era arithmetic: 400-year cycles of 146097
 /// days starting on March 1st).
-fn civil_from_days(days: u64) -> (u64, u64, u64) {
+pub(crate) fn civil_from_days(days: u64) -> (u64, u64, u64) {
     let z = days + 719_468;
     let era = z / 146_097;
     let day_of_era = z % 146_097;
