@@ -23,9 +23,11 @@
 
 pub mod autoscalers;
 pub mod deployments;
+pub mod lines;
 pub mod objects;
 pub mod server;
 pub mod services;
+pub mod tables;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

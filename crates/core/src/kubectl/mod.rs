@@ -425,9 +425,11 @@ fn tail_lines(text: &str, tail: Option<i64>) -> String {
 /// NOMINATED NODE and READINESS GATES (kubectl-output.md §1.1), `<none>`
 /// when unset (podlab has no nomination or readiness gates).
 fn get_pods(context: &ExecContext, name: Option<&str>, wide: bool, at: Millis) -> Output {
-    let pods: Vec<&PodRun> = pods_at(context, at)
+    let mut pods: Vec<&PodRun> = pods_at(context, at)
         .filter(|pod| name.is_none_or(|name| pod.name == name))
         .collect();
+    // The API server lists by name (its storage's key order).
+    pods.sort_by(|a, b| a.name.cmp(&b.name));
     if pods.is_empty() {
         return match name {
             Some(name) => not_found(Kind::Pod, name),
