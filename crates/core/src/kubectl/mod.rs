@@ -15,6 +15,7 @@
 pub mod parse;
 pub mod session;
 mod top;
+mod watch;
 
 use crate::exercise::exec::ExecContext;
 use crate::exercise::interview;
@@ -204,6 +205,13 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
         } if matches!(format, Format::Yaml | Format::Json) => {
             get_pod_objects(context, name.as_deref(), *format == Format::Json, at)
         }
+        Command::Get {
+            kind: Kind::Pod,
+            name,
+            format,
+            watch: true,
+            ..
+        } => watch::get_pods(context, name.as_deref(), *format == Format::Wide, at),
         Command::Get {
             kind: Kind::Pod,
             name,
