@@ -1329,3 +1329,33 @@ fn get_pod_yaml_and_json_match_kubectl() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+// ---- `get pods [-o wide]` and `get events` ------------------------------------------
+
+/// `get pods`, `get pods -o wide`, `get pod NAME [-o wide]`, `get events`,
+/// `--sort-by=.lastTimestamp` and `--field-selector involvedObject.name=P`
+/// through podlab's line against kubectl, the server's Tables built from
+/// the served objects by an independent port of `printPod`/`printEvent`
+/// (kubectl/tables.rs), on the goldens and times of the `-o yaml` test.
+#[test]
+fn get_pods_and_events_match_kubectl() {
+    let cases: &[(&str, &[Millis])] = &[
+        ("crash-loop-liveness-40s.yaml", &[10_000, 45_000, 720_000]),
+        ("image-pull-and-config.yaml", &[30_000, 200_000]),
+        ("probe-latency.yaml", &[120_000]),
+        ("gpu-memory-at-run-time.yaml", &[120_000]),
+        ("init-containers.yaml", &[64_000, 300_000, 420_000]),
+        ("cronjob-policies.yaml", &[121_000]),
+        ("volumes-and-shm.yaml", &[30_000, 600_000]),
+        ("shm.yaml", &[40_000, 600_000]),
+        ("reference-one-gpu.yaml", &[900_000]),
+    ];
+    let mut failures = Vec::new();
+    for (file, times) in cases {
+        for at in *times {
+            let (text, run) = golden(file, *at);
+            failures.extend(kubectl::lines::compare_tables(file, &text, &run, *at));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -6,6 +6,7 @@ pub mod controls;
 pub mod diagnostic;
 pub mod exercise;
 pub mod explain;
+pub mod go_sort;
 pub mod gpu;
 pub mod i18n;
 pub mod kubectl;

@@ -20,7 +20,7 @@ use std::path::Path;
 /// rows above its own; modules of one row know nothing of each other.
 /// ARCHITECTURE.md explains the order.
 const CORE: &[&[&str]] = &[
-    &["span", "number", "sort", "gpu"],
+    &["span", "number", "sort", "go_sort", "gpu"],
     &["i18n"],
     &["diagnostic"],
     &["manifest"],

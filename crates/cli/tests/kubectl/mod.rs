@@ -24,9 +24,11 @@
 pub mod autoscalers;
 pub mod deployments;
 pub mod jobs;
+pub mod lines;
 pub mod objects;
 pub mod server;
 pub mod services;
+pub mod tables;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -42,6 +42,12 @@ pub struct Objects {
     pub job_table: Option<Value>,
     pub cron_jobs: Vec<Value>,
     pub cron_job_table: Option<Value>,
+    /// The Tables printed for `kubectl get pods` and `get events`
+    /// (`tables::pod_table`, `event_table`: rows carry their objects, so a
+    /// name or a field selector picks rows), and v1 Node objects.
+    pub pod_table: Option<Value>,
+    pub event_table: Option<Value>,
+    pub nodes: Vec<Value>,
 }
 
 pub struct ApiServer {
@@ -200,22 +206,56 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
         _ if table && named_row(path, objects).is_some() => {
             named_row(path, objects).unwrap_or((404, Value::Null))
         }
-        "/api/v1/namespaces/default/events" => (200, event_list(objects, query)),
+        "/api/v1/namespaces/default/events" | "/api/v1/events" => match &objects.event_table {
+            Some(printed) if table => (200, rows_where(printed, query, |_| true)),
+            _ => (200, event_list(objects, query)),
+        },
+        "/api/v1/nodes" => (
+            200,
+            json!({ "kind": "NodeList", "apiVersion": "v1", "metadata": { "resourceVersion": "1000" }, "items": objects.nodes }),
+        ),
+        "/api/v1/namespaces/default/pods" | "/api/v1/pods"
+            if table && objects.pod_table.is_some() =>
+        {
+            (
+                200,
+                rows_where(objects.pod_table.as_ref().expect("checked"), query, |_| {
+                    true
+                }),
+            )
+        }
         // The list `describe` reads for its prefix matching (and `get pods`
         // would, were a Table served).
-        "/api/v1/namespaces/default/pods" => (
+        "/api/v1/namespaces/default/pods" | "/api/v1/pods" => (
             200,
             json!({
                 "kind": "PodList",
                 "apiVersion": "v1",
                 "metadata": { "resourceVersion": "1000" },
-                "items": objects.pods,
+                "items": objects.pods.iter().filter(|pod| fields_match(pod, query)).collect::<Vec<_>>(),
             }),
         ),
         "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices" => {
             match (&objects.endpoint_slice_table, table) {
                 (Some(printed), true) => (200, printed.clone()),
                 _ => (200, endpoint_slice_list(objects, query)),
+            }
+        }
+        _ if table
+            && objects.pod_table.is_some()
+            && path.starts_with("/api/v1/namespaces/default/pods/") =>
+        {
+            let name = path.trim_start_matches("/api/v1/namespaces/default/pods/");
+            let printed = rows_where(objects.pod_table.as_ref().expect("checked"), "", |object| {
+                object["metadata"]["name"] == name
+            });
+            if printed["rows"]
+                .as_array()
+                .is_some_and(|rows| rows.is_empty())
+            {
+                (404, not_found(&format!("pods \"{name}\" not found")))
+            } else {
+                (200, printed)
             }
         }
         _ => {
@@ -239,6 +279,7 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
                         "services",
                     )
                 })
+                .or_else(|| by_name("/api/v1/nodes/", &objects.nodes, "nodes"))
                 .or_else(|| {
                     by_name(
                         "/apis/apps/v1/namespaces/default/deployments/",
@@ -556,6 +597,14 @@ fn core_v1_resources() -> Value {
                 "shortNames": ["ev"]
             },
             {
+                "name": "nodes",
+                "singularName": "node",
+                "namespaced": false,
+                "kind": "Node",
+                "verbs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
+                "shortNames": ["no"]
+            },
+            {
                 "name": "pods",
                 "singularName": "pod",
                 "namespaced": true,
@@ -587,6 +636,41 @@ fn event_list(objects: &Objects, query: &str) -> Value {
         "metadata": { "resourceVersion": "1000" },
         "items": items
     })
+}
+
+/// Whether `object` matches every term of the query's `fieldSelector`:
+/// `key=value`, `key==value` or `key!=value`, a missing field reading as
+/// `""` (the API server's field sets hold every selectable field).
+fn fields_match(object: &Value, query: &str) -> bool {
+    let selector = query
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(key, _)| *key == "fieldSelector")
+        .map(|(_, value)| percent_decode(value))
+        .unwrap_or_default();
+    selector
+        .split(',')
+        .filter(|term| !term.is_empty())
+        .all(|term| {
+            let (key, value, equal) = match term.split_once("!=") {
+                Some((key, value)) => (key, value, false),
+                None => match term.split_once('=') {
+                    Some((key, value)) => (key, value.trim_start_matches('='), true),
+                    None => return false,
+                },
+            };
+            (field(object, key).unwrap_or("") == value) == equal
+        })
+}
+
+/// `printed` with only the rows whose object matches the query's field
+/// selector and `keep`.
+fn rows_where(printed: &Value, query: &str, keep: impl Fn(&Value) -> bool) -> Value {
+    let mut out = printed.clone();
+    if let Some(rows) = out["rows"].as_array_mut() {
+        rows.retain(|row| fields_match(&row["object"], query) && keep(&row["object"]));
+    }
+    out
 }
 
 /// A field selector's dotted path in an object (`involvedObject.name`).

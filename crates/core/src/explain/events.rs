@@ -137,7 +137,8 @@ impl EventObject {
 /// at `at` (those about `object_name` only, for `--field-selector
 /// involvedObject.name=…`), in API list order (by event name) or, with
 /// `--sort-by=.lastTimestamp`, by `lastTimestamp`, where the scheduler's
-/// events.k8s.io objects have none and come first (a stable sort). LAST
+/// events.k8s.io objects have none and come first (Go's unstable
+/// `sort.Sort`, `crate::go_sort`). LAST
 /// SEEN is `lastTimestamp`, else `series.lastObservedTime`, else
 /// `eventTime` (`printEvent`); MESSAGE has no field-path prefix. Empty when
 /// there is no event (kubectl then prints `No resources found…` on stderr).
@@ -155,9 +156,13 @@ pub fn get_events(run: &Run, at: Millis, object_name: Option<&str>, by_last: boo
     }
     crate::sort::sort_by(&mut objects, |a, b| a.name.cmp(&b.name));
     if by_last {
-        crate::sort::sort_by_key(&mut objects, |event| {
-            (!event.uses_event_time()).then(|| to_wire_seconds(event.last))
-        });
+        // kubectl sorts the server's rows with Go's `sort.Sort` (not
+        // stable; `staging/src/k8s.io/kubectl/pkg/cmd/get/sorter.go`
+        // `TableSorter`): a `null` lastTimestamp is less than a time and
+        // not less than another `null` (checked with kubectl v1.35.2).
+        let key =
+            |event: &EventObject| (!event.uses_event_time()).then(|| to_wire_seconds(event.last));
+        crate::go_sort::sort(&mut objects, &|a, b| key(a) < key(b));
     }
     let mut rows = vec![["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"]
         .map(String::from)

@@ -181,7 +181,8 @@ pub fn row(pod: &PodRun, at: Millis) -> Row {
         ready: format!("{}/{}", printed.ready, printed.total),
         status: printed.status,
         restarts,
-        age: human_duration(at.saturating_sub(pod.created)),
+        // `creationTimestamp` travels in whole seconds too.
+        age: human_duration(at.saturating_sub(pod.created / 1000 * 1000)),
         restart_count,
     }
 }

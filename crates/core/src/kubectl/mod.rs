@@ -15,6 +15,7 @@
 pub mod parse;
 pub mod session;
 mod top;
+mod watch;
 
 use crate::exercise::exec::ExecContext;
 use crate::exercise::interview;
@@ -204,6 +205,13 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
         } if matches!(format, Format::Yaml | Format::Json) => {
             get_pod_objects(context, name.as_deref(), *format == Format::Json, at)
         }
+        Command::Get {
+            kind: Kind::Pod,
+            name,
+            format,
+            watch: true,
+            ..
+        } => watch::get_pods(context, name.as_deref(), *format == Format::Wide, at),
         Command::Get {
             kind: Kind::Pod,
             name,
@@ -479,9 +487,11 @@ fn tail_lines(text: &str, tail: Option<i64>) -> String {
 /// NOMINATED NODE and READINESS GATES (kubectl-output.md §1.1), `<none>`
 /// when unset (podlab has no nomination or readiness gates).
 fn get_pods(context: &ExecContext, name: Option<&str>, wide: bool, at: Millis) -> Output {
-    let pods: Vec<&PodRun> = pods_at(context, at)
+    let mut pods: Vec<&PodRun> = pods_at(context, at)
         .filter(|pod| name.is_none_or(|name| pod.name == name))
         .collect();
+    // The API server lists by name (its storage's key order).
+    pods.sort_by(|a, b| a.name.cmp(&b.name));
     if pods.is_empty() {
         return match name {
             Some(name) => not_found(Kind::Pod, name),

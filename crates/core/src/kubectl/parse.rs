@@ -194,6 +194,8 @@ pub enum Command {
         sort_by: Option<String>,
         /// `--field-selector involvedObject.name=…` (events).
         object_name: Option<String>,
+        /// `-w`/`--watch` (pods, as a table).
+        watch: bool,
     },
     Describe {
         kind: Kind,
@@ -382,12 +384,12 @@ const GET: &[Flag] = &[
     Flag("show-labels", None, false),
     Flag("sort-by", None, true),
     Flag("field-selector", None, true),
+    Flag("watch", Some('w'), false),
 ];
 /// Flags kubectl's `get` has that podlab does not emulate.
 const GET_OTHER: &[Flag] = &[
     Flag("all-namespaces", Some('A'), false),
     Flag("selector", Some('l'), true),
-    Flag("watch", Some('w'), false),
     Flag("watch-only", None, false),
     Flag("label-columns", Some('L'), true),
     Flag("no-headers", None, false),
@@ -729,6 +731,10 @@ fn get(words: &[String]) -> Result<Parsed, Refusal> {
             _ => return Err(not_emulated(&format!("get --field-selector {selector}"))),
         },
     };
+    let watch = flags.bool("watch", Some('w'), "get")?;
+    if watch && (kind != Kind::Pod || !matches!(format, Format::Table | Format::Wide)) {
+        return Err(not_emulated("get -w (except get pods [-o wide])"));
+    }
     let show_labels = flags.bool("show-labels", None, "get")?;
     if show_labels && kind != Kind::Node {
         return Err(not_emulated("get --show-labels (except for nodes)"));
@@ -754,6 +760,7 @@ fn get(words: &[String]) -> Result<Parsed, Refusal> {
             show_labels,
             sort_by,
             object_name,
+            watch,
         },
     })
 }

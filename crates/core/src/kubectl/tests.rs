@@ -31,6 +31,7 @@ fn get(kind: Kind, name: Option<&str>, format: Format) -> Command {
         show_labels: false,
         sort_by: None,
         object_name: None,
+        watch: false,
     }
 }
 
@@ -98,7 +99,8 @@ fn every_accepted_form_parses() {
                 format: Format::Table,
                 show_labels: true,
                 sort_by: None,
-                object_name: None
+                object_name: None,
+                watch: false
             }
     );
     assert!(
@@ -109,7 +111,8 @@ fn every_accepted_form_parses() {
                 format: Format::Table,
                 show_labels: false,
                 sort_by: Some(".lastTimestamp".into()),
-                object_name: Some("p".into())
+                object_name: Some("p".into()),
+                watch: false
             }
     );
     let describe = |kind, name: &str| Command::Describe {
@@ -231,7 +234,8 @@ fn what_kubectl_has_and_podlab_does_not_gets_a_note() {
         "get cm",
         "get secrets",
         "get pods -A",
-        "get pods -w",
+        "get nodes -w",
+        "get pods -w -o yaml",
         "get pods -l app=x",
         "get nodes -o yaml",
         "get deploy -o json",

@@ -603,7 +603,14 @@ impl ContainerRun {
             }
             Some(exit) => match waiting_since(exit.at) {
                 Some(waiting) => (waiting, terminated(newest), false),
-                None => (terminated(newest)?, None, false),
+                // The kubelet keeps the instance before in lastState
+                // (`convertToAPIContainerStatuses`: the second newest
+                // container's state).
+                None => (
+                    terminated(newest)?,
+                    live.len().checked_sub(2).and_then(|i| terminated(live[i])),
+                    false,
+                ),
             },
         };
         Some(ContainerStatus {
