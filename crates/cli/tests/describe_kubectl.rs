@@ -1359,3 +1359,125 @@ fn get_pods_and_events_match_kubectl() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `describe node` byte for byte with kubectl v1.35.2, for every node by
+/// name, all nodes, and each pool's name as a prefix (kubectl/nodes.rs):
+/// the reference's GPU node with its pod and two Pending pods at 15 m, the
+/// GPU-sharing pools (time-slicing, MPS, MIG mixed, L4) at 120 s, a tainted
+/// GPU pool with DaemonSet and StatefulSet pods, init containers' requests
+/// (the largest init container against the containers' sum) while they run
+/// and after, and the crash loop at 12 m (heartbeats past two 5-minute
+/// reports).
+#[test]
+fn describe_node_matches_kubectl() {
+    let cases: &[(&str, &[Millis])] = &[
+        ("reference-one-gpu.yaml", &[900_000]),
+        ("gpu-memory-at-run-time.yaml", &[120_000]),
+        ("daemonset-statefulset-placement.yaml", &[60_000]),
+        ("init-containers.yaml", &[30_000, 300_000]),
+        ("crash-loop-liveness-40s.yaml", &[720_000]),
+    ];
+    let mut failures = Vec::new();
+    for (file, times) in cases {
+        for at in *times {
+            let (text, run) = golden(file, *at);
+            failures.extend(kubectl::nodes::compare(file, &text, &run, *at));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// What kubectl reads for `describe node`: the node, its pods by field
+/// selector across namespaces, its events by uid and by name, its Lease;
+/// the served node carries the pool's taint and the device plugin's GPUs.
+#[test]
+fn describe_node_reads_the_node_its_pods_events_and_lease() {
+    let (text, run) = golden("daemonset-statefulset-placement.yaml", 60_000);
+    let requests = kubectl::nodes::requests_for(&text, &run, 60_000, "gpu-0");
+    let asked = |part: &str| requests.iter().any(|request| request.contains(part));
+    assert!(asked("/api/v1/nodes/gpu-0"), "{requests:#?}");
+    assert!(
+        asked("/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/gpu-0"),
+        "{requests:#?}"
+    );
+    assert!(
+        asked("/api/v1/pods?fieldSelector=spec.nodeName%3Dgpu-0"),
+        "{requests:#?}"
+    );
+    assert_eq!(
+        requests
+            .iter()
+            .filter(|r| r.starts_with("GET /api/v1/events?"))
+            .count(),
+        2,
+        "{requests:#?}"
+    );
+    let node = kubectl::nodes::node_json(&text, &run, 60_000, "gpu-0").expect("served");
+    assert_eq!(node["spec"]["taints"][0]["effect"], "NoSchedule");
+    assert_eq!(node["status"]["allocatable"]["nvidia.com/gpu"], "1");
+}
+
+/// A pod's requests on `describe node` as kubectl's `PodRequestsAndLimits`
+/// adds them: the largest init container (plus the sidecars declared
+/// before it) against the containers' and sidecars' sum, requests copied
+/// from limits, limits only where written; quantities summed in mixed
+/// formats (`6G` next to `512Mi`: 6536870912, as Go adds them); percentages truncated from Go's float
+/// (7 CPUs: 2 of them is 28.57 %, printed 28). Compared with kubectl while
+/// the init container runs and after.
+#[test]
+fn describe_node_adds_requests_as_kubectl_does() {
+    let text = r#"apiVersion: v1
+kind: Pod
+metadata: { name: sized }
+spec:
+  initContainers:
+    - name: download
+      image: busybox:1.36
+      resources: { requests: { cpu: "2", memory: 6Gi } }
+    - name: proxy
+      image: envoyproxy/envoy:v1.33.0
+      restartPolicy: Always
+      resources: { requests: { cpu: 250m, memory: 512Mi }, limits: { memory: 1Gi } }
+  containers:
+    - name: server
+      image: vllm/vllm-openai:v0.8.5
+      resources:
+        requests: { cpu: "1", memory: 6G }
+        limits: { cpu: "3", memory: 8Gi, nvidia.com/gpu: 1 }
+---
+apiVersion: v1
+kind: Pod
+metadata: { name: small }
+spec:
+  containers:
+    - name: app
+      image: nginx:1.27
+      resources: { limits: { cpu: 300m, memory: 1536Mi } }
+---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+metadata: { name: node-requests }
+spec:
+  duration: 5m
+  workload:
+    - container: download
+      runFor: 20s
+    - container: server
+      startup: 10s
+    - container: app
+      startup: 1s
+  cluster:
+    nodePools:
+      - name: gpu
+        cpu: "7"
+        memory: 30Gi
+        gpu: { model: L4, count: 1 }
+"#;
+    let mut failures = Vec::new();
+    for at in [10_000, 120_000] {
+        let run = sim::simulate(text, &Options { until: Some(at) });
+        assert_eq!(run.pods.len(), 2, "both pods run");
+        failures.extend(kubectl::nodes::compare("node-requests", text, &run, at));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

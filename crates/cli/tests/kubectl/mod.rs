@@ -25,6 +25,7 @@ pub mod autoscalers;
 pub mod deployments;
 pub mod jobs;
 pub mod lines;
+pub mod nodes;
 pub mod objects;
 pub mod server;
 pub mod services;

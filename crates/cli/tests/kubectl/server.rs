@@ -48,6 +48,9 @@ pub struct Objects {
     pub pod_table: Option<Value>,
     pub event_table: Option<Value>,
     pub nodes: Vec<Value>,
+    /// coordination.k8s.io/v1 Leases in `kube-node-lease`, one per node
+    /// (`describe node` reads its node's).
+    pub leases: Vec<Value>,
 }
 
 pub struct ApiServer {
@@ -280,6 +283,13 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
                     )
                 })
                 .or_else(|| by_name("/api/v1/nodes/", &objects.nodes, "nodes"))
+                .or_else(|| {
+                    by_name(
+                        "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/",
+                        &objects.leases,
+                        "leases.coordination.k8s.io",
+                    )
+                })
                 .or_else(|| {
                     by_name(
                         "/apis/apps/v1/namespaces/default/deployments/",

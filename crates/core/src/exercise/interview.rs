@@ -183,7 +183,7 @@ pub fn get_nodes(
                 "Ready".into(),
                 "<none>".into(),
                 crate::explain::human_duration(at),
-                "v1.35.2".into(),
+                crate::explain::node::KUBELET_VERSION.into(),
             ];
             if show_labels {
                 row.push(node_labels(pool, &name).join(","));
@@ -203,21 +203,12 @@ pub fn get_nodes(
     crate::explain::get_pods::table(&rows)
 }
 
-/// A node's labels, sorted: the kubelet's `kubernetes.io/arch`,
-/// `hostname` and `os`, then the pool's.
+/// A node's labels as `key=value`, sorted (`explain::node::labels`).
 fn node_labels(pool: &crate::manifest::scenario::NodePool, node: &str) -> Vec<String> {
-    let mut labels: Vec<String> = vec![
-        "kubernetes.io/arch=amd64".into(),
-        format!("kubernetes.io/hostname={node}"),
-        "kubernetes.io/os=linux".into(),
-    ];
-    labels.extend(
-        pool.labels
-            .iter()
-            .map(|(key, value)| format!("{key}={value}")),
-    );
-    crate::sort::sort(&mut labels);
-    labels
+    crate::explain::node::labels(pool, node)
+        .into_iter()
+        .map(|(key, value)| format!("{key}={value}"))
+        .collect()
 }
 
 /// The node a learner would describe: the pod's own, or for a pod no node
@@ -243,171 +234,17 @@ pub fn first_node(context: &ExecContext) -> String {
         .map_or_else(String::new, |pool| format!("{}-0", pool.name))
 }
 
-/// `kubectl describe node` (kubectl-output.md §7), the parts the exercises
-/// need: labels, taints, Capacity and Allocatable (equal: podlab reserves
-/// nothing for the system), the non-terminated pods and their allocated
-/// resources (percentages truncated; extended resources without one).
-/// System Info, conditions and addresses are not simulated and not shown.
+/// `kubectl describe node <node>` at `at` (`explain::node::describe`), or
+/// the API server's NotFound.
 pub fn describe_node(context: &ExecContext, node: &str, at: Millis) -> String {
-    use crate::manifest::quantity::Quantity;
-    let Some(pool) = node.rsplit_once('-').and_then(|(pool, _)| {
-        context
-            .reading
-            .scenario
-            .node_pools
-            .iter()
-            .find(|candidate| candidate.name == pool)
-    }) else {
-        return format!("Error from server (NotFound): nodes \"{node}\" not found\n");
-    };
-    let labels = node_labels(pool, node);
-    let mut text = format!("Name:\t{node}\nRoles:\t<none>\n");
-    for (index, label) in labels.iter().enumerate() {
-        let head = if index == 0 { "Labels:" } else { "" };
-        text.push_str(&format!("{head}\t{label}\n"));
-    }
-    if pool.taints.is_empty() {
-        text.push_str("Taints:\t<none>\n");
-    }
-    for (index, taint) in pool.taints.iter().enumerate() {
-        let head = if index == 0 { "Taints:" } else { "" };
-        let value = if taint.value.is_empty() {
-            String::new()
-        } else {
-            format!("={}", taint.value)
-        };
-        text.push_str(&format!("{head}\t{}{value}:{}\n", taint.key, taint.effect));
-    }
-    text.push_str("Unschedulable:\tfalse\n");
-    let mut capacity: Vec<(String, Quantity)> = vec![
-        (
-            "cpu".into(),
-            Quantity {
-                milli: pool.cpu_milli,
-            },
-        ),
-        ("memory".into(), Quantity::from_units(pool.memory_bytes)),
-        ("pods".into(), Quantity::from_units(110)),
-    ];
-    for (name, count) in pool.extended_resources() {
-        capacity.push((name, Quantity::from_units(i128::from(count))));
-    }
-    crate::sort::sort_by(&mut capacity, |a, b| a.0.cmp(&b.0));
-    // Each resource list aligns on its own (`printResourceList`).
-    let mut out = describe::tabwrite(&text, 2);
-    text = String::new();
-    for title in ["Capacity:", "Allocatable:"] {
-        let mut block = format!("{title}\n");
-        for (name, quantity) in &capacity {
-            block.push_str(&format!(
-                "  {name}:\t{}\n",
-                describe::quantity_string(name, *quantity)
-            ));
-        }
-        out.push_str(&describe::tabwrite(&block, 2));
-    }
-    let pods: Vec<&PodRun> = context
-        .run
-        .pods
-        .iter()
-        .filter(|pod| {
-            pod.exists_at(at)
-                && pod
-                    .node
-                    .as_ref()
-                    .is_some_and(|(name, bound)| name == node && *bound <= at)
-                && !matches!(pod.phase_at(at), "Succeeded" | "Failed")
-        })
-        .collect();
-    let allocatable = |name: &str| {
-        capacity
-            .iter()
-            .find(|(known, _)| known == name)
-            .map_or(0, |(_, quantity)| quantity.milli)
-    };
-    let percent = |name: &str, milli: i128| {
-        let total = allocatable(name);
-        if total > 0 {
-            milli.saturating_mul(100) / total
-        } else {
-            0
-        }
-    };
-    let show = |name: &str, milli: i128| {
-        format!(
-            "{} ({}%)",
-            describe::quantity_string(name, Quantity { milli }),
-            percent(name, milli)
-        )
-    };
-    let sums = |pod: &PodRun, name: &str| {
-        let mut request = 0i128;
-        let mut limit = 0i128;
-        for container in &pod.spec.containers {
-            request += container
-                .resources
-                .effective_request(name)
-                .map_or(0, |quantity| quantity.milli);
-            limit += container
-                .resources
-                .limit(name)
-                .and_then(|amount| amount.quantity)
-                .map_or(0, |quantity| quantity.milli);
-        }
-        (request, limit)
-    };
-    text.push_str(&format!(
-        "Non-terminated Pods:\t({} in total)\n",
-        pods.len()
-    ));
-    text.push_str(
-        "  Namespace\tName\t\tCPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\tAge\n",
-    );
-    text.push_str(
-        "  ---------\t----\t\t------------\t----------\t---------------\t-------------\t---\n",
-    );
-    for pod in &pods {
-        let (cpu_request, cpu_limit) = sums(pod, "cpu");
-        let (memory_request, memory_limit) = sums(pod, "memory");
-        text.push_str(&format!(
-            "  default\t{}\t\t{}\t{}\t{}\t{}\t{}\n",
-            pod.name,
-            show("cpu", cpu_request),
-            show("cpu", cpu_limit),
-            show("memory", memory_request),
-            show("memory", memory_limit),
-            crate::explain::human_duration(at.saturating_sub(pod.created))
-        ));
-    }
-    text.push_str(
-        "Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n",
-    );
-    text.push_str("  Resource\tRequests\tLimits\n  --------\t--------\t------\n");
-    let total = |name: &str| {
-        pods.iter().fold((0i128, 0i128), |(request, limit), pod| {
-            let (r, l) = sums(pod, name);
-            (request + r, limit + l)
-        })
-    };
-    for name in ["cpu", "memory"] {
-        let (request, limit) = total(name);
-        text.push_str(&format!(
-            "  {name}\t{}\t{}\n",
-            show(name, request),
-            show(name, limit)
-        ));
-    }
-    for (name, _) in capacity.iter().filter(|(name, _)| name.contains('/')) {
-        let (request, limit) = total(name);
-        text.push_str(&format!(
-            "  {name}\t{}\t{}\n",
-            describe::quantity_string(name, Quantity { milli: request }),
-            describe::quantity_string(name, Quantity { milli: limit })
-        ));
-    }
-    text.push_str("Events:\t<none>\n");
-    out.push_str(&describe::tabwrite(&text, 2));
-    out
+    crate::explain::node::describe(
+        &context.reading.scenario,
+        context.run,
+        &context.source,
+        node,
+        at,
+    )
+    .unwrap_or_else(|| format!("Error from server (NotFound): nodes \"{node}\" not found\n"))
 }
 
 /// How a path of commands compares with the recommended order.
@@ -618,9 +455,10 @@ mod tests {
         check(
             "one-gpu-two-replicas",
             &[
-                "nvidia.com/gpu:  1",
+                "nvidia.com/gpu:     1",
                 "(1 in total)",
-                "cpu             2 (12%)",
+                "cpu                2 (12%)",
+                "nvidia.com/gpu     1          1",
             ],
             &[],
         );

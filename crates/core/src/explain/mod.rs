@@ -8,6 +8,7 @@ pub mod get_pods;
 pub mod hpa;
 pub mod job;
 pub mod logs;
+pub mod node;
 pub mod pod_object;
 pub mod printers;
 pub mod replicas;

@@ -63,11 +63,24 @@ pub(crate) fn splitmix64(state: &mut u64) -> u64 {
 }
 
 /// 64 hex digits derived from `seed`.
-fn hex64(seed: &str) -> String {
+pub(crate) fn hex64(seed: &str) -> String {
     let mut state = fnv1a(seed);
     (0..4)
         .map(|_| format!("{:016x}", splitmix64(&mut state)))
         .collect()
+}
+
+/// A version-4-shaped UUID hashed from `seed` (`8-4-4-4-12` hex digits).
+pub(crate) fn uuid(seed: &str) -> String {
+    let hex = hex64(seed);
+    format!(
+        "{}-{}-4{}-8{}-{}",
+        &hex[0..8],
+        &hex[8..12],
+        &hex[13..16],
+        &hex[17..20],
+        &hex[20..32]
+    )
 }
 
 #[cfg(test)]
