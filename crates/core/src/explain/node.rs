@@ -102,7 +102,7 @@ pub fn find<'a>(scenario: &'a Scenario, name: &str) -> Option<NodeRef<'a>> {
     nodes(scenario).into_iter().find(|node| node.name() == name)
 }
 
-/// The node's labels, sorted: the kubelet's, then the pool's.
+/// The node's labels, sorted: the kubelet's, then the pool's others.
 pub fn labels(pool: &NodePool, name: &str) -> Vec<(String, String)> {
     let mut labels: Vec<(String, String)> = [
         ("beta.kubernetes.io/arch", "amd64"),
@@ -114,10 +114,10 @@ pub fn labels(pool: &NodePool, name: &str) -> Vec<(String, String)> {
     .iter()
     .map(|(key, value)| (key.to_string(), value.to_string()))
     .collect();
+    // The kubelet's own win (`sched::pool_label`).
     for (key, value) in &pool.labels {
-        match labels.iter_mut().find(|(known, _)| known == key) {
-            Some(entry) => entry.1 = value.clone(),
-            None => labels.push((key.clone(), value.clone())),
+        if !labels.iter().any(|(known, _)| known == key) {
+            labels.push((key.clone(), value.clone()));
         }
     }
     crate::sort::sort_by(&mut labels, |a, b| a.0.cmp(&b.0));
@@ -771,5 +771,34 @@ mod tests {
         assert_eq!(last_tick(299_999, STATUS_REPORT), 0);
         assert_eq!(last_tick(300_000, STATUS_REPORT), 300_000);
         assert_eq!(last_tick(12_345, LEASE_RENEW), 10_000);
+    }
+
+    /// The labels `describe node` shows are the ones the scheduler matches
+    /// a `nodeSelector` against: a pod selecting the kubelet's deprecated
+    /// `beta.kubernetes.io/arch` is bound (the kubelet still sets it), and
+    /// a pool cannot override a kubelet label.
+    #[test]
+    fn the_scheduler_matches_the_labels_describe_shows() {
+        let text = "apiVersion: v1\nkind: Pod\nmetadata: { name: legacy }\nspec:\n  nodeSelector: { beta.kubernetes.io/arch: amd64, pool: a }\n  containers:\n    - name: app\n      image: nginx:1.27\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: labels }\nspec:\n  duration: 1m\n  cluster:\n    nodePools:\n      - name: a\n        cpu: \"4\"\n        memory: 16Gi\n        labels: { pool: a, kubernetes.io/os: windows }\n";
+        let run = crate::sim::simulate(text, &crate::sim::Options::default());
+        let pod = &run.pods[0];
+        assert!(
+            pod.node
+                .as_ref()
+                .is_some_and(|(node, bound)| node == "a-0" && *bound < 5_000),
+            "{:?}",
+            pod.node
+        );
+        let reading = crate::manifest::read::read(text);
+        let pool = &reading.scenario.node_pools[0];
+        let shown = labels(pool, "a-0");
+        assert!(shown.contains(&("kubernetes.io/os".into(), "linux".into())));
+        for (key, value) in &shown {
+            assert_eq!(
+                crate::sched::pool_label(pool, "a-0", key),
+                Some(value.as_str()),
+                "{key}"
+            );
+        }
     }
 }

@@ -234,12 +234,14 @@ pub fn pods_per_node(pool: &NodePool, requests: &[(String, i64)]) -> i64 {
 }
 
 /// A label of node `node` of `pool`: the pool's labels plus the
-/// well-known ones every node carries.
+/// well-known ones the kubelet sets on its node, which win over a pool's
+/// (`initialNode`, `updateDefaultLabels`; the deprecated `beta.` ones are
+/// still set in 1.35; `explain::node::labels`).
 pub fn pool_label<'p>(pool: &'p NodePool, node: &'p str, key: &str) -> Option<&'p str> {
     match key {
         "kubernetes.io/hostname" => Some(node),
-        "kubernetes.io/os" => Some("linux"),
-        "kubernetes.io/arch" => Some("amd64"),
+        "kubernetes.io/os" | "beta.kubernetes.io/os" => Some("linux"),
+        "kubernetes.io/arch" | "beta.kubernetes.io/arch" => Some("amd64"),
         _ => pool
             .labels
             .iter()
