@@ -682,3 +682,48 @@ fn an_article_link_opens_the_terminal_on_its_command() {
     });
     session.screenshot(&out.join("terminal-embed-700x560-zh-TW.png"));
 }
+
+/// The terminal's engine is a second wasm module the page fetches; when it
+/// cannot load (offline before it was fetched, a deployment without it),
+/// the worker's `onerror` answers every waiting line with a note in the
+/// reader's language instead of leaving the line hanging.
+#[test]
+fn a_terminal_whose_worker_cannot_load_says_so() {
+    let dist = dist_dir();
+    let broken = output_dir().join("dist-without-worker");
+    let _ = std::fs::remove_dir_all(&broken);
+    std::fs::create_dir_all(&broken).expect("a scratch directory");
+    let mut removed = 0;
+    for entry in std::fs::read_dir(&dist)
+        .expect("the release build")
+        .flatten()
+    {
+        let name = entry.file_name();
+        if name.to_string_lossy().starts_with("kubectl-worker") {
+            removed += 1;
+            continue;
+        }
+        if entry.path().is_file() {
+            std::fs::copy(entry.path(), broken.join(&name)).expect("copies the build");
+        }
+    }
+    assert!(removed >= 2, "the build has the worker's files");
+    let server = StaticServer::start(broken.clone());
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    session.set_window_size(1366, 768);
+    for (lang, note) in [("en", "could not load"), ("zh-TW", "載入失敗")] {
+        open(
+            &session,
+            &server,
+            &format!("?lang={lang}&at=2m&cmd=kubectl+get+nodes"),
+        );
+        session.wait_for("the worker's failure note", PAGE_LOAD, |session| {
+            let text = try_text_of(session, "[data-testid=terminal-entry-0]")?;
+            (text.starts_with("$ kubectl get nodes") && text.contains(note)).then_some(())
+        });
+    }
+    session.screenshot(&out.join("terminal-worker-missing-zh-TW.png"));
+    let _ = std::fs::remove_dir_all(&broken);
+}

@@ -1,4 +1,5 @@
-//! `kubectl describe node` through podlab's line (`podlab_core::kubectl::
+//! `kubectl describe node` and `get nodes [-o wide] [--show-labels]`
+//! through podlab's line (`podlab_core::kubectl::
 //! run`) against the real kubectl given the same objects: the Scenario's
 //! nodes as v1 Node objects with their Leases (`explain::node::
 //! node_object`, `lease_object`), the pods that exist at T and their
@@ -31,7 +32,7 @@ pub fn served(text: &str, run: &Run, at: Millis, clock: Clock) -> Objects {
     let core_clock = pod_object::Clock { base: clock.base };
     let mut names: Vec<String> = node::nodes(scenario).iter().map(|n| n.name()).collect();
     names.sort();
-    let nodes = names
+    let nodes: Vec<Value> = names
         .iter()
         .filter_map(|name| node::node_object(scenario, name, at, core_clock))
         .map(|object| objects::to_json(&object))
@@ -41,6 +42,8 @@ pub fn served(text: &str, run: &Run, at: Millis, clock: Clock) -> Objects {
         .filter_map(|name| node::lease_object(scenario, name, at, core_clock))
         .map(|object| objects::to_json(&object))
         .collect();
+    let now = clock.base * 1000 + i64::try_from(at).expect("a time in range");
+    let node_table = Some(super::tables::node_table(&nodes, now));
     let mut existing: Vec<&PodRun> = run.pods.iter().filter(|pod| pod.exists_at(at)).collect();
     existing.sort_by(|a, b| a.name.cmp(&b.name));
     Objects {
@@ -55,18 +58,28 @@ pub fn served(text: &str, run: &Run, at: Millis, clock: Clock) -> Objects {
             .collect(),
         nodes,
         leases,
+        node_table,
         ..Objects::default()
     }
 }
 
-/// The lines compared at `at`: every node by name, all of them, and each
-/// pool's name as a prefix (kubectl describes every node it starts).
+/// The lines compared at `at`: `get nodes` in each form, every node by
+/// name, all of them, and each pool's name as a prefix (kubectl describes
+/// every node it starts).
 pub fn lines(text: &str, run: &Run) -> Vec<String> {
     let context = podlab_core::exercise::exec::ExecContext::new(text, run);
     let scenario = &context.reading.scenario;
-    let mut lines = vec!["describe node".to_string()];
+    let mut lines = vec![
+        "describe node".to_string(),
+        "get nodes".to_string(),
+        "get nodes -o wide".to_string(),
+        "get nodes --show-labels".to_string(),
+        "get nodes -o wide --show-labels".to_string(),
+    ];
     for node in node::nodes(scenario) {
         lines.push(format!("describe node {}", node.name()));
+        lines.push(format!("get node {}", node.name()));
+        lines.push(format!("get node {} -o wide", node.name()));
     }
     for pool in &scenario.node_pools {
         lines.push(format!("describe nodes {}", pool.name));

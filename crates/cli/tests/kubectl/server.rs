@@ -51,6 +51,8 @@ pub struct Objects {
     /// coordination.k8s.io/v1 Leases in `kube-node-lease`, one per node
     /// (`describe node` reads its node's).
     pub leases: Vec<Value>,
+    /// The Table printed for `kubectl get nodes` (`tables::node_table`).
+    pub node_table: Option<Value>,
 }
 
 pub struct ApiServer {
@@ -213,6 +215,28 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
             Some(printed) if table => (200, rows_where(printed, query, |_| true)),
             _ => (200, event_list(objects, query)),
         },
+        "/api/v1/nodes" if table && objects.node_table.is_some() => (
+            200,
+            rows_where(objects.node_table.as_ref().expect("checked"), query, |_| {
+                true
+            }),
+        ),
+        _ if table && objects.node_table.is_some() && path.starts_with("/api/v1/nodes/") => {
+            let name = path.trim_start_matches("/api/v1/nodes/");
+            let printed = rows_where(
+                objects.node_table.as_ref().expect("checked"),
+                "",
+                |object| object["metadata"]["name"] == name,
+            );
+            if printed["rows"]
+                .as_array()
+                .is_some_and(|rows| rows.is_empty())
+            {
+                (404, not_found(&format!("nodes \"{name}\" not found")))
+            } else {
+                (200, printed)
+            }
+        }
         "/api/v1/nodes" => (
             200,
             json!({ "kind": "NodeList", "apiVersion": "v1", "metadata": { "resourceVersion": "1000" }, "items": objects.nodes }),

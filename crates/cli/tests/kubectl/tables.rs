@@ -1,8 +1,9 @@
 //! The `meta.k8s.io/v1` Tables the API server prints for `kubectl get
-//! pods` and `kubectl get events`, built here from the served v1 Pod and
-//! Event objects (JSON), independently of podlab's renderers: a port of
-//! kubernetes v1.35 `pkg/printers/internalversion/printers.go` `printPod`
-//! and `printEvent` (with their column definitions from `AddHandlers`),
+//! pods`, `kubectl get events` and `kubectl get nodes`, built here from the
+//! served v1 Pod, Event and Node objects (JSON), independently of podlab's
+//! renderers: a port of kubernetes v1.35 `pkg/printers/internalversion/
+//! printers.go` `printPod`, `printEvent` and `printNode` (with their column
+//! definitions from `AddHandlers`),
 //! `translateTimestampSince` and apimachinery's `duration.HumanDuration`.
 //!
 //! The server prints with `GenerateOptions{Wide: true}` whatever kubectl
@@ -428,6 +429,105 @@ pub fn event_table(events: &[Value], now: i64) -> Value {
             column("First Seen", "string", 1),
             column("Count", "string", 1),
             column("Name", "string", 1),
+        ],
+        rows,
+    )
+}
+
+/// `printNode`: the Ready condition (`Ready`, `NotReady`, else `Unknown`),
+/// `SchedulingDisabled` when unschedulable, the roles from the
+/// `node-role.kubernetes.io/<role>` and `kubernetes.io/role` labels, the
+/// age, the kubelet's version; wide: the first InternalIP and ExternalIP
+/// (`<none>`), the OS image, kernel and runtime (`<unknown>` when empty).
+pub fn node_cells(node: &Value, now: i64) -> Vec<Value> {
+    let mut status: Vec<String> = node["status"]["conditions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|condition| condition["type"] == "Ready")
+        .map(|condition| {
+            if condition["status"] == "True" {
+                "Ready".to_string()
+            } else {
+                "NotReady".to_string()
+            }
+        })
+        .take(1)
+        .collect();
+    if status.is_empty() {
+        status.push("Unknown".into());
+    }
+    if node["spec"]["unschedulable"] == true {
+        status.push("SchedulingDisabled".into());
+    }
+    let mut roles: Vec<String> = node["metadata"]["labels"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter_map(
+            |(key, value)| match key.strip_prefix("node-role.kubernetes.io/") {
+                Some(role) if !role.is_empty() => Some(role.to_string()),
+                Some(_) => None,
+                None => (key == "kubernetes.io/role")
+                    .then(|| value.as_str().unwrap_or("").to_string())
+                    .filter(|role| !role.is_empty()),
+            },
+        )
+        .collect();
+    roles.sort();
+    roles.dedup();
+    let roles = if roles.is_empty() {
+        "<none>".to_string()
+    } else {
+        roles.join(",")
+    };
+    let info = &node["status"]["nodeInfo"];
+    let address = |kind: &str| {
+        node["status"]["addresses"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|address| address["type"] == kind)
+            .map_or("<none>".to_string(), |address| {
+                text(address, "address").to_string()
+            })
+    };
+    let or_unknown = |key: &str| match text(info, key) {
+        "" => "<unknown>".to_string(),
+        known => known.to_string(),
+    };
+    vec![
+        json!(text(&node["metadata"], "name")),
+        json!(status.join(",")),
+        json!(roles),
+        json!(since(&node["metadata"]["creationTimestamp"], now)),
+        json!(text(info, "kubeletVersion")),
+        json!(address("InternalIP")),
+        json!(address("ExternalIP")),
+        json!(or_unknown("osImage")),
+        json!(or_unknown("kernelVersion")),
+        json!(or_unknown("containerRuntimeVersion")),
+    ]
+}
+
+/// The nodes' Table (`nodeColumnDefinitions`), rows in the order given.
+pub fn node_table(nodes: &[Value], now: i64) -> Value {
+    let rows = nodes
+        .iter()
+        .map(|node| json!({ "cells": node_cells(node, now), "object": node }))
+        .collect();
+    table(
+        vec![
+            column("Name", "string", 0),
+            column("Status", "string", 0),
+            column("Roles", "string", 0),
+            column("Age", "string", 0),
+            column("Version", "string", 0),
+            column("Internal-IP", "string", 1),
+            column("External-IP", "string", 1),
+            column("OS-Image", "string", 1),
+            column("Kernel-Version", "string", 1),
+            column("Container-Runtime", "string", 1),
         ],
         rows,
     )

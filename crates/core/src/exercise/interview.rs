@@ -57,7 +57,7 @@ pub fn run_command(
         let output = match command {
             Command::Apply => apply(context),
             Command::GetEvents => get_events(context.run, at),
-            Command::GetNodes => get_nodes(context, at, false, None),
+            Command::GetNodes => get_nodes(context, at, false, false, None),
             Command::DescribeNode => describe_node(context, &node, at),
             _ => "No resources found in default namespace.\n".into(),
         };
@@ -109,7 +109,7 @@ pub fn run_command(
             .exec(pod, container, &["nvidia-smi".to_string()], at)
             .transcript(),
         Command::GetEvents => get_events(run, at),
-        Command::GetNodes => get_nodes(context, at, false, None),
+        Command::GetNodes => get_nodes(context, at, false, false, None),
         Command::DescribeNode => describe_node(context, &node, at),
     };
     (line, output)
@@ -162,40 +162,58 @@ fn get_events(run: &Run, at: Millis) -> String {
     table
 }
 
-/// `kubectl get nodes [NAME] [--show-labels]`: every node (or the one named) of the Scenario, Ready,
-/// age = `at`, by name as the API lists them; `LABELS` is
-/// `labels.FormatLabels` (sorted `key=value`, comma-joined).
+/// `kubectl get nodes [NAME] [-o wide] [--show-labels]`: every node (or the
+/// one named) of the Scenario, by name as the API lists them, as `printNode`
+/// prints it: Ready, no role, age = `at` (created at 0), the kubelet's
+/// version; `-o wide` adds the addresses and the node's system info
+/// (`explain::node::wide_cells`); `LABELS` is `labels.FormatLabels`
+/// (sorted `key=value`, comma-joined).
 pub fn get_nodes(
     context: &ExecContext,
     at: Millis,
+    wide: bool,
     show_labels: bool,
     only: Option<&str>,
 ) -> String {
+    use crate::explain::node;
     let mut rows: Vec<Vec<String>> = Vec::new();
-    for pool in &context.reading.scenario.node_pools {
-        for index in 0..pool.count.clamp(0, 1000) {
-            let name = format!("{}-{index}", pool.name);
-            if only.is_some_and(|only| only != name) {
-                continue;
-            }
-            let mut row = vec![
-                String::new(),
-                "Ready".into(),
-                "<none>".into(),
-                crate::explain::human_duration(at),
-                crate::explain::node::KUBELET_VERSION.into(),
-            ];
-            if show_labels {
-                row.push(node_labels(pool, &name).join(","));
-            }
-            row[0] = name;
-            rows.push(row);
+    for node in node::nodes(&context.reading.scenario) {
+        let name = node.name();
+        if only.is_some_and(|only| only != name) {
+            continue;
         }
+        let mut row = vec![
+            String::new(),
+            "Ready".into(),
+            "<none>".into(),
+            crate::explain::human_duration(at),
+            node::KUBELET_VERSION.into(),
+        ];
+        if wide {
+            row.extend(node::wide_cells(&node));
+        }
+        if show_labels {
+            row.push(node_labels(node.pool, &name).join(","));
+        }
+        row[0] = name;
+        rows.push(row);
     }
     crate::sort::sort_by(&mut rows, |a, b| a[0].cmp(&b[0]));
     let mut header = ["NAME", "STATUS", "ROLES", "AGE", "VERSION"]
         .map(String::from)
         .to_vec();
+    if wide {
+        header.extend(
+            [
+                "INTERNAL-IP",
+                "EXTERNAL-IP",
+                "OS-IMAGE",
+                "KERNEL-VERSION",
+                "CONTAINER-RUNTIME",
+            ]
+            .map(String::from),
+        );
+    }
     if show_labels {
         header.push("LABELS".into());
     }

@@ -154,6 +154,19 @@ pub fn capacity(pool: &NodePool) -> Vec<(String, Quantity)> {
     capacity
 }
 
+/// `printNode`'s `-o wide` cells: INTERNAL-IP, EXTERNAL-IP (`<none>`: the
+/// nodes have no ExternalIP address), OS-IMAGE, KERNEL-VERSION,
+/// CONTAINER-RUNTIME.
+pub fn wide_cells(node: &NodeRef<'_>) -> [String; 5] {
+    [
+        internal_ip(node),
+        "<none>".into(),
+        OS_IMAGE.into(),
+        KERNEL.into(),
+        RUNTIME.into(),
+    ]
+}
+
 fn internal_ip(node: &NodeRef<'_>) -> String {
     let n = node.index + 2;
     format!("172.18.{}.{}", n / 256, n % 256)

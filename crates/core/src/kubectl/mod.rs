@@ -156,6 +156,7 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
         Command::Get {
             kind: Kind::Node,
             name,
+            format,
             show_labels,
             ..
         } => match name {
@@ -163,6 +164,7 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
             _ => Output::out(interview::get_nodes(
                 context,
                 at,
+                *format == Format::Wide,
                 *show_labels,
                 name.as_deref(),
             )),
