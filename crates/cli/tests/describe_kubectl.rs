@@ -1481,3 +1481,26 @@ spec:
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `get pods -w` (also `-o wide`, and with a NAME for every pod) byte for
+/// byte with kubectl v1.35.2 reading a watch stream of the rows podlab
+/// prints (kubectl/lines.rs `compare_watch`): the crash loop from 10 s
+/// (restarts, Error, CrashLoopBackOff, the RESTARTS column widening past
+/// the header), CronJobs from 30 s (no pod at T: the header comes with the
+/// first row; Jobs' pods created and deleted), init containers from 30 s.
+#[test]
+fn get_pods_watch_matches_kubectl() {
+    let cases: &[(&str, Millis)] = &[
+        ("crash-loop-liveness-40s.yaml", 10_000),
+        ("cronjob-policies.yaml", 30_000),
+        ("init-containers.yaml", 30_000),
+    ];
+    let mut failures = Vec::new();
+    for (file, at) in cases {
+        let (text, _) = golden(file, *at);
+        // The whole run: the watch goes on past T.
+        let run = sim::simulate(&text, &Options::default());
+        failures.extend(kubectl::lines::compare_watch(file, &text, &run, *at));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -53,6 +53,10 @@ pub struct Objects {
     pub leases: Vec<Value>,
     /// The Table printed for `kubectl get nodes` (`tables::node_table`).
     pub node_table: Option<Value>,
+    /// The watch events a pods watch streams (`kubectl get pods -w`), each
+    /// `{"type", "object"}` with a Table of one row; `None`: an empty
+    /// stream, as for every other watch.
+    pub pod_watch: Option<Vec<Value>>,
 }
 
 pub struct ApiServer {
@@ -120,22 +124,32 @@ fn handle(stream: TcpStream, objects: &Objects, log: &Mutex<Vec<String>>) -> std
     if let Ok(mut log) = log.lock() {
         log.push(format!("{method} {target}"));
     }
+    let path = target.split('?').next().unwrap_or("");
     let (status, body) = if method == "GET" && target.contains("watch=true") {
-        // A watch (`kubectl rollout status`'s informer after its list): an
-        // empty stream that ends at once. `--watch=false` decides on the
-        // listed object; client-go may log that the watch was short (a
-        // stream held open instead keeps kubectl from exiting until it
-        // ends), which the comparison leaves out.
-        (200, Value::Null)
+        match &objects.pod_watch {
+            // `kubectl get pods -w`: the events one after another, then the
+            // stream ends (kubectl ignores how its watch ended and exits 0).
+            Some(events) if path.ends_with("/pods") => {
+                let stream: Vec<String> = events.iter().map(Value::to_string).collect();
+                (200, Value::String(stream.join("\n")))
+            }
+            // A watch (`kubectl rollout status`'s informer after its list):
+            // an empty stream that ends at once. `--watch=false` decides on
+            // the listed object; client-go may log that the watch was short
+            // (a stream held open instead keeps kubectl from exiting until
+            // it ends), which the comparison leaves out.
+            _ => (200, Value::Null),
+        }
     } else if method == "GET" {
         route(target, objects, table)
     } else {
         (405, not_found(&format!("{method} is not served")))
     };
-    let body = if body.is_null() {
-        String::new()
-    } else {
-        body.to_string()
+    let body = match body {
+        Value::Null => String::new(),
+        // A watch stream, already its own text.
+        Value::String(stream) => stream,
+        body => body.to_string(),
     };
     let reason = match status {
         200 => "OK",

@@ -44,7 +44,9 @@ fn last_finish(status: &ContainerStatus) -> Option<Millis> {
 
 fn printed(pod: &PodRun, at: Millis) -> Printed {
     let mut reason = pod.phase_at(at).to_string();
-    let bound = pod.node.as_ref().is_some_and(|(_, bound)| *bound <= at);
+    // Until the kubelet's first sync the object has no container statuses:
+    // printPod shows the phase, `Pending`.
+    let bound = pod.synced_at().is_some_and(|synced| synced <= at);
     let sidecars = (0..pod.spec.init_containers.len())
         .filter(|index| init::is_sidecar(pod, *index))
         .count();
@@ -236,4 +238,37 @@ pub fn table(rows: &[Vec<String>]) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::sim::{simulate, Options};
+
+    /// Until the kubelet's first sync after the binding, the Pod object has
+    /// no container statuses: `get pods` prints `Pending`, describe has no
+    /// Start Time yet; `status.startTime` is that sync, also for a pod the
+    /// scheduler bound late (gpu-job-frees-capacity: `serve` waits for the
+    /// Job's GPU and is bound when the Job's pod finishes).
+    #[test]
+    fn a_pod_is_pending_until_the_kubelets_first_sync_after_its_binding() {
+        let text = include_str!("../../../../tests/golden/gpu-job-frees-capacity.yaml");
+        let run = simulate(text, &Options::default());
+        let serve = run
+            .pods
+            .iter()
+            .find(|pod| pod.name.starts_with("serve"))
+            .expect("the serving pod");
+        let (_, bound) = serve.node.clone().expect("bound once the GPU is free");
+        assert!(bound > serve.created + 10_000, "bound late: {bound}");
+        let synced = serve.synced_at().expect("synced");
+        assert_eq!(synced, bound + 500);
+        assert_eq!(super::status(serve, synced - 1), "Pending");
+        assert_eq!(super::status(serve, synced), "ContainerCreating");
+        let describe = crate::explain::describe::describe_pod(&run, serve, synced + 5_000);
+        let start = crate::explain::describe::rfc1123z(synced);
+        assert!(
+            describe.contains(&format!("Start Time:       {start}")),
+            "{describe}"
+        );
+    }
 }

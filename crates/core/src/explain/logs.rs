@@ -35,7 +35,7 @@
 use crate::manifest::duration::{self, Millis};
 use crate::manifest::model::{Container, Handler};
 use crate::manifest::scenario::Program;
-use crate::sim::{ContainerState, GpuOom, Instance, PodRun, Run, Timing};
+use crate::sim::{ContainerState, GpuOom, Instance, PodRun, Run};
 
 /// The bytes `kubectl logs <pod> -c <container> [--previous]` prints at `at`,
 /// or the error line it prints on stderr.
@@ -68,7 +68,7 @@ pub fn logs(
         // `LogLocation` has no node: the API server streams nothing.
         return Ok(String::new());
     }
-    if at < pod.created + Timing::default().first_sync {
+    if pod.synced_at().is_none_or(|synced| at < synced) {
         return bad_request(format!(
             "container {container:?} in pod {:?} is not available",
             pod.name

@@ -30,7 +30,7 @@ use crate::explain::printers::Value;
 use crate::manifest::duration::Millis;
 use crate::manifest::model::{Amount, Container, Handler, PortRef, Probe};
 use crate::manifest::quantity::Quantity;
-use crate::sim::{init, ContainerRun, ContainerState, ContainerStatus, PodRun, Run, Timing};
+use crate::sim::{init, ContainerRun, ContainerState, ContainerStatus, PodRun, Run};
 
 /// Where simulated time 0 lies on the clock, in Unix seconds: podlab's
 /// epoch (2026-01-01T00:00:00Z) for kubectl's line, the wall clock less T
@@ -836,7 +836,7 @@ pub fn pod(run: &Run, pod: &PodRun, at: Millis, source: &str, clock: Clock) -> V
 /// statuses come with that sync, the pod IP with the sandbox (`PodRun::sandbox`),
 /// as podlab's describe renderer models them.
 fn pod_status(pod: &PodRun, bound_at: Millis, at: Millis, clock: Clock, qos: &str) -> Value {
-    let start_time = pod.created + Timing::default().first_sync;
+    let start_time = pod.synced_at().unwrap_or(pod.created);
     if at < start_time {
         return obj()
             .with("phase", "Pending".into())

@@ -629,8 +629,11 @@ mod tests {
                 until: Some(720_000),
             },
         );
+        // The lane draws the half second before the kubelet's first
+        // status (STATUS `Pending`) as part of ContainerCreating.
+        let synced = run.pods[0].synced_at().unwrap_or(0);
         for segment in &lane.segments {
-            let status = crate::explain::get_pods::status(&run.pods[0], segment.from);
+            let status = crate::explain::get_pods::status(&run.pods[0], segment.from.max(synced));
             let expected = match segment.state {
                 State::RunningNotReady | State::Ready => "Running",
                 other => other.id(),
@@ -779,7 +782,15 @@ mod tests {
                         State::RunningNotReady | State::Ready => "Running",
                         other => other.id(),
                     };
-                    let status = crate::explain::get_pods::status(pod, segment.from);
+                    // The half second before the kubelet's first status
+                    // (STATUS `Pending`) is drawn as the lane's first
+                    // state (ContainerCreating, Init).
+                    let at = if segment.state != State::Pending {
+                        segment.from.max(pod.synced_at().unwrap_or(0))
+                    } else {
+                        segment.from
+                    };
+                    let status = crate::explain::get_pods::status(pod, at);
                     // `Init` stands for every `Init:…` STATUS: `Init:0/1`,
                     // `Init:CrashLoopBackOff`, `Init:Error`.
                     if segment.state == State::Init {

@@ -15,7 +15,7 @@
 pub mod parse;
 pub mod session;
 mod top;
-mod watch;
+pub mod watch;
 
 use crate::exercise::exec::ExecContext;
 use crate::exercise::interview;

@@ -62,6 +62,7 @@ fn cells(pod: &PodRun, at: Millis, wide: bool) -> (Vec<String>, Vec<String>) {
 fn instants(pod: &PodRun) -> Vec<Millis> {
     let mut out = vec![pod.created];
     out.extend(pod.node.as_ref().map(|(_, bound)| *bound));
+    out.extend(pod.synced_at());
     out.extend(pod.sandbox);
     out.extend(pod.deleting);
     let container = |out: &mut Vec<Millis>, container: &ContainerRun| {
@@ -115,15 +116,83 @@ impl Writer {
     }
 }
 
-/// `kubectl get pods [NAME] -w [-o wide]` at `at`.
-pub fn get_pods(context: &ExecContext, name: Option<&str>, wide: bool, at: Millis) -> Output {
-    let run = context.run;
+/// One row `get pods -w` prints after the table: the pod (an index into
+/// the watched pods, by name) at the time of its watch event, and whether
+/// the event is its deletion (the row then shows the object's last state).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Change {
+    pub at: Millis,
+    pub pod: usize,
+    pub deleted: bool,
+}
+
+/// The pods `get pods [NAME] -w` watches, by name.
+pub fn watched<'r>(run: &'r crate::sim::Run, name: Option<&str>) -> Vec<&'r PodRun> {
     let mut watched: Vec<&PodRun> = run
         .pods
         .iter()
         .filter(|pod| name.is_none_or(|name| pod.name == name))
         .collect();
     watched.sort_by(|a, b| a.name.cmp(&b.name));
+    watched
+}
+
+/// The rows after the table at `at`, in time order (ties by pod name), up
+/// to `until` and [`MAX_ROWS`]; and the time the watch stopped at.
+pub fn changes(
+    watched: &[&PodRun],
+    at: Millis,
+    until: Millis,
+    wide: bool,
+) -> (Vec<Change>, Millis) {
+    let mut last: Vec<Option<Vec<String>>> = watched
+        .iter()
+        .map(|pod| pod.exists_at(at).then(|| cells(pod, at, wide).1))
+        .collect();
+    let mut instants: Vec<(Millis, usize)> = watched
+        .iter()
+        .enumerate()
+        .flat_map(|(index, pod)| instants(pod).into_iter().map(move |t| (t, index)))
+        .chain(
+            watched
+                .iter()
+                .enumerate()
+                .filter_map(|(index, pod)| pod.deleted.map(|t| (t, index))),
+        )
+        .filter(|(t, _)| *t > at && *t <= until)
+        .collect();
+    crate::sort::sort(&mut instants);
+    instants.dedup();
+    let mut out = Vec::new();
+    for (t, index) in instants {
+        if out.len() == MAX_ROWS {
+            return (out, t);
+        }
+        let pod = watched[index];
+        let deleted = pod.deleted.is_some_and(|gone| gone <= t);
+        if deleted && last[index].is_none() {
+            continue;
+        }
+        // A DELETED event prints the last state the object had.
+        let shown_at = if deleted { t.saturating_sub(1) } else { t };
+        let key = cells(pod, shown_at, wide).1;
+        if !deleted && last[index].as_ref() == Some(&key) {
+            continue;
+        }
+        out.push(Change {
+            at: t,
+            pod: index,
+            deleted,
+        });
+        last[index] = if deleted { None } else { Some(key) };
+    }
+    (out, until)
+}
+
+/// `kubectl get pods [NAME] -w [-o wide]` at `at`.
+pub fn get_pods(context: &ExecContext, name: Option<&str>, wide: bool, at: Millis) -> Output {
+    let run = context.run;
+    let watched = watched(run, name);
     if let Some(name) = name {
         // kubectl GETs the named pod before it watches it.
         if !watched.iter().any(|pod| pod.exists_at(at)) {
@@ -139,67 +208,40 @@ pub fn get_pods(context: &ExecContext, name: Option<&str>, wide: bool, at: Milli
         widths: Vec::new(),
         out: String::new(),
     };
-    // The list at T, by name, and what each row showed.
-    let mut last: Vec<Option<Vec<String>>> = vec![None; watched.len()];
-    let mut table = Vec::new();
-    for (index, pod) in watched.iter().enumerate() {
-        if pod.exists_at(at) {
-            let (cells, key) = cells(pod, at, wide);
-            table.push(cells);
-            last[index] = Some(key);
-        }
-    }
+    // The list at T, by name.
+    let mut table: Vec<Vec<String>> = watched
+        .iter()
+        .filter(|pod| pod.exists_at(at))
+        .map(|pod| cells(pod, at, wide).0)
+        .collect();
     let mut header_printed = !table.is_empty();
     if header_printed {
         table.insert(0, header.clone());
         writer.block(&table);
     }
     let until = run.end.min(at.saturating_add(WATCH_SPAN));
-    // Every change after T in time order (ties by pod name).
-    let mut changes: Vec<(Millis, usize)> = watched
-        .iter()
-        .enumerate()
-        .flat_map(|(index, pod)| instants(pod).into_iter().map(move |t| (t, index)))
-        .chain(
-            watched
-                .iter()
-                .enumerate()
-                .filter_map(|(index, pod)| pod.deleted.map(|t| (t, index))),
-        )
-        .filter(|(t, _)| *t > at && *t <= until)
-        .collect();
-    crate::sort::sort(&mut changes);
-    changes.dedup();
-    let mut rows = 0;
-    let mut stopped = until;
-    for (t, index) in changes {
-        if rows == MAX_ROWS {
-            stopped = t;
-            break;
-        }
-        let pod = watched[index];
-        let deleted = pod.deleted.is_some_and(|gone| gone <= t);
-        // A DELETED event prints the last state the object had.
-        let shown_at = if deleted { t.saturating_sub(1) } else { t };
-        if deleted && last[index].is_none() {
-            continue;
-        }
-        let (cells, key) = cells(pod, shown_at, wide);
-        if !deleted && last[index].as_ref() == Some(&key) {
-            continue;
-        }
-        let mut cells = cells;
-        if deleted {
+    let (changes, stopped) = changes(&watched, at, until, wide);
+    for change in changes {
+        let pod = watched[change.pod];
+        let t = change.at;
+        let shown_at = if change.deleted {
+            t.saturating_sub(1)
+        } else {
+            t
+        };
+        let mut cells = cells(pod, shown_at, wide).0;
+        if change.deleted {
             // The server prints the deleted object when it sends the event.
             cells[4] = human_duration(t.saturating_sub(pod.created / 1000 * 1000));
         }
-        if !header_printed {
-            writer.block(std::slice::from_ref(&header));
+        if header_printed {
+            writer.block(&[cells]);
+        } else {
+            // The first event's Table prints its header and row together,
+            // aligned as one block.
+            writer.block(&[header.clone(), cells]);
             header_printed = true;
         }
-        writer.block(&[cells]);
-        rows += 1;
-        last[index] = if deleted { None } else { Some(key) };
     }
     let mut output = Output::out(writer.out);
     let until_text = human_duration(stopped);

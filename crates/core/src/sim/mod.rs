@@ -629,6 +629,18 @@ impl PodRun {
         self.created <= at && self.deleted.is_none_or(|gone| gone > at)
     }
 
+    /// When the kubelet first synced the pod and wrote its status
+    /// (`status.startTime`, the container statuses): `Timing::first_sync`
+    /// after the scheduler bound it (`Ev::FirstSync`, pushed at the
+    /// binding); `None` while it is not bound. Before it, the API object
+    /// has only the scheduler's condition and `kubectl get pods` prints
+    /// `Pending`.
+    pub fn synced_at(&self) -> Option<Millis> {
+        self.node
+            .as_ref()
+            .map(|(_, bound)| bound + Timing::default().first_sync)
+    }
+
     /// Container statuses at `at`; a container that has not started yet
     /// waits with the kubelet's default reason: `ContainerCreating`, or
     /// `PodInitializing` when the pod has init containers

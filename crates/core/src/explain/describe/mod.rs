@@ -63,7 +63,7 @@ use super::events::{self, EventObject, EPOCH_UNIX_SECONDS};
 use super::human_duration;
 use crate::manifest::duration::Millis;
 use crate::manifest::model::{PodSpec, Toleration};
-use crate::sim::{ContainerRun, ContainerState, ContainerStatus, PodRun, Run, Timing};
+use crate::sim::{ContainerRun, ContainerState, ContainerStatus, PodRun, Run};
 
 /// The text of `kubectl describe pod <pod.name>` at `at`.
 pub fn describe_pod(run: &Run, pod: &PodRun, at: Millis) -> String {
@@ -261,9 +261,10 @@ fn since(timestamp: Millis, at: Millis) -> String {
     }
 }
 
-/// `status.startTime`: set by the kubelet's first sync of the pod.
+/// `status.startTime`: set by the kubelet's first sync of the pod, after
+/// the binding (`PodRun::synced_at`).
 fn start_time(pod: &PodRun) -> Millis {
-    pod.created + Timing::default().first_sync
+    pod.synced_at().unwrap_or(pod.created)
 }
 
 fn header(text: &mut Text, pod: &PodRun, view: &PodView) {
