@@ -71,10 +71,13 @@ pub const fn requeue(d: Millis) -> Millis {
     d + d / 4
 }
 
+/// Pod binding → the kubelet's first sync (`Timing::first_sync`'s value).
+pub const FIRST_SYNC: Millis = 500;
+
 impl Default for Timing {
     fn default() -> Timing {
         Timing {
-            first_sync: 500,
+            first_sync: FIRST_SYNC,
             start_delay: 1500,
             restart_delay: 300,
             pleg: 1000,

@@ -638,7 +638,7 @@ impl PodRun {
     pub fn synced_at(&self) -> Option<Millis> {
         self.node
             .as_ref()
-            .map(|(_, bound)| bound + Timing::default().first_sync)
+            .map(|(_, bound)| bound + kubelet::FIRST_SYNC)
     }
 
     /// Container statuses at `at`; a container that has not started yet
