@@ -1,6 +1,6 @@
 //! The size budget of the release build: the page's wasm and JavaScript,
 //! gzipped, must stay under 550 KiB (the goal is 250 KiB; DESIGN.md), and
-//! the kubectl worker's under 320 KiB.
+//! the kubectl worker's under 390 KiB.
 //!
 //! The brief set 460 KiB when the build was 416 KiB (commit 59e42b7). Traffic,
 //! Services, the HorizontalPodAutoscaler and rolling updates (issues 15 and
@@ -28,6 +28,9 @@
 //! CronJobs, `get pods -w`, `get events` with Go's sort, `describe node`)
 //! brought it to 313,064 bytes; it is fetched after the first screen, when
 //! a terminal mounts, never for the timeline (docs/size.md).
+//!
+//! The worker's budget went from 320 to 390 KiB on 2026-12-06: it lints
+//! too (`Ask::Lint`: the rules, ~85 KB gzip), 398,118 bytes.
 
 use std::path::Path;
 use std::process::Command;
@@ -39,9 +42,9 @@ const GOAL_GZIP_BYTES: u64 = 250 * 1024;
 /// The kubectl worker's files (`kubectl-worker.js`, `_bg.wasm`, `_loader.js`).
 const WORKER_PREFIX: &str = "kubectl-worker";
 /// The worker holds the simulator and kubectl's renderers without the page:
-/// 272.7 KB when it was split off, 313.1 KB with issue 17's last commands
-/// (docs/size.md).
-const WORKER_BUDGET_GZIP_BYTES: u64 = 320 * 1024;
+/// 272.7 KB when it was split off, 313.1 KB with issue 17's last commands,
+/// 398,118 bytes with the lint rules (2026-12-06; docs/size.md).
+const WORKER_BUDGET_GZIP_BYTES: u64 = 390 * 1024;
 
 pub fn check(dist: &Path) -> Result<()> {
     let mut files: Vec<_> = std::fs::read_dir(dist)
