@@ -428,24 +428,6 @@ fn ask(request: Request, reply: Box<dyn FnOnce(Reply)>) {
     }
 }
 
-/// Starts the worker ahead of the first line (the page calls it once the
-/// timeline is up), so that the terminal also works after the network goes.
-#[cfg(target_arch = "wasm32")]
-pub fn warm_up() {
-    if OVERRIDE.with(|slot| slot.borrow().is_some()) {
-        return;
-    }
-    WORKER.with(|worker| {
-        let mut worker = worker.borrow_mut();
-        if worker.is_none() {
-            *worker = spawn();
-        }
-    });
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-pub fn warm_up() {}
-
 #[cfg(target_arch = "wasm32")]
 fn spawn() -> Option<Started> {
     use wasm_bindgen::closure::Closure;

@@ -1,5 +1,5 @@
 //! The size budget of the release build: the page's wasm and JavaScript,
-//! gzipped, must stay under 550 KiB (the goal is 250 KiB; DESIGN.md), and
+//! gzipped, must stay under 480 KiB (the goal is 250 KiB; DESIGN.md), and
 //! the kubectl worker's under 390 KiB.
 //!
 //! The brief set 460 KiB when the build was 416 KiB (commit 59e42b7). Traffic,
@@ -31,13 +31,22 @@
 //!
 //! The worker's budget went from 320 to 390 KiB on 2026-12-06: it lints
 //! too (`Ask::Lint`: the rules, ~85 KB gzip), 398,118 bytes.
+//!
+//! On 2026-12-06 the lint rules (`podlab_core::rules` and what only they
+//! use, their messages in both languages) moved from the page into that
+//! worker, which the page now starts as soon as it is up and asks for each
+//! text's diagnostics: the page went from 563,199 to 483,049 bytes and its
+//! budget came down from 550 to 480 KiB. The timeline needs none of it;
+//! the diagnostics arrive a moment after it (docs/size.md "Linting in the
+//! worker").
 
 use std::path::Path;
 use std::process::Command;
 
 use anyhow::{bail, Context, Result};
 
-const BUDGET_GZIP_BYTES: u64 = 550 * 1024;
+/// 483,049 bytes on 2026-12-06, with the rules in the worker.
+const BUDGET_GZIP_BYTES: u64 = 480 * 1024;
 const GOAL_GZIP_BYTES: u64 = 250 * 1024;
 /// The kubectl worker's files (`kubectl-worker.js`, `_bg.wasm`, `_loader.js`).
 const WORKER_PREFIX: &str = "kubectl-worker";
@@ -66,9 +75,9 @@ pub fn check(dist: &Path) -> Result<()> {
             dist.display()
         );
     }
-    // The kubectl terminal's worker (index.html, `data-type="worker"`) is
-    // fetched when a terminal first runs a line, never for the first screen:
-    // it has a budget of its own.
+    // The kubectl worker (index.html, `data-type="worker"`: the terminal's
+    // engine and the lint rules) is started by the page once the first
+    // screen is up, never part of it: it has a budget of its own.
     let (worker, page): (Vec<_>, Vec<_>) = files.into_iter().partition(|path| {
         path.file_name()
             .is_some_and(|name| name.to_string_lossy().starts_with(WORKER_PREFIX))
