@@ -18,6 +18,21 @@ pub fn open(session: &Session, server: &StaticServer, query: &str) {
     session.wait_for_element("[data-testid=summary]", PAGE_LOAD);
 }
 
+/// Waits for the diagnostics of the text on the page: the rules run in the
+/// kubectl worker, which the page starts when it loads, so the list says
+/// "Checking…" (`.pending`) until the worker's answer. The first answer
+/// waits for the worker's download: `PAGE_LOAD`.
+pub fn wait_for_lint(session: &Session) {
+    session.wait_for("the worker's diagnostics", PAGE_LOAD, |session| {
+        let done = session.execute(
+            "const s = document.querySelector('[data-testid=summary]');\
+             return !!s && !s.querySelector('.pending') && s.innerText.trim() !== '';",
+            json!([]),
+        );
+        (done == json!(true)).then_some(())
+    });
+}
+
 /// The rendered text (`innerText`) of the first element `selector`
 /// matches, read in one script call: finding an element and then asking
 /// for its text is two calls, and Yew may replace the element in between

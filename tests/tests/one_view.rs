@@ -6,7 +6,7 @@
 //! parameters choose the tab, the cursor and the controls; an exercise's
 //! editor holds no answer. Screenshots go to target/e2e/.
 
-use podlab_e2e::page::{open, slide, text_of, try_text_of, PAGE_LOAD, RELINT};
+use podlab_e2e::page::{open, slide, text_of, try_text_of, wait_for_lint, PAGE_LOAD, RELINT};
 use podlab_e2e::server::StaticServer;
 use podlab_e2e::webdriver::{ChromeDriver, Session};
 use podlab_e2e::{dist_dir, output_dir};
@@ -378,9 +378,10 @@ fn an_exercise_editor_holds_no_answer_and_hints_come_one_at_a_time() {
         ),
         json!(false)
     );
-    // Solving shows the explanation.
+    // Solving shows the explanation. The findings come from the kubectl
+    // worker, which may still be loading: the page's load time.
     session.click(&session.wait_for_element("[data-testid=findings]", RELINT));
-    let fix = session.wait_for_element("[data-testid=fix-PL201]", RELINT);
+    let fix = session.wait_for_element("[data-testid=fix-PL201]", PAGE_LOAD);
     session.click(&fix);
     session.wait_for_element("[data-testid=solved]", RELINT);
     let explanation = text_of(&session, "[data-testid=explanation]");
@@ -414,7 +415,8 @@ fn an_exercise_editor_holds_no_answer_and_hints_come_one_at_a_time() {
         !shared.contains("kind: Exercise") && !shared.contains("correct:"),
         "{shared}"
     );
-    fresh.wait_for_element("[data-testid=solved]", RELINT);
+    // The goals wait for the fresh page's worker to lint the text.
+    fresh.wait_for_element("[data-testid=solved]", PAGE_LOAD);
     // The program stays locked on a linked text too.
     fresh.wait_for_element("[data-testid=editor-locked]", RELINT);
 }
@@ -452,6 +454,7 @@ fn a_flattened_paste_is_mended_by_one_click() {
     let session = driver.new_session(&out);
     session.set_window_size(1366, 768);
     open(&session, &server, "?lang=en");
+    wait_for_lint(&session);
     let original = editor_value(&session);
     assert!(original.contains("  replicas: 2"), "{original}");
     let flattened: String = original
@@ -471,7 +474,7 @@ fn a_flattened_paste_is_mended_by_one_click() {
             .find("[data-testid=diagnostics] .sev-error")
             .is_none()
             && session.find("[data-rule=PL001]").is_none()
-            && !summary.is_empty())
+            && summary.starts_with("0 error(s)"))
         .then_some(())
     });
 }
@@ -526,4 +529,9 @@ fn the_site_works_from_a_folder_of_the_host() {
     session.wait_for_element("[data-testid=timeline] .pod", PAGE_LOAD);
     let title = text_of(&session, "[data-testid=exercise] h2");
     assert!(title.contains("liveness"), "{title}");
+    // The kubectl worker, which lints, loads from the folder too: the
+    // goals get checked.
+    session.wait_for("the goals checked", PAGE_LOAD, |session| {
+        try_text_of(session, "[data-testid=goal-summary]").filter(|s| s.contains("goals hold"))
+    });
 }

@@ -4,7 +4,7 @@
 //! crash loop shows CrashLoopBackOff at 12 minutes until the PL201 fix makes
 //! the pod Ready. Screenshots go to target/e2e/.
 
-use podlab_e2e::page::{open, slide, text_of, try_text_of, PAGE_LOAD, RELINT};
+use podlab_e2e::page::{open, slide, text_of, try_text_of, wait_for_lint, PAGE_LOAD, RELINT};
 use podlab_e2e::server::StaticServer;
 use podlab_e2e::webdriver::{ChromeDriver, Session};
 use podlab_e2e::{dist_dir, output_dir};
@@ -34,6 +34,14 @@ fn default_text_lints_clean_and_broken_yaml_shows_pl001_with_its_line() {
     let default_text = default_text.as_str().unwrap_or_default();
     assert!(default_text.contains("kind: Deployment"), "{default_text}");
     assert!(default_text.contains("kind: Scenario"), "{default_text}");
+    // The diagnostics come from the kubectl worker a moment after the
+    // timeline: "Checking…" until then, never a false "No problems found".
+    wait_for_lint(&session);
+    assert!(
+        text_of(&session, "[data-testid=summary]").starts_with("0 error(s)"),
+        "{}",
+        text_of(&session, "[data-testid=summary]")
+    );
     assert!(
         session
             .find("[data-testid=diagnostics] .sev-error")
@@ -71,6 +79,7 @@ fn chinese_from_the_query_string_and_the_toggle_back_to_english_at_360_px() {
     let session = driver.new_session(&out);
     session.set_window_size(360, 780);
     open(&session, &server, "?lang=zh-TW");
+    wait_for_lint(&session);
 
     assert_eq!(text_of(&session, "[data-testid=title]"), "podlab 練習場");
     assert_eq!(
@@ -123,6 +132,7 @@ fn pl201_in_the_page_jumps_to_its_line_and_its_fix_adds_a_startup_probe() {
     let session = driver.new_session(&out);
     open(&session, &server, "?lang=en");
 
+    wait_for_lint(&session);
     // The article's crash loop: 40 s load (the Scenario default, assumed:
     // no Scenario states it, so PL201 is info and says so; issue 14),
     // liveness with the default thresholds, no startupProbe.
@@ -205,6 +215,7 @@ fn the_crash_loop_at_12_minutes_and_the_pl201_fix_makes_the_pod_ready() {
     session.set_window_size(1400, 1000);
     open(&session, &server, "?lang=en");
     session.wait_for_element("[data-testid=timeline]", PAGE_LOAD);
+    wait_for_lint(&session);
 
     replace_editor_text(&session, CRASH_LOOP);
     session.wait_for_element("[data-testid=fix-PL201]", RELINT);
@@ -319,6 +330,7 @@ fn the_slider_edits_the_text_and_a_share_link_restores_it_elsewhere() {
     session.set_window_size(1400, 1000);
     open(&session, &server, "?lang=en");
     session.wait_for_element("[data-testid=slider-startup]", PAGE_LOAD);
+    wait_for_lint(&session);
     replace_editor_text(&session, CRASH_LOOP);
     session.wait_for_element("[data-testid=fix-PL201]", RELINT);
 
@@ -382,8 +394,11 @@ fn an_exercise_is_solved_in_the_page_and_an_interview_is_scored() {
     session.set_window_size(1400, 1000);
     session.goto(&server.url("/?exercise=liveness-crash-loop&lang=en"));
     session.wait_for_element("[data-testid=goals]", PAGE_LOAD);
+    // The goals wait for the worker's lint (the "accepted" goal reads it).
+    let summary = session.wait_for("the goals checked", PAGE_LOAD, |session| {
+        try_text_of(session, "[data-testid=goal-summary]").filter(|s| s.contains("goals hold"))
+    });
     assert!(session.find("[data-testid=solved]").is_none());
-    let summary = text_of(&session, "[data-testid=goal-summary]");
     assert!(!summary.starts_with("Solved"), "{summary}");
     // The fix a learner would make: PL201's startupProbe, from podlab's
     // findings (folded in an exercise).
@@ -525,6 +540,7 @@ fn tab_indents_in_the_editor_and_the_gutter_marks_the_broken_line() {
     let session = driver.new_session(&out);
     session.set_window_size(1400, 1000);
     open(&session, &server, "?lang=en");
+    wait_for_lint(&session);
 
     let editor = session
         .find("[data-testid=editor]")
@@ -686,7 +702,8 @@ fn an_article_link_opens_the_terminal_on_its_command() {
 /// The terminal's engine is a second wasm module the page fetches; when it
 /// cannot load (offline before it was fetched, a deployment without it),
 /// the worker's `onerror` answers every waiting line with a note in the
-/// reader's language instead of leaving the line hanging.
+/// reader's language instead of leaving the line hanging, and the
+/// diagnostics (linted in the same worker) say they could not be computed.
 #[test]
 fn a_terminal_whose_worker_cannot_load_says_so() {
     let dist = dist_dir();
@@ -713,7 +730,14 @@ fn a_terminal_whose_worker_cannot_load_says_so() {
     let driver = ChromeDriver::start(&out);
     let session = driver.new_session(&out);
     session.set_window_size(1366, 768);
-    for (lang, note) in [("en", "could not load"), ("zh-TW", "載入失敗")] {
+    for (lang, note, diagnostics) in [
+        (
+            "en",
+            "could not load",
+            "The diagnostics could not be computed",
+        ),
+        ("zh-TW", "載入失敗", "無法產生診斷"),
+    ] {
         open(
             &session,
             &server,
@@ -723,6 +747,13 @@ fn a_terminal_whose_worker_cannot_load_says_so() {
             let text = try_text_of(session, "[data-testid=terminal-entry-0]")?;
             (text.starts_with("$ kubectl get nodes") && text.contains(note)).then_some(())
         });
+        // The diagnostics are linted in the same worker: a note instead of
+        // a list, never "No problems found".
+        session.wait_for("the diagnostics' failure note", PAGE_LOAD, |session| {
+            let summary = try_text_of(session, "[data-testid=summary]")?;
+            summary.contains(diagnostics).then_some(())
+        });
+        assert!(session.find("[data-testid=summary] .pending").is_none());
     }
     session.screenshot(&out.join("terminal-worker-missing-zh-TW.png"));
     let _ = std::fs::remove_dir_all(&broken);

@@ -1,9 +1,11 @@
 //! The page: header with the language toggle, the editor, the diagnostics,
 //! and below them the simulation of the text (timeline and kubectl panes).
 //!
-//! Lint and simulation run ~150 ms after the last keystroke (debounced), and
-//! at once after a fix; the language only changes how results are worded,
-//! never re-lints or re-simulates.
+//! The simulation runs ~150 ms after the last keystroke (debounced), and
+//! at once after a fix; then the page asks the kubectl worker to lint that
+//! text (the rules live there, docs/size.md), and the diagnostics arrive a
+//! moment after the timeline. The language only changes how results are
+//! worded, never re-lints or re-simulates.
 
 use std::rc::Rc;
 
@@ -21,7 +23,7 @@ use crate::i18n::TextHtml;
 use crate::library::{self, Library};
 use crate::perf;
 use crate::persist::{self, Notice, Page};
-use crate::state::{Action, AppState, Linted, DEFAULT_TEXT};
+use crate::state::{Action, AppState, Diagnosed, Lint, DEFAULT_TEXT};
 use crate::{i18n, view_model};
 
 /// How long typing must pause before the text is linted and simulated.
@@ -56,6 +58,19 @@ struct SameRc<T: ?Sized>(Rc<T>);
 impl<T: ?Sized> PartialEq for SameRc<T> {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// Compares an optional `Rc` by address.
+struct SameOption<T>(Option<Rc<T>>);
+
+impl<T> PartialEq for SameOption<T> {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.0, &other.0) {
+            (Some(this), Some(that)) => Rc::ptr_eq(this, that),
+            (None, None) => true,
+            _ => false,
+        }
     }
 }
 
@@ -167,24 +182,65 @@ pub fn App(props: &AppProps) -> Html {
             }
         });
     }
-    // The exercise's goals, checked by the simulator on each linted text.
+    // The worker's lint of the simulated text, once it has answered.
+    let found: Option<Rc<Lint>> = match &state.diagnosed {
+        Diagnosed::Found(lint) => Some(lint.clone()),
+        _ => None,
+    };
+    // Ask the worker to lint each simulated text (the first ask, on the
+    // first render, starts the worker). A late answer for an older text is
+    // dropped by the reducer.
+    {
+        let dispatcher = state.dispatcher();
+        use_effect_with(SameRc(state.linted.clone()), move |linted| {
+            let text = linted.0.text.clone();
+            crate::kubectl_worker::lint(text.clone(), move |findings| {
+                dispatcher.dispatch(Action::Diagnosed(text, findings));
+            });
+        });
+    }
+    // The exercise's goals, checked by the simulator on each linted text,
+    // with the worker's diagnostics (the implicit "accepted" goal).
     let results: Option<Rc<Vec<GoalResult>>> = {
         let exercise = exercise.clone();
         // Keyed on the exercise too: a shared link's text is linted before
         // the library arrives, and its goals must be checked once it has.
-        let key = (SameRc(state.linted.clone()), exercise_id.clone());
-        let results = use_memo(key, move |(linted, _)| {
+        let key = (
+            SameRc(state.linted.clone()),
+            SameOption(found.clone()),
+            exercise_id.clone(),
+        );
+        let results = use_memo(key, move |(linted, found, _)| {
             // The page's own run when it reaches as far as the goals need
             // (no second simulation per edit).
+            let lint = found.0.as_ref()?;
             exercise.map(|exercise| {
-                Rc::new(exercise::check_with(
+                Rc::new(exercise::check_linted(
                     &exercise,
                     &linted.0.text,
                     Some(&linted.0.run),
+                    &lint.findings.diagnostics,
                 ))
             })
         });
         (*results).clone()
+    };
+    // While the worker checks a new text, the panel keeps the last results
+    // of this exercise (as the timeline keeps the last run).
+    let shown_results: Option<Rc<Vec<GoalResult>>> = {
+        let last = use_mut_ref(|| None::<(String, Rc<Vec<GoalResult>>)>);
+        let mut last = last.borrow_mut();
+        match (&results, &exercise_id) {
+            (Some(results), Some(id)) => {
+                *last = Some((id.clone(), results.clone()));
+                Some(results.clone())
+            }
+            (None, Some(id)) => last
+                .as_ref()
+                .filter(|(of, _)| of == id)
+                .map(|(_, results)| results.clone()),
+            _ => None,
+        }
     };
     {
         let persist = props.persist;
@@ -219,12 +275,25 @@ pub fn App(props: &AppProps) -> Html {
     use_effect_with(lang, |lang| set_document_language(*lang));
 
     let rows = use_memo(
-        (SameRc(state.linted.clone()), lang),
-        |(linted, lang): &(SameRc<Linted>, Lang)| {
-            view_model::diagnostic_rows(&linted.0.text, &linted.0.report, *lang)
+        (SameOption(found.clone()), lang),
+        |(found, lang): &(SameOption<Lint>, Lang)| match &found.0 {
+            Some(lint) => view_model::diagnostic_rows(&lint.text, &lint.findings, *lang),
+            None => Vec::new(),
         },
     );
-    let summary = view_model::summary(&state.linted.report, lang);
+    // Never a blank or a false "No problems found" before the worker's
+    // answer: "Checking…" until it comes, a note if it cannot.
+    let (summary, checking) = match &state.diagnosed {
+        Diagnosed::Found(lint) => (
+            view_model::summary(&lint.findings.diagnostics, lang),
+            state.is_stale(),
+        ),
+        Diagnosed::Waiting => (String::new(), true),
+        Diagnosed::Unavailable => (
+            i18n::lint_unavailable().get(lang).to_owned(),
+            state.is_stale(),
+        ),
+    };
 
     let on_input = {
         let dispatcher = state.dispatcher();
@@ -372,7 +441,7 @@ pub fn App(props: &AppProps) -> Html {
         <Diagnostics
             heading={AttrValue::from(i18n::diagnostics_heading().get(lang).to_owned())}
             summary={AttrValue::from(summary)}
-            pending={state.is_stale().then(|| AttrValue::from(i18n::checking().get(lang).to_owned()))}
+            pending={checking.then(|| AttrValue::from(i18n::checking().get(lang).to_owned()))}
             rows={rows.clone()}
             {on_fix}
             {on_goto}
@@ -450,7 +519,7 @@ pub fn App(props: &AppProps) -> Html {
                                 locked={locked}
                                 text={state.text.clone()}
                                 label={AttrValue::from(i18n::editor_label().get(lang).to_owned())}
-                                lint={(!state.is_stale() && !findings_hidden).then(|| state.linted.clone())}
+                                lint={state.lint().filter(|_| !findings_hidden).cloned()}
                                 {lang}
                                 {on_input}
                                 node_ref={editor_ref.clone()}
@@ -458,7 +527,11 @@ pub fn App(props: &AppProps) -> Html {
                         }
                         if findings_hidden {
                             <button type="button" class="findings" data-testid="findings" onclick={show_findings}>
-                                { i18n::show_findings(state.linted.report.diagnostics.len()).html(lang) }
+                                { match &state.diagnosed {
+                                    Diagnosed::Found(lint) => i18n::show_findings(lint.findings.diagnostics.len()),
+                                    Diagnosed::Waiting => i18n::show_findings_checking(),
+                                    Diagnosed::Unavailable => i18n::show_findings_uncounted(),
+                                }.html(lang) }
                             </button>
                         } else {
                             { diagnostics }
@@ -476,8 +549,9 @@ pub fn App(props: &AppProps) -> Html {
                     command={options.cmd.clone()}
                     command_out={command_out.clone()}
                 >
-                    if let (Some(exercise), Some(results)) = (exercise.clone(), results.clone()) {
-                        <ExercisePanel {exercise} {results} {lang} {on_replace} />
+                    if let Some(exercise) = exercise.clone() {
+                        <ExercisePanel {exercise} results={shown_results.clone()} {lang} {on_replace}
+                            unavailable={matches!(state.diagnosed, Diagnosed::Unavailable)} />
                     }
                 </Simulation>
             </main>

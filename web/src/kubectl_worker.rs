@@ -8,6 +8,10 @@
 //! terminal, and answers with a [`Reply`]. Messages are strings of
 //! length-prefixed fields (`encode`), so no serializer enters either build.
 //!
+//! The same worker lints the page's text (`Ask::Lint`, [`lint`]): the
+//! rules stay out of the page's download, and the diagnostics arrive a
+//! moment after the timeline (`crate::findings`).
+//!
 //! `Engine` is plain Rust, tested natively; `start` (the worker's `main`)
 //! and `ask` (the page's side) are the only browser code.
 
@@ -21,6 +25,8 @@ use podlab_core::kubectl::session::{Completion, Entry, Session};
 use podlab_core::kubectl::Output;
 use podlab_core::manifest::duration::Millis;
 use podlab_core::sim::{simulate, Options, Run};
+
+use crate::findings::Findings;
 
 /// What a terminal asks the engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,14 +43,21 @@ pub struct Request {
 pub enum Ask {
     Run,
     Complete,
+    /// Lint the text (the page's diagnostics; `terminal`, `at` and `line`
+    /// are not read).
+    Lint,
 }
 
-/// The engine's answer: a line's entry, or the completions of a line.
+/// The engine's answer: a line's entry, the completions of a line, or the
+/// lint of a text.
 #[derive(Clone, PartialEq, Eq)]
 pub enum Reply {
     /// The line's entry, and the prompt of the next line (`# ` in a shell).
     Entry(Entry, &'static str),
     Completion(Completion),
+    /// The text's findings; `None` when the worker could not load (never
+    /// sent by the worker itself).
+    Lint(Option<Findings>),
 }
 
 /// How a terminal reaches the engine: the worker on the page, the engine
@@ -81,6 +94,7 @@ impl Request {
         let kind = match self.kind {
             Ask::Run => "run",
             Ask::Complete => "complete",
+            Ask::Lint => "lint",
         };
         encode(&[
             &id.to_string(),
@@ -100,6 +114,7 @@ impl Request {
         let kind = match *kind {
             "run" => Ask::Run,
             "complete" => Ask::Complete,
+            "lint" => Ask::Lint,
             _ => return None,
         };
         Some((
@@ -119,6 +134,15 @@ impl Reply {
     pub fn encode(&self, id: u32) -> String {
         let id = id.to_string();
         match self {
+            Reply::Lint(findings) => {
+                let mut fields = vec![id, "lint".to_owned()];
+                match findings {
+                    Some(findings) => findings.push_fields(&mut fields),
+                    None => fields.push("failed".to_owned()),
+                }
+                let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+                encode(&fields)
+            }
             Reply::Completion(completion) => {
                 let from = completion.from.to_string();
                 let mut fields = vec![id.as_str(), "completion", from.as_str()];
@@ -157,6 +181,15 @@ impl Reply {
         let (id, rest) = fields.split_first()?;
         let id = id.parse().ok()?;
         match rest {
+            ["lint", "failed"] => Some((id, Reply::Lint(None))),
+            ["lint", fields @ ..] => {
+                let mut fields = fields.iter().copied();
+                let findings = Findings::from_fields(&mut fields)?;
+                fields
+                    .next()
+                    .is_none()
+                    .then_some((id, Reply::Lint(Some(findings))))
+            }
             ["completion", from, candidates @ ..] => Some((
                 id,
                 Reply::Completion(Completion {
@@ -209,6 +242,10 @@ pub struct Engine {
 
 impl Engine {
     pub fn answer(&mut self, request: &Request) -> Reply {
+        if request.kind == Ask::Lint {
+            // No simulation: the terminal's run stays as it is.
+            return Reply::Lint(Some(Findings::of(&request.text)));
+        }
         if self.text.as_deref() != Some(&*request.text) {
             self.run = Some(simulate(&request.text, &Options::default()));
             self.text = Some(request.text.clone());
@@ -237,6 +274,7 @@ impl Engine {
             Ask::Complete => {
                 Reply::Completion(session.complete(&context, &request.line, request.at))
             }
+            Ask::Lint => Reply::Lint(Some(Findings::of(&request.text))),
         }
     }
 }
@@ -306,6 +344,26 @@ pub fn runner() -> Runner {
     worker_runner()
 }
 
+/// Lints `text` in the worker (the in-process engine in the wasm tests):
+/// `done` gets its findings, or `None` when the worker could not load. The
+/// page's first lint starts the worker, as soon as the page is up.
+pub fn lint(text: Rc<str>, done: impl FnOnce(Option<Findings>) + 'static) {
+    let request = Request {
+        terminal: 0,
+        kind: Ask::Lint,
+        at: 0,
+        line: String::new(),
+        text,
+    };
+    runner()(
+        request,
+        Box::new(move |reply| match reply {
+            Reply::Lint(findings) => done(findings),
+            _ => done(None),
+        }),
+    );
+}
+
 /// The page's side: the worker, started at the first request, and the
 /// replies still awaited.
 #[cfg(target_arch = "wasm32")]
@@ -370,24 +428,6 @@ fn ask(request: Request, reply: Box<dyn FnOnce(Reply)>) {
     }
 }
 
-/// Starts the worker ahead of the first line (the page calls it once the
-/// timeline is up), so that the terminal also works after the network goes.
-#[cfg(target_arch = "wasm32")]
-pub fn warm_up() {
-    if OVERRIDE.with(|slot| slot.borrow().is_some()) {
-        return;
-    }
-    WORKER.with(|worker| {
-        let mut worker = worker.borrow_mut();
-        if worker.is_none() {
-            *worker = spawn();
-        }
-    });
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-pub fn warm_up() {}
-
 #[cfg(target_arch = "wasm32")]
 fn spawn() -> Option<Started> {
     use wasm_bindgen::closure::Closure;
@@ -432,9 +472,12 @@ fn spawn() -> Option<Started> {
     Some((spawned, 0, Some(Vec::new())))
 }
 
-/// The answer to a line when the engine cannot run.
+/// The answer to a line (or a lint) when the engine cannot run.
 #[cfg(target_arch = "wasm32")]
 fn unavailable(request: &Request) -> Reply {
+    if request.kind == Ask::Lint {
+        return Reply::Lint(None);
+    }
     Reply::Entry(
         Entry {
             prompt: "$ ",
@@ -542,5 +585,37 @@ mod tests {
         assert_eq!(completion.candidates, [pod]);
         let (_, back) = Reply::decode(&reply.encode(2)).expect("a reply");
         assert!(back == reply);
+    }
+
+    #[test]
+    fn a_lint_request_gets_the_texts_findings_back_unchanged() {
+        let request = Request {
+            terminal: 0,
+            kind: Ask::Lint,
+            at: 0,
+            line: String::new(),
+            text: Rc::from(FILE),
+        };
+        let (id, decoded) = Request::decode(&request.encode(9)).expect("a request");
+        assert_eq!((id, &decoded), (9, &request));
+        let mut engine = Engine::default();
+        let reply = engine.answer(&decoded);
+        let Reply::Lint(Some(findings)) = &reply else {
+            panic!("findings");
+        };
+        assert_eq!(findings, &Findings::of(FILE));
+        assert!(findings.diagnostics.iter().any(|d| d.rule == "PL201"));
+        let (id, back) = Reply::decode(&reply.encode(9)).expect("a reply");
+        assert_eq!(id, 9);
+        assert!(back == reply);
+        // The page's note when the worker cannot load.
+        let failed = Reply::Lint(None);
+        assert!(Reply::decode(&failed.encode(3)).is_some_and(|(_, back)| back == failed));
+        // Linting simulates nothing: the terminal's run is untouched.
+        assert!(engine.run.is_none());
+        // A lint reply with a field too many is refused.
+        let mut extra = reply.encode(9);
+        extra.push_str("0:");
+        assert!(Reply::decode(&extra).is_none());
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod components;
+pub mod findings;
 pub mod hooks;
 pub mod i18n;
 pub mod kubectl_worker;

@@ -1,6 +1,12 @@
-//! The page's state: the YAML text (the source of truth), the last lint and
-//! simulation of it, and the language. One reducer; `reduce` is pure and
-//! returns `self` for a no-op so Yew skips the render.
+//! The page's state: the YAML text (the source of truth), the last reading
+//! and simulation of it, the worker's lint of that text, and the language.
+//! One reducer; `reduce` is pure and returns `self` for a no-op so Yew
+//! skips the render.
+//!
+//! The page reads and simulates a text itself (`Linted`, the timeline at
+//! once); the rules run in the kubectl worker (`kubectl_worker::lint`), and
+//! their findings come back as [`Action::Diagnosed`], accepted only for the
+//! text simulated last ([`Diagnosed`]).
 //!
 //! The playback of the simulation (cursor, play/pause, speed, selected pod)
 //! is a second, smaller reducer, [`Playback`], owned by the simulation
@@ -14,22 +20,23 @@ use podlab_core::diagnostic::apply_edits;
 use podlab_core::explain::timeline::{timeline, Timeline};
 use podlab_core::i18n::Lang;
 use podlab_core::i18n::Text;
-use podlab_core::lint::{lint, read, LintReport};
+use podlab_core::lint::read;
 use podlab_core::manifest::duration::Millis;
 use podlab_core::sim::{seed_of, simulate_reading, Options, Run};
 use yew::Reducible;
+
+use crate::findings::Findings;
 
 /// The editor's first content: the reference Deployment of issue 2 and a
 /// Scenario saying its model takes 40 s to load.
 pub const DEFAULT_TEXT: &str = include_str!("default.yaml");
 
-/// A text with the lint report and the simulation made from it, kept
-/// together so positions and fix edits are never applied to a text they
-/// were not computed for, and the timeline always shows this text's run.
+/// A text with the simulation made from it, kept together so the timeline
+/// always shows this text's run. Its lint comes from the worker
+/// ([`AppState::diagnosed`]).
 #[derive(Debug)]
 pub struct Linted {
     pub text: Rc<str>,
-    pub report: LintReport,
     pub run: Rc<Run>,
     pub timeline: Rc<Timeline>,
     /// The traffic band's data, when the Scenario sends requests.
@@ -42,10 +49,9 @@ pub struct Linted {
 }
 
 impl Linted {
-    /// Lints and simulates `text`: the only place the page simulates, once
+    /// Reads and simulates `text`: the only place the page simulates, once
     /// per (debounced) text.
     pub fn new(text: Rc<str>) -> Linted {
-        let report = lint(&text);
         let reading = read(&text);
         let run = simulate_reading(&reading, seed_of(&text), &Options::default());
         let timeline = Rc::new(timeline(&run));
@@ -57,7 +63,6 @@ impl Linted {
         let replicas = podlab_core::explain::replicas::chart(&run).map(Rc::new);
         Linted {
             text,
-            report,
             run: Rc::new(run),
             timeline,
             traffic,
@@ -67,12 +72,34 @@ impl Linted {
     }
 }
 
+/// The worker's findings on a text, kept with it so positions and fix edits
+/// are never applied to a text they were not computed for.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Lint {
+    pub text: Rc<str>,
+    pub findings: Findings,
+}
+
+/// Where the lint of the simulated text (`Linted::text`) stands.
+#[derive(Clone, Debug)]
+pub enum Diagnosed {
+    /// Asked the worker; no answer yet (the list says it is checking).
+    Waiting,
+    Found(Rc<Lint>),
+    /// The worker could not load (offline before it was fetched): the list
+    /// says the diagnostics could not be computed.
+    Unavailable,
+}
+
 #[derive(Debug)]
 pub struct AppState {
     /// What the editor holds right now.
     pub text: Rc<str>,
-    /// The last lint; lags behind `text` while an edit waits for the debounce.
+    /// The last simulation; lags behind `text` while an edit waits for the
+    /// debounce.
     pub linted: Rc<Linted>,
+    /// The worker's lint of `linted.text`.
+    pub diagnosed: Diagnosed,
     pub lang: Lang,
     /// What the sliders show, read from `text` at once (not debounced), so
     /// a slider never jumps back while it is dragged.
@@ -82,9 +109,14 @@ pub struct AppState {
 pub enum Action {
     /// The editor's content changed.
     Edit(Rc<str>),
-    /// The debounce fired: lint the current text.
+    /// The debounce fired: simulate the current text (and ask the worker to
+    /// lint it).
     Lint,
-    /// Apply the fix of the diagnostic at this index of the current report.
+    /// The worker's findings on a text (`None`: the worker could not load);
+    /// ignored unless the text is the one simulated last.
+    Diagnosed(Rc<str>, Option<Findings>),
+    /// Apply the fix of the diagnostic at this index of the worker's
+    /// findings on the current text.
     ApplyFix(usize),
     SetLang(Lang),
     /// A slider or picker changed the Scenario (written into the text).
@@ -97,6 +129,7 @@ impl AppState {
     pub fn new(text: Rc<str>, lang: Lang) -> AppState {
         AppState {
             linted: Rc::new(Linted::new(text.clone())),
+            diagnosed: Diagnosed::Waiting,
             values: Rc::new(controls::values(&text)),
             text,
             lang,
@@ -109,6 +142,7 @@ impl AppState {
             values: Rc::new(controls::values(&text)),
             text,
             linted: self.linted.clone(),
+            diagnosed: self.diagnosed.clone(),
             lang: self.lang,
         }
     }
@@ -116,6 +150,15 @@ impl AppState {
     /// True while the shown diagnostics belong to an older text.
     pub fn is_stale(&self) -> bool {
         !Rc::ptr_eq(&self.text, &self.linted.text) && self.text != self.linted.text
+    }
+
+    /// The worker's findings on the text the editor holds, once they are
+    /// in: what the list, the marks and the fixes use.
+    pub fn lint(&self) -> Option<&Rc<Lint>> {
+        match &self.diagnosed {
+            Diagnosed::Found(lint) if !self.is_stale() => Some(lint),
+            _ => None,
+        }
     }
 }
 
@@ -132,16 +175,33 @@ impl Reducible for AppState {
             },
             Action::Lint if self.is_stale() => Rc::new(AppState {
                 linted: Rc::new(Linted::new(self.text.clone())),
+                diagnosed: Diagnosed::Waiting,
                 text: self.text.clone(),
                 lang: self.lang,
                 values: self.values.clone(),
             }),
-            Action::ApplyFix(index) if !self.is_stale() => {
+            Action::Diagnosed(text, findings)
+                if matches!(self.diagnosed, Diagnosed::Waiting) && *text == *self.linted.text =>
+            {
+                let diagnosed = match findings {
+                    Some(findings) => Diagnosed::Found(Rc::new(Lint {
+                        text: self.linted.text.clone(),
+                        findings,
+                    })),
+                    None => Diagnosed::Unavailable,
+                };
+                Rc::new(AppState {
+                    diagnosed,
+                    text: self.text.clone(),
+                    linted: self.linted.clone(),
+                    lang: self.lang,
+                    values: self.values.clone(),
+                })
+            }
+            Action::ApplyFix(index) => {
                 let Some(fix) = self
-                    .linted
-                    .report
-                    .diagnostics
-                    .get(index)
+                    .lint()
+                    .and_then(|lint| lint.findings.diagnostics.get(index))
                     .and_then(|diagnostic| diagnostic.fix.as_ref())
                 else {
                     return self;
@@ -152,6 +212,7 @@ impl Reducible for AppState {
             Action::SetLang(lang) if lang != self.lang => Rc::new(AppState {
                 text: self.text.clone(),
                 linted: self.linted.clone(),
+                diagnosed: self.diagnosed.clone(),
                 lang,
                 values: self.values.clone(),
             }),
@@ -369,18 +430,20 @@ mod tests {
     fn the_pl201_fix_turns_the_crash_loop_into_a_ready_pod() {
         use podlab_core::explain::get_pods;
         let text = include_str!("../../tests/golden/crash-loop-liveness-40s.yaml");
-        let start = state(text);
+        let start = diagnosed(state(text));
         let row = get_pods::row(&start.linted.run.pods[0], 720_000);
         assert_eq!(row.status, "CrashLoopBackOff");
         let index = start
-            .linted
-            .report
+            .lint()
+            .expect("the worker's findings")
+            .findings
             .diagnostics
             .iter()
             .position(|diagnostic| diagnostic.rule == "PL201")
             .expect("PL201 fires");
         let fixed = start.reduce(Action::ApplyFix(index));
         assert!(!fixed.is_stale());
+        assert!(matches!(fixed.diagnosed, Diagnosed::Waiting), "asked again");
         let row = get_pods::row(&fixed.linted.run.pods[0], 720_000);
         assert_eq!(
             (row.ready.as_str(), row.status.as_str(), row.restart_count),
@@ -398,6 +461,63 @@ mod tests {
 
     fn state(text: &str) -> Rc<AppState> {
         Rc::new(AppState::new(text.into(), Lang::En))
+    }
+
+    /// The worker's answer for the simulated text, made in-process.
+    fn diagnosed(state: Rc<AppState>) -> Rc<AppState> {
+        let text = state.linted.text.clone();
+        let findings = Findings::of(&text);
+        state.reduce(Action::Diagnosed(text, Some(findings)))
+    }
+
+    fn rules(state: &AppState) -> Vec<&'static str> {
+        let lint = state.lint().expect("findings on the current text");
+        lint.findings.diagnostics.iter().map(|d| d.rule).collect()
+    }
+
+    #[test]
+    fn findings_are_taken_only_for_the_text_simulated_last() {
+        let start = state("a: 1\n");
+        assert!(matches!(start.diagnosed, Diagnosed::Waiting));
+        assert!(start.lint().is_none(), "checking until the worker answers");
+        // The answer for a text the page has moved past is dropped.
+        let edited = start.reduce(Action::Edit("a: [".into()));
+        let linted = edited.reduce(Action::Lint);
+        let late = linted.clone().reduce(Action::Diagnosed(
+            "a: 1\n".into(),
+            Some(Findings::of("a: 1\n")),
+        ));
+        assert!(Rc::ptr_eq(&late, &linted));
+        let current = diagnosed(linted);
+        assert_eq!(rules(&current), ["PL001"]);
+        // A second answer for the same text changes nothing.
+        let again = current
+            .clone()
+            .reduce(Action::Diagnosed("a: [".into(), Some(Findings::default())));
+        assert!(Rc::ptr_eq(&again, &current));
+        // While an edit waits for the debounce the findings are not shown
+        // on the new text, and come back when it is undone.
+        let typing = current.reduce(Action::Edit("a: [\n".into()));
+        assert!(typing.lint().is_none());
+        let undone = typing.reduce(Action::Edit("a: [".into()));
+        assert_eq!(rules(&undone), ["PL001"]);
+    }
+
+    #[test]
+    fn a_worker_that_cannot_load_leaves_no_findings() {
+        let start = state("a: [");
+        let text = start.linted.text.clone();
+        let failed = start.reduce(Action::Diagnosed(text, None));
+        assert!(matches!(failed.diagnosed, Diagnosed::Unavailable));
+        assert!(failed.lint().is_none());
+        assert!(Rc::ptr_eq(
+            &failed,
+            &failed.clone().reduce(Action::ApplyFix(0))
+        ));
+        // The next text asks again.
+        let edited = failed.reduce(Action::Edit("a: []\n".into()));
+        let linted = edited.reduce(Action::Lint);
+        assert!(matches!(linted.diagnosed, Diagnosed::Waiting));
     }
 
     #[test]
@@ -420,16 +540,17 @@ mod tests {
         let linted = moved.reduce(Action::Lint);
         assert!(!linted.is_stale());
         assert_eq!(&*linted.linted.text, &*linted.text);
+        assert!(matches!(linted.diagnosed, Diagnosed::Waiting));
     }
 
     #[test]
     fn edits_wait_for_the_debounce_before_linting() {
-        let edited = state("a: 1\n").reduce(Action::Edit("a: [".into()));
+        let edited = diagnosed(state("a: 1\n")).reduce(Action::Edit("a: [".into()));
         assert!(edited.is_stale());
-        assert!(edited.linted.report.diagnostics.is_empty());
+        assert!(edited.lint().is_none());
         let linted = edited.reduce(Action::Lint);
         assert!(!linted.is_stale());
-        assert_eq!(linted.linted.report.diagnostics[0].rule, "PL001");
+        assert_eq!(rules(&diagnosed(linted)), ["PL001"]);
     }
 
     #[test]
@@ -453,9 +574,10 @@ mod tests {
     #[test]
     fn a_fix_applies_its_edits_and_relints() {
         let mut start = AppState::new("a: [".into(), Lang::ZhTw);
-        // Today's rules carry no fix yet; give the report one to apply.
-        let mut linted = Linted::new(start.text.clone());
-        linted.report.diagnostics.push(Diagnostic {
+        // Give the findings a fix of our own to apply.
+        let mut findings = Findings::of(&start.text);
+        findings.summaries.push(None);
+        findings.diagnostics.push(Diagnostic {
             rule: "PL999",
             name: "test-fix",
             severity: Severity::Warning,
@@ -470,17 +592,25 @@ mod tests {
                 }],
             }),
         });
-        let index = linted.report.diagnostics.len() - 1;
-        start.linted = Rc::new(linted);
+        let index = findings.diagnostics.len() - 1;
+        start.diagnosed = Diagnosed::Found(Rc::new(Lint {
+            text: start.text.clone(),
+            findings,
+        }));
         let fixed = Rc::new(start).reduce(Action::ApplyFix(index));
         assert_eq!(&*fixed.text, "a: []\n");
-        assert!(fixed.linted.report.diagnostics.is_empty());
+        assert!(diagnosed(fixed.clone())
+            .lint()
+            .unwrap()
+            .findings
+            .diagnostics
+            .is_empty());
         assert_eq!(fixed.lang, Lang::ZhTw);
     }
 
     #[test]
     fn a_fix_is_ignored_while_the_report_is_stale() {
-        let edited = state("a: [").reduce(Action::Edit("b: [".into()));
+        let edited = diagnosed(state("a: [")).reduce(Action::Edit("b: [".into()));
         assert!(Rc::ptr_eq(
             &edited,
             &edited.clone().reduce(Action::ApplyFix(0))

@@ -4,23 +4,23 @@
 //! Invariant: every string produced here is taken from a bilingual `Text`
 //! (`podlab_core::i18n`, or this crate's `i18n`) in the requested language.
 
-use podlab_core::diagnostic::Severity;
+use podlab_core::diagnostic::{Diagnostic, Severity};
 use podlab_core::explain::diagnosis::{self, Diagnosis};
 use podlab_core::explain::timeline::{ContainerLane, Marker, MarkerKind, Segment, State};
 use podlab_core::explain::{describe, get_pods, logs};
 use podlab_core::i18n::{ui, Lang};
-use podlab_core::lint::LintReport;
 use podlab_core::manifest::duration::Millis;
 use podlab_core::manifest::model::ProbeKind;
 use podlab_core::manifest::quantity::format_bytes;
 use podlab_core::sim::{PodRun, Run};
 
+use crate::findings::Findings;
 use crate::i18n;
 
 /// One diagnostic as the list shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DiagnosticRow {
-    /// The diagnostic's position in `LintReport::diagnostics`, which is what
+    /// The diagnostic's position in `Findings::diagnostics`, which is what
     /// the fix button sends back.
     pub index: usize,
     /// A key for Yew's list diffing, unique within one report.
@@ -57,17 +57,20 @@ pub struct FixButton {
 }
 
 /// The rows of the diagnostics list, in the report's order (by position).
-/// `text` must be the text the report was made from.
-pub fn diagnostic_rows(text: &str, report: &LintReport, lang: Lang) -> Vec<DiagnosticRow> {
-    report
+/// `text` must be the text the findings were made from.
+pub fn diagnostic_rows(text: &str, findings: &Findings, lang: Lang) -> Vec<DiagnosticRow> {
+    let lines = podlab_core::span::LineIndex::new(text);
+    findings
         .diagnostics
         .iter()
         .enumerate()
         .map(|(index, diagnostic)| {
-            let start = report.index.line_col(text, diagnostic.span.start);
-            let rule_title = podlab_core::rules::find(diagnostic.rule)
-                .map(|rule| format!("{}: {}", rule.name, rule.summary.get(lang)))
-                .unwrap_or_else(|| diagnostic.name.to_owned());
+            let start = lines.line_col(text, diagnostic.span.start);
+            // The rule's summary came from the worker (`rules::find` there).
+            let rule_title = match findings.summaries.get(index).and_then(Option::as_ref) {
+                Some(summary) => format!("{}: {}", diagnostic.name, summary.get(lang)),
+                None => diagnostic.name.to_owned(),
+            };
             DiagnosticRow {
                 rule_title,
                 selection: Selection {
@@ -130,15 +133,14 @@ pub fn utf16_offset(text: &str, byte: usize) -> u32 {
 }
 
 /// "1 error(s), 0 warning(s), 0 info", or "No problems found.".
-pub fn summary(report: &LintReport, lang: Lang) -> String {
+pub fn summary(diagnostics: &[Diagnostic], lang: Lang) -> String {
     let count = |severity: Severity| {
-        report
-            .diagnostics
+        diagnostics
             .iter()
             .filter(|diagnostic| diagnostic.severity == severity)
             .count()
     };
-    if report.diagnostics.is_empty() {
+    if diagnostics.is_empty() {
         ui::no_problems().get(lang).to_owned()
     } else {
         ui::summary(
@@ -697,6 +699,11 @@ mod tests {
     use super::*;
     use podlab_core::lint::lint;
 
+    /// The worker's findings, made in-process.
+    fn findings(text: &str) -> Findings {
+        Findings::of(text)
+    }
+
     const CRASH_LOOP: &str = include_str!("../../tests/golden/crash-loop-liveness-40s.yaml");
 
     fn crash_loop() -> Run {
@@ -814,7 +821,7 @@ mod tests {
     }
 
     fn rows(text: &str, lang: Lang) -> Vec<DiagnosticRow> {
-        diagnostic_rows(text, &lint(text), lang)
+        diagnostic_rows(text, &findings(text), lang)
     }
 
     #[test]
@@ -848,12 +855,13 @@ mod tests {
 
     #[test]
     fn a_diagnostic_with_a_fix_gets_a_button_describing_it() {
-        use podlab_core::diagnostic::{Diagnostic, Fix, TextEdit};
+        use podlab_core::diagnostic::{Fix, TextEdit};
         use podlab_core::i18n::Text;
         use podlab_core::span::Span;
 
         let text = "a: 1\nb: 2\n";
-        let mut report = lint(text);
+        let mut report = findings(text);
+        report.summaries.push(None);
         report.diagnostics.push(Diagnostic {
             rule: "PL999",
             name: "test-rule",
@@ -880,18 +888,25 @@ mod tests {
                 title: "套用修正：把 b 改成 c".to_owned(),
             })
         );
+        assert_eq!(row.rule_title, "test-rule", "no summary: the name alone");
         assert_eq!(
-            summary(&report, Lang::En),
+            summary(&report.diagnostics, Lang::En),
             "0 error(s), 1 warning(s), 0 info"
         );
     }
 
     #[test]
     fn summary_counts_or_says_nothing_found() {
-        assert_eq!(summary(&lint("a: 1\n"), Lang::En), "No problems found.");
-        assert_eq!(summary(&lint("a: 1\n"), Lang::ZhTw), "沒有發現問題。");
         assert_eq!(
-            summary(&lint("a: ["), Lang::En),
+            summary(&lint("a: 1\n").diagnostics, Lang::En),
+            "No problems found."
+        );
+        assert_eq!(
+            summary(&lint("a: 1\n").diagnostics, Lang::ZhTw),
+            "沒有發現問題。"
+        );
+        assert_eq!(
+            summary(&lint("a: [").diagnostics, Lang::En),
             "1 error(s), 0 warning(s), 0 info"
         );
     }

@@ -23,6 +23,9 @@ async fn mount(props: AppProps) -> Element {
     gloo::utils::body()
         .append_child(&root)
         .expect("append the root");
+    // The worker's engine in-process (Trunk builds no worker for the tests):
+    // the terminal and the lint.
+    podlab_web::kubectl_worker::set_engine(podlab_web::kubectl_worker::in_process());
     yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
     wait_ms(0).await;
     root
@@ -49,6 +52,10 @@ fn find(root: &Element, selector: &str) -> Element {
     root.query_selector(selector)
         .expect("valid selector")
         .unwrap_or_else(|| panic!("nothing matches {selector}"))
+}
+
+fn has(root: &Element, selector: &str) -> bool {
+    root.query_selector(selector).ok().flatten().is_some()
 }
 
 fn text_of(root: &Element, selector: &str) -> String {
@@ -84,6 +91,10 @@ async fn default_text_lints_without_errors() {
     let editor: HtmlTextAreaElement = find(&root, "[data-testid=editor]").unchecked_into();
     assert!(editor.value().contains("kind: Deployment"));
     assert!(editor.value().contains("kind: Scenario"));
+    until("the worker's findings", || {
+        text_of(&root, "[data-testid=summary]").starts_with("0 error(s)")
+    })
+    .await;
     assert!(
         root.query_selector("[data-testid=diagnostics] [data-rule=PL001]")
             .unwrap()
@@ -151,6 +162,7 @@ async fn language_toggle_switches_the_page_to_chinese_and_back() {
     })
     .await;
     assert_eq!(text_of(&root, "[data-testid=title]"), "podlab playground");
+    until("the worker's findings", || has(&root, "[data-rule=PL001]")).await;
     assert!(text_of(&root, "[data-rule=PL001]").contains("line 1"));
 
     click(&root, "[data-testid=lang]");
@@ -188,6 +200,7 @@ async fn fixing_the_text_by_hand_clears_the_diagnostic() {
         ..AppProps::default()
     })
     .await;
+    until("the worker's findings", || has(&root, "[data-rule=PL001]")).await;
     assert!(text_of(&root, "[data-rule=PL001]").contains("第 1 行"));
     type_into_editor(&root, "a: []\n");
     wait_ms(LINT_DEBOUNCE_MS).await;

@@ -73,6 +73,9 @@ async fn mount(text: &str, lang: Lang) -> Element {
     gloo::utils::body()
         .append_child(&root)
         .expect("append the root");
+    // The worker's engine in-process (Trunk builds no worker for the tests):
+    // the terminal and the lint.
+    podlab_web::kubectl_worker::set_engine(podlab_web::kubectl_worker::in_process());
     yew::Renderer::<App>::with_root_and_props(
         root.clone(),
         AppProps {
@@ -286,7 +289,9 @@ async fn broken_yaml_puts_a_pl001_marker_on_its_line_and_a_wave_under_it() {
 
     // In Chinese, the marker's text is Chinese.
     let root = mount("a: [", Lang::ZhTw).await;
-    let label = find(&root, "[data-testid=gutter] [data-line=\"1\"] .mark")
+    let marker = "[data-testid=gutter] [data-line=\"1\"] .mark";
+    until("the worker's findings", || exists(&root, marker)).await;
+    let label = find(&root, marker)
         .get_attribute("aria-label")
         .unwrap_or_default();
     assert!(label.starts_with("第 1 行：錯誤 PL001："), "{label}");

@@ -33,6 +33,9 @@ async fn mount(props: AppProps) -> Element {
     gloo::utils::body()
         .append_child(&root)
         .expect("append the root");
+    // The worker's engine in-process (Trunk builds no worker for the tests):
+    // the terminal and the lint.
+    podlab_web::kubectl_worker::set_engine(podlab_web::kubectl_worker::in_process());
     yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
     yew::platform::time::sleep(Duration::from_millis(0)).await;
     root
@@ -105,6 +108,9 @@ async fn every_exercise_is_solvable_in_the_page_in_both_languages() {
             gloo::utils::body()
                 .append_child(&root)
                 .expect("append the root");
+            // The worker's engine in-process (Trunk builds no worker for the tests):
+            // the terminal and the lint.
+            podlab_web::kubectl_worker::set_engine(podlab_web::kubectl_worker::in_process());
             let app = yew::Renderer::<App>::with_root_and_props(
                 root.clone(),
                 AppProps {

@@ -27,6 +27,9 @@ async fn mount(props: AppProps) -> Element {
     gloo::utils::body()
         .append_child(&root)
         .expect("append the root");
+    // The worker's engine in-process (Trunk builds no worker for the tests):
+    // the terminal and the lint.
+    podlab_web::kubectl_worker::set_engine(podlab_web::kubectl_worker::in_process());
     yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
     wait_ms(0).await;
     root

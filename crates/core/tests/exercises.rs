@@ -38,9 +38,10 @@ fn every_exercise_file_lints_without_reading_errors_and_lowers_cleanly() {
     }
 }
 
-/// The page checks goals on its own run (`check_with`) when it reaches the
-/// goals' horizon: the results are the same as `check`'s own simulation,
-/// and for most exercises the page's run is reused.
+/// The page checks goals on its own run when it reaches the goals'
+/// horizon, with the diagnostics its worker linted (`check_linted`): the
+/// results are the same as `check`'s own simulation and lint, and for most
+/// exercises the page's run is reused.
 #[test]
 fn checking_on_the_pages_run_gives_the_same_results() {
     use podlab_core::sim::{simulate, Options};
@@ -52,9 +53,17 @@ fn checking_on_the_pages_run_gives_the_same_results() {
         for text in [&exercise.start, &solution] {
             let run = simulate(text, &Options::default());
             reused += usize::from(run.end == horizon);
+            let checked = exercise::check(exercise, text);
             assert_eq!(
                 exercise::check_with(exercise, text, Some(&run)),
-                exercise::check(exercise, text),
+                checked,
+                "{}",
+                exercise.id
+            );
+            let diagnostics = podlab_core::lint::lint(text).diagnostics;
+            assert_eq!(
+                exercise::check_linted(exercise, text, Some(&run), &diagnostics),
+                checked,
                 "{}",
                 exercise.id
             );

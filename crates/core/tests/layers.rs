@@ -36,6 +36,7 @@ const CORE: &[&[&str]] = &[
 /// `web/src`, lowest layer first (`main.rs` and `worker.rs` are the
 /// binaries' own crates).
 const WEB: &[&[&str]] = &[
+    &["findings"],
     &["persist", "perf", "library", "kubectl_worker"],
     &["i18n"],
     &["state"],

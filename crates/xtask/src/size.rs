@@ -1,6 +1,6 @@
 //! The size budget of the release build: the page's wasm and JavaScript,
-//! gzipped, must stay under 550 KiB (the goal is 250 KiB; DESIGN.md), and
-//! the kubectl worker's under 320 KiB.
+//! gzipped, must stay under 480 KiB (the goal is 250 KiB; DESIGN.md), and
+//! the kubectl worker's under 390 KiB.
 //!
 //! The brief set 460 KiB when the build was 416 KiB (commit 59e42b7). Traffic,
 //! Services, the HorizontalPodAutoscaler and rolling updates (issues 15 and
@@ -28,20 +28,32 @@
 //! CronJobs, `get pods -w`, `get events` with Go's sort, `describe node`)
 //! brought it to 313,064 bytes; it is fetched after the first screen, when
 //! a terminal mounts, never for the timeline (docs/size.md).
+//!
+//! The worker's budget went from 320 to 390 KiB on 2026-12-06: it lints
+//! too (`Ask::Lint`: the rules, ~85 KB gzip), 398,118 bytes.
+//!
+//! On 2026-12-06 the lint rules (`podlab_core::rules` and what only they
+//! use, their messages in both languages) moved from the page into that
+//! worker, which the page now starts as soon as it is up and asks for each
+//! text's diagnostics: the page went from 563,199 to 483,049 bytes and its
+//! budget came down from 550 to 480 KiB. The timeline needs none of it;
+//! the diagnostics arrive a moment after it (docs/size.md "Linting in the
+//! worker").
 
 use std::path::Path;
 use std::process::Command;
 
 use anyhow::{bail, Context, Result};
 
-const BUDGET_GZIP_BYTES: u64 = 550 * 1024;
+/// 483,049 bytes on 2026-12-06, with the rules in the worker.
+const BUDGET_GZIP_BYTES: u64 = 480 * 1024;
 const GOAL_GZIP_BYTES: u64 = 250 * 1024;
 /// The kubectl worker's files (`kubectl-worker.js`, `_bg.wasm`, `_loader.js`).
 const WORKER_PREFIX: &str = "kubectl-worker";
 /// The worker holds the simulator and kubectl's renderers without the page:
-/// 272.7 KB when it was split off, 313.1 KB with issue 17's last commands
-/// (docs/size.md).
-const WORKER_BUDGET_GZIP_BYTES: u64 = 320 * 1024;
+/// 272.7 KB when it was split off, 313.1 KB with issue 17's last commands,
+/// 398,118 bytes with the lint rules (2026-12-06; docs/size.md).
+const WORKER_BUDGET_GZIP_BYTES: u64 = 390 * 1024;
 
 pub fn check(dist: &Path) -> Result<()> {
     let mut files: Vec<_> = std::fs::read_dir(dist)
@@ -63,9 +75,9 @@ pub fn check(dist: &Path) -> Result<()> {
             dist.display()
         );
     }
-    // The kubectl terminal's worker (index.html, `data-type="worker"`) is
-    // fetched when a terminal first runs a line, never for the first screen:
-    // it has a budget of its own.
+    // The kubectl worker (index.html, `data-type="worker"`: the terminal's
+    // engine and the lint rules) is started by the page once the first
+    // screen is up, never part of it: it has a budget of its own.
     let (worker, page): (Vec<_>, Vec<_>) = files.into_iter().partition(|path| {
         path.file_name()
             .is_some_and(|name| name.to_string_lossy().starts_with(WORKER_PREFIX))

@@ -162,16 +162,8 @@ pub fn Terminal(props: &TerminalProps) -> Html {
             }
         });
     }
-    use_effect_with((), |_| {
-        // Fetch the engine once the page is up, so the terminal also works
-        // offline later (the worker is not part of the first download). Not
-        // in an article's embed: a post with several would fetch it for
-        // each; there it comes with the first line.
-        let embedded = crate::persist::is_embed(&crate::persist::query());
-        let timeout = (!embedded)
-            .then(|| gloo::timers::callback::Timeout::new(2_000, crate::kubectl_worker::warm_up));
-        move || drop(timeout)
-    });
+    // The engine's worker is already up: the page starts it with its first
+    // lint (`kubectl_worker::lint`), so the terminal also works offline later.
     {
         // Keep the newest output in view.
         let log_ref = log_ref.clone();

@@ -160,6 +160,19 @@ pub fn show_editor() -> Text {
 
 /// An exercise keeps podlab's own findings folded: finding the cause is
 /// the learner's work.
+/// The findings button before the worker's answer (no count yet).
+pub fn show_findings_checking() -> Text {
+    Text::new(
+        "Show podlab's findings (checking…)",
+        "顯示 podlab 的檢查結果（檢查中…）",
+    )
+}
+
+/// The findings button when the worker could not lint (the list says why).
+pub fn show_findings_uncounted() -> Text {
+    Text::new("Show podlab's findings", "顯示 podlab 的檢查結果")
+}
+
 pub fn show_findings(count: usize) -> Text {
     text!(
         "Show podlab's findings ({count})",

@@ -54,9 +54,18 @@ pub fn diagnostics_heading() -> Text {
     Text::new("Diagnostics", "診斷")
 }
 
-/// Shown while an edit waits for the debounced lint.
+/// Shown while an edit waits for the debounced lint, and until the worker
+/// (where the rules run) answers.
 pub fn checking() -> Text {
     Text::new("Checking…", "檢查中…")
+}
+
+/// Instead of the diagnostics when the worker that lints did not load.
+pub fn lint_unavailable() -> Text {
+    Text::new(
+        "The diagnostics could not be computed: their engine (kubectl-worker) did not load. Reload the page while online.",
+        "無法產生診斷：診斷的引擎（kubectl-worker）載入失敗。請在連線時重新載入頁面。",
+    )
 }
 
 /// The label of the per-diagnostic fix button.
@@ -287,6 +296,7 @@ mod tests {
             editor_label(),
             diagnostics_heading(),
             checking(),
+            lint_unavailable(),
             fix_button(),
             language(),
             crashed(),

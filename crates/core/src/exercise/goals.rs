@@ -8,7 +8,7 @@
 //! hide a later crash and lengthening it cannot make a check slow. It
 //! returns one [`GoalResult`] per goal, the implicit [`Goal::Accepted`] first.
 
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::explain::get_pods;
 use crate::i18n::Text;
 use crate::lint::{lint, read, Reading};
@@ -67,6 +67,18 @@ pub fn check(exercise: &Exercise, text: &str) -> Vec<GoalResult> {
 /// goals need: the simulation is deterministic, so it is then the very run
 /// `check` would make. Simulated anew otherwise.
 pub fn check_with(exercise: &Exercise, text: &str, run: Option<&Run>) -> Vec<GoalResult> {
+    check_linted(exercise, text, run, &lint(text).diagnostics)
+}
+
+/// `check_with`, given the diagnostics of `lint(text)` computed elsewhere
+/// (the page's are linted in its worker, and the rules stay out of the
+/// page): the [`Goal::Accepted`] goal reads them instead of linting.
+pub fn check_linted(
+    exercise: &Exercise,
+    text: &str,
+    run: Option<&Run>,
+    diagnostics: &[Diagnostic],
+) -> Vec<GoalResult> {
     let reading = read(text);
     let start = read(&exercise.start);
     let horizon = horizon(exercise, &start);
@@ -86,6 +98,7 @@ pub fn check_with(exercise: &Exercise, text: &str, run: Option<&Run>) -> Vec<Goa
     };
     let world = World {
         text,
+        diagnostics,
         reading: &reading,
         start: &start,
         run,
@@ -129,6 +142,8 @@ pub fn summary(results: &[GoalResult]) -> Text {
 
 struct World<'a> {
     text: &'a str,
+    /// `lint(text)`'s diagnostics.
+    diagnostics: &'a [Diagnostic],
     reading: &'a Reading,
     start: &'a Reading,
     run: &'a Run,
@@ -287,7 +302,6 @@ impl World<'_> {
     }
 
     fn accepted(&self) -> (bool, Text) {
-        let report = lint(self.text);
         // The Exercise document is podlab's, never sent to the API server.
         let index = crate::span::LineIndex::new(self.text);
         let stream = crate::manifest::yaml::parse(self.text, &index, &Default::default());
@@ -304,7 +318,7 @@ impl World<'_> {
             })
             .map(|document| document.span)
             .collect();
-        let rejected = report.diagnostics.iter().find(|diagnostic| {
+        let rejected = self.diagnostics.iter().find(|diagnostic| {
             diagnostic.severity == Severity::Error
                 && REJECTED_BY_API.contains(&diagnostic.rule)
                 && !exercise_documents.iter().any(|span| {
@@ -313,7 +327,7 @@ impl World<'_> {
         });
         match rejected {
             Some(diagnostic) => {
-                let line = report.index.line_col(self.text, diagnostic.span.start).line;
+                let line = index.line_col(self.text, diagnostic.span.start).line;
                 let rule = diagnostic.rule;
                 let (en, zh) = (&diagnostic.message.en, &diagnostic.message.zh_tw);
                 (

@@ -23,7 +23,7 @@ use crate::span::{LineIndex, Span};
 use crate::text;
 
 pub use crate::manifest::exercise::{lower, Cause, Command, Exercise, Goal, Interview, Tag};
-pub use goals::{check, check_with, GoalResult};
+pub use goals::{check, check_linted, check_with, GoalResult};
 
 /// Reads the Exercise document of a whole file (manifests + Scenario +
 /// Exercise). `None` when the file has none or it lacks a required field;

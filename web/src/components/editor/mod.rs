@@ -28,7 +28,7 @@ use yew::prelude::*;
 use self::layout::{DrawnLine, Lines, Mark};
 use crate::i18n;
 use crate::i18n::TextHtml;
-use crate::state::Linted;
+use crate::state::Lint;
 use crate::view_model::{severity_class, utf16_offset};
 
 /// The CSS `--code-line` (style.css), until the page has been measured.
@@ -41,10 +41,11 @@ pub struct EditorProps {
     pub on_input: Callback<Rc<str>>,
     /// The textarea, for selecting a diagnostic's span.
     pub node_ref: NodeRef,
-    /// The lint of exactly `text`, or `None` while an edit waits for the
-    /// debounced lint: marks are never drawn on a text they were not made for.
+    /// The worker's lint of exactly `text`, or `None` while an edit waits
+    /// for the debounced lint or the worker's answer: marks are never drawn
+    /// on a text they were not made for.
     #[prop_or_default]
-    pub lint: Option<Rc<Linted>>,
+    pub lint: Option<Rc<Lint>>,
     /// The language of the hint and of the markers' text.
     #[prop_or_default]
     pub lang: Lang,
@@ -369,11 +370,11 @@ fn overlay_line(text: &str, line: &DrawnLine, line_break: bool) -> Html {
 
 /// The marks of the lint's diagnostics, in the report's order (so a mark's
 /// index is its diagnostic's); none when the lint is not of this text.
-fn marks_of(lint: Option<&Linted>, text: &Rc<str>) -> Vec<Mark> {
+fn marks_of(lint: Option<&Lint>, text: &Rc<str>) -> Vec<Mark> {
     let Some(lint) = lint.filter(|lint| Rc::ptr_eq(&lint.text, text) || lint.text == *text) else {
         return Vec::new();
     };
-    lint.report
+    lint.findings
         .diagnostics
         .iter()
         .map(|diagnostic| {
@@ -397,7 +398,7 @@ fn gutter_marker(line: &DrawnLine, marks: &[Mark], props: &EditorProps, lang: La
     let diagnostics: Vec<_> = line
         .starting
         .iter()
-        .filter_map(|&index| lint.report.diagnostics.get(index))
+        .filter_map(|&index| lint.findings.diagnostics.get(index))
         .collect();
     let Some(worst) = diagnostics.first() else {
         return html! { <span class="mark-space"></span> };
@@ -562,7 +563,7 @@ impl PartialEq for EditorText {
 }
 
 /// Compares a lint by pointer (a new lint is a new `Rc`).
-struct SameLint(Option<Rc<Linted>>);
+struct SameLint(Option<Rc<Lint>>);
 
 impl PartialEq for SameLint {
     fn eq(&self, other: &Self) -> bool {

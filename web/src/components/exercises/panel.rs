@@ -14,7 +14,12 @@ use crate::i18n::TextHtml;
 #[derive(Properties)]
 pub struct ExercisePanelProps {
     pub exercise: Rc<Exercise>,
-    pub results: Rc<Vec<GoalResult>>,
+    /// `None` until the worker's first lint of the text (the "accepted"
+    /// goal reads its diagnostics).
+    pub results: Option<Rc<Vec<GoalResult>>>,
+    /// The worker could not load: the goals cannot be checked.
+    #[prop_or_default]
+    pub unavailable: bool,
     pub lang: Lang,
     /// Replace the text (start over, load the solution).
     pub on_replace: Callback<String>,
@@ -23,7 +28,12 @@ pub struct ExercisePanelProps {
 impl PartialEq for ExercisePanelProps {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.exercise, &other.exercise)
-            && Rc::ptr_eq(&self.results, &other.results)
+            && match (&self.results, &other.results) {
+                (Some(this), Some(that)) => Rc::ptr_eq(this, that),
+                (None, None) => true,
+                _ => false,
+            }
+            && self.unavailable == other.unavailable
             && self.lang == other.lang
             && self.on_replace == other.on_replace
     }
@@ -34,7 +44,13 @@ pub fn ExercisePanel(props: &ExercisePanelProps) -> Html {
     let lang = props.lang;
     let exercise = &props.exercise;
     let shown_hints = use_state(|| 0usize);
-    let solved = goals::solved(&props.results);
+    let results: &[GoalResult] = props.results.as_deref().map_or(&[], Vec::as_slice);
+    let solved = goals::solved(results);
+    let goal_summary = match (&props.results, props.unavailable) {
+        (Some(results), _) => goals::summary(results),
+        (None, false) => i18n::checking(),
+        (None, true) => i18n::lint_unavailable(),
+    };
     let more_hint = {
         let shown_hints = shown_hints.clone();
         let total = exercise.hints.len();
@@ -81,7 +97,7 @@ pub fn ExercisePanel(props: &ExercisePanelProps) -> Html {
             <p><strong>{ format!("{}: ", i18n::goal().get(lang)) }</strong>{ exercise.goal.html(lang) }</p>
             <h3>{ i18n::goals().html(lang) }</h3>
             <ul class="goals" data-testid="goals">
-                { for props.results.iter().enumerate().map(|(index, result)| html! {
+                { for results.iter().enumerate().map(|(index, result)| html! {
                     <li class={if result.passed { "pass" } else { "fail" }} data-testid={format!("goal-{index}")} data-passed={result.passed.to_string()}>
                         <span class="goal-mark" aria-hidden="true">{ if result.passed { "✓" } else { "✗" } }</span>
                         <span class="goal-label">{ result.label.html(lang) }</span>
@@ -90,7 +106,7 @@ pub fn ExercisePanel(props: &ExercisePanelProps) -> Html {
                 }) }
             </ul>
             <p class="goal-summary" role="status" aria-live="polite" data-testid="goal-summary">
-                { goals::summary(&props.results).html(lang) }
+                { goal_summary.html(lang) }
             </p>
             if solved {
                 <div class="solved-banner" data-testid="solved">{ i18n::solved_banner().html(lang) }</div>
