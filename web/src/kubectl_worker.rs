@@ -246,6 +246,7 @@ impl Engine {
             // No simulation: the terminal's run stays as it is.
             return Reply::Lint(Some(Findings::of(&request.text)));
         }
+        // `Ask::Run` or `Ask::Complete` from here.
         if self.text.as_deref() != Some(&*request.text) {
             self.run = Some(simulate(&request.text, &Options::default()));
             self.text = Some(request.text.clone());
@@ -266,16 +267,11 @@ impl Engine {
             }
         };
         let session = &mut self.sessions[index].1;
-        match request.kind {
-            Ask::Run => {
-                let entry = session.run(&context, &request.line, request.at);
-                Reply::Entry(entry, session.prompt())
-            }
-            Ask::Complete => {
-                Reply::Completion(session.complete(&context, &request.line, request.at))
-            }
-            Ask::Lint => Reply::Lint(Some(Findings::of(&request.text))),
+        if request.kind == Ask::Complete {
+            return Reply::Completion(session.complete(&context, &request.line, request.at));
         }
+        let entry = session.run(&context, &request.line, request.at);
+        Reply::Entry(entry, session.prompt())
     }
 }
 

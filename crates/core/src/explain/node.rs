@@ -159,7 +159,7 @@ pub fn capacity(pool: &NodePool) -> Vec<(String, Quantity)> {
 /// CONTAINER-RUNTIME.
 pub fn wide_cells(node: &NodeRef<'_>) -> [String; 5] {
     [
-        internal_ip(node),
+        internal_ip(node.index as u64),
         "<none>".into(),
         OS_IMAGE.into(),
         KERNEL.into(),
@@ -167,8 +167,11 @@ pub fn wide_cells(node: &NodeRef<'_>) -> [String; 5] {
     ]
 }
 
-fn internal_ip(node: &NodeRef<'_>) -> String {
-    let n = node.index + 2;
+/// The InternalIP of the cluster's `index`-th node (pools in order):
+/// `172.18.<(n+2)/256>.<(n+2)%256>`, kind's addresses (172.18.0.2 for the
+/// first); the pods' hostIP (`describe::host_ip`).
+pub fn internal_ip(index: u64) -> String {
+    let n = index + 2;
     format!("172.18.{}.{}", n / 256, n % 256)
 }
 
@@ -455,7 +458,10 @@ pub fn describe(
         );
     }
     text.line(0, "Addresses:");
-    text.line(1, &format!("InternalIP:\t{}", internal_ip(&node)));
+    text.line(
+        1,
+        &format!("InternalIP:\t{}", internal_ip(node.index as u64)),
+    );
     text.line(1, &format!("Hostname:\t{name}"));
     let capacity = capacity(pool);
     for title in ["Capacity:", "Allocatable:"] {
@@ -696,7 +702,7 @@ pub fn node_object(scenario: &Scenario, name: &str, at: Millis, clock: Clock) ->
                         Value::List(vec![
                             Value::object()
                                 .with("type", Value::str("InternalIP"))
-                                .with("address", Value::str(internal_ip(&node))),
+                                .with("address", Value::str(internal_ip(node.index as u64))),
                             Value::object()
                                 .with("type", Value::str("Hostname"))
                                 .with("address", Value::str(name)),

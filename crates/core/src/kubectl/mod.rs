@@ -135,12 +135,9 @@ fn pods_at<'a>(context: &'a ExecContext, at: Millis) -> impl Iterator<Item = &'a
 
 /// The nodes of the Scenario's pools (`<pool>-<index>`), by name.
 fn node_names(context: &ExecContext) -> Vec<String> {
-    let mut names: Vec<String> = context
-        .reading
-        .scenario
-        .node_pools
+    let mut names: Vec<String> = crate::explain::node::nodes(&context.reading.scenario)
         .iter()
-        .flat_map(|pool| (0..pool.count.clamp(0, 1000)).map(move |i| format!("{}-{i}", pool.name)))
+        .map(crate::explain::node::NodeRef::name)
         .collect();
     crate::sort::sort(&mut names);
     names

@@ -13,8 +13,7 @@ pub fn host_ip(pod: &PodRun) -> String {
         .nth(2)
         .and_then(|octet| octet.parse().ok())
         .unwrap_or(0);
-    let n = node_index + 2;
-    format!("172.18.{}.{}", n / 256, n % 256)
+    crate::explain::node::internal_ip(node_index)
 }
 
 /// `containerd://<64 hex>` of one container instance (restart number).
