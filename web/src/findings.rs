@@ -240,49 +240,31 @@ mod tests {
         );
     }
 
+    /// The fields of one PL001 diagnostic without help, fix or summary,
+    /// after a count of `count` diagnostics, with `severity`.
+    fn one_diagnostic(count: &'static str, severity: &'static str) -> [&'static str; 11] {
+        [
+            count,
+            "PL001",
+            "yaml-syntax",
+            severity,
+            "0",
+            "1",
+            "m",
+            "m",
+            "",
+            "",
+            "",
+        ]
+    }
+
     #[test]
     fn broken_fields_are_refused() {
-        let fields = [
-            "1",
-            "PL001",
-            "yaml-syntax",
-            "fatal",
-            "0",
-            "1",
-            "m",
-            "m",
-            "",
-            "",
-            "",
-        ];
+        let fields = one_diagnostic("1", "fatal");
         assert_eq!(Findings::from_fields(&mut fields.into_iter()), None);
-        let short = [
-            "2",
-            "PL001",
-            "yaml-syntax",
-            "error",
-            "0",
-            "1",
-            "m",
-            "m",
-            "",
-            "",
-            "",
-        ];
+        let short = one_diagnostic("2", "error");
         assert_eq!(Findings::from_fields(&mut short.into_iter()), None);
-        let one = [
-            "1",
-            "PL001",
-            "yaml-syntax",
-            "error",
-            "0",
-            "1",
-            "m",
-            "m",
-            "",
-            "",
-            "",
-        ];
+        let one = one_diagnostic("1", "error");
         let decoded = Findings::from_fields(&mut one.into_iter()).expect("one");
         assert_eq!(decoded.diagnostics[0].rule, "PL001");
         assert!(std::ptr::eq(

@@ -373,21 +373,9 @@ pub fn served(
 }
 
 /// Seconds of an RFC 3339 time (`2026-01-01T00:00:00Z`) since the Unix
-/// epoch, for the Tables' ages.
+/// epoch, for the Tables' ages (`tables::parse_time`).
 fn unix(text: &str) -> Option<i64> {
-    let (date, time) = text.trim_end_matches('Z').split_once('T')?;
-    let mut date = date.split('-').map(|p| p.parse::<i64>());
-    let (year, month, day) = (date.next()?.ok()?, date.next()?.ok()?, date.next()?.ok()?);
-    let mut time = time.split(':').map(|p| p.parse::<i64>());
-    let (hour, minute, second) = (time.next()?.ok()?, time.next()?.ok()?, time.next()?.ok()?);
-    // Howard Hinnant's days_from_civil.
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y.rem_euclid(400);
-    let doy = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    Some(days * 86_400 + hour * 3600 + minute * 60 + second)
+    super::tables::parse_time(text).map(|millis| millis.div_euclid(1000))
 }
 
 /// `translateTimestampSince` on the server's clock at `at`.

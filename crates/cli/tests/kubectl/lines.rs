@@ -19,7 +19,11 @@ use super::{line_diff, run_kubectl, tables, write_kubeconfig, TempDir};
 /// The objects as the API server lists them: the pods that exist at `at`
 /// and every pod's events, each list by name, with their Tables.
 pub fn served_tables(text: &str, run: &Run, at: Millis) -> Objects {
-    let clock = Clock { base: EPOCH };
+    served_on(text, run, at, Clock { base: EPOCH })
+}
+
+/// [`served_tables`] on `clock` (the Tables printed at `clock`'s `at`).
+pub fn served_on(text: &str, run: &Run, at: Millis, clock: Clock) -> Objects {
     let mut existing: Vec<&PodRun> = run.pods.iter().filter(|pod| pod.exists_at(at)).collect();
     existing.sort_by(|a, b| a.name.cmp(&b.name));
     let pods: Vec<Value> = existing
@@ -36,7 +40,7 @@ pub fn served_tables(text: &str, run: &Run, at: Millis) -> Objects {
             .as_str()
             .cmp(&b["metadata"]["name"].as_str())
     });
-    let now = EPOCH * 1000 + i64::try_from(at).expect("a time in range");
+    let now = clock.base * 1000 + i64::try_from(at).expect("a time in range");
     Objects {
         pod_table: Some(tables::pod_table(&pods, now)),
         event_table: Some(tables::event_table(&events, now)),
@@ -44,6 +48,18 @@ pub fn served_tables(text: &str, run: &Run, at: Millis) -> Objects {
         events,
         ..Objects::default()
     }
+}
+
+/// The names of the pods that exist at `at`, as the API server lists them.
+fn existing_names(run: &Run, at: Millis) -> Vec<&str> {
+    let mut names: Vec<&str> = run
+        .pods
+        .iter()
+        .filter(|pod| pod.exists_at(at))
+        .map(|pod| pod.name.as_str())
+        .collect();
+    names.sort_unstable();
+    names
 }
 
 /// The lines compared on a run at `at`.
@@ -54,13 +70,7 @@ pub fn table_lines(run: &Run, at: Millis) -> Vec<String> {
         "get events".to_string(),
         "get events --sort-by=.lastTimestamp".to_string(),
     ];
-    let mut names: Vec<&str> = run
-        .pods
-        .iter()
-        .filter(|pod| pod.exists_at(at))
-        .map(|pod| pod.name.as_str())
-        .collect();
-    names.sort_unstable();
+    let names = existing_names(run, at);
     for name in names {
         lines.push(format!("get pod {name}"));
         lines.push(format!("get pod {name} -o wide"));
@@ -169,13 +179,7 @@ pub fn compare_watch(label: &str, text: &str, run: &Run, at: Millis) -> Vec<Stri
     let context = podlab_core::exercise::exec::ExecContext::new(text, run);
     let dir = TempDir::new("kubectl-watch");
     let mut cases: Vec<(Option<String>, bool)> = vec![(None, false), (None, true)];
-    let mut names: Vec<&str> = run
-        .pods
-        .iter()
-        .filter(|pod| pod.exists_at(at))
-        .map(|pod| pod.name.as_str())
-        .collect();
-    names.sort_unstable();
+    let names = existing_names(run, at);
     cases.extend(
         names
             .into_iter()

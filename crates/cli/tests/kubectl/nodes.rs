@@ -17,7 +17,8 @@
 use podlab_core::explain::node;
 use podlab_core::explain::pod_object;
 use podlab_core::manifest::duration::Millis;
-use podlab_core::sim::{PodRun, Run};
+use podlab_core::manifest::scenario::Scenario;
+use podlab_core::sim::Run;
 use serde_json::Value;
 
 use super::objects::{self, Clock, EPOCH};
@@ -25,10 +26,9 @@ use super::server::{ApiServer, Objects};
 use super::{line_diff, next_whole_second, run_kubectl, unix_now, write_kubeconfig, TempDir};
 
 /// The objects as the API server lists them at `at` on `clock`: the nodes
-/// and their Leases, the pods that exist (by name) and every pod's events.
-pub fn served(text: &str, run: &Run, at: Millis, clock: Clock) -> Objects {
-    let context = podlab_core::exercise::exec::ExecContext::new(text, run);
-    let scenario = &context.reading.scenario;
+/// of `scenario` (the run's) and their Leases, with the nodes' Table, and
+/// the pods and events of `lines::served_on`.
+pub fn served(text: &str, run: &Run, scenario: &Scenario, at: Millis, clock: Clock) -> Objects {
     let core_clock = pod_object::Clock { base: clock.base };
     let mut names: Vec<String> = node::nodes(scenario).iter().map(|n| n.name()).collect();
     names.sort();
@@ -43,32 +43,18 @@ pub fn served(text: &str, run: &Run, at: Millis, clock: Clock) -> Objects {
         .map(|object| objects::to_json(&object))
         .collect();
     let now = clock.base * 1000 + i64::try_from(at).expect("a time in range");
-    let node_table = Some(super::tables::node_table(&nodes, now));
-    let mut existing: Vec<&PodRun> = run.pods.iter().filter(|pod| pod.exists_at(at)).collect();
-    existing.sort_by(|a, b| a.name.cmp(&b.name));
     Objects {
-        pods: existing
-            .iter()
-            .map(|pod| objects::pod(run, pod, at, clock, text))
-            .collect(),
-        events: run
-            .pods
-            .iter()
-            .flat_map(|pod| objects::events(run, pod, at, clock))
-            .collect(),
+        node_table: Some(super::tables::node_table(&nodes, now)),
         nodes,
         leases,
-        node_table,
-        ..Objects::default()
+        ..super::lines::served_on(text, run, at, clock)
     }
 }
 
 /// The lines compared at `at`: `get nodes` in each form, every node by
 /// name, all of them, and each pool's name as a prefix (kubectl describes
 /// every node it starts).
-pub fn lines(text: &str, run: &Run) -> Vec<String> {
-    let context = podlab_core::exercise::exec::ExecContext::new(text, run);
-    let scenario = &context.reading.scenario;
+pub fn lines(scenario: &Scenario) -> Vec<String> {
     let mut lines = vec![
         "describe node".to_string(),
         "get nodes".to_string(),
@@ -99,9 +85,10 @@ pub fn compare(label: &str, text: &str, run: &Run, at: Millis) -> Vec<String> {
     assert_eq!(at % 1000, 0, "describe times are whole seconds");
     let at_seconds = i64::try_from(at / 1000).expect("a time in range");
     let context = podlab_core::exercise::exec::ExecContext::new(text, run);
+    let scenario = &context.reading.scenario;
     let dir = TempDir::new("kubectl-nodes");
     let mut failures = Vec::new();
-    for line in lines(text, run) {
+    for line in lines(scenario) {
         let args: Vec<&str> = line.split_whitespace().collect();
         let mut compared = false;
         for _attempt in 0..5 {
@@ -109,7 +96,7 @@ pub fn compare(label: &str, text: &str, run: &Run, at: Millis) -> Vec<String> {
             let clock = Clock {
                 base: second - at_seconds,
             };
-            let server = ApiServer::start(served(text, run, at, clock));
+            let server = ApiServer::start(served(text, run, scenario, at, clock));
             let kubeconfig = write_kubeconfig(&dir.0, &server);
             let before = simulated_now(clock.base);
             let printed = run_kubectl(&dir.0, &kubeconfig, &args);
@@ -148,7 +135,9 @@ pub fn compare(label: &str, text: &str, run: &Run, at: Millis) -> Vec<String> {
 /// that checks what it asked (the Lease, the pods' selector, the events).
 pub fn requests_for(text: &str, run: &Run, at: Millis, name: &str) -> Vec<String> {
     let dir = TempDir::new("kubectl-node-requests");
-    let server = ApiServer::start(served(text, run, at, Clock { base: EPOCH }));
+    let context = podlab_core::exercise::exec::ExecContext::new(text, run);
+    let scenario = &context.reading.scenario;
+    let server = ApiServer::start(served(text, run, scenario, at, Clock { base: EPOCH }));
     let kubeconfig = write_kubeconfig(&dir.0, &server);
     let printed = run_kubectl(&dir.0, &kubeconfig, &["describe", "node", name]);
     assert!(printed.success, "{}", printed.stderr);
@@ -157,8 +146,15 @@ pub fn requests_for(text: &str, run: &Run, at: Millis, name: &str) -> Vec<String
 
 /// The JSON of a served node, for assertions on the object itself.
 pub fn node_json(text: &str, run: &Run, at: Millis, name: &str) -> Option<Value> {
-    served(text, run, at, Clock { base: EPOCH })
-        .nodes
-        .into_iter()
-        .find(|node| node["metadata"]["name"] == name)
+    let context = podlab_core::exercise::exec::ExecContext::new(text, run);
+    served(
+        text,
+        run,
+        &context.reading.scenario,
+        at,
+        Clock { base: EPOCH },
+    )
+    .nodes
+    .into_iter()
+    .find(|node| node["metadata"]["name"] == name)
 }

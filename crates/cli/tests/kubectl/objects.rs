@@ -57,7 +57,7 @@ fn civil(days: i64) -> (i64, u32, u32) {
 }
 
 /// (year, month, day) → days since 1970-01-01.
-fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
     let year = if month <= 2 { year - 1 } else { year };
     let era = year.div_euclid(400);
     let yoe = year.rem_euclid(400);

@@ -167,6 +167,10 @@ fn handle(stream: TcpStream, objects: &Objects, log: &Mutex<Vec<String>>) -> std
 
 fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    // `kubectl get KIND NAME`: the Table's row of that object, or NotFound.
+    if let Some(answer) = table.then(|| named_row(path, objects)).flatten() {
+        return answer;
+    }
     match path {
         "/version" => (200, version()),
         "/api" => (
@@ -222,9 +226,6 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
                 list_of("CronJobList", "batch/v1", &objects.cron_jobs, query),
             ),
         },
-        _ if table && named_row(path, objects).is_some() => {
-            named_row(path, objects).unwrap_or((404, Value::Null))
-        }
         "/api/v1/namespaces/default/events" | "/api/v1/events" => match &objects.event_table {
             Some(printed) if table => (200, rows_where(printed, query, |_| true)),
             _ => (200, event_list(objects, query)),
@@ -235,22 +236,6 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
                 true
             }),
         ),
-        _ if table && objects.node_table.is_some() && path.starts_with("/api/v1/nodes/") => {
-            let name = path.trim_start_matches("/api/v1/nodes/");
-            let printed = rows_where(
-                objects.node_table.as_ref().expect("checked"),
-                "",
-                |object| object["metadata"]["name"] == name,
-            );
-            if printed["rows"]
-                .as_array()
-                .is_some_and(|rows| rows.is_empty())
-            {
-                (404, not_found(&format!("nodes \"{name}\" not found")))
-            } else {
-                (200, printed)
-            }
-        }
         "/api/v1/nodes" => (
             200,
             json!({ "kind": "NodeList", "apiVersion": "v1", "metadata": { "resourceVersion": "1000" }, "items": objects.nodes }),
@@ -280,23 +265,6 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
             match (&objects.endpoint_slice_table, table) {
                 (Some(printed), true) => (200, printed.clone()),
                 _ => (200, endpoint_slice_list(objects, query)),
-            }
-        }
-        _ if table
-            && objects.pod_table.is_some()
-            && path.starts_with("/api/v1/namespaces/default/pods/") =>
-        {
-            let name = path.trim_start_matches("/api/v1/namespaces/default/pods/");
-            let printed = rows_where(objects.pod_table.as_ref().expect("checked"), "", |object| {
-                object["metadata"]["name"] == name
-            });
-            if printed["rows"]
-                .as_array()
-                .is_some_and(|rows| rows.is_empty())
-            {
-                (404, not_found(&format!("pods \"{name}\" not found")))
-            } else {
-                (200, printed)
             }
         }
         _ => {
@@ -450,8 +418,8 @@ fn apps_v1_resources() -> Value {
     })
 }
 
-/// `kubectl get job NAME` (and `cronjob NAME`) asks for the object by name
-/// as a Table: the server prints that one row, or answers NotFound.
+/// `kubectl get job|cronjob|pod|node NAME` asks for the object by name as a
+/// Table: the server prints that one row, or answers NotFound.
 fn named_row(path: &str, objects: &Objects) -> Option<(u16, Value)> {
     let (table, name, resource) = [
         (
@@ -464,6 +432,12 @@ fn named_row(path: &str, objects: &Objects) -> Option<(u16, Value)> {
             &objects.cron_job_table,
             "cronjobs.batch",
         ),
+        (
+            "/api/v1/namespaces/default/pods/",
+            &objects.pod_table,
+            "pods",
+        ),
+        ("/api/v1/nodes/", &objects.node_table, "nodes"),
     ]
     .into_iter()
     .find_map(|(prefix, table, resource)| {

@@ -333,20 +333,7 @@ pub fn table(slices: &[Value], clock: Clock, at: Millis) -> Value {
     })
 }
 
-/// `2026-01-01T00:00:00Z` → Unix seconds.
+/// `2026-01-01T00:00:00Z` → Unix seconds (`tables::parse_time`).
 fn parse_rfc3339(text: &str) -> Option<i64> {
-    let date = text.get(..10)?;
-    let time = text.get(11..19)?;
-    let mut parts = date.split('-').map(|p| p.parse::<i64>().ok());
-    let (year, month, day) = (parts.next()??, parts.next()??, parts.next()??);
-    let mut clock = time.split(':').map(|p| p.parse::<i64>().ok());
-    let (hour, minute, second) = (clock.next()??, clock.next()??, clock.next()??);
-    // Days from civil (Howard Hinnant).
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y.rem_euclid(400);
-    let doy = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    Some(days * 86_400 + hour * 3600 + minute * 60 + second)
+    super::tables::parse_time(text).map(|millis| millis.div_euclid(1000))
 }

@@ -41,13 +41,8 @@ pub fn parse_time(text: &str) -> Option<i64> {
     } else {
         format!("{fraction:0<3}").get(..3)?.parse::<i64>().ok()?
     };
-    // Days from civil (Howard Hinnant).
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y.rem_euclid(400);
-    let doy = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
+    let days =
+        super::objects::days_from_civil(year, u32::try_from(month).ok()?, u32::try_from(day).ok()?);
     Some(((days * 86_400 + hour * 3600 + minute * 60 + second) * 1000) + millis)
 }
 

@@ -23,8 +23,8 @@
 //! - capacity = allocatable (the simulator's scheduler takes the pool's
 //!   numbers as allocatable): the pool's cpu and memory, `pods: 110`,
 //!   `ephemeral-storage: 100Gi` (a disk podlab does not model),
-//!   `hugepages-1Gi`/`hugepages-2Mi: 0` (cAdvisor reports both page sizes
-//!   on amd64), and the device plugin's resources;
+//!   `hugepages-1Gi`/`hugepages-2Mi: 0` (both listed on a real amd64 GPU
+//!   node, kubectl-output.md §8.7), and the device plugin's resources;
 //! - conditions in the kubelet's setter order (MemoryPressure, DiskPressure,
 //!   PIDPressure, Ready) with their healthy reasons; `lastHeartbeatTime` is
 //!   the last status report: with the node Lease in use the kubelet patches

@@ -716,18 +716,10 @@ fn owner_uid(owner: &str) -> String {
     let hash = owner.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
         (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
     });
-    let hex = format!(
+    describe::uuid_of(&format!(
         "{hash:016x}{:016x}",
         hash.rotate_left(29) ^ 0x9e37_79b9_7f4a_7c15
-    );
-    format!(
-        "{}-{}-4{}-8{}-{}",
-        &hex[0..8],
-        &hex[8..12],
-        &hex[13..16],
-        &hex[17..20],
-        &hex[20..32]
-    )
+    ))
 }
 
 // ---- the Pod -----------------------------------------------------------------------

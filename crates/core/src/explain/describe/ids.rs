@@ -71,7 +71,12 @@ pub(crate) fn hex64(seed: &str) -> String {
 
 /// A version-4-shaped UUID hashed from `seed` (`8-4-4-4-12` hex digits).
 pub(crate) fn uuid(seed: &str) -> String {
-    let hex = hex64(seed);
+    uuid_of(&hex64(seed))
+}
+
+/// The version-4 shape of 32 hex digits: `8-4-4-4-12`, the version and
+/// variant digits set.
+pub(crate) fn uuid_of(hex: &str) -> String {
     format!(
         "{}-{}-4{}-8{}-{}",
         &hex[0..8],

@@ -54,7 +54,7 @@ mod writer;
 
 pub use self::container::{describe_probe, quantity_string};
 pub use self::ids::{api_access_volume, container_id, host_ip, image_id};
-pub(crate) use self::ids::{fnv1a, hex64, splitmix64, uuid};
+pub(crate) use self::ids::{fnv1a, hex64, splitmix64, uuid, uuid_of};
 pub use self::writer::tabwrite;
 pub(crate) use self::writer::Text;
 
