@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use serde_json::json;
+use serde_json::{json, Value};
 
 use crate::server::StaticServer;
 use crate::webdriver::Session;
@@ -60,4 +60,36 @@ pub fn slide(session: &Session, testid: &str, value: u64) {
          s.dispatchEvent(new Event('input', { bubbles: true }));",
         json!([testid, value]),
     );
+}
+
+/// The element's box against the viewport: `[top, bottom, left, right,
+/// innerHeight, innerWidth]`, or null when nothing matches.
+pub fn rect(session: &Session, selector: &str) -> Value {
+    session.execute(
+        "const e = document.querySelector(arguments[0]); if (!e) return null;\
+         const r = e.getBoundingClientRect();\
+         return [r.top, r.bottom, r.left, r.right, innerHeight, innerWidth];",
+        json!([selector]),
+    )
+}
+
+/// Wholly inside the viewport, with no scrolling.
+pub fn fully_in_view(session: &Session, selector: &str) -> bool {
+    let r = rect(session, selector);
+    let n = |i: usize| r.get(i).and_then(Value::as_f64).unwrap_or(f64::NAN);
+    n(0) >= 0.0 && n(1) <= n(4) + 0.5 && n(2) >= 0.0 && n(3) <= n(5) + 0.5 && n(1) > n(0)
+}
+
+/// At least partly inside the viewport.
+pub fn intersects_view(session: &Session, selector: &str) -> bool {
+    let r = rect(session, selector);
+    let n = |i: usize| r.get(i).and_then(Value::as_f64).unwrap_or(f64::NAN);
+    n(1) > 0.0 && n(0) < n(4) && n(3) > 0.0 && n(2) < n(5)
+}
+
+pub fn top_of(session: &Session, selector: &str) -> f64 {
+    rect(session, selector)
+        .get(0)
+        .and_then(Value::as_f64)
+        .unwrap_or_else(|| panic!("nothing matches {selector}"))
 }

@@ -5,21 +5,46 @@
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 pub struct StaticServer {
     pub port: u16,
+    /// Every request served, in order: its path and the bytes sent.
+    log: Arc<Mutex<Vec<(String, usize)>>>,
+}
+
+/// How a site is served (`StaticServer::start_site`).
+#[derive(Clone, Default)]
+pub struct Site {
+    /// Compressed as a static host serves it (`start_compressed`).
+    pub compress: bool,
+    /// Cacheable, as a static host serves it (`Cache-Control: max-age`):
+    /// the frames of one article share downloads only then.
+    pub cacheable: bool,
+    /// Pages served from memory beside the files (an article page).
+    pub pages: Vec<(&'static str, String)>,
 }
 
 impl StaticServer {
     /// Serves `dir` on a free port for the rest of the test process.
     pub fn start(dir: PathBuf) -> StaticServer {
-        StaticServer::serve(dir, false, "")
+        StaticServer::serve(dir, Site::default(), "")
+    }
+
+    /// Serves `dir` as `site` says.
+    pub fn start_site(dir: PathBuf, site: Site) -> StaticServer {
+        StaticServer::serve(dir, site, "")
+    }
+
+    /// The requests served so far: path (without query) and bytes sent.
+    pub fn requests(&self) -> Vec<(String, usize)> {
+        self.log.lock().map(|log| log.clone()).unwrap_or_default()
     }
 
     /// Serves `dir` under a folder of the site (`/podlab`), as a blog or a
     /// GitHub Pages project site would: everything else is 404.
     pub fn start_under(dir: PathBuf, folder: &'static str) -> StaticServer {
-        StaticServer::serve(dir, false, folder)
+        StaticServer::serve(dir, Site::default(), folder)
     }
 
     /// As a static host serves a site (GitHub Pages, Netlify): compressed
@@ -27,25 +52,41 @@ impl StaticServer {
     /// level 9, close to gzip -9). For load-time measurements only: the
     /// other tests skip the compression's cost.
     pub fn start_compressed(dir: PathBuf) -> StaticServer {
-        StaticServer::serve(dir, true, "")
+        StaticServer::serve(
+            dir,
+            Site {
+                compress: true,
+                ..Site::default()
+            },
+            "",
+        )
     }
 
-    fn serve(dir: PathBuf, compress: bool, folder: &'static str) -> StaticServer {
+    fn serve(dir: PathBuf, site: Site, folder: &'static str) -> StaticServer {
         let listener = TcpListener::bind(("127.0.0.1", 0))
             .unwrap_or_else(|error| panic!("cannot listen on 127.0.0.1: {error}"));
         let port = listener
             .local_addr()
             .expect("invariant: a bound listener has an address")
             .port();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let served = log.clone();
+        let site = Arc::new(site);
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 let dir = dir.clone();
+                let site = site.clone();
+                let served = served.clone();
                 std::thread::spawn(move || {
-                    let _ = handle(stream, &dir, compress, folder);
+                    if let Ok(Some(request)) = handle(stream, &dir, &site, folder) {
+                        if let Ok(mut log) = served.lock() {
+                            log.push(request);
+                        }
+                    }
                 });
             }
         });
-        StaticServer { port }
+        StaticServer { port, log }
     }
 
     pub fn url(&self, path_and_query: &str) -> String {
@@ -53,7 +94,13 @@ impl StaticServer {
     }
 }
 
-fn handle(stream: TcpStream, dir: &Path, compress: bool, folder: &str) -> std::io::Result<()> {
+fn handle(
+    stream: TcpStream,
+    dir: &Path,
+    site: &Site,
+    folder: &str,
+) -> std::io::Result<Option<(String, usize)>> {
+    let compress = site.compress;
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
     reader.read_line(&mut request_line)?;
@@ -84,10 +131,22 @@ fn handle(stream: TcpStream, dir: &Path, compress: bool, folder: &str) -> std::i
         _ if path.contains("..") || path.contains('\\') => None,
         _ => Some(dir.join(path.trim_start_matches('/'))),
     };
-    let body = match (method, file) {
-        ("GET" | "HEAD", Some(file)) => std::fs::read(&file).ok().map(|bytes| (file, bytes)),
+    let page = site
+        .pages
+        .iter()
+        .find(|(served, _)| *served == path)
+        .map(|(_, html)| (PathBuf::from("page.html"), html.clone().into_bytes()));
+    let body = match (method, file, page) {
+        ("GET" | "HEAD", _, Some(page)) => Some(page),
+        ("GET" | "HEAD", Some(file), None) => std::fs::read(&file).ok().map(|bytes| (file, bytes)),
         _ => None,
     };
+    let cache = if site.cacheable {
+        "Cache-Control: max-age=600"
+    } else {
+        "Cache-Control: no-store"
+    };
+    let logged = path.to_string();
     let mut stream = stream;
     match body {
         Some((file, bytes)) => {
@@ -101,13 +160,15 @@ fn handle(stream: TcpStream, dir: &Path, compress: bool, folder: &str) -> std::i
             };
             write!(
                 stream,
-                "HTTP/1.1 200 OK\r\nContent-Type: {}\r\nContent-Length: {}\r\n{encoding}Cache-Control: no-store\r\nConnection: close\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nContent-Type: {}\r\nContent-Length: {}\r\n{encoding}{cache}\r\nConnection: close\r\n\r\n",
                 content_type(&file),
                 bytes.len()
             )?;
             if method == "GET" {
                 stream.write_all(&bytes)?;
             }
+            stream.flush()?;
+            return Ok(Some((logged, bytes.len())));
         }
         None => {
             let message = b"not found\n";
@@ -119,7 +180,8 @@ fn handle(stream: TcpStream, dir: &Path, compress: bool, folder: &str) -> std::i
             stream.write_all(message)?;
         }
     }
-    stream.flush()
+    stream.flush()?;
+    Ok(Some((logged, 0)))
 }
 
 /// Browsers refuse to compile wasm streamed with another type, and refuse

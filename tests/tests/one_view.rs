@@ -6,43 +6,14 @@
 //! parameters choose the tab, the cursor and the controls; an exercise's
 //! editor holds no answer. Screenshots go to target/e2e/.
 
-use podlab_e2e::page::{open, slide, text_of, try_text_of, wait_for_lint, PAGE_LOAD, RELINT};
+use podlab_e2e::page::{
+    fully_in_view, intersects_view, open, rect, slide, text_of, top_of, try_text_of, wait_for_lint,
+    PAGE_LOAD, RELINT,
+};
 use podlab_e2e::server::StaticServer;
 use podlab_e2e::webdriver::{ChromeDriver, Session};
 use podlab_e2e::{dist_dir, output_dir};
-use serde_json::{json, Value};
-
-/// The element's box against the viewport: `[top, bottom, left, right,
-/// innerHeight, innerWidth]`, or null when nothing matches.
-fn rect(session: &Session, selector: &str) -> Value {
-    session.execute(
-        "const e = document.querySelector(arguments[0]); if (!e) return null;\
-         const r = e.getBoundingClientRect();\
-         return [r.top, r.bottom, r.left, r.right, innerHeight, innerWidth];",
-        json!([selector]),
-    )
-}
-
-/// Wholly inside the viewport, with no scrolling.
-fn fully_in_view(session: &Session, selector: &str) -> bool {
-    let r = rect(session, selector);
-    let n = |i: usize| r.get(i).and_then(Value::as_f64).unwrap_or(f64::NAN);
-    n(0) >= 0.0 && n(1) <= n(4) + 0.5 && n(2) >= 0.0 && n(3) <= n(5) + 0.5 && n(1) > n(0)
-}
-
-/// At least partly inside the viewport.
-fn intersects_view(session: &Session, selector: &str) -> bool {
-    let r = rect(session, selector);
-    let n = |i: usize| r.get(i).and_then(Value::as_f64).unwrap_or(f64::NAN);
-    n(1) > 0.0 && n(0) < n(4) && n(3) > 0.0 && n(2) < n(5)
-}
-
-fn top_of(session: &Session, selector: &str) -> f64 {
-    rect(session, selector)
-        .get(0)
-        .and_then(Value::as_f64)
-        .unwrap_or_else(|| panic!("nothing matches {selector}"))
-}
+use serde_json::json;
 
 fn scroll_y(session: &Session) -> f64 {
     session
@@ -129,8 +100,11 @@ fn laptop_and_large_screen_show_controls_timeline_and_status_together() {
     session.wait_for_element("[data-testid=editor]", RELINT);
 }
 
+/// Issue 28 item 3: on a phone the load-time and memory sliders come
+/// before the timeline (the rest of the controls after it), so a reader
+/// drags one and sees the first pod's lanes change on the same screen.
 #[test]
-fn a_phone_shows_status_and_timeline_first_then_controls_editor_panes() {
+fn a_phone_shows_the_two_sliders_and_the_timeline_together_then_status_controls_editor_panes() {
     let server = StaticServer::start(dist_dir());
     let out = output_dir();
     let driver = ChromeDriver::start(&out);
@@ -140,9 +114,11 @@ fn a_phone_shows_status_and_timeline_first_then_controls_editor_panes() {
         open(&session, &server, &format!("?lang={lang}"));
         session.wait_for_element("[data-testid=timeline] .pod", RELINT);
         let order: Vec<f64> = [
+            "[data-testid=slider-startup]",
+            "[data-testid=slider-memory-steady]",
             "[data-testid=timeline]",
             "[data-testid=pane-get]",
-            "[data-testid=slider-startup]",
+            "[data-testid=slider-workers]",
             "[data-testid=editor]",
             "[data-testid=pane-describe]",
         ]
@@ -151,7 +127,40 @@ fn a_phone_shows_status_and_timeline_first_then_controls_editor_panes() {
         .collect();
         assert!(
             order.windows(2).all(|pair| pair[0] < pair[1]),
-            "{lang}: not in the order timeline, status, controls, editor, panes: {order:?}"
+            "{lang}: not in the order sliders, timeline, status, controls, editor, panes: {order:?}"
+        );
+        // The loop: move the load time past the liveness budget and back,
+        // and the first pod's lanes answer in view of the slider.
+        for seconds in [300, 40] {
+            let before = text_of(&session, "[data-testid=pod-status-0]");
+            slide(&session, "slider-startup", seconds);
+            session.wait_for("the lanes to answer the slider", RELINT, |session| {
+                (try_text_of(session, "[data-testid=pod-status-0]").as_deref()
+                    != Some(before.as_str()))
+                .then_some(())
+            });
+            for selector in [
+                "[data-testid=slider-startup]",
+                "[data-testid=slider-memory-steady]",
+                "[data-testid=timeline] .pod:nth-child(1) .lane-chart",
+            ] {
+                assert!(
+                    fully_in_view(&session, selector),
+                    "{lang}: {selector} is not on the first screen with the slider: {:?}",
+                    rect(&session, selector)
+                );
+            }
+        }
+        // Touch targets and inputs iOS does not zoom on.
+        let small = session.execute(
+            "return [...document.querySelectorAll('.control input[type=range]')].filter(e => e.getBoundingClientRect().height < 44).length\
+             + [...document.querySelectorAll('input, select, textarea')].filter(e => parseFloat(getComputedStyle(e).fontSize) < 16).length;",
+            json!([]),
+        );
+        assert_eq!(
+            small,
+            json!(0),
+            "{lang}: a slider under 44 px or an input under 16 px"
         );
         assert!(intersects_view(&session, "[data-testid=timeline]"));
         let overflow = session.execute(

@@ -87,6 +87,10 @@ pub fn App(props: &AppProps) -> Html {
         Page::Exercise { id, .. } => Some(id.clone()),
         _ => None,
     };
+    // The live page is drawn: the picture shown until now goes
+    // (`web/facade.js`, issue 28), in the same task, so no frame shows
+    // both; the reader's scroll position stays where it was.
+    use_effect_with((), |_| persist::remove_facade());
     let library = use_state(|| props.library.clone());
     let library_error = use_state(|| None::<String>);
     {
@@ -387,6 +391,8 @@ pub fn App(props: &AppProps) -> Html {
             at: Some(cursor.get()),
             controls: controls.clone(),
             cmd: command.borrow().clone().or_else(|| options.cmd.clone()),
+            // The embed speaks the language the author wrote it in.
+            lang: Some(lang),
             ..options.clone()
         })
     };
@@ -469,7 +475,10 @@ pub fn App(props: &AppProps) -> Html {
                     if *page == Page::Playground {
                         <a class="to-exercises" data-testid="to-exercises" href={format!("?exercises&lang={}", lang.code())}>{ i18n::exercises().html(lang) }</a>
                     }
-                    <LangToggle {lang} on_change={on_lang} />
+                    // An embed whose author chose its language needs no button.
+                    if !(*embed && options.lang.is_some()) {
+                        <LangToggle {lang} on_change={on_lang} />
+                    }
                 </div>
             </header>
             if let Some(text) = notice_text {
@@ -548,6 +557,7 @@ pub fn App(props: &AppProps) -> Html {
                     fold_diagnosis={exercise.is_some()}
                     command={options.cmd.clone()}
                     command_out={command_out.clone()}
+                    fold_legend={*embed}
                 >
                     if let Some(exercise) = exercise.clone() {
                         <ExercisePanel {exercise} results={shown_results.clone()} {lang} {on_replace}

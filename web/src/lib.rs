@@ -20,18 +20,27 @@ pub use app::{App, AppProps};
 
 pub use state::DEFAULT_TEXT;
 
-/// Mounts the app on `<body>`, after a panic hook that leaves a readable
-/// message on the page (a wasm panic is otherwise a silent blank page).
+/// Mounts the app on `<div id="app">` (or `<body>` without one), after a
+/// panic hook that leaves a readable message on the page (a wasm panic is
+/// otherwise a silent blank page). Yew empties the element it mounts on:
+/// the picture shown until now (`#facade`, a sibling) stays until the app's
+/// first render removes it (`persist::remove_facade`).
 pub fn run() {
     yew::set_custom_panic_hook(Box::new(|info| {
         console_error_panic_hook::hook(info);
         show_crash_message();
     }));
-    yew::Renderer::<App>::with_props(AppProps {
+    let props = AppProps {
         persist: true,
         ..AppProps::default()
-    })
-    .render();
+    };
+    let host = web_sys::window()
+        .and_then(|window| window.document())
+        .and_then(|document| document.get_element_by_id("app"));
+    match host {
+        Some(host) => yew::Renderer::<App>::with_root_and_props(host, props).render(),
+        None => yew::Renderer::<App>::with_props(props).render(),
+    };
 }
 
 fn show_crash_message() {

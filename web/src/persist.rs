@@ -74,148 +74,12 @@ pub fn is_embed(query: &str) -> bool {
         .any(|pair| matches!(pair, "embed=1" | "embed=true" | "embed"))
 }
 
-/// The tab a compact (embedded) page opens on: `?view=`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum View {
-    #[default]
-    Timeline,
-    Yaml,
-    Kubectl,
-    Diagnosis,
-}
-
-impl View {
-    pub const ALL: [View; 4] = [View::Timeline, View::Yaml, View::Kubectl, View::Diagnosis];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            View::Timeline => "timeline",
-            View::Yaml => "yaml",
-            View::Kubectl => "kubectl",
-            View::Diagnosis => "diagnosis",
-        }
-    }
-
-    pub fn parse(id: &str) -> Option<View> {
-        View::ALL.into_iter().find(|view| view.id() == id)
-    }
-}
-
-/// The sliders and pickers `?controls=` can name, in the order shown.
-pub const CONTROL_IDS: [&str; 8] = [
-    "startup",
-    "memory",
-    "workers",
-    "gpu-memory",
-    "traffic",
-    "autoscaler",
-    "cluster",
-    "sharing",
-];
-
-/// The controls an embed shows when its link names none: the two that
-/// decide the article's crash loop and OOM.
-pub const EMBED_CONTROLS: [&str; 2] = ["startup", "memory"];
-
-/// What an article author sets in the query string (README, "Embedding"):
-/// `view=timeline|yaml|kubectl|diagnosis`, `at=12m` (the cursor's start,
-/// a Kubernetes-style duration), `controls=startup,memory` (which controls
-/// to show), `autoplay=1` and `cmd=kubectl%20describe%20pod%20m` (a line
-/// the kubectl terminal runs on open, at `at`). Unknown values are ignored.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PageOptions {
-    pub view: View,
-    pub at: Option<u64>,
-    /// `None`: every control (or `EMBED_CONTROLS` in an embed).
-    pub controls: Option<Vec<&'static str>>,
-    pub autoplay: bool,
-    /// The terminal's line to run on open.
-    pub cmd: Option<String>,
-}
-
-/// A query value with `%XX` and `+` decoded (as UTF-8; a broken escape is
-/// kept as written).
-pub fn percent_decode(value: &str) -> String {
-    let bytes = value.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut at = 0;
-    while let Some(&byte) = bytes.get(at) {
-        let hex = bytes
-            .get(at + 1..at + 3)
-            .and_then(|pair| std::str::from_utf8(pair).ok())
-            .and_then(|pair| u8::from_str_radix(pair, 16).ok());
-        match (byte, hex) {
-            (b'%', Some(decoded)) => {
-                out.push(decoded);
-                at += 3;
-                continue;
-            }
-            (b'+', _) => out.push(b' '),
-            _ => out.push(byte),
-        }
-        at += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// A query value with everything but `A-Z a-z 0-9 - _ . ~` escaped.
-pub fn percent_encode(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for byte in value.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-_.~".contains(&byte) {
-            out.push(char::from(byte));
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
-}
-
-pub fn page_options(query: &str) -> PageOptions {
-    let view = query_param(query, "view")
-        .and_then(|id| View::parse(&id))
-        .unwrap_or_default();
-    let at =
-        query_param(query, "at").and_then(|at| podlab_core::manifest::duration::parse(&at).ok());
-    let controls = query_param(query, "controls").map(|list| {
-        CONTROL_IDS
-            .into_iter()
-            .filter(|id| list.split([',', '+', ' ']).any(|named| named == *id))
-            .collect()
-    });
-    let autoplay = matches!(
-        query_param(query, "autoplay").as_deref(),
-        Some("1" | "true" | "")
-    );
-    let cmd = query_param(query, "cmd")
-        .map(|cmd| percent_decode(&cmd))
-        .filter(|cmd| !cmd.trim().is_empty());
-    PageOptions {
-        view,
-        at,
-        controls,
-        autoplay,
-        cmd,
-    }
-}
-
-/// `12m`, `1m30s`, `45s`: the cursor as `at=` writes it.
-pub fn at_param(ms: u64) -> String {
-    let seconds = ms / 1000;
-    match (seconds / 60, seconds % 60) {
-        (0, s) => format!("{s}s"),
-        (m, 0) => format!("{m}m"),
-        (m, s) => format!("{m}m{s}s"),
-    }
-}
-
-/// The value of `name` in a query string (`?exercise=oom-workers&lang=en`).
-pub fn query_param(query: &str, name: &str) -> Option<String> {
-    query.trim_start_matches('?').split('&').find_map(|pair| {
-        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        (key == name).then(|| value.to_string())
-    })
-}
+// The embed's parameters and its iframe code are the core's
+// (`podlab_core::share::embed`): `podlab share --embed` writes the same.
+pub use podlab_core::share::embed::{
+    at_param, page_options, percent_decode, percent_encode, query_param, query_without,
+    PageOptions, View, CONTROL_IDS, EMBED_CONTROLS,
+};
 
 /// What the page shows, from its query string.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -318,43 +182,11 @@ pub fn command_link(base: &str, text: &str, at: u64, cmd: &str) -> Result<String
     share::encode(text).map(|fragment| format!("{path}?{}#{fragment}", params.join("&")))
 }
 
-/// The height of the compact layout an embed is laid out for (CSS
-/// `.app.embed`): the iframe code asks for exactly this.
-pub const EMBED_HEIGHT_PX: u32 = 560;
-
-/// The iframe code that embeds the text: the same link with `embed=1` and
-/// the author's parameters (`page_options`), written out so an author sees
-/// what can be changed: the tab, the cursor, the controls, autoplay.
+/// The iframe code that embeds the text, with the picture of its run at
+/// `options.at` in the link (`podlab_core::picture::embed_code`, which
+/// `podlab share --embed` calls too).
 pub fn embed_code(base: &str, text: &str, options: &PageOptions) -> Result<String, ShareError> {
-    let base = base.split('#').next().unwrap_or(base);
-    // The page's own view parameters are replaced by the ones given.
-    let (path, query) = base.split_once('?').unwrap_or((base, ""));
-    let kept = query_without(
-        query,
-        &["embed", "view", "at", "controls", "autoplay", "cmd"],
-    );
-    let mut params = kept.join("&");
-    if !params.is_empty() {
-        params.push('&');
-    }
-    let controls = options
-        .controls
-        .clone()
-        .unwrap_or_else(|| EMBED_CONTROLS.to_vec())
-        .join(",");
-    params.push_str(&format!(
-        "embed=1&view={}&at={}&controls={controls}&autoplay={}",
-        options.view.id(),
-        at_param(options.at.unwrap_or(0)),
-        u8::from(options.autoplay)
-    ));
-    if let Some(cmd) = &options.cmd {
-        params.push_str(&format!("&cmd={}", percent_encode(cmd)));
-    }
-    let fragment = share::encode(text)?;
-    Ok(format!(
-        "<iframe src=\"{path}?{params}#{fragment}\" width=\"100%\" height=\"{EMBED_HEIGHT_PX}\" style=\"border:0\" loading=\"lazy\" title=\"podlab\"></iframe>"
-    ))
+    podlab_core::picture::embed_code(base, text, options).map(|(code, _)| code)
 }
 
 /// The full page for an embed's text: its address without the embed's
@@ -371,24 +203,36 @@ pub fn full_page_href(base: &str, fragment: &str) -> String {
     format!("{path}{query}{fragment}")
 }
 
-/// The pairs of a query string (without its `?`) whose key is not one of
-/// `dropped`, in their order.
-fn query_without<'q>(query: &'q str, dropped: &[&str]) -> Vec<&'q str> {
-    query
-        .split('&')
-        .filter(|pair| {
-            let key = pair.split_once('=').map_or(*pair, |(key, _)| key);
-            !pair.is_empty() && !dropped.contains(&key)
-        })
-        .collect()
-}
-
 /// The page's address without the fragment.
 pub fn page_base() -> String {
     web_sys::window()
         .and_then(|window| window.location().href().ok())
         .map(|href| href.split('#').next().unwrap_or_default().to_string())
         .unwrap_or_default()
+}
+
+/// Removes the picture the page showed before its engine was in
+/// (`#facade`, `web/facade.js`), keeping the reader's scroll position.
+pub fn remove_facade() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Some(document) = window.document() else {
+        return;
+    };
+    if let Some(root) = document.document_element() {
+        let _ = root.remove_attribute("data-pl-loading");
+        let _ = root.set_attribute("data-pl-live", "");
+    }
+    let Some(facade) = document.get_element_by_id("facade") else {
+        return;
+    };
+    let (x, y) = (
+        window.scroll_x().unwrap_or(0.0),
+        window.scroll_y().unwrap_or(0.0),
+    );
+    facade.remove();
+    window.scroll_to_with_x_and_y(x, y);
 }
 
 /// The current fragment (with `#`), or empty.
@@ -535,11 +379,12 @@ mod tests {
             &options,
         )
         .expect("short");
+        // The page's `lang=` gives way to the embed's (none given here).
         assert!(
-            code.contains("src=\"http://127.0.0.1:8080/?lang=en&embed=1&view=timeline&at=12m&controls=startup,memory&autoplay=0#v1."),
+            code.contains("src=\"http://127.0.0.1:8080/?embed=1&view=timeline&at=12m&controls=startup,memory&autoplay=0#v2."),
             "{code}"
         );
-        assert!(code.contains("height=\"560\""), "{code}");
+        assert!(code.contains("height=\""), "{code}");
         assert!(code.starts_with("<iframe ") && code.ends_with("</iframe>"));
         // What the code asks for is what the page reads back.
         let src = code.split('"').nth(1).expect("src");
@@ -561,23 +406,6 @@ mod tests {
             "http://h/p/?lang=en&at=3m#v1.abc"
         );
         assert_eq!(full_page_href("http://h/?embed=1", ""), "http://h/");
-    }
-
-    #[test]
-    fn article_parameters() {
-        let options =
-            page_options("?embed=1&view=kubectl&at=1m30s&controls=memory,bogus,startup&autoplay=1");
-        assert_eq!(options.view, View::Kubectl);
-        assert_eq!(options.at, Some(90_000));
-        // In the page's order, unknown names dropped.
-        assert_eq!(options.controls, Some(vec!["startup", "memory"]));
-        assert!(options.autoplay);
-        let plain = page_options("?lang=en&view=nonsense&at=soon");
-        assert_eq!(plain, PageOptions::default());
-        assert_eq!(at_param(0), "0s");
-        assert_eq!(at_param(45_999), "45s");
-        assert_eq!(at_param(720_000), "12m");
-        assert_eq!(at_param(750_000), "12m30s");
     }
 
     #[test]
@@ -610,6 +438,6 @@ mod tests {
             },
         )
         .expect("short");
-        assert!(code.contains("&autoplay=0&cmd=get%20pods#v1."), "{code}");
+        assert!(code.contains("&autoplay=0&cmd=get%20pods#v2."), "{code}");
     }
 }

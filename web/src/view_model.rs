@@ -6,12 +6,9 @@
 
 use podlab_core::diagnostic::{Diagnostic, Severity};
 use podlab_core::explain::diagnosis::{self, Diagnosis};
-use podlab_core::explain::timeline::{ContainerLane, Marker, MarkerKind, Segment, State};
-use podlab_core::explain::{describe, get_pods, logs};
+use podlab_core::explain::{describe, logs};
 use podlab_core::i18n::{ui, Lang};
 use podlab_core::manifest::duration::Millis;
-use podlab_core::manifest::model::ProbeKind;
-use podlab_core::manifest::quantity::format_bytes;
 use podlab_core::sim::{PodRun, Run};
 
 use crate::findings::Findings;
@@ -177,179 +174,14 @@ pub fn initial_lang(query: &str, navigator_language: Option<&str>) -> Lang {
 
 // ------------------------------------------------------------ simulation
 
-/// The cursor's time as a clock: `m:ss`, or `h:mm:ss` from one hour on.
-pub fn clock(ms: Millis) -> String {
-    let seconds = ms / 1000;
-    let (hours, minutes, seconds) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
-    if hours > 0 {
-        format!("{hours}:{minutes:02}:{seconds:02}")
-    } else {
-        format!("{minutes}:{seconds:02}")
-    }
-}
-
-/// `value / 10^decimals` written with exactly `decimals` decimals: the page
-/// writes SVG coordinates from integers, which keeps float formatting out
-/// of the wasm build and the output identical on every platform.
-fn fixed(value: u128, decimals: u32) -> String {
-    let unit = 10u128.pow(decimals);
-    format!(
-        "{}.{:0width$}",
-        value / unit,
-        value % unit,
-        width = decimals as usize
-    )
-}
-
-/// Where `at` sits on the axis from 0 to `end`, in thousandths of a
-/// percent (0 ..= 100 000, clamped).
-fn milli_percent(at: Millis, end: Millis) -> u128 {
-    if end == 0 {
-        return 0;
-    }
-    u128::from(at.min(end)) * 100_000 / u128::from(end)
-}
-
-/// A position on the axis as an SVG/CSS length: `12.345%`.
-pub fn percent_attr(at: Millis, end: Millis) -> String {
-    format!("{}%", fixed(milli_percent(at, end), 3))
-}
-
-/// The width between two times as an SVG/CSS length.
-pub fn width_attr(from: Millis, to: Millis, end: Millis) -> String {
-    let width = milli_percent(to, end).saturating_sub(milli_percent(from, end));
-    format!("{}%", fixed(width, 3))
-}
-
-/// The size of every memory chart's viewBox: x by time, y by bytes.
-pub const MEMORY_BOX: (u32, u32) = (1000, 100);
-
-/// The byte value at the top of a lane's memory chart: the curve's peak or
-/// the limit, whichever is higher, with 15 % headroom (never 0).
-pub fn memory_scale(lane: &ContainerLane) -> i128 {
-    let top = lane
-        .memory_peak()
-        .max(lane.memory_limit.unwrap_or(0))
-        .max(1);
-    top.saturating_add(top / 100 * 15).max(1)
-}
-
-/// The y of a byte value in the chart's viewBox (0 at the top), one
-/// decimal: `100.0` for nothing, `0.0` at the scale's top.
-pub fn memory_y(bytes: i128, scale: i128) -> String {
-    let height = u128::from(MEMORY_BOX.1) * 10;
-    let bytes = u128::try_from(bytes.max(0)).unwrap_or(0);
-    let scale = u128::try_from(scale.max(1)).unwrap_or(1);
-    let above = bytes.min(scale).saturating_mul(height) / scale;
-    fixed(height - above, 1)
-}
-
-/// The memory curve as the `points` of an SVG polyline in the chart's
-/// viewBox (`MEMORY_BOX`): x by time over `[0, end]`, y by bytes.
-pub fn memory_polyline(points: &[(Millis, i128)], end: Millis, scale: i128) -> String {
-    points
-        .iter()
-        .map(|(at, bytes)| {
-            // In tenths of the box's width.
-            let x = match end {
-                0 => 0,
-                end => u128::from((*at).min(end)) * u128::from(MEMORY_BOX.0) * 10 / u128::from(end),
-            };
-            format!("{},{}", fixed(x, 1), memory_y(*bytes, scale))
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// The CSS class that colours a state (and, with its pattern, tells it
-/// apart without colour).
-pub fn state_class(state: State) -> String {
-    format!("state state-{}", state.id())
-}
-
-/// The SVG pattern laid over a state's colour, so states differ in more
-/// than hue (`timeline.rs` defines the patterns).
-pub fn state_pattern(state: State) -> Option<&'static str> {
-    match state {
-        State::Pending => Some("pl-dots"),
-        State::RunningNotReady => Some("pl-thin"),
-        State::CrashLoopBackOff | State::ImagePullBackOff => Some("pl-stripes"),
-        State::Error
-        | State::OOMKilled
-        | State::Terminated
-        | State::ErrImagePull
-        | State::ErrImageNeverPull
-        | State::CreateContainerConfigError => Some("pl-cross"),
-        State::Terminating => Some("pl-back-stripes"),
-        State::ContainerCreating
-        | State::Init
-        | State::PodInitializing
-        | State::Ready
-        | State::Completed => None,
-    }
-}
-
-/// A marker's glyph, its row above the bar (0: probes, 1: kills and OOM
-/// kills, 2: restarts) and its CSS class.
-pub fn marker_glyph(kind: MarkerKind) -> (&'static str, u32, &'static str) {
-    match kind {
-        MarkerKind::ProbeFailure(ProbeKind::Liveness) => ("L", 0, "marker marker-probe"),
-        MarkerKind::ProbeFailure(ProbeKind::Readiness) => ("R", 0, "marker marker-probe"),
-        MarkerKind::ProbeFailure(ProbeKind::Startup) => ("S", 0, "marker marker-probe"),
-        MarkerKind::Killing => ("✕", 1, "marker marker-kill"),
-        MarkerKind::OOMKilled => ("OOM", 1, "marker marker-oom"),
-        MarkerKind::Restart(_) => ("↻", 2, "marker marker-restart"),
-    }
-}
-
-/// A segment's tooltip: its state and its time span.
-pub fn segment_title(segment: &Segment, lang: Lang) -> String {
-    format!(
-        "{} ({}–{})",
-        i18n::state(segment.state).get(lang),
-        clock(segment.from),
-        clock(segment.to)
-    )
-}
-
-/// A marker's tooltip: what happened, when, and the event's message.
-pub fn marker_title(marker: &Marker, lang: Lang) -> String {
-    let mut title = format!(
-        "{} {}",
-        clock(marker.at),
-        i18n::marker(marker.kind).get(lang)
-    );
-    if !marker.message.is_empty() {
-        title.push('\n');
-        title.push_str(&marker.message);
-    }
-    title
-}
-
-/// The label of a lane's memory limit line.
-pub fn memory_limit_label(lane: &ContainerLane, lang: Lang) -> String {
-    match lane.memory_limit {
-        Some(limit) => i18n::memory_limit(&format_bytes(limit))
-            .get(lang)
-            .to_owned(),
-        None => i18n::no_memory_limit().get(lang).to_owned(),
-    }
-}
-
-/// The STATUS column of `kubectl get pods` for every pod of the run at
-/// `at`, by pod index; empty for a pod that does not exist then.
-pub fn pod_statuses(run: &Run, at: Millis) -> Vec<String> {
-    run.pods
-        .iter()
-        .map(|pod| {
-            if pod.exists_at(at) {
-                get_pods::status(pod, at)
-            } else {
-                String::new()
-            }
-        })
-        .collect()
-}
+// The timeline's drawing and the stage's words live in the core
+// (`podlab_core::picture`), where the picture an embed shows before its
+// engine loads is drawn with them.
+pub use podlab_core::picture::draw::{
+    clock, fixed, marker_glyph, marker_title, memory_limit_label, memory_polyline, memory_scale,
+    memory_y, percent_attr, segment_title, state_class, state_pattern, width_attr, MEMORY_BOX,
+};
+pub use podlab_core::picture::{get_pods_text as get_pods_pane, statuses as pod_statuses};
 
 /// kubectl's answer for a pod that does not exist (yet, or any more).
 fn not_found(pod: &PodRun) -> String {
@@ -357,16 +189,6 @@ fn not_found(pod: &PodRun) -> String {
         "Error from server (NotFound): pods \"{}\" not found\n",
         pod.name
     )
-}
-
-/// `kubectl get pods` at `at`, as the terminal shows it.
-pub fn get_pods_pane(run: &Run, at: Millis) -> String {
-    let table = get_pods::render(run, at);
-    if table.is_empty() {
-        "No resources found in default namespace.\n".to_owned()
-    } else {
-        table
-    }
 }
 
 /// The command line above a pane: `$ kubectl describe pod <name>`.

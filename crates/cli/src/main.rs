@@ -91,7 +91,7 @@ const USAGE: &str =
        podlab simulate FILE... [--at DURATION] [--format text|json] [--lang en|zh-TW] [--window SECONDS]
        podlab kubectl FILE... [--at DURATION] [--lang en|zh-TW] -- KUBECTL-ARGS...
        podlab fmt --reindent FILE [--write] [--lang en|zh-TW]
-       podlab share FILE [--base URL] [--embed]
+       podlab share FILE [--base URL] [--embed [--view timeline|yaml|kubectl|diagnosis] [--at T] [--controls A,B] [--lang en|zh-TW] [--autoplay]]
        podlab exercises list [--format text|json] [--lang en|zh-TW]
        podlab exercises check ID FILE [--format text|json] [--lang en|zh-TW]";
 

@@ -30,7 +30,7 @@ const CORE: &[&[&str]] = &[
     &["lint", "config"],
     &["explain"],
     &["exercise", "controls", "share"],
-    &["kubectl"],
+    &["kubectl", "picture"],
 ];
 
 /// `web/src`, lowest layer first (`main.rs` and `worker.rs` are the

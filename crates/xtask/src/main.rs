@@ -7,6 +7,7 @@
 //! why each tool is pinned the way it is.
 
 mod install;
+mod picture;
 mod shell;
 mod size;
 
@@ -24,6 +25,8 @@ commands:
   serve [TRUNK ARGS]  install what is missing, build the web app and serve it on
                       http://127.0.0.1:8080, rebuilding on change (extra arguments
                       go to `trunk serve`, e.g. --release)
+  picture             draw the default text's first screen into web/picture/default.html
+                      (the page shows it before its engine loads)
   test                install what is missing, then: rustfmt, clippy (host and
                       wasm32), native tests, wasm tests in headless Chromium, the
                       release build with its size budget, end-to-end tests";
@@ -33,6 +36,9 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("test") if args.len() == 1 => test(),
         Some("serve") => serve(&args[1..]),
+        Some("picture") if args.len() == 1 => {
+            Shell::new().and_then(|shell| picture::write(&shell.root))
+        }
         Some("help" | "-h" | "--help") => {
             println!("{USAGE}");
             Ok(())
@@ -133,6 +139,10 @@ fn serve(trunk_args: &[String]) -> Result<()> {
         .any(|arg| arg == "--address" || arg == "--port")
     {
         bail!("`cargo xtask serve` always serves on 127.0.0.1:8080; run `trunk serve` yourself for other addresses");
+    }
+    if picture::check(&shell.root).is_err() {
+        step("the default text's picture is stale: cargo xtask picture");
+        picture::write(&shell.root)?;
     }
     step("trunk serve");
     println!("Serving podlab on http://127.0.0.1:8080/ (Ctrl-C stops it)");

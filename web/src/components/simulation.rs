@@ -51,6 +51,9 @@ pub struct SimulationProps {
     /// The terminal's last kubectl line (the share link's `cmd=`).
     #[prop_or_default]
     pub command_out: Option<Rc<std::cell::RefCell<Option<String>>>>,
+    /// An embed: the legend starts folded, one tap away.
+    #[prop_or_default]
+    pub fold_legend: bool,
 }
 
 impl PartialEq for SimulationProps {
@@ -63,6 +66,7 @@ impl PartialEq for SimulationProps {
             && self.children == other.children
             && self.fold_diagnosis == other.fold_diagnosis
             && self.command == other.command
+            && self.fold_legend == other.fold_legend
     }
 }
 
@@ -198,6 +202,7 @@ pub fn Simulation(props: &SimulationProps) -> Html {
                     on_select={on_select.clone()}
                     traffic={props.linted.traffic.clone()}
                     replicas={props.linted.replicas.clone()}
+                    fold_legend={props.fold_legend}
                 />
                 <div class="scrub">
                     <label for="scrubber" class="visually-hidden">{ i18n::simulated_time().html(lang) }</label>

@@ -135,21 +135,6 @@ pub fn dismiss() -> Text {
 
 // ------------------------------------------------------------- layout
 
-/// The tabs of the compact (embedded) page.
-pub fn view_tab(view: crate::persist::View) -> Text {
-    use crate::persist::View;
-    match view {
-        View::Timeline => Text::new("Timeline", "時間軸"),
-        View::Yaml => Text::new("YAML", "YAML"),
-        View::Kubectl => Text::new("kubectl", "kubectl"),
-        View::Diagnosis => Text::new("Diagnosis", "診斷"),
-    }
-}
-
-pub fn views_label() -> Text {
-    Text::new("What to show", "要顯示的內容")
-}
-
 pub fn hide_editor() -> Text {
     Text::new("Hide the YAML", "收起 YAML")
 }
@@ -182,10 +167,6 @@ pub fn show_findings(count: usize) -> Text {
 
 pub fn show_answer() -> Text {
     Text::new("Show the answer", "顯示答案")
-}
-
-pub fn open_in_podlab() -> Text {
-    Text::new("Open in podlab ↗", "在 podlab 開啟 ↗")
 }
 
 pub fn locked_lines(first: usize, last: usize) -> Text {

@@ -10,12 +10,12 @@
 mod controls;
 mod exercises;
 
-use podlab_core::explain::timeline::{MarkerKind, State};
 use podlab_core::i18n::{Lang, Text};
 use podlab_core::text;
 
 pub use self::controls::*;
 pub use self::exercises::*;
+pub use podlab_core::picture::words::*;
 
 /// A [`Text`] as the page's text node in `lang`: `{ i18n::title().html(lang) }`.
 /// One out-of-line copy (`{ text.get(lang).to_owned() }` inlined a copy, a
@@ -30,24 +30,6 @@ impl TextHtml for Text {
         let words = yew::AttrValue::from(self.get(lang).to_owned());
         yew::virtual_dom::VNode::VText(yew::virtual_dom::VText::new(words))
     }
-}
-
-pub fn title() -> Text {
-    Text::new("podlab playground", "podlab 練習場")
-}
-
-pub fn tagline() -> Text {
-    Text::new(
-        "Lint Kubernetes ML workloads in your browser: nothing leaves this page.",
-        "在瀏覽器裡檢查 Kubernetes ML 工作負載：內容不會離開這個頁面。",
-    )
-}
-
-pub fn editor_label() -> Text {
-    Text::new(
-        "Manifests and Scenario (YAML)",
-        "Manifest 與 Scenario（YAML）",
-    )
 }
 
 pub fn diagnostics_heading() -> Text {
@@ -103,46 +85,13 @@ pub fn crashed() -> Text {
 
 // ------------------------------------------------------------ simulation
 
-pub fn simulation_heading() -> Text {
-    Text::new("Simulation", "模擬")
-}
-
 /// Shown while an edit waits for the debounced simulation.
 pub fn simulating() -> Text {
     Text::new("Simulating…", "模擬中…")
 }
 
-pub fn timeline_label() -> Text {
-    Text::new("Timeline", "時間軸")
-}
-
-pub fn play() -> Text {
-    Text::new("Play", "播放")
-}
-
 pub fn pause() -> Text {
     Text::new("Pause", "暫停")
-}
-
-pub fn speed() -> Text {
-    Text::new("Speed", "速度")
-}
-
-/// The scrubber's label.
-pub fn simulated_time() -> Text {
-    Text::new("Simulated time", "模擬時間")
-}
-
-/// The scrubber's spoken value: `12:00 of 15:00`.
-pub fn time_of(at: &str, end: &str) -> Text {
-    text!("{at} of {end}", "{at}／{end}")
-}
-
-pub fn no_pods() -> Text {
-    Text::new(
-        "No pods in this simulation: the text has no workload that could be read.",
-        "這個模擬沒有 Pod：內容裡沒有可以讀取的工作負載。",
-    )
 }
 
 /// The tooltip and accessible name of a lane's pod button.
@@ -152,76 +101,6 @@ pub fn pod_count(pods: usize) -> Text {
         "{pods} pods, one lane each (scroll the list)",
         "{pods} 個 Pod，每個一條時間軸（可捲動清單）"
     )
-}
-
-pub fn select_pod(name: &str) -> Text {
-    text!(
-        "Show pod {name} in the kubectl panes",
-        "在 kubectl 窗格顯示 Pod {name}"
-    )
-}
-
-pub fn legend() -> Text {
-    Text::new("Legend", "圖例")
-}
-
-pub fn memory() -> Text {
-    Text::new("memory", "記憶體")
-}
-
-/// The memory limit line's label: `limit 8Gi`.
-pub fn memory_limit(quantity: &str) -> Text {
-    text!("limit {quantity}", "上限 {quantity}")
-}
-
-/// The legend's name for the dashed line.
-pub fn limit_line() -> Text {
-    Text::new("memory limit", "記憶體 limits")
-}
-
-pub fn no_memory_limit() -> Text {
-    Text::new("no memory limit", "沒有記憶體 limits")
-}
-
-/// A segment's label (Kubernetes' words stay English, as the blog keeps them).
-pub fn state(state: State) -> Text {
-    match state {
-        State::RunningNotReady => Text::new("Running, not Ready", "Running，尚未 Ready"),
-        // kubectl's STATUS is `Init:N/M`: the lane says what the pod waits for.
-        State::Init => Text::new(
-            "Init: init containers running",
-            "Init：init container 執行中",
-        ),
-        State::PodInitializing => Text::new(
-            "PodInitializing: init done, starting",
-            "PodInitializing：init 完成，啟動中",
-        ),
-        other => Text::new(other.id(), other.id()),
-    }
-}
-
-/// A marker's tooltip title.
-pub fn marker(kind: MarkerKind) -> Text {
-    match kind {
-        MarkerKind::ProbeFailure(probe) => {
-            let (en, field) = (probe.title(), probe.field());
-            text!("{en} probe failed", "{field} 失敗")
-        }
-        MarkerKind::Killing => Text::new(
-            "Killing: the kubelet stops the container",
-            "Killing：kubelet 停止容器",
-        ),
-        MarkerKind::Restart(count) => text!("Restart {count}", "第 {count} 次重啟"),
-        MarkerKind::OOMKilled => Text::new(
-            "OOMKilled: the kernel killed it at the memory limit",
-            "OOMKilled：記憶體超過 limits，被核心終止",
-        ),
-    }
-}
-
-/// The restart marker in the legend (the lane's tooltip gives the count).
-pub fn restart_marker() -> Text {
-    Text::new("Restart: the container started again", "重啟：容器再次啟動")
 }
 
 /// Above the kubectl panes: `kubectl at 12:00`.
@@ -270,6 +149,7 @@ pub fn healthy(pod: &str) -> Text {
 mod tests {
     use super::*;
 
+    use podlab_core::explain::timeline::{MarkerKind, State};
     use podlab_core::manifest::model::ProbeKind;
 
     #[test]

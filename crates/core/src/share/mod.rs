@@ -3,16 +3,28 @@
 //! miniz_oxide). The fragment never reaches a server,
 //! so a link works from the static site and offline.
 //!
+//! `#v2.<text>.<picture>` (issue 28) adds a second part: the picture of the
+//! simulation an embed shows before its engine loads (`picture::Picture`'s
+//! payload, raw DEFLATE and base64url like the text), which the page's
+//! loader (`web/facade.js`) inflates with the browser's own
+//! `DecompressionStream("deflate-raw")`. The text part is the same as v1's;
+//! every v1 link keeps opening.
+//!
 //! Decoding treats the fragment as hostile: a wrong prefix, bad base64, a
 //! corrupt stream or a text that inflates past [`MAX_TEXT_BYTES`] is an
 //! error the page shows, never a panic, a hang or a blank page.
 
 mod deflate;
+pub mod embed;
 
 use miniz_oxide::inflate::{decompress_to_vec_with_limit, DecompressError};
 
-/// The format's prefix; a later format gets `v2.`.
+/// The format's prefix: the text alone.
 pub const PREFIX: &str = "v1.";
+/// The prefix of a link that carries a picture after its text.
+pub const PREFIX_V2: &str = "v2.";
+/// The longest picture payload a link may carry once inflated.
+pub const MAX_PICTURE_BYTES: usize = 256 * 1024;
 /// The longest text a link may carry once inflated (the editor's own limit
 /// is larger; a link is for one example, not a cluster dump).
 pub const MAX_TEXT_BYTES: usize = 256 * 1024;
@@ -44,20 +56,55 @@ pub fn encode(text: &str) -> Result<String, ShareError> {
     Ok(fragment)
 }
 
-/// The text of a fragment (with or without the leading `#`).
+/// The fragment for a text and the picture of its simulation
+/// (`picture::Picture::to_payload`): `v2.` when both fit in
+/// `MAX_FRAGMENT_BYTES`, else the text alone as `encode` writes it. The
+/// boolean says whether the picture is in.
+pub fn encode_with_picture(text: &str, picture: &str) -> Result<(String, bool), ShareError> {
+    let plain = encode(text)?;
+    let body = plain.strip_prefix(PREFIX).unwrap_or(&plain);
+    let picture = base64url(&deflate::compress(picture.as_bytes()));
+    let fragment = format!("{PREFIX_V2}{body}.{picture}");
+    if fragment.len() > MAX_FRAGMENT_BYTES {
+        return Ok((plain, false));
+    }
+    Ok((fragment, true))
+}
+
+/// The text of a fragment (with or without the leading `#`): `v1.` or
+/// `v2.` (whose picture is not read here).
 pub fn decode(fragment: &str) -> Result<String, ShareError> {
     let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
-    let data = fragment.strip_prefix(PREFIX).ok_or(ShareError::NotALink)?;
+    let data = match fragment.strip_prefix(PREFIX) {
+        Some(data) => data,
+        None => {
+            let rest = fragment
+                .strip_prefix(PREFIX_V2)
+                .ok_or(ShareError::NotALink)?;
+            rest.split_once('.').map_or(rest, |(text, _)| text)
+        }
+    };
+    inflate(data, MAX_TEXT_BYTES)
+}
+
+/// The picture payload of a `v2.` fragment, if it carries one that
+/// inflates to UTF-8 within `MAX_PICTURE_BYTES`.
+pub fn picture(fragment: &str) -> Option<String> {
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+    let (_, picture) = fragment.strip_prefix(PREFIX_V2)?.split_once('.')?;
+    inflate(picture, MAX_PICTURE_BYTES).ok()
+}
+
+fn inflate(data: &str, limit: usize) -> Result<String, ShareError> {
     let bytes = from_base64url(data).ok_or(ShareError::NotALink)?;
-    let inflated = decompress_to_vec_with_limit(&bytes, MAX_TEXT_BYTES).map_err(
-        |error: DecompressError| {
+    let inflated =
+        decompress_to_vec_with_limit(&bytes, limit).map_err(|error: DecompressError| {
             if error.status == miniz_oxide::inflate::TINFLStatus::HasMoreOutput {
                 ShareError::TooLarge
             } else {
                 ShareError::Corrupt
             }
-        },
-    )?;
+        })?;
     String::from_utf8(inflated).map_err(|_| ShareError::Corrupt)
 }
 
@@ -127,6 +174,37 @@ mod tests {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.'));
         assert_eq!(decode(&format!("#{fragment}")).as_deref(), Ok(text));
+    }
+
+    #[test]
+    fn a_v2_link_carries_the_text_and_a_picture() {
+        let text = include_str!("../../../../tests/golden/crash-loop-liveness-40s.yaml");
+        let (fragment, with_picture) =
+            encode_with_picture(text, "podlab 0 at=1 lang=en\n<p>x</p>").expect("fits");
+        assert!(with_picture);
+        assert!(fragment.starts_with("v2."));
+        assert_eq!(decode(&fragment).as_deref(), Ok(text));
+        assert_eq!(
+            picture(&format!("#{fragment}")).as_deref(),
+            Some("podlab 0 at=1 lang=en\n<p>x</p>")
+        );
+        // The text part is v1's.
+        let v1 = encode(text).expect("fits");
+        assert!(fragment.starts_with(&format!("v2.{}.", &v1[3..])));
+        assert_eq!(picture(&v1), None);
+        // A picture too large for a link is left out: the text alone.
+        let mut state = 7u64;
+        let soup: String = (0..20_000)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                char::from(b'a' + (state >> 59) as u8 % 26)
+            })
+            .collect();
+        assert_eq!(encode_with_picture(text, &soup), Ok((v1, false)));
+        assert_eq!(decode("v2.***.AAAA"), Err(ShareError::NotALink));
+        assert_eq!(picture("v2.AAAA.***"), None);
     }
 
     #[test]

@@ -50,6 +50,9 @@ pub struct TimelineProps {
     /// (`ReplicasBand`).
     #[prop_or_default]
     pub replicas: Option<Rc<podlab_core::explain::replicas::ReplicasChart>>,
+    /// The legend starts folded (an embed).
+    #[prop_or_default]
+    pub fold_legend: bool,
 }
 
 impl PartialEq for TimelineProps {
@@ -60,6 +63,7 @@ impl PartialEq for TimelineProps {
             && self.selected == other.selected
             && self.lang == other.lang
             && self.on_select == other.on_select
+            && self.fold_legend == other.fold_legend
             && match (&self.traffic, &other.traffic) {
                 (Some(a), Some(b)) => Rc::ptr_eq(a, b),
                 (a, b) => a.is_none() && b.is_none(),
@@ -222,25 +226,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
 
     html! {
         <div class="timeline" data-testid="timeline" role="group" aria-label={i18n::timeline_label().get(lang).to_owned()}>
-            <svg class="pattern-defs" width="0" height="0" aria-hidden="true" focusable="false">
-                <defs>
-                    <pattern id="pl-stripes" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-                        <rect width="3" height="8" class="pattern-ink" />
-                    </pattern>
-                    <pattern id="pl-back-stripes" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">
-                        <rect width="2" height="8" class="pattern-ink" />
-                    </pattern>
-                    <pattern id="pl-thin" width="10" height="10" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-                        <rect width="1" height="10" class="pattern-ink" />
-                    </pattern>
-                    <pattern id="pl-cross" width="8" height="8" patternUnits="userSpaceOnUse">
-                        <path d="M0,0 L8,8 M8,0 L0,8" class="pattern-line" />
-                    </pattern>
-                    <pattern id="pl-dots" width="6" height="6" patternUnits="userSpaceOnUse">
-                        <circle cx="3" cy="3" r="1.2" class="pattern-ink" />
-                    </pattern>
-                </defs>
-            </svg>
+            { Html::from_html_unchecked(AttrValue::from(podlab_core::picture::draw::PATTERN_DEFS)) }
             if timeline.pods.is_empty() {
                 <p class="empty">{ i18n::no_pods().html(lang) }</p>
             } else {
@@ -262,7 +248,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     <svg class="axis" width="100%" height="20" aria-hidden="true">{ for axis }</svg>
                     <div class="cursor" style={format!("left: {cursor_left}")} aria-hidden="true"></div>
                 </div>
-                <Legend timeline={timeline.clone()} {lang} />
+                <Legend timeline={timeline.clone()} {lang} folded={props.fold_legend} />
             }
         </div>
     }
