@@ -351,7 +351,7 @@ fn text_explains_the_burst_by_its_autoscaling_chain() {
     );
     assert_eq!(
         lines[1],
-        "  2. 5:30  the HPA saw 45766m/30 and asked for 2 replicas (pods metric requests_per_second above target)"
+        "  2. 5:30  the HPA saw 45750m/30 and asked for 2 replicas (pods metric requests_per_second above target)"
     );
     // Created 5:30 → Ready 8:10: 2 + 150 + 8 = 160 s.
     assert!(
@@ -361,7 +361,7 @@ fn text_explains_the_burst_by_its_autoscaling_chain() {
     );
     assert_eq!(
         lines[5],
-        "  6. 9:34  the queue drained: P99 back under 1.00 s, no more failures"
+        "  6. 9:38  the queue drained: P99 back under 1.00 s, no more failures"
     );
     assert_eq!(lines[6], "Fixes, with their cost:");
     assert!(

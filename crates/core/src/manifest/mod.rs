@@ -2,6 +2,7 @@
 
 pub mod annotations;
 pub mod api;
+pub mod canonical;
 pub mod cron;
 pub mod duration;
 pub mod exercise;
