@@ -10,6 +10,7 @@ pub mod hpa;
 pub mod infer;
 pub mod keda;
 pub mod model;
+pub mod path;
 pub mod quantity;
 pub mod read;
 pub mod reindent;
