@@ -2,6 +2,7 @@
 
 pub mod annotations;
 pub mod api;
+pub mod assumed;
 pub mod canonical;
 pub mod cron;
 pub mod duration;

@@ -16,7 +16,7 @@ use crate::manifest::model::{self, Workload, WorkloadKind};
 use crate::manifest::scenario::{self, Scenario};
 use crate::manifest::service::{self, Service};
 use crate::manifest::yaml::{self, Limits};
-use crate::manifest::{annotations, canonical, exercise, infer, keda, reindent, validate};
+use crate::manifest::{annotations, assumed, canonical, exercise, infer, keda, reindent, validate};
 use crate::span::{LineIndex, Span};
 use crate::text;
 
@@ -52,6 +52,9 @@ pub struct Reading {
     /// never sees a Scenario, so a slider or a recorded action renames no
     /// pod; the Scenario's own `seed` is mixed in by the simulator.
     pub seed: u64,
+    /// The numbers the run uses that nothing in the text states
+    /// (`manifest::assumed`): an outcome resting on one is conditional.
+    pub assumed: Vec<assumed::Assumption>,
 }
 
 /// Reads one YAML text into typed objects. Documents with a syntax error
@@ -213,7 +216,9 @@ pub fn read(text: &str) -> Reading {
     if !scenario.pools_written {
         infer::infer_cluster(&mut scenario, &workloads);
     }
+    let assumed = assumed::assumptions(&workloads, &scenario);
     Reading {
+        assumed,
         workloads,
         scenario,
         services,

@@ -655,6 +655,7 @@ fn engine_once(
         seed: seed ^ scenario.seed,
         autoscalers: Vec::new(),
         deployments,
+        assumed: reading.assumed.clone(),
     };
     Some((run, parked))
 }

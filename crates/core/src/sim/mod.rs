@@ -132,6 +132,10 @@ pub struct Run {
     /// Each Deployment as its controller kept it (`rollout.rs`): its
     /// ReplicaSets and their sizes, its conditions, in document order.
     pub deployments: Vec<DeploymentRun>,
+    /// The numbers the run used that nothing in the text states
+    /// (`Reading::assumed`, `manifest::assumed`): the diagnosis says when
+    /// an outcome follows from one of them.
+    pub assumed: Vec<crate::manifest::assumed::Assumption>,
 }
 
 /// A Deployment over the run (`sim/rollout.rs`, docs/rollouts.md).
