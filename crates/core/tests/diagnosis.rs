@@ -327,6 +327,21 @@ fn the_pending_replica_quotes_failed_scheduling() {
         d.evidence
     );
     assert_eq!(d.next_command, "kubectl describe node");
+    // The default cluster (no `cluster.nodePools`) is an assumption: the
+    // Pending pod follows from it (docs/paths.md).
+    let paths: Vec<String> = d.assumed.iter().map(|a| a.path.to_string()).collect();
+    assert_eq!(paths, ["cluster"]);
+    let note = d.conditional().expect("conditional");
+    assert!(
+        note.en.contains("`cluster.nodePools` in a Scenario"),
+        "{}",
+        note.en
+    );
+    assert!(
+        note.zh_tw.contains("在 Scenario 寫上 `cluster.nodePools`"),
+        "{}",
+        note.zh_tw
+    );
 }
 
 #[test]
