@@ -138,7 +138,14 @@ pub fn simulate_command(args: &[String]) -> Result<u8, String> {
             .iter()
             .map(|refused| json!({"object": refused.object, "message": refused.message}))
             .collect();
-        let mut output = json!({"at": seconds(at), "pods": pods, "jobs": jobs, "events": events});
+        // What podlab assumed (docs/paths.md): one object per number, always
+        // present, empty when the text states everything the run used.
+        let assumed: Vec<Value> = run
+            .assumed
+            .iter()
+            .map(|assumption| json!({"path": assumption.path.to_string(), "value": assumption.value}))
+            .collect();
+        let mut output = json!({"at": seconds(at), "pods": pods, "jobs": jobs, "events": events, "assumed": assumed});
         // Only when the cluster was inferred from the manifests' cloud hints.
         if let Some(note) = &cluster_note {
             output["clusterNote"] = json!(note.get(lang));
@@ -163,6 +170,9 @@ pub fn simulate_command(args: &[String]) -> Result<u8, String> {
         if let Some(note) = &cluster_note {
             // A shell comment, so the transcript still reads as a terminal session.
             outln!("# {}\n", note.get(lang));
+        }
+        if let Some(summary) = podlab_core::manifest::assumed::summary(&run.assumed) {
+            outln!("# {}\n", summary.get(lang));
         }
         out!("{}", kubectl_transcript(&run, at));
         if let Some(requests) = &run.traffic {

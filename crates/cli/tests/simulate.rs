@@ -54,7 +54,18 @@ fn json_at_12_minutes_shows_the_crash_loop() {
 fn text_prints_kubectl_get_pods() {
     let file = golden("crash-loop-liveness-40s.yaml");
     let (_, out) = podlab(&["simulate", &file, "--at", "12m"]);
-    let lines: Vec<&str> = out.lines().collect();
+    // First, as a shell comment, what podlab assumed (docs/paths.md): the
+    // Scenario states the load time, not the memory nor the cluster.
+    let first = out.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("# assumed, since nothing in the text states them: workload[api].memory.steady = 2Gi, workload[api].memory.peak = 3584Mi, workload[api].workers = 1, cluster = [{ name: gpu, "),
+        "{out}"
+    );
+    assert!(!first.contains("startup"), "{first}");
+    let lines: Vec<&str> = out
+        .lines()
+        .skip_while(|line| line.starts_with("# ") || line.is_empty())
+        .collect();
     assert_eq!(lines[0], "$ kubectl get pods");
     assert_eq!(
         lines[1],
@@ -146,8 +157,19 @@ fn text_ends_with_a_diagnosis_in_the_chosen_language() {
     let diagnosis = zh
         .find(&format!("\n診斷：{pod}\n"))
         .unwrap_or_else(|| panic!("{zh}"));
-    // The transcript is the same bytes in both languages.
-    assert_eq!(zh[..diagnosis], en[..en.find("\nDiagnosis: ").unwrap()]);
+    // The transcript is the same bytes in both languages (the comment on
+    // what was assumed above it is not).
+    let transcript = |text: &str| text.find("$ kubectl get pods").unwrap_or_default();
+    assert_eq!(
+        zh[transcript(&zh)..diagnosis],
+        en[transcript(&en)..en.find("\nDiagnosis: ").unwrap()]
+    );
+    assert!(
+        zh.starts_with(
+            "# 以下數值是假設的，因為文字裡沒有寫明：workload[api].memory.steady = 2Gi、"
+        ),
+        "{zh}"
+    );
     let section = &zh[diagnosis..];
     assert!(section.contains("  症狀："), "{section}");
     assert!(section.contains("  最可能的根因："), "{section}");
@@ -351,7 +373,7 @@ fn text_explains_the_burst_by_its_autoscaling_chain() {
     );
     assert_eq!(
         lines[1],
-        "  2. 5:30  the HPA saw 45766m/30 and asked for 2 replicas (pods metric requests_per_second above target)"
+        "  2. 5:30  the HPA saw 45750m/30 and asked for 2 replicas (pods metric requests_per_second above target)"
     );
     // Created 5:30 → Ready 8:10: 2 + 150 + 8 = 160 s.
     assert!(
@@ -361,7 +383,7 @@ fn text_explains_the_burst_by_its_autoscaling_chain() {
     );
     assert_eq!(
         lines[5],
-        "  6. 9:34  the queue drained: P99 back under 1.00 s, no more failures"
+        "  6. 9:38  the queue drained: P99 back under 1.00 s, no more failures"
     );
     assert_eq!(lines[6], "Fixes, with their cost:");
     assert!(
@@ -375,4 +397,92 @@ fn text_explains_the_burst_by_its_autoscaling_chain() {
         "{zh}"
     );
     assert!(zh.contains("修法與代價：\n  - 暖好的 replica"));
+}
+
+/// Google's vLLM sample, no Scenario (issue 29, docs/paths.md): the JSON
+/// lists every assumed number with its path and value, and the text's
+/// diagnosis presents the OOM kill as following from the assumed peak
+/// (1.75 × the 10Gi request = 17920Mi); a Scenario stating the peak
+/// removes both the entry and the mark.
+#[test]
+fn simulate_says_what_it_assumed_for_the_vllm_sample() {
+    let sample = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/crates/core/tests/corpus/GoogleCloudPlatform__kubernetes-engine-samples/ai-ml__llm-serving-gemma__vllm__vllm-2-2b-it.yaml"
+    );
+    let (code, json) = podlab(&["simulate", sample, "--format", "json"]);
+    assert_eq!(code, Some(0));
+    let value: Value = serde_json::from_str(&json).expect("JSON");
+    let assumed: Vec<(String, String)> = value["assumed"]
+        .as_array()
+        .expect("a top-level `assumed` array")
+        .iter()
+        .map(|a| {
+            (
+                a["path"].as_str().unwrap_or_default().to_string(),
+                a["value"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    let expected: Vec<(String, String)> = [
+        ("workload[inference-server].startup", "40s"),
+        ("workload[inference-server].memory.steady", "10Gi"),
+        ("workload[inference-server].memory.peak", "17920Mi"),
+        ("workload[inference-server].workers", "1"),
+        ("workload[inference-server].gpuMemory", "0"),
+        (
+            "cluster",
+            "[{ name: nvidia-l4, count: 1, cpu: 8, memory: 32Gi, gpu: { model: L4, count: 1 } }]",
+        ),
+    ]
+    .iter()
+    .map(|(p, v)| (p.to_string(), v.to_string()))
+    .collect();
+    assert_eq!(assumed, expected);
+    let (_, text) = podlab(&["simulate", sample]);
+    assert!(
+        text.contains("is OOMKilled (exit code 137) while loading, 7 restarts, no event explains it (if the assumption holds)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  Assumption: this follows from an assumed `workload[inference-server].memory.peak` (17920Mi), which nothing in the text states"),
+        "{text}"
+    );
+    let (_, zh) = podlab(&["simulate", sample, "--lang", "zh-TW"]);
+    assert!(
+        zh.contains(
+            "  假設：這個結果來自假設的 `workload[inference-server].memory.peak`（17920Mi）"
+        ),
+        "{zh}"
+    );
+
+    let stated =
+        std::env::temp_dir().join(format!("podlab-vllm-stated-{}.yaml", std::process::id()));
+    let sample_text = std::fs::read_to_string(sample).expect("the sample");
+    std::fs::write(
+        &stated,
+        format!("{sample_text}\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: {{ name: measured }}\nspec:\n  workload:\n    - container: inference-server\n      memory: {{ peak: 12Gi }}\n"),
+    )
+    .expect("a temporary file");
+    let stated_path = stated.display().to_string();
+    let (_, json) = podlab(&["simulate", &stated_path, "--format", "json"]);
+    let (_, text) = podlab(&["simulate", &stated_path]);
+    let _ = std::fs::remove_file(&stated);
+    let value: Value = serde_json::from_str(&json).expect("JSON");
+    let paths: Vec<&str> = value["assumed"]
+        .as_array()
+        .expect("assumed")
+        .iter()
+        .filter_map(|a| a["path"].as_str())
+        .collect();
+    assert!(
+        !paths.contains(&"workload[inference-server].memory.peak"),
+        "{paths:?}"
+    );
+    assert!(
+        text.contains("is OOMKilled (exit code 137) while loading"),
+        "{text}"
+    );
+    assert!(!text.contains("(if the assumption holds)"), "{text}");
+    assert!(!text.contains("  Assumption: "), "{text}");
 }

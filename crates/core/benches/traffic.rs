@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use podlab_core::manifest::read::read;
 use podlab_core::sim::traffic::{simulate_traffic, TrafficOptions};
-use podlab_core::sim::{seed_of, simulate_reading, Options};
+use podlab_core::sim::{simulate_reading, Options};
 
 const WARMUP: usize = 5;
 const ROUNDS: usize = 50;
@@ -63,7 +63,7 @@ fn main() {
     let timed = std::env::args().any(|arg| arg == "--bench");
     let text = TEXT;
     let reading = read(text);
-    let seed = seed_of(text);
+    let seed = reading.seed;
     let run = simulate_reading(&reading, seed, &Options::default());
     let once = || simulate_traffic(&reading, &run, seed, TrafficOptions::default());
     let traffic = once().expect("the Scenario sends traffic");

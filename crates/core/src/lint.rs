@@ -62,6 +62,7 @@ pub fn lint_with(text: &str, options: &LintOptions) -> LintReport {
         autoscalers,
         mut diagnostics,
         index,
+        ..
     } = read(text);
     if !options.verbose {
         diagnostics.retain(|diagnostic| diagnostic.rule != NOT_SIMULATED.0);

@@ -159,6 +159,132 @@ fn the_oom_golden_is_oomkilled_at_the_loading_peak() {
         d.fix.en
     );
     assert_eq!(d.next_command, "kubectl top pod trainer --containers");
+    // The Scenario states the peak: the outcome rests on no assumption.
+    assert_eq!(d.assumed, []);
+    assert_eq!(d.conditional(), None);
+    assert!(!render(&diagnoses, Lang::En).contains("Assumption"));
+}
+
+/// The article's crash loop with its load time left to podlab's default
+/// (40 s, the same number): the same liveness kill, now conditional on
+/// the assumed `startup`; the stated one in the golden is not.
+#[test]
+fn a_liveness_kill_on_an_assumed_load_time_says_so() {
+    let stated = golden("crash-loop-liveness-40s.yaml");
+    let d = &diagnose(&simulate(&stated, &Options::default()), 720_000)[0];
+    assert_eq!(d.kind, Kind::LivenessDuringLoad);
+    assert_eq!(d.assumed, []);
+    let assumed = stated.replace("      startup: 40s\n", "");
+    assert_ne!(assumed, stated);
+    let run = simulate(&assumed, &Options::default());
+    let d = &diagnose(&run, 720_000)[0];
+    assert_eq!(d.kind, Kind::LivenessDuringLoad);
+    let paths: Vec<String> = d
+        .assumed
+        .iter()
+        .map(|a| format!("{} = {}", a.path, a.value))
+        .collect();
+    assert_eq!(paths, ["workload[api].startup = 40s"]);
+    let note = d.conditional().expect("conditional");
+    assert!(
+        note.en
+            .contains("`startup: ...` in the Scenario's `workload` entry for container `api`"),
+        "{}",
+        note.en
+    );
+}
+
+/// Google's vLLM sample (`ai-ml/llm-serving-gemma/vllm/vllm-2-2b-it.yaml`
+/// of GoogleCloudPlatform/kubernetes-engine-samples, shared/corpus): a
+/// Deployment with a 10Gi memory request and limit and no Scenario. podlab
+/// assumes steady = the request and a loading peak of 1.75 × steady =
+/// 17.5Gi (17920Mi), which passes the limit: OOMKilled. The diagnosis says
+/// the OOM follows from that assumption, in both languages; stating the
+/// peak in a Scenario removes the mark (issue 29).
+#[test]
+fn the_vllm_samples_oom_follows_from_an_assumed_peak() {
+    use podlab_core::manifest::path::{Path as NumberPath, ProgramField};
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "tests/corpus/GoogleCloudPlatform__kubernetes-engine-samples/ai-ml__llm-serving-gemma__vllm__vllm-2-2b-it.yaml",
+    );
+    let text = std::fs::read_to_string(&sample).expect("the sample is in the corpus");
+    let run = simulate(&text, &Options::default());
+    let peak = NumberPath::program("inference-server", ProgramField::MemoryPeak);
+    assert!(
+        run.assumed
+            .iter()
+            .any(|a| a.path == peak && a.value == "17920Mi"),
+        "{:?}",
+        run.assumed
+    );
+    let diagnoses = diagnose(&run, run.end);
+    let d = diagnoses
+        .iter()
+        .find(|d| d.kind == Kind::OomKilled)
+        .unwrap_or_else(|| panic!("an OOM kill: {diagnoses:#?}"));
+    assert_bilingual(d);
+    assert_eq!(d.assumed.len(), 1, "{:?}", d.assumed);
+    assert_eq!(d.assumed[0].path, peak);
+    assert_eq!(
+        d.assumed[0].path.to_string(),
+        "workload[inference-server].memory.peak"
+    );
+    let note = d.conditional().expect("the outcome is conditional");
+    assert!(
+        note.en.starts_with(
+            "this follows from an assumed `workload[inference-server].memory.peak` (17920Mi)"
+        ),
+        "{}",
+        note.en
+    );
+    assert!(note.en.contains("`memory: { peak: ... }`"), "{}", note.en);
+    assert!(note.en.contains("podlab.dev/memory-peak"), "{}", note.en);
+    assert!(
+        has_chinese(&note.zh_tw) && note.zh_tw.contains("假設"),
+        "{}",
+        note.zh_tw
+    );
+    let en = render(&diagnoses, Lang::En);
+    assert!(
+        en.contains("is OOMKilled (exit code 137) while loading"),
+        "{en}"
+    );
+    assert!(
+        en.contains("restarts, no event explains it (if the assumption holds)"),
+        "{en}"
+    );
+    assert!(
+        en.contains("  Assumption: this follows from an assumed"),
+        "{en}"
+    );
+    let zh = render(&diagnoses, Lang::ZhTw);
+    assert!(
+        zh.contains("（假設成立的話）") && zh.contains("  假設：這個結果來自假設的"),
+        "{zh}"
+    );
+
+    // Stated in a Scenario (above the limit still): the same OOM, no mark.
+    let stated = format!(
+        "{text}\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: {{ name: measured }}\nspec:\n  workload:\n    - container: inference-server\n      memory: {{ peak: 12Gi }}\n"
+    );
+    let run = simulate(&stated, &Options::default());
+    assert!(
+        !run.assumed.iter().any(|a| a.path == peak),
+        "{:?}",
+        run.assumed
+    );
+    let diagnoses = diagnose(&run, run.end);
+    let d = diagnoses
+        .iter()
+        .find(|d| d.kind == Kind::OomKilled)
+        .unwrap_or_else(|| panic!("still an OOM kill: {diagnoses:#?}"));
+    assert_eq!(d.assumed, []);
+    assert_eq!(d.conditional(), None);
+    let en = render(&diagnoses, Lang::En);
+    assert!(
+        !en.contains("if the assumption holds") && !en.contains("Assumption:"),
+        "{en}"
+    );
 }
 
 #[test]
@@ -201,6 +327,21 @@ fn the_pending_replica_quotes_failed_scheduling() {
         d.evidence
     );
     assert_eq!(d.next_command, "kubectl describe node");
+    // The default cluster (no `cluster.nodePools`) is an assumption: the
+    // Pending pod follows from it (docs/paths.md).
+    let paths: Vec<String> = d.assumed.iter().map(|a| a.path.to_string()).collect();
+    assert_eq!(paths, ["cluster"]);
+    let note = d.conditional().expect("conditional");
+    assert!(
+        note.en.contains("`cluster.nodePools` in a Scenario"),
+        "{}",
+        note.en
+    );
+    assert!(
+        note.zh_tw.contains("在 Scenario 寫上 `cluster.nodePools`"),
+        "{}",
+        note.zh_tw
+    );
 }
 
 #[test]

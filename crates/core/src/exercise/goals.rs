@@ -88,7 +88,7 @@ pub fn check_linted(
         _ => {
             own = sim::simulate_reading(
                 &reading,
-                sim::seed_of(text),
+                reading.seed,
                 &sim::Options {
                     until: Some(horizon),
                 },

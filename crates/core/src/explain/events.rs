@@ -613,6 +613,7 @@ mod tests {
             seed: 0,
             autoscalers: Vec::new(),
             deployments: Vec::new(),
+            assumed: Vec::new(),
         }
     }
 

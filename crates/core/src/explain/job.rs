@@ -114,7 +114,7 @@ pub fn uid(run: &Run, job: &JobRun) -> String {
                 .map(|(_, uid)| uid.clone())
         })
         .unwrap_or_else(|| {
-            let hash = crate::sim::seed_of(&owner);
+            let hash = crate::manifest::canonical::fnv64a(owner.as_bytes());
             format!(
                 "{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
                 hash >> 32,

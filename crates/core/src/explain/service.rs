@@ -730,8 +730,8 @@ Selector:                 app=model-api
 Type:                     ClusterIP
 IP Family Policy:         SingleStack
 IP Families:              IPv4
-IP:                       10.101.78.76
-IPs:                      10.101.78.76
+IP:                       10.100.114.40
+IPs:                      10.100.114.40
 Port:                     http  80/TCP
 TargetPort:               8000/TCP
 Endpoints:                10.244.0.5:8000
@@ -744,7 +744,7 @@ Events:                   <none>
             get_endpointslices(&run, &run.services, at),
             "\
 NAME              ADDRESSTYPE   PORTS   ENDPOINTS               AGE
-model-api-jvr6p   IPv4          8000    10.244.0.5,10.244.0.6   105s
+model-api-jmdqg   IPv4          8000    10.244.0.5,10.244.0.6   105s
 "
         );
         // The startup probe at 100.5 s answers 20 ms later (the default
@@ -777,7 +777,7 @@ model-api-jvr6p   IPv4          8000    10.244.0.5,10.244.0.6   105s
             get_endpointslices(&run, &run.services, 1_000),
             "\
 NAME              ADDRESSTYPE   PORTS     ENDPOINTS   AGE
-model-api-jvr6p   IPv4          <unset>   <unset>     1s
+model-api-jmdqg   IPv4          <unset>   <unset>     1s
 "
         );
         assert!(describe_service(&run, &run.services[0], 1_000)

@@ -282,7 +282,7 @@ mod tests {
     #[test]
     fn the_crash_loop_prints_a_row_per_change_with_growing_restarts() {
         let out = watch("get pods -w", 10_000, 720_000);
-        let pod = "model-api-6d66d6975d-gkt8f";
+        let pod = "model-api-66bcc5f8b8-t7wlz";
         let expected = [
             "NAME                         READY   STATUS    RESTARTS   AGE",
             "POD   1/1     Running   0          10s",
@@ -320,7 +320,7 @@ mod tests {
         assert!(short == watch("get pods --watch", 10_000, 100_000));
         assert_eq!(short.stdout.lines().count(), 6, "{}", short.stdout);
         assert!(short.notes[0].en.contains("the end of the simulated run"));
-        let named = watch("get pod model-api-6d66d6975d-gkt8f -w", 10_000, 100_000);
+        let named = watch("get pod model-api-66bcc5f8b8-t7wlz -w", 10_000, 100_000);
         assert_eq!(named.stdout, short.stdout);
         let wide = watch("get pods -w -o wide", 10_000, 100_000);
         assert!(wide.stdout.starts_with("NAME "));

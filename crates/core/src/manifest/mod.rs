@@ -2,6 +2,8 @@
 
 pub mod annotations;
 pub mod api;
+pub mod assumed;
+pub mod canonical;
 pub mod cron;
 pub mod duration;
 pub mod exercise;
@@ -9,6 +11,7 @@ pub mod hpa;
 pub mod infer;
 pub mod keda;
 pub mod model;
+pub mod path;
 pub mod quantity;
 pub mod read;
 pub mod reindent;

@@ -16,7 +16,7 @@ use crate::manifest::model::{self, Workload, WorkloadKind};
 use crate::manifest::scenario::{self, Scenario};
 use crate::manifest::service::{self, Service};
 use crate::manifest::yaml::{self, Limits};
-use crate::manifest::{annotations, exercise, infer, keda, reindent, validate};
+use crate::manifest::{annotations, assumed, canonical, exercise, infer, keda, reindent, validate};
 use crate::span::{LineIndex, Span};
 use crate::text;
 
@@ -43,6 +43,18 @@ pub struct Reading {
     /// Not sorted.
     pub diagnostics: Vec<Diagnostic>,
     pub index: LineIndex,
+    /// The seed of the run (`sim`): FNV-64a over the canonical form
+    /// (`canonical.rs`) of the workload documents, in the order written.
+    /// The text's layout, comments and key order do not move it; neither
+    /// does any other document: the Scenario (its programs, cluster,
+    /// traffic, `actions` and `rollout`), Services and autoscalers. The
+    /// names Kubernetes draws at random are drawn by the API server, which
+    /// never sees a Scenario, so a slider or a recorded action renames no
+    /// pod; the Scenario's own `seed` is mixed in by the simulator.
+    pub seed: u64,
+    /// The numbers the run uses that nothing in the text states
+    /// (`manifest::assumed`): an outcome resting on one is conditional.
+    pub assumed: Vec<assumed::Assumption>,
 }
 
 /// Reads one YAML text into typed objects. Documents with a syntax error
@@ -57,6 +69,7 @@ pub fn read(text: &str) -> Reading {
     let mut unread_kinds = Vec::new();
     let mut scenario: Option<Scenario> = None;
     let mut exercise_seen = false;
+    let mut seed_bytes: Vec<u8> = Vec::new();
     // One click mends the whole paste: each flattened document's Fix
     // re-indents every flattened document of the text (a blog's Deployment
     // and Service come as one copy).
@@ -168,6 +181,7 @@ pub fn read(text: &str) -> Reading {
             }
             if let Some(workload_kind) = workload_kind {
                 diagnostics.extend(annotations::read(root, workload_kind).diagnostics);
+                seed_bytes.extend(canonical::Canon::of(root).bytes());
                 workloads.push(model::lower_workload(
                     root,
                     workload_kind,
@@ -202,7 +216,9 @@ pub fn read(text: &str) -> Reading {
     if !scenario.pools_written {
         infer::infer_cluster(&mut scenario, &workloads);
     }
+    let assumed = assumed::assumptions(&workloads, &scenario);
     Reading {
+        assumed,
         workloads,
         scenario,
         services,
@@ -210,5 +226,6 @@ pub fn read(text: &str) -> Reading {
         unread_kinds,
         diagnostics,
         index,
+        seed: canonical::fnv64a(&seed_bytes),
     }
 }

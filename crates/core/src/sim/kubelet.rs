@@ -420,18 +420,6 @@ impl Rng {
             .collect()
     }
 
-    /// A pod-template-hash: `rand.SafeEncodeString` of a 32-bit hash printed
-    /// in decimal (`controller.ComputeHash`); the hash itself is seeded, not
-    /// the FNV of the template's Go representation.
-    fn template_hash(&mut self) -> String {
-        const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
-        let decimal = (self.next() as u32).to_string();
-        decimal
-            .bytes()
-            .map(|b| char::from(ALPHABET[usize::from(b) % ALPHABET.len()]))
-            .collect()
-    }
-
     fn uid(&mut self) -> String {
         let a = self.next();
         let b = self.next();
@@ -589,7 +577,7 @@ fn engine_once(
                 sim.create_pod(workload, workload.name.clone(), Owner::None, None, None);
             }
             WorkloadKind::Deployment => {
-                let hash = sim.rng.template_hash();
+                let hash = rollout::template_hash(workload, None);
                 let names: Vec<String> = (0..count(&workload.replicas))
                     .map(|_| format!("{}-{hash}-{}", workload.name, sim.rng.suffix(5)))
                     .collect();
@@ -667,6 +655,7 @@ fn engine_once(
         seed: seed ^ scenario.seed,
         autoscalers: Vec::new(),
         deployments,
+        assumed: reading.assumed.clone(),
     };
     Some((run, parked))
 }

@@ -16,7 +16,11 @@
 //! `docs/simulator.md`.
 //!
 //! A run is a pure function of (text, options): pod-name suffixes come from
-//! a generator seeded by the text, so native and wasm give the same run.
+//! a generator seeded by the objects the text holds (`Reading::seed`: their
+//! canonical form, not the text's bytes; the Scenario left out), so native
+//! and wasm give the same run, and a comment, a slider or an action
+//! recorded at T renames nothing. A Deployment's `pod-template-hash` is a
+//! function of its template alone (`manifest::canonical`).
 
 mod cron;
 pub mod hpa;
@@ -44,7 +48,7 @@ pub struct Options {
 /// Simulates a YAML text (manifests and at most one Scenario).
 pub fn simulate(text: &str, options: &Options) -> Run {
     let reading = read(text);
-    simulate_reading(&reading, seed_of(text), options)
+    simulate_reading(&reading, reading.seed, options)
 }
 
 /// Simulates a text already read: the pods (`kubelet.rs`), then the
@@ -90,11 +94,11 @@ pub fn cluster_note(text: &str) -> Option<crate::i18n::Text> {
     read(text).scenario.inferred_note
 }
 
-/// FNV-1a over the text: the seed of everything random in a run.
+/// The seed of everything random in a run of `text`: `Reading::seed`, a
+/// hash of the canonical form of its workloads (not of its bytes). A
+/// caller that has read the text already takes `reading.seed` instead.
 pub fn seed_of(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    read(text).seed
 }
 
 /// A finished run: every pod with every container instance, and every event.
@@ -117,7 +121,7 @@ pub struct Run {
     /// The Services of the text, as read, in the order written: created at
     /// 0 with everything else (`explain::service` shows their endpoints).
     pub services: Vec<crate::manifest::service::Service>,
-    /// The seed the run was drawn from (the text's, mixed with the
+    /// The seed the run was drawn from (`Reading::seed`, mixed with the
     /// Scenario's `seed`): renderers derive what the API server would
     /// invent (a Service's ClusterIP, EndpointSlice names) from it and a
     /// name, never from the simulator's generator, so showing a Service
@@ -128,6 +132,10 @@ pub struct Run {
     /// Each Deployment as its controller kept it (`rollout.rs`): its
     /// ReplicaSets and their sizes, its conditions, in document order.
     pub deployments: Vec<DeploymentRun>,
+    /// The numbers the run used that nothing in the text states
+    /// (`Reading::assumed`, `manifest::assumed`): the diagnosis says when
+    /// an outcome follows from one of them.
+    pub assumed: Vec<crate::manifest::assumed::Assumption>,
 }
 
 /// A Deployment over the run (`sim/rollout.rs`, docs/rollouts.md).

@@ -124,6 +124,18 @@ fn shown(setting: IntOrPercent) -> String {
     setting.text()
 }
 
+/// A Deployment's `pod-template-hash`: `controller.ComputeHash` over its
+/// template (`manifest::canonical::pod_template_hash`), so the same
+/// template gets the same hash whatever the text around it, and any change
+/// of it a new one (scheduler-controllers.md §6.1).
+pub(super) fn template_hash(workload: &Workload, collision_count: Option<u32>) -> String {
+    let empty = crate::manifest::canonical::Canon::Map(Vec::new());
+    crate::manifest::canonical::pod_template_hash(
+        workload.template.as_ref().unwrap_or(&empty),
+        collision_count,
+    )
+}
+
 /// The rollout's template: the workload with the new image in the
 /// container whose image repository is the new image's, else the first;
 /// a defaulted `imagePullPolicy` follows the new tag (`Always` for
@@ -146,6 +158,11 @@ pub(super) fn rollout_template(workload: &Workload, image: &str) -> Workload {
             value: image.to_string(),
             span,
         });
+        let name = container.name.clone();
+        template.template = template
+            .template
+            .as_ref()
+            .map(|canon| canon.with_image(&name, image));
         if container.image_pull_policy.is_default() {
             let tagged = crate::sim::image::normalized(image);
             container.image_pull_policy.value =
@@ -429,9 +446,19 @@ impl<'a> Sim<'a> {
             .iter()
             .map(|rs| rs.hash.clone())
             .collect();
-        let mut hash = self.rng.template_hash();
+        // `getNewReplicaSet`: a name taken by a ReplicaSet of another
+        // template is a hash collision; the controller bumps
+        // `status.collisionCount` and hashes again (sync.go).
+        let template = self.deployments[d].template;
+        let mut collision_count = None;
+        let mut hash = template_hash(template, collision_count);
         while known.contains(&hash) {
-            hash = self.rng.template_hash();
+            let next = collision_count.map_or(1, |count: u32| count.saturating_add(1));
+            collision_count = Some(next);
+            hash = template_hash(template, collision_count);
+            if next > 1000 {
+                break;
+            }
         }
         let deployment = &mut self.deployments[d];
         let name = format!("{}-{hash}", deployment.workload.name);

@@ -32,6 +32,7 @@ pub(super) fn program_crash(
     let next_command = logs_command(pod, container, at);
     let policy = &pod.restart_policy;
     Diagnosis {
+        assumed: Vec::new(),
         pod: pod.name.clone(),
         kind: Kind::ProgramCrash,
         symptom: if policy == "Never" {
@@ -87,6 +88,7 @@ pub(super) fn completed_but_restarted(
         }
     }
     Diagnosis {
+        assumed: Vec::new(),
         pod: pod.name.clone(),
         kind: Kind::CompletedButRestarted,
         symptom: text!(

@@ -1,12 +1,15 @@
 //! What the failure families share: the evidence lines quoted from what
 //! `kubectl describe pod` and `kubectl logs` print at T (`Evidence`), the
 //! run's facts they rest on (the container's spec, its restarts, its
-//! previous instance), the target of the next command, and durations as
-//! the Scenario and the blog write them.
+//! previous instance), the target of the next command, durations as the
+//! Scenario and the blog write them, and the assumed numbers an outcome
+//! rests on.
 
+use crate::manifest::assumed::{assumed_value, Assumption};
 use crate::manifest::duration::{self, Millis};
 use crate::manifest::model::Container;
-use crate::sim::{ContainerRun, ContainerState, PodRun};
+use crate::manifest::path::{Path, ProgramField};
+use crate::sim::{ContainerRun, ContainerState, PodRun, Run};
 
 pub(super) fn object(pod: &PodRun) -> String {
     format!("Pod/{}", pod.name)
@@ -147,4 +150,30 @@ pub(super) fn restarts_at(container: &ContainerRun, at: Millis) -> usize {
 
 pub(super) fn last_line(text: &str) -> Option<&str> {
     text.lines().rev().find(|line| !line.trim().is_empty())
+}
+
+/// The numbers among `fields` of the container's program that nothing in
+/// the text states (`manifest::assumed`): what an outcome resting on them
+/// is conditional on. Read from the program the container ran, so two
+/// workloads' containers of one name keep their own values.
+pub(super) fn assumed_in(container: &ContainerRun, fields: &[ProgramField]) -> Vec<Assumption> {
+    fields
+        .iter()
+        .filter_map(|&field| {
+            let value = assumed_value(&container.program, field)?;
+            Some(Assumption {
+                path: Path::program(&container.name, field),
+                value,
+            })
+        })
+        .collect()
+}
+
+/// The cluster, when the run's was assumed (no `cluster.nodePools`).
+pub(super) fn assumed_cluster(run: &Run) -> Vec<Assumption> {
+    run.assumed
+        .iter()
+        .filter(|assumption| assumption.path == Path::Cluster)
+        .cloned()
+        .collect()
 }

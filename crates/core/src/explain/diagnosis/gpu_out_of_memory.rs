@@ -2,10 +2,11 @@
 //! 1), beside a time-sliced neighbour, under the MPS cap, in a MIG slice
 //! too small, or on a card too small for the model.
 
-use super::evidence::{has_previous, restarts_at, Evidence};
+use super::evidence::{assumed_in, has_previous, restarts_at, Evidence};
 use super::{Diagnosis, Kind};
 use crate::explain::{describe, logs};
 use crate::manifest::duration::Millis;
+use crate::manifest::path::ProgramField;
 use crate::rules::pl104_memory_limit_below_peak as pl104;
 use crate::sim::{ContainerRun, PodRun, Run};
 use crate::text;
@@ -106,6 +107,7 @@ pub(super) fn gpu_out_of_memory(
         ),
     };
     Diagnosis {
+        assumed: assumed_in(container, &[ProgramField::GpuMemory]),
         pod: pod.name.clone(),
         kind: Kind::GpuOutOfMemory,
         symptom,

@@ -32,6 +32,7 @@ pub(super) fn image_pull(
     let full = crate::sim::image::normalized(&image);
     if never {
         return Diagnosis {
+            assumed: Vec::new(),
             pod: pod.name.clone(),
             kind: Kind::ImagePull,
             symptom: text!(
@@ -55,6 +56,7 @@ pub(super) fn image_pull(
         };
     }
     Diagnosis {
+        assumed: Vec::new(),
         pod: pod.name.clone(),
         kind: Kind::ImagePull,
         symptom: text!(

@@ -79,6 +79,7 @@ fn running(
     evidence.find(&described, "Initialized ", None);
     evidence.find(&described, "Reason:       PodInitializing", None);
     Some(Diagnosis {
+        assumed: Vec::new(),
         pod: pod.name.clone(),
         kind: Kind::Initializing,
         symptom: text!(
@@ -143,6 +144,7 @@ fn failing(run: &Run, pod: &PodRun, container: &ContainerRun, code: i64, at: Mil
         )
     };
     Diagnosis {
+        assumed: Vec::new(),
         pod: pod.name.clone(),
         kind: Kind::InitContainerFailed,
         symptom,

@@ -37,6 +37,7 @@ pub(super) fn missing_config(
         )
     };
     Diagnosis {
+        assumed: Vec::new(),
         pod: pod.name.clone(),
         kind: Kind::MissingConfig,
         symptom: text!(
@@ -90,6 +91,7 @@ pub(super) fn failed_mount(run: &Run, pod: &PodRun, event: &Event, at: Millis) -
         )
     };
     Diagnosis {
+        assumed: Vec::new(),
         pod: pod.name.clone(),
         kind: Kind::FailedMount,
         symptom: text!(

@@ -50,8 +50,11 @@ use self::probes::{
 };
 use self::scheduling::{refused, unschedulable};
 use crate::i18n::{Lang, Text};
+use crate::manifest::assumed::Assumption;
 use crate::manifest::duration::Millis;
+use crate::manifest::path::Path;
 use crate::sim::{ContainerState, Instance, PodRun, Run};
+use crate::text;
 
 /// What went wrong, as recognised from the run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -116,6 +119,65 @@ pub struct Diagnosis {
     pub next_command: String,
     pub why_that_command: Text,
     pub fix: Text,
+    /// The numbers podlab assumed that the outcome follows from
+    /// (`manifest::assumed`, paths of `manifest::path`): an OOM kill from
+    /// an assumed `memory.peak`, a liveness kill from an assumed
+    /// `startup`, a pod Pending on an assumed cluster. Empty when it rests
+    /// on stated numbers only; otherwise the outcome is conditional
+    /// (`Diagnosis::conditional` says so).
+    pub assumed: Vec<Assumption>,
+}
+
+impl Diagnosis {
+    /// "This follows from an assumed X; state it with … to be sure", in
+    /// both languages, when the outcome rests on an assumed number.
+    pub fn conditional(&self) -> Option<Text> {
+        if self.assumed.is_empty() {
+            return None;
+        }
+        let what = |open: &str, close: &str, separator: &str| {
+            let items: Vec<String> = self
+                .assumed
+                .iter()
+                .map(|assumption| format!("`{}`{open}{}{close}", assumption.path, assumption.value))
+                .collect();
+            items.join(separator)
+        };
+        let (what_en, what_zh) = (what(" (", ")", ", "), what("（", "）", "、"));
+        let (how_en, how_zh): (Vec<String>, Vec<String>) = self
+            .assumed
+            .iter()
+            .map(|assumption| stated_by(&assumption.path))
+            .unzip();
+        let (how_en, how_zh) = (how_en.join("; "), how_zh.join("；"));
+        Some(text!(
+            "this follows from an assumed {what_en}, which nothing in the text states: the outcome holds only if the assumption does; state it with {how_en} to be sure",
+            "這個結果來自假設的 {what_zh}，文字裡沒有任何地方寫明：只有假設成立，這個結果才會發生；要確定，請{how_zh}"
+        ))
+    }
+}
+
+/// Where a number named by `path` is stated, in both languages.
+fn stated_by(path: &Path) -> (String, String) {
+    match path {
+        Path::Program { container, field } => {
+            let container = container.as_deref().unwrap_or("*");
+            let entry = field.scenario_entry();
+            let annotation = field.annotation();
+            (
+                format!("`{entry}` in the Scenario's `workload` entry for container `{container}` (or the annotation `{annotation}`)"),
+                format!("在 Scenario 裡 container `{container}` 的 `workload` 項目寫上 `{entry}`（或 annotation `{annotation}`）"),
+            )
+        }
+        Path::Cluster => (
+            "`cluster.nodePools` in a Scenario".to_string(),
+            "在 Scenario 寫上 `cluster.nodePools`".to_string(),
+        ),
+        Path::Field(_) => (
+            format!("`{path}` in the manifest"),
+            format!("在 manifest 寫明 `{path}`"),
+        ),
+    }
 }
 
 /// One diagnosis per pod that is not healthy at `at`, in pod order.
@@ -154,17 +216,26 @@ pub fn render(diagnoses: &[Diagnosis], lang: Lang) -> String {
             "修正",
         ),
     };
+    let (conditional, assumption) = match lang {
+        Lang::En => (" (if the assumption holds)", "Assumption"),
+        Lang::ZhTw => ("（假設成立的話）", "假設"),
+    };
     let mut out = String::new();
     for diagnosis in diagnoses {
+        let note = diagnosis.conditional();
         out.push_str(&format!("\n{title}{colon}{}\n", diagnosis.pod));
         out.push_str(&format!(
-            "  {symptom}{colon}{}\n",
-            diagnosis.symptom.get(lang)
+            "  {symptom}{colon}{}{}\n",
+            diagnosis.symptom.get(lang),
+            if note.is_some() { conditional } else { "" }
         ));
         out.push_str(&format!(
             "  {cause}{colon}{}\n",
             diagnosis.root_cause.get(lang)
         ));
+        if let Some(note) = &note {
+            out.push_str(&format!("  {assumption}{colon}{}\n", note.get(lang)));
+        }
         if !diagnosis.evidence.is_empty() {
             out.push_str(&format!("  {evidence}{}\n", colon.trim_end()));
             for line in &diagnosis.evidence {

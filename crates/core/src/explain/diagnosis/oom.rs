@@ -1,9 +1,12 @@
 //! The kernel's OOM kill at the loading peak (exit 137, OOMKilled, PL104).
 
-use super::evidence::{last_line, oom_evidence, restarts_at, secs, secs_zh, spec, Evidence};
+use super::evidence::{
+    assumed_in, last_line, oom_evidence, restarts_at, secs, secs_zh, spec, Evidence,
+};
 use super::{Diagnosis, Kind};
 use crate::explain::{describe, logs};
 use crate::manifest::duration::Millis;
+use crate::manifest::path::ProgramField;
 use crate::rules::pl104_memory_limit_below_peak as pl104;
 use crate::sim::{ContainerRun, Instance, PodRun, Run};
 use crate::text;
@@ -45,6 +48,7 @@ pub(super) fn oom_killed(
         }
     }
     Diagnosis {
+        assumed: assumed_in(container, &[ProgramField::MemoryPeak]),
         pod: pod.name.clone(),
         kind: Kind::OomKilled,
         symptom: text!(

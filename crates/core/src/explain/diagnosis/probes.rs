@@ -5,13 +5,14 @@
 //! that never passes although the program serves.
 
 use super::evidence::{
-    field_path, last_line, object, restarts_at, secs, secs_zh, spec, target, Evidence,
+    assumed_in, field_path, last_line, object, restarts_at, secs, secs_zh, spec, target, Evidence,
 };
 use super::{Diagnosis, Kind};
 use crate::explain::{describe, logs};
 use crate::i18n::Text;
 use crate::manifest::duration::Millis;
 use crate::manifest::model::{Handler, PortRef, Probe};
+use crate::manifest::path::ProgramField;
 use crate::rules::pl201_liveness_kills_slow_start as pl201;
 use crate::sim::{ContainerRun, Event, Instance, PodRun, Run};
 use crate::text;
@@ -160,6 +161,7 @@ pub(super) fn liveness_during_load(
         )
     };
     Diagnosis {
+        assumed: assumed_in(container, &[ProgramField::Startup]),
         pod: pod.name.clone(),
         kind: Kind::LivenessDuringLoad,
         symptom,
@@ -224,6 +226,7 @@ pub(super) fn startup_budget(
         None => (Default::default(), 0, 10, 6),
     };
     Diagnosis {
+        assumed: assumed_in(container, &[ProgramField::Startup]),
         pod: pod.name.clone(),
         kind: Kind::StartupBudgetExhausted,
         symptom: text!(
@@ -408,6 +411,7 @@ pub(super) fn probe_kills_serving(
         evidence.find(&previous, "Uvicorn running on", None);
     }
     Diagnosis {
+        assumed: Vec::new(),
         pod: pod.name.clone(),
         kind: Kind::ProbeKillsServingProgram,
         symptom: text!(
@@ -462,6 +466,7 @@ pub(super) fn not_ready_while_serving(
         evidence.find(&current, "Uvicorn running on", None);
     }
     Some(Diagnosis {
+        assumed: Vec::new(),
         pod: pod.name.clone(),
         kind: Kind::ReadinessNeverSucceeds,
         symptom: text!(

@@ -2,7 +2,7 @@
 //! `kubectl apply` (PL101/PL102), or the scheduler found no node for it
 //! (FailedScheduling, PL501-PL505).
 
-use super::evidence::{object, Evidence};
+use super::evidence::{assumed_cluster, object, Evidence};
 use super::{Diagnosis, Kind};
 use crate::explain::describe;
 use crate::i18n::Text;
@@ -14,6 +14,7 @@ use crate::text;
 pub(super) fn refused(refused: &crate::sim::Refused) -> Diagnosis {
     let object = &refused.object;
     Diagnosis {
+        assumed: Vec::new(),
         pod: object.clone(),
         kind: Kind::Refused,
         symptom: text!(
@@ -194,6 +195,7 @@ pub(super) fn unschedulable(run: &Run, pod: &PodRun, at: Millis) -> Option<Diagn
         "排程器說「{message}」——{cause_zh}",
     );
     Some(Diagnosis {
+        assumed: assumed_cluster(run),
         pod: pod.name.clone(),
         kind: Kind::Unschedulable,
         symptom: text!(

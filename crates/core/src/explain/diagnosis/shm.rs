@@ -3,11 +3,12 @@
 //! memory emptyDir that, with the process, passes the memory limit (137).
 
 use super::evidence::{
-    has_previous, logs_command, oom_evidence, restarts_at, secs, secs_zh, Evidence,
+    assumed_in, has_previous, logs_command, oom_evidence, restarts_at, secs, secs_zh, Evidence,
 };
 use super::{Diagnosis, Kind};
 use crate::explain::{describe, logs};
 use crate::manifest::duration::Millis;
+use crate::manifest::path::ProgramField;
 use crate::rules::pl104_memory_limit_below_peak as pl104;
 use crate::sim::shm::ShmFailure;
 use crate::sim::{ContainerRun, Instance, PodRun, Run};
@@ -43,6 +44,7 @@ pub(super) fn shm_failure(
         evidence.find(&log, "Unexpected bus error", None);
         evidence.find(&log, "is killed by signal: Bus error", None);
         Diagnosis {
+            assumed: Vec::new(),
             pod: pod.name.clone(),
             kind: Kind::ShmBusError,
             symptom: text!(
@@ -73,6 +75,7 @@ pub(super) fn shm_failure(
             evidence.push(line);
         }
         Diagnosis {
+            assumed: assumed_in(container, &[ProgramField::MemorySteady]),
             pod: pod.name.clone(),
             kind: Kind::ShmOomKilled,
             symptom: text!(

@@ -584,18 +584,18 @@ mod tests {
         );
         // The HPA's passes every 15 s: at 5:15 the one-minute rate over
         // the scrapes 4:22…5:07 is still near 20 (29066m, within the 0.1
-        // tolerance of 30); at 5:30 it is 45766m: ceil(45.766/30 × 1) = 2.
+        // tolerance of 30); at 5:30 it is 45750m: ceil(45.75/30 × 1) = 2.
         assert_eq!(
             steps[1],
-            (330_000, "the HPA saw 45766m/30 and asked for 2 replicas (pods metric requests_per_second above target)")
+            (330_000, "the HPA saw 45750m/30 and asked for 2 replicas (pods metric requests_per_second above target)")
         );
         // The new pod has no metric until loaded: on a scale-up it counts
         // 0 and the ratio is recomputed over 2 pods. 5:45: 63.45 / 2 / 30 =
-        // 1.06, within the tolerance, 2 kept; 6:00: 81.3 / 2 / 30 = 1.355,
-        // ceil(1.355 × 2) = 3.
+        // 1.06, within the tolerance, 2 kept; 6:00: 80.85 / 2 / 30 = 1.35,
+        // ceil(1.35 × 2) = 3.
         assert_eq!(
             steps[2],
-            (360_000, "the HPA saw 81300m/30 and asked for 3 replicas")
+            (360_000, "the HPA saw 80850m/30 and asked for 3 replicas")
         );
         // Pod created 5:30 (330 s) → sandbox 332 s → container started 332 s
         // (the image is on the node: no pull) → loaded 332 + 150 = 482 s →
@@ -607,14 +607,14 @@ mod tests {
         );
         assert_eq!(
             steps[4],
-            (510_000, "the HPA saw 56141m/30 and asked for 4 replicas")
+            (510_000, "the HPA saw 55383m/30 and asked for 4 replicas")
         );
-        // The last troubled second is 9:33: 3 replicas (150/s) have been
+        // The last troubled second is 9:37: 3 replicas (150/s) have been
         // draining the ~6,000 queued since 8:40.
         assert_eq!(
             steps[5],
             (
-                574_000,
+                578_000,
                 "the queue drained: P99 back under 1.00 s, no more failures"
             )
         );
@@ -662,13 +662,13 @@ mod tests {
             steps[1],
             (
                 255_000,
-                "between 4:02 and 9:33 the HPA saw at most cpu: 12%/60% and kept 1 replica"
+                "between 4:02 and 9:34 the HPA saw at most cpu: 12%/60% and kept 1 replica"
             )
         );
         assert_eq!(
             steps[2],
             (
-                573_000,
+                574_000,
                 "the queue drained: P99 back under 1.00 s, no more failures"
             )
         );
@@ -701,7 +701,7 @@ mod tests {
             steps[2],
             (
                 360_000,
-                "the HPA saw 82883m/30 and wanted more replicas: maxReplicas 2 capped it"
+                "the HPA saw 80850m/30 and wanted more replicas: maxReplicas 2 capped it"
             )
         );
         // Created 330 s, sandbox 332 s, pulled and started 452 s (120 s),
@@ -730,8 +730,21 @@ mod tests {
         let text = include_str!("../../../../../exercises/hpa-burst-cold-start.solution.yaml");
         let run = simulate(text, &Options::default());
         let traffic = run.traffic.as_ref().expect("traffic");
+        // Poisson arrivals and kube-proxy's random pick can still queue a
+        // few requests for a second on the three warm replicas (with the
+        // seed of this text's objects: 5:32, 4 queued, P99 1.18 s); the
+        // warm pool leaves no longer episode and no failed request.
         for minute in 0..12 {
-            assert_eq!(explain(traffic, &run, minute * 60_000), None, "{minute}");
+            if let Some(finding) = explain(traffic, &run, minute * 60_000) {
+                assert!(
+                    finding.until - finding.from <= 1_000,
+                    "{minute}: {finding:?}"
+                );
+                assert!(
+                    finding.symptom.en.ends_with(", 0 failed"),
+                    "{minute}: {finding:?}"
+                );
+            }
         }
     }
 }

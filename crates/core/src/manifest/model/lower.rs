@@ -142,6 +142,18 @@ pub fn lower_workload(root: &Node, kind: WorkloadKind, kind_span: Span, span: Sp
         cron,
         pod_labels,
         deployment,
+        template: template_node(root, kind).map(crate::manifest::canonical::Canon::of),
+    }
+}
+
+/// The pod template's node: `spec.template`, a CronJob's
+/// `spec.jobTemplate.spec.template`; a Pod has none.
+fn template_node(root: &Node, kind: WorkloadKind) -> Option<&Node> {
+    let spec = root.get("spec")?;
+    match kind {
+        WorkloadKind::Pod => None,
+        WorkloadKind::CronJob => spec.get("jobTemplate")?.get("spec")?.get("template"),
+        _ => spec.get("template"),
     }
 }
 

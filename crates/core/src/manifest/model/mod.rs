@@ -108,6 +108,10 @@ pub struct Workload {
     /// A Deployment's rollout settings (`strategy`, `minReadySeconds`,
     /// `progressDeadlineSeconds`), with the API's defaults.
     pub deployment: Option<DeploymentSpec>,
+    /// The pod template in canonical form (`canonical.rs`): `spec.template`,
+    /// a CronJob's `spec.jobTemplate.spec.template`; `None` for a Pod. A
+    /// Deployment's `pod-template-hash` is computed from it.
+    pub template: Option<crate::manifest::canonical::Canon>,
 }
 
 /// What a Deployment says about replacing its pods, defaulted as

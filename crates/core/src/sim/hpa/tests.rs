@@ -146,7 +146,7 @@ fn able_at(run: &Run, at_s: u64) -> Option<&'static str> {
 ///   420 = 500 requests × 20 ms / 15 s = 666m + 200m = 866m → 86 %; ratio
 ///   1.72, ⌈1.72 × 2⌉ = ⌈3.44⌉ = 4; legacy limit max(2 × 2, 4) = 4 → **4**.
 /// - 5:30 (window 5:07–5:22, all at 60/s on the 2 old pods): 1200m + 200m
-///   → 139 %; the 2 new pods (started ~5:16) have no metric yet (< 10 s
+///   → 140 % (the requests at the window's edges, and which pod each reaches, are the seeded generator's); the 2 new pods (started ~5:16) have no metric yet (< 10 s
 ///   old at the scrape): missing, counted 0 on a scale-up: 1398m / 2000m
 ///   = 69 % → ratio 1.38, ⌈1.38 × 4⌉ = ⌈5.52⌉ = 6; limit 8 → **6**.
 /// - 5:45–6:15: the unready new pods count 0 on the scale-up and bring the
@@ -167,7 +167,7 @@ fn cpu_load_step_golden() {
     assert_eq!(utilization_at(&run, 15), None);
     assert_eq!(utilization_at(&run, 300), Some(39));
     assert_eq!(utilization_at(&run, 315), Some(86));
-    assert_eq!(utilization_at(&run, 330), Some(139));
+    assert_eq!(utilization_at(&run, 330), Some(140));
     assert_eq!(utilization_at(&run, 390), Some(59));
     assert_eq!(utilization_at(&run, 900), Some(49));
     let hpa_events: Vec<(u64, &str, &str)> = run
@@ -194,7 +194,7 @@ fn cpu_load_step_golden() {
     assert_eq!(run.events[rescale + 1].reason, "ScalingReplicaSet");
     assert_eq!(
         &*run.events[rescale + 1].message,
-        "Scaled up replica set model-api-759ccf7c86 from 2 to 4"
+        "Scaled up replica set model-api-74b848bcc8 from 2 to 4"
     );
     // 4 + 2 + 2 pods created by the controller, plus the first 2.
     assert_eq!(run.pods.len(), 8);

@@ -6,7 +6,7 @@ use super::arrivals::{ArrivalClock, Rng};
 use super::*;
 use crate::manifest::read::read;
 use crate::manifest::scenario::Arrivals;
-use crate::sim::{seed_of, Options};
+use crate::sim::Options;
 
 /// A one-replica Deployment behind a Service, the container's program
 /// loading in 20 s; `probe` is the readinessProbe block (or nothing) and
@@ -64,8 +64,8 @@ fn run_of(text: &str, trace: bool) -> (Run, TrafficRun) {
         "{:?}",
         reading.diagnostics
     );
-    let run = crate::sim::simulate_reading(&reading, seed_of(text), &Options::default());
-    let traffic = simulate_traffic(&reading, &run, seed_of(text), TrafficOptions { trace })
+    let run = crate::sim::simulate_reading(&reading, reading.seed, &Options::default());
+    let traffic = simulate_traffic(&reading, &run, reading.seed, TrafficOptions { trace })
         .expect("the Scenario sends traffic");
     assert_eq!(
         run.traffic.as_ref().map(|t| &t.windows),
