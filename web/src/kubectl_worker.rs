@@ -241,12 +241,23 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// Answers a lint or a terminal's line: the in-process engine's
+    /// answer (the wasm tests'); on the page each goes to its own worker.
     pub fn answer(&mut self, request: &Request) -> Reply {
         if request.kind == Ask::Lint {
             // No simulation: the terminal's run stays as it is.
-            return Reply::Lint(Some(Findings::of(&request.text)));
+            return lint_answer(request);
         }
-        // `Ask::Run` or `Ask::Complete` from here.
+        self.answer_terminal(request)
+    }
+
+    /// A terminal's line or completion (`Ask::Run`, `Ask::Complete`): the
+    /// kubectl worker's whole work, without the rules (a lint asked here by
+    /// mistake gets `Reply::Lint(None)`, "could not be computed").
+    pub fn answer_terminal(&mut self, request: &Request) -> Reply {
+        if request.kind == Ask::Lint {
+            return Reply::Lint(None);
+        }
         if self.text.as_deref() != Some(&*request.text) {
             self.run = Some(simulate(&request.text, &Options::default()));
             self.text = Some(request.text.clone());
@@ -275,6 +286,11 @@ impl Engine {
     }
 }
 
+/// The lint worker's answer: the text's findings.
+pub fn lint_answer(request: &Request) -> Reply {
+    Reply::Lint(Some(Findings::of(&request.text)))
+}
+
 /// An in-process runner over one [`Engine`] (the wasm tests' and any
 /// host's): answers at once.
 pub fn in_process() -> Runner {
@@ -287,15 +303,28 @@ pub fn in_process() -> Runner {
 
 // ------------------------------------------------------------ browser
 
-/// The worker's entry point: answer every message with its reply.
+/// The kubectl worker's entry point: a terminal's lines and completions.
 #[cfg(target_arch = "wasm32")]
 pub fn start() {
+    let engine = RefCell::new(Engine::default());
+    serve(move |request| engine.borrow_mut().answer_terminal(request));
+}
+
+/// The lint worker's entry point: the rules only (docs/size.md "First
+/// contact": the diagnostics arrive without the terminal's engine).
+#[cfg(target_arch = "wasm32")]
+pub fn start_lint() {
+    serve(lint_answer);
+}
+
+/// A worker's loop: answer every message with its reply.
+#[cfg(target_arch = "wasm32")]
+fn serve(answer: impl Fn(&Request) -> Reply + 'static) {
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::JsCast;
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
     let scope: DedicatedWorkerGlobalScope = web_sys::js_sys::global().unchecked_into();
-    let engine = RefCell::new(Engine::default());
     let reply_to = scope.clone();
     let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
         let Some(message) = event.data().as_string() else {
@@ -304,7 +333,7 @@ pub fn start() {
         let Some((id, request)) = Request::decode(&message) else {
             return;
         };
-        let reply = engine.borrow_mut().answer(&request);
+        let reply = answer(&request);
         let _ = reply_to.post_message(&reply.encode(id).into());
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -319,6 +348,9 @@ pub const READY: &str = "ready";
 
 #[cfg(not(target_arch = "wasm32"))]
 pub fn start() {}
+
+#[cfg(not(target_arch = "wasm32"))]
+pub fn start_lint() {}
 
 thread_local! {
     /// The engine the terminals use instead of the worker (`set_engine`).
@@ -380,10 +412,18 @@ type Waiting = Vec<(u32, Request, Box<dyn FnOnce(Reply)>)>;
 #[cfg(target_arch = "wasm32")]
 type Started = (web_sys::Worker, u32, Option<Vec<String>>);
 
+/// The page's two workers: the lint worker (index 0), started by the first
+/// lint, and the kubectl worker (index 1), started when a terminal mounts.
 #[cfg(target_arch = "wasm32")]
 thread_local! {
-    static WORKER: RefCell<Option<Started>> = const { RefCell::new(None) };
-    static WAITING: RefCell<Waiting> = const { RefCell::new(Vec::new()) };
+    static WORKER: [RefCell<Option<Started>>; 2] = const { [RefCell::new(None), RefCell::new(None)] };
+    static WAITING: [RefCell<Waiting>; 2] = const { [RefCell::new(Vec::new()), RefCell::new(Vec::new())] };
+}
+
+/// Which worker answers a request: 0 the lint worker, 1 the kubectl worker.
+#[cfg(target_arch = "wasm32")]
+fn worker_of(kind: Ask) -> usize {
+    usize::from(kind != Ask::Lint)
 }
 
 /// A new terminal's id (its session in the engine).
@@ -397,15 +437,32 @@ pub fn next_terminal() -> u32 {
     })
 }
 
-/// The script Trunk writes for the worker (index.html's `data-bin`).
-pub const WORKER_SCRIPT: &str = "./kubectl-worker_loader.js";
+/// The scripts Trunk writes for the workers (index.html's `data-bin`), by
+/// `worker_of`.
+pub const WORKER_SCRIPTS: [&str; 2] = ["./lint-worker_loader.js", "./kubectl-worker_loader.js"];
+
+/// Starts the kubectl worker ahead of a terminal's first line (the
+/// terminal mounted: the reader asked for it), so its engine is in by the
+/// time a line is typed, and later offline too.
+pub fn warm_terminal() {
+    #[cfg(target_arch = "wasm32")]
+    if OVERRIDE.with(|slot| slot.borrow().is_none()) {
+        WORKER.with(|workers| {
+            let mut worker = workers[1].borrow_mut();
+            if worker.is_none() {
+                *worker = spawn(1);
+            }
+        });
+    }
+}
 
 #[cfg(target_arch = "wasm32")]
 fn ask(request: Request, reply: Box<dyn FnOnce(Reply)>) {
-    let sent = WORKER.with(|worker| {
-        let mut worker = worker.borrow_mut();
+    let which = worker_of(request.kind);
+    let sent = WORKER.with(|workers| {
+        let mut worker = workers[which].borrow_mut();
         if worker.is_none() {
-            *worker = spawn();
+            *worker = spawn(which);
         }
         let (spawned, next, held) = worker.as_mut()?;
         *next = next.wrapping_add(1);
@@ -419,31 +476,31 @@ fn ask(request: Request, reply: Box<dyn FnOnce(Reply)>) {
         Some(*next)
     });
     match sent {
-        Some(id) => WAITING.with(|waiting| waiting.borrow_mut().push((id, request, reply))),
+        Some(id) => WAITING.with(|waiting| waiting[which].borrow_mut().push((id, request, reply))),
         None => reply(unavailable(&request)),
     }
 }
 
 #[cfg(target_arch = "wasm32")]
-fn spawn() -> Option<Started> {
+fn spawn(which: usize) -> Option<Started> {
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::JsCast;
     use web_sys::MessageEvent;
 
-    let spawned = web_sys::Worker::new(WORKER_SCRIPT).ok()?;
-    let on_message = Closure::<dyn Fn(MessageEvent)>::new(|event: MessageEvent| {
+    let spawned = web_sys::Worker::new(WORKER_SCRIPTS.get(which)?).ok()?;
+    let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |event: MessageEvent| {
         let Some(message) = event.data().as_string() else {
             return;
         };
         if message == READY {
-            flush();
+            flush(which);
             return;
         }
         let Some((id, answer)) = Reply::decode(&message) else {
             return;
         };
         let waiting = WAITING.with(|waiting| {
-            let mut waiting = waiting.borrow_mut();
+            let mut waiting = waiting[which].borrow_mut();
             let at = waiting.iter().position(|(known, _, _)| *known == id)?;
             Some(waiting.remove(at).2)
         });
@@ -456,9 +513,9 @@ fn spawn() -> Option<Started> {
     // The worker's script or wasm did not load (offline before it was
     // fetched, a broken deployment): every line waiting gets a note, and the
     // next line tries again.
-    let on_error = Closure::<dyn Fn(web_sys::Event)>::new(|_: web_sys::Event| {
-        WORKER.with(|worker| worker.borrow_mut().take());
-        let waiting = WAITING.with(|waiting| std::mem::take(&mut *waiting.borrow_mut()));
+    let on_error = Closure::<dyn Fn(web_sys::Event)>::new(move |_: web_sys::Event| {
+        WORKER.with(|workers| workers[which].borrow_mut().take());
+        let waiting = WAITING.with(|waiting| std::mem::take(&mut *waiting[which].borrow_mut()));
         for (_, request, reply) in waiting {
             reply(unavailable(&request));
         }
@@ -502,9 +559,9 @@ fn failed() -> Output {
 
 /// Sends what was held while the worker loaded.
 #[cfg(target_arch = "wasm32")]
-fn flush() {
-    WORKER.with(|worker| {
-        if let Some((spawned, _, held)) = worker.borrow_mut().as_mut() {
+fn flush(which: usize) {
+    WORKER.with(|workers| {
+        if let Some((spawned, _, held)) = workers[which].borrow_mut().as_mut() {
             for message in held.take().unwrap_or_default() {
                 let _ = spawned.post_message(&message.into());
             }

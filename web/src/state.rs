@@ -22,7 +22,7 @@ use podlab_core::i18n::Lang;
 use podlab_core::i18n::Text;
 use podlab_core::lint::read;
 use podlab_core::manifest::duration::Millis;
-use podlab_core::sim::{seed_of, simulate_reading, Options, Run};
+use podlab_core::sim::{simulate_reading, Options, Run};
 use yew::Reducible;
 
 use crate::findings::Findings;
@@ -53,7 +53,7 @@ impl Linted {
     /// per (debounced) text.
     pub fn new(text: Rc<str>) -> Linted {
         let reading = read(&text);
-        let run = simulate_reading(&reading, seed_of(&text), &Options::default());
+        let run = simulate_reading(&reading, reading.seed, &Options::default());
         let timeline = Rc::new(timeline(&run));
         // At most 300 spans: one a second over the default 15 minutes is 900.
         let traffic = run

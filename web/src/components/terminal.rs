@@ -162,8 +162,9 @@ pub fn Terminal(props: &TerminalProps) -> Html {
             }
         });
     }
-    // The engine's worker is already up: the page starts it with its first
-    // lint (`kubectl_worker::lint`), so the terminal also works offline later.
+    // The engine's worker starts when the terminal opens (the reader asked
+    // for it), so it is in by the first line, and offline after that.
+    use_effect_with((), |_| crate::kubectl_worker::warm_terminal());
     {
         // Keep the newest output in view.
         let log_ref = log_ref.clone();
