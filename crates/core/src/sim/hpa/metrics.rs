@@ -245,8 +245,13 @@ impl<'a> Source<'a> {
             )));
         };
         if name != REQUESTS_PER_SECOND && name != REQUESTS_IN_QUEUE {
+            // The adapter answers NotFound (custom-metrics-apiserver
+            // `NewMetricNotFoundError`); `GetRawMetric` (`metrics/client.go`)
+            // wraps any error of the API in `unable to fetch metrics from
+            // custom metrics API: `, and `GetMetricReplicas`
+            // (`replica_calculator.go`) in `unable to get metric NAME: `.
             return Err(fail(format!(
-                "unable to get metric {name}: the server could not find the metric {name} for pods"
+                "unable to get metric {name}: unable to fetch metrics from custom metrics API: the server could not find the metric {name} for pods"
             )));
         }
         let metrics: Vec<Option<PodMetric>> = pods

@@ -356,7 +356,10 @@ fn pods_metric_requests_per_second() {
     assert!(first.at > 300_000, "{}", debug(&run));
 }
 
-/// An unknown custom metric fails as the adapter's API does, every pass.
+/// An unknown custom metric fails as the adapter's API does, every pass,
+/// through `GetRawMetric`'s wrapper (`metrics/client.go`: `unable to fetch
+/// metrics from custom metrics API: %v`) inside `GetMetricReplicas`'
+/// (`unable to get metric %s: %w`).
 #[test]
 fn unknown_pods_metric_fails() {
     let spec = "  maxReplicas: 10
@@ -379,6 +382,19 @@ fn unknown_pods_metric_fails() {
     assert_eq!(active.reason, "FailedGetPodsMetric");
     assert_eq!(
         active.message,
-        "the HPA was unable to compute the replica count: unable to get metric gpu_duty_cycle: the server could not find the metric gpu_duty_cycle for pods"
+        "the HPA was unable to compute the replica count: unable to get metric gpu_duty_cycle: unable to fetch metrics from custom metrics API: the server could not find the metric gpu_duty_cycle for pods"
+    );
+    // From the first pass at 0:15, one Warning a pass with the same words.
+    let failures: Vec<(u64, String)> = run
+        .events
+        .iter()
+        .filter(|e| e.reason == "FailedGetPodsMetric")
+        .map(|e| (e.at / 1000, e.message.to_string()))
+        .take(2)
+        .collect();
+    let words = "unable to get metric gpu_duty_cycle: unable to fetch metrics from custom metrics API: the server could not find the metric gpu_duty_cycle for pods";
+    assert_eq!(
+        failures,
+        vec![(15, words.to_string()), (30, words.to_string())]
     );
 }
