@@ -285,12 +285,15 @@ impl<'a> Controller<'a> {
     /// `scaleUpLimit = max(2 × current, 4)`).
     fn normalize_legacy(&mut self, current: i32, proposal: i32, min: i32, at: Millis) -> i32 {
         let cutoff = at as i64 - DOWNSCALE_STABILIZATION as i64;
-        // `rec.timestamp.Before(cutoff)` is old: an entry exactly at the
-        // cutoff still counts.
+        // `rec.timestamp.Before(cutoff)` is old. The timestamps are the
+        // `time.Now()` of real passes, which are 15 s *plus processing*
+        // apart (`processNextWorkItem` re-queues after the pass), so the
+        // entry 20 passes back is a little more than 300 s old: an entry
+        // exactly at the cutoff on podlab's exact grid is already out.
         let stabilized = self
             .recommendations
             .iter()
-            .filter(|(_, when)| *when as i64 >= cutoff)
+            .filter(|(_, when)| *when as i64 > cutoff)
             .map(|(rec, _)| *rec)
             .fold(proposal, i32::max);
         self.recommendations.push((proposal, at));

@@ -130,9 +130,10 @@ fn rescales(run: &Run) -> Vec<(u64, i32, i32)> {
 ///   40 = 2120 / 60 = 35.3; 35.3 / 40 = 0.88, out of tolerance) ⌈3.53⌉ =
 ///   4; 9:30 (8:22–9:22: 38 × 40 / 60 = 25.3) 3; 9:45 (23 × 40 / 60 =
 ///   15.3) 2; 10:00 (8 × 40 / 60 = 5.3) 1; then 0. The 4 of 9:15 counts
-///   until 14:15 (an entry exactly 300 s old counts): **4 → 3 at 14:30**,
-///   **→ 2 at 14:45**, **→ 1 at 15:00**, then 0 clamped to minReplicas 1
-///   (`GetHPAMinReplicas`: max(0, 1)).
+///   until 14:00: at 14:15 it is 300 s old, already out
+///   (`stabilizeRecommendation`: real passes are 15 s plus processing
+///   apart), so **4 → 3 at 14:15**, **→ 2 at 14:30**, **→ 1 at 14:45**,
+///   then 0 clamped to minReplicas 1 (`GetHPAMinReplicas`: max(0, 1)).
 /// - Deactivation: the last check that sees a request is 10:00 (scrape
 ///   9:52, window 8:52–9:52: 8 × 40 = 320 > 0): `lastActiveTime` 10:00.
 ///   10:30 reads 0: inactive, cooling down until 10:00 + 300 s = 15:00;
@@ -163,9 +164,9 @@ fn scale_from_zero_and_back_golden() {
             (375, 1, 2),
             (405, 2, 3),
             (420, 3, 4),
-            (870, 4, 3),
-            (885, 3, 2),
-            (900, 2, 1)
+            (855, 4, 3),
+            (870, 3, 2),
+            (885, 2, 1)
         ]
     );
     let hpa = &run.autoscalers[0];

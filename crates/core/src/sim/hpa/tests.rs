@@ -211,16 +211,19 @@ fn replay_is_deterministic() {
 }
 
 /// Without `behavior`, a scale-down waits for 5 min of lower
-/// recommendations (`stabilizeRecommendation`: the highest of the last
-/// 300 s, an entry exactly 300 s old still counting). 8 replicas at 60/s
-/// (49 %, stays 8); at 5:00 the rate drops to 10/s.
+/// recommendations (`stabilizeRecommendation` in `horizontal.go`: the
+/// highest of the recommendations not `Before(now − 300 s)`). Each entry's
+/// timestamp is the `time.Now()` of its pass, and real passes are 15 s
+/// plus the pass's own processing apart (`processNextWorkItem` re-queues
+/// with `AddRateLimited` once the pass is done), so 20 passes later the
+/// entry is a little more than 300 s old: already outside. 8 replicas at
+/// 60/s (49 %, stays 8); at 5:00 the rate drops to 10/s.
 /// - 5:15 (window 4:52–5:07: 8 s at 60/s, 7 s at 10/s): 550 requests × 20
 ///   ms / 15 s = 733m + 800m over 4000m = 38 % → ratio 0.76, ⌈6.08⌉ = 7.
 /// - from 5:30: 200m + 800m over 4000m = 24–25 % → ratio 0.48, ⌈3.84⌉ = 4.
-/// - The last 8 was recorded at 5:00: at 10:00 (cutoff 5:00) it still
-///   counts, so every pass from 5:15 to 10:00 keeps 8
-///   (`ScaleDownStabilized`); at 10:15 (cutoff 5:15) the highest is the 7
-///   of 5:15 → **7**; at 10:30 only 4s remain → **4**.
+/// - The last 8 was recorded at 5:00: every pass from 5:15 to 9:45 keeps 8
+///   (`ScaleDownStabilized`); at 10:00 (cutoff 5:00) the 8 is out and the
+///   highest is the 7 of 5:15 → **7**; at 10:15 only 4s remain → **4**.
 #[test]
 fn default_scale_down_stabilization_waits_300s() {
     let rate = "      - at: 0s
@@ -229,8 +232,8 @@ fn default_scale_down_stabilization_waits_300s() {
         rps: 10";
     let run = simulate(&text(8, CPU_50, rate), &Options::default());
     let rescales = rescales(&run);
-    assert_eq!(rescales.first().map(|r| r.0), Some(615), "{}", debug(&run));
-    for at in (315..=600).step_by(15) {
+    assert_eq!(rescales.first().map(|r| r.0), Some(600), "{}", debug(&run));
+    for at in (315..=585).step_by(15) {
         assert_eq!(
             able_at(&run, at),
             Some("ScaleDownStabilized"),
@@ -238,7 +241,7 @@ fn default_scale_down_stabilization_waits_300s() {
             debug(&run)
         );
     }
-    assert_eq!(rescales, vec![(615, 8, 7), (630, 7, 4)], "{}", debug(&run));
+    assert_eq!(rescales, vec![(600, 8, 7), (615, 7, 4)], "{}", debug(&run));
 }
 
 /// Without `behavior`, one pass grows at most to max(2 × current, 4)
