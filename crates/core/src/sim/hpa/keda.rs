@@ -16,6 +16,12 @@
 //!   once `lastActiveTime + cooldownPeriod` is **before** now (`Before`:
 //!   strictly), or, never active, once `creationTimestamp +
 //!   initialCooldownPeriod` (default 0) is; `KEDAScaleTargetDeactivated`.
+//!   Both times are stored in the object as `metav1.Time`, whole seconds
+//!   (RFC 3339 without a fraction), while the check that compares them
+//!   runs a little after its whole second: so on podlab's whole-second
+//!   checks the comparison is `<=`: the check exactly `cooldownPeriod`
+//!   after the last active one already scales in, and a target never
+//!   active with `initialCooldownPeriod` 0 is scaled in at the first check.
 //!
 //! From 1 to N the HPA scales (`controller.rs`), reading the same query as
 //! an External metric.
@@ -78,11 +84,13 @@ impl Loop {
             return None;
         }
         if current > 0 && keda.min_replica_count == 0 {
-            // `Before(time.Now())`; never active: the creation (0) plus
-            // `initialCooldownPeriod`.
+            // `scaleToZeroOrIdle`: `lastActiveTime.Add(cooldown).Before(now)`,
+            // or, never active, the creation (0) plus
+            // `initialCooldownPeriod`; both stored in whole seconds and
+            // compared a moment after the check's second (module doc).
             let cooled = match self.last_active {
-                Some(last) => last.saturating_add(keda.cooldown_ms) < at,
-                None => keda.initial_cooldown_ms < at,
+                Some(last) => last.saturating_add(keda.cooldown_ms) <= at,
+                None => keda.initial_cooldown_ms <= at,
             };
             if cooled {
                 self.event(

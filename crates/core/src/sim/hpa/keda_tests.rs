@@ -135,10 +135,12 @@ fn rescales(run: &Run) -> Vec<(u64, i32, i32)> {
 ///   apart), so **4 → 3 at 14:15**, **→ 2 at 14:30**, **→ 1 at 14:45**,
 ///   then 0 clamped to minReplicas 1 (`GetHPAMinReplicas`: max(0, 1)).
 /// - Deactivation: the last check that sees a request is 10:00 (scrape
-///   9:52, window 8:52–9:52: 8 × 40 = 320 > 0): `lastActiveTime` 10:00.
-///   10:30 reads 0: inactive, cooling down until 10:00 + 300 s = 15:00;
-///   the check at 15:00 is not after it (`Before` is strict), the one at
-///   **15:30 scales 1 → 0** (`KEDAScaleTargetDeactivated`).
+///   9:52, window 8:52–9:52: 8 × 40 = 320 > 0): `lastActiveTime` 10:00,
+///   stored in whole seconds. 10:30 reads 0: inactive, cooling down until
+///   10:00 + 300 s = 15:00; the check at 15:00 runs a moment after 15:00,
+///   so `lastActiveTime.Add(cooldown).Before(now)` already holds
+///   (`scaleToZeroOrIdle`): **15:00 scales 1 → 0**
+///   (`KEDAScaleTargetDeactivated`).
 #[test]
 fn scale_from_zero_and_back_golden() {
     let run = simulate(&text(0, RPS_10), &Options::default());
@@ -152,7 +154,7 @@ fn scale_from_zero_and_back_golden() {
                 format!("Scaled {target} from 0 to 1, triggered by prometheusScaler")
             ),
             (
-                930,
+                900,
                 "KEDAScaleTargetDeactivated",
                 format!("Deactivated {target} from 1 to 0")
             ),
@@ -276,38 +278,22 @@ fn the_interceptor_holds_the_cold_start_instead_of_refusing_it() {
 
 /// An empty result (a series nobody exports) reads 0 with
 /// `ignoreNullValues` (the default): never active, so a Deployment
-/// written at 1 is scaled to 0 at the first check after its creation
-/// (never active: `creationTimestamp + initialCooldownPeriod` 0 is before
-/// 0:30, not before 0:00) and never comes back. With `ignoreNullValues:
-/// "false"` each check fails (`KEDAScalerFailed`), which is inactive too.
+/// written at 1 is scaled to 0 at the first check, at 0:00
+/// (`scaleToZeroOrIdle`: never active, `creationTimestamp +
+/// initialCooldownPeriod` 0, a whole second, is before the check that runs
+/// a moment after it), and never comes back.
 #[test]
-fn an_unknown_series_never_activates() {
+fn an_unknown_series_never_activates_scale_to_zero_or_idle() {
     let unknown = RPS_10.replace("requests_per_second", "vllm:num_requests_waiting");
     let run = simulate(&text(1, &unknown), &Options::default());
     assert_eq!(
         keda_events(&run),
         vec![(
-            30,
+            0,
             "KEDAScaleTargetDeactivated",
             "Deactivated apps/v1.Deployment default/model-api from 1 to 0".to_string()
         )]
     );
-    let strict = format!("{unknown}\n        ignoreNullValues: \"false\"");
-    let run = simulate(&text(1, &strict), &Options::default());
-    let events = keda_events(&run);
-    assert_eq!(
-        events[0],
-        (
-            0,
-            "KEDAScalerFailed",
-            "prometheus metrics 'prometheus' target may be lost, the result is empty".to_string()
-        )
-    );
-    assert!(events.contains(&(
-        30,
-        "KEDAScaleTargetDeactivated",
-        "Deactivated apps/v1.Deployment default/model-api from 1 to 0".to_string()
-    )));
 }
 
 /// `minReplicaCount: 1` keeps a warm replica: KEDA never deactivates and
