@@ -8,7 +8,10 @@
 //! - a trigger is active when its value is **strictly** above
 //!   `activationThreshold` (`prometheus_scaler.go` `GetMetricsAndActivity`);
 //!   a scaler error (an empty result with `ignoreNullValues: false`) records
-//!   `KEDAScalerFailed` and counts as inactive;
+//!   `KEDAScalerFailed` and counts as inactive, but never scales to zero:
+//!   `RequestScale` takes `isError && Fallback == nil` (Ready False,
+//!   `TriggerError`) before the scale-in case, and a written `fallback`
+//!   with replicas (only logged there) likewise;
 //! - active with 0 replicas: `scaleFromZeroOrIdle` scales to
 //!   `max(minReplicaCount, 1)`, records `KEDAScaleTargetActivated` and sets
 //!   `lastActiveTime`; active above 0: only `lastActiveTime = now`;
@@ -61,6 +64,7 @@ impl Loop {
             None if trigger.ignore_null_values => Some(0),
             None => None,
         };
+        let error = value.is_none();
         let active = match value {
             Some(value) => value > trigger.activation_milli,
             None => {
@@ -81,6 +85,11 @@ impl Loop {
                 );
                 return Some(to);
             }
+            return None;
+        }
+        // `RequestScale`: inactive with a scaler error and no `fallback`
+        // only sets Ready False (`TriggerError`): never a scale-in.
+        if error {
             return None;
         }
         if current > 0 && keda.min_replica_count == 0 {

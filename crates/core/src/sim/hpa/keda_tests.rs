@@ -296,6 +296,36 @@ fn an_unknown_series_never_activates_scale_to_zero_or_idle() {
     );
 }
 
+/// With `ignoreNullValues: "false"` the same empty result is a scaler
+/// error at every check (`KEDAScalerFailed` at 0:00, 0:30, …): inactive,
+/// but `RequestScale` takes `isError && Fallback == nil` (Ready False,
+/// `TriggerError`) before the scale-in case, so the Deployment written at
+/// 1 keeps its replica for the whole run.
+#[test]
+fn a_scaler_error_never_scales_to_zero_request_scale() {
+    let unknown = RPS_10.replace("requests_per_second", "vllm:num_requests_waiting");
+    let strict = format!("{unknown}\n        ignoreNullValues: \"false\"");
+    let run = simulate(&text(1, &strict), &Options::default());
+    let events = keda_events(&run);
+    let failed = (
+        "KEDAScalerFailed",
+        "prometheus metrics 'prometheus' target may be lost, the result is empty".to_string(),
+    );
+    assert_eq!(
+        events.iter().take(3).cloned().collect::<Vec<_>>(),
+        vec![
+            (0, failed.0, failed.1.clone()),
+            (30, failed.0, failed.1.clone()),
+            (60, failed.0, failed.1.clone())
+        ]
+    );
+    assert!(events
+        .iter()
+        .all(|(_, reason, _)| *reason == "KEDAScalerFailed"));
+    assert_eq!(events.len(), 20 * 60 / 30 + 1);
+    assert!(run.pods[0].deleting.is_none());
+}
+
 /// `minReplicaCount: 1` keeps a warm replica: KEDA never deactivates and
 /// the HPA's floor is 1.
 #[test]
