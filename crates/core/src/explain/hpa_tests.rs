@@ -131,7 +131,10 @@ fn a_scaled_objects_hpa_prints_its_external_metric() {
 #[test]
 fn memory_currents_print_as_binary_quantities_build_quantity() {
     let text = BEHAVIOR
-        .replace("    - container: api\n", "    - container: api\n      memory: { steady: 68Mi, peak: 68Mi }\n")
+        .replace(
+            "    - container: api\n",
+            "    - container: api\n      memory: { steady: 68Mi, peak: 68Mi }\n",
+        )
         .replace("  duration: 10m\n", "  duration: 3m\n");
     let run = run_at(&text, 180_000);
     let describe = describe_hpa(&run, &run.autoscalers[0], 180_000);

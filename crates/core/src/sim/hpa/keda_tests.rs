@@ -337,3 +337,35 @@ fn a_warm_replica_is_never_deactivated() {
     let traffic = run.traffic.as_ref().unwrap();
     assert_eq!(traffic.stats(120_000, 360_000).failed_total(), 0);
 }
+
+/// A scaler error reaches the HPA as KEDA's metrics server words it
+/// (`scale_handler.go` `GetScaledObjectMetrics`: `metric:%s encountered
+/// error`; `metricsservice/server.go` `GetMetrics`: `error when getting
+/// metric values %w`; the gRPC status as captured in KEDA issue #4556),
+/// inside the HPA's own layers (`GetExternalPerPodMetricReplicas`,
+/// `computeStatusForExternalMetric`, `computeReplicasForMetric`). The
+/// Deployment is at 1 (KEDA never scales it in, the query failing), so
+/// the HPA computes from 0:15.
+#[test]
+fn a_scaler_error_reaches_the_hpa_in_keda_metrics_server_words_get_metrics() {
+    let unknown = RPS_10.replace("requests_per_second", "vllm:num_requests_waiting");
+    let strict = format!("{unknown}\n        ignoreNullValues: \"false\"");
+    let run = simulate(&text(1, &strict), &Options::default());
+    let warnings: Vec<(&str, String)> = run
+        .events
+        .iter()
+        .filter(|e| e.source == "horizontal-pod-autoscaler" && e.at == 15_000)
+        .map(|e| (e.reason, e.message.to_string()))
+        .collect();
+    let error = "unable to get external metric default/s0-prometheus/&LabelSelector{MatchLabels:map[string]string{scaledobject.keda.sh/name: model-api,},MatchExpressions:[]LabelSelectorRequirement{},}: unable to fetch metrics from external metrics API: rpc error: code = Unknown desc = error when getting metric values metric:s0-prometheus encountered error";
+    assert_eq!(
+        warnings,
+        vec![
+            ("FailedGetExternalMetric", error.to_string()),
+            (
+                "FailedComputeMetricsReplicas",
+                format!("invalid metrics (1 invalid out of 1), first error is: failed to get s0-prometheus external metric value: failed to get s0-prometheus external metric: {error}")
+            ),
+        ]
+    );
+}

@@ -211,17 +211,8 @@ fn walk(reading: &Reading, run: &Run, known: &[Rescale], capped: bool) -> Walk {
                 if !hpa_due {
                     continue;
                 }
-                // `scaleForResourceMappings` finds nothing to scale. The
-                // resource is the kind lowercased, in ASCII: every kind an
-                // API server can serve is ASCII (a CRD's kind must lowercase
-                // to a DNS-1035 label), and `str::to_lowercase` would bring
-                // Unicode's case tables into the web build (9 KB gzip).
-                let resource = match hpa.target_kind.as_str() {
-                    "Deployment" => "deployments.apps".to_string(),
-                    "ReplicaSet" => "replicasets.apps".to_string(),
-                    "StatefulSet" => "statefulsets.apps".to_string(),
-                    other => format!("{}s", other.to_ascii_lowercase()),
-                };
+                // `scaleForResourceMappings` finds nothing to scale.
+                let resource = resource_of(&hpa.target_kind);
                 let message = format!("{resource} \"{}\" not found", hpa.target_name);
                 controller.events.push(controller::HpaEvent {
                     at,
@@ -328,6 +319,21 @@ fn walk(reading: &Reading, run: &Run, known: &[Rescale], capped: bool) -> Walk {
         records,
         events,
         new_rescale,
+    }
+}
+
+/// A kind's group resource as the API names it (`deployments.apps`,
+/// `services`). The resource is the kind lowercased, in ASCII: every kind
+/// an API server can serve is ASCII (a CRD's kind must lowercase to a
+/// DNS-1035 label), and `str::to_lowercase` would bring Unicode's case
+/// tables into the web build (9 KB gzip).
+pub(super) fn resource_of(kind: &str) -> String {
+    match kind {
+        "Deployment" => "deployments.apps".to_string(),
+        "ReplicaSet" => "replicasets.apps".to_string(),
+        "StatefulSet" => "statefulsets.apps".to_string(),
+        "Ingress" => "ingresses.networking.k8s.io".to_string(),
+        other => format!("{}s", other.to_ascii_lowercase()),
     }
 }
 
