@@ -149,15 +149,9 @@ impl<'a> Controller<'a> {
                 .iter()
                 .map(|spec| match (&hpa.keda, &spec.source) {
                     // A ScaledObject's trigger: KEDA's metrics server.
-                    (Some(keda), MetricSource::Other { name, .. }) => source.keda_external(
-                        keda,
-                        name,
-                        &spec.target,
-                        pods,
-                        current,
-                        tolerances,
-                        at,
-                    ),
+                    (Some(keda), MetricSource::Other { name, .. }) => {
+                        source.keda_external(keda, name, &spec.target, pods, tolerances, at)
+                    }
                     _ => source.compute(spec, pods, current, tolerances, at),
                 })
                 .collect();

@@ -369,3 +369,34 @@ fn a_scaler_error_reaches_the_hpa_in_keda_metrics_server_words_get_metrics() {
         ]
     );
 }
+
+/// `computeStatusForExternalMetric` hands `GetExternalPerPodMetricReplicas`
+/// the target's `status.replicas`, not `spec.replicas`. A warm replica
+/// (`minReplicaCount: 1`) at 10 requests/s against a threshold of 10, and
+/// a rollout at 5:00 whose surge pod (maxSurge 25 % of 1, rounded up) is
+/// still loading at the pass of 5:15: `spec.replicas` 1, `status.replicas`
+/// 2. The query reads 10 (scrape 5:07, window 4:07–5:07: 600 / 60 s):
+/// the ratio is 10 / (10 × 2) = 0.5, out of tolerance, so the proposal is
+/// ⌈10 / 10⌉ = 1 (no change) and the status shows ⌈10 / 2⌉ = **5**, where
+/// dividing by `spec.replicas` would show 10.
+#[test]
+fn external_per_pod_metrics_divide_by_status_replicas_get_external_per_pod_metric_replicas() {
+    let warm = format!("  minReplicaCount: 1\n{RPS_10}");
+    let text = text(1, &warm).replace(
+        "  duration: 20m\n",
+        "  duration: 20m\n  rollout:\n    - at: 5m\n      workload: model-api\n      image: registry.example.com/model-api:0.3.2\n",
+    );
+    let run = simulate(&text, &Options::default());
+    let hpa = &run.autoscalers[0];
+    let pass_at = |s: u64| hpa.syncs.iter().find(|p| p.at == s * 1000).unwrap();
+    assert_eq!(
+        pass_at(300).metrics,
+        vec![Some(MetricValue::AverageValue { milli: 10_000 })]
+    );
+    assert_eq!(pass_at(315).current_replicas, 1);
+    assert_eq!(
+        pass_at(315).metrics,
+        vec![Some(MetricValue::AverageValue { milli: 5_000 })]
+    );
+    assert!(!pass_at(315).rescaled);
+}

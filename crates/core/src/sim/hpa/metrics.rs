@@ -261,9 +261,9 @@ impl<'a> Source<'a> {
     /// The External metric KEDA's metrics server answers for a
     /// ScaledObject's trigger (the query, live at the HPA's pass), through
     /// `GetExternalPerPodMetricReplicas` for its `AverageValue` target:
-    /// within tolerance of `total / (target × current)` the current count,
+    /// within tolerance of `total / (target × status)` the status count,
     /// else `ceil(total / target)`; the status shows `ceil(total /
-    /// current)`.
+    /// status)`, `status` being the target's `status.replicas`.
     #[allow(clippy::too_many_arguments)]
     pub fn keda_external(
         &self,
@@ -271,7 +271,6 @@ impl<'a> Source<'a> {
         name: &str,
         target: &Target,
         pods: &[usize],
-        current: i32,
         tolerances: Tolerances,
         at: Millis,
     ) -> Outcome {
@@ -302,19 +301,38 @@ impl<'a> Source<'a> {
         let Target::AverageValue(target) = *target else {
             return Err(external_failure(name, target, &selector, &scaler_error()));
         };
+        // `computeStatusForExternalMetric` passes `statusReplicas`, the
+        // target's `status.replicas` (its pods not terminating nor
+        // terminal, `FilterActivePods`), not `spec.replicas`: during a
+        // rollout's surge, or while a scale-down's pods terminate, the
+        // two differ. With 0 the ratio is +Inf or NaN (out of tolerance)
+        // and the average 0 (`getPerPodUsage`), as in Go.
+        let view = at.saturating_sub(1);
+        let status = pods
+            .iter()
+            .filter(|&&p| {
+                let pod = &self.run.pods[p];
+                let phase = pod.phase_at(view);
+                pod.deleting.is_none_or(|d| d > view) && phase != "Failed" && phase != "Succeeded"
+            })
+            .count();
+        let status = i32::try_from(status).unwrap_or(i32::MAX);
         let target = target.max(1);
-        let ratio = value as f64 / (target as f64 * f64::from(current.max(1)));
+        let ratio = value as f64 / (target as f64 * f64::from(status));
         let replicas = if tolerances.within(ratio) {
-            current
+            status
         } else {
             ceil_i32(value as f64 / target as f64)
+        };
+        let average = if status == 0 {
+            0
+        } else {
+            (value as f64 / f64::from(status)).ceil() as i64
         };
         Ok(Proposal {
             replicas,
             name: format!("external metric {name}({selector})"),
-            value: MetricValue::AverageValue {
-                milli: (value as f64 / f64::from(current.max(1))).ceil() as i64,
-            },
+            value: MetricValue::AverageValue { milli: average },
         })
     }
 
