@@ -158,7 +158,7 @@ pub fn read(text: &str) -> Reading {
                 let (autoscaler, found) =
                     keda::lower_scaled_object(root, kind_node.span, document.span);
                 diagnostics.extend(found);
-                autoscalers.push(autoscaler);
+                autoscalers.extend(autoscaler);
             }
         } else if workload_kind.is_some() || kind == "Scenario" {
             validate::check_document(root, kind, &mut diagnostics);
