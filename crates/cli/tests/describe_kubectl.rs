@@ -736,6 +736,20 @@ fn a_memory_autoscaler_prints_binary_quantities_like_kubectl() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// An HPA whose target does not exist (`reconcileAutoscaler`'s
+/// `FailedGetScale`): `AbleToScale False FailedGetScale` in `describe
+/// hpa`, `0 current / 0 desired`, the Warnings, and `<unknown>` TARGETS.
+#[test]
+fn an_autoscaler_without_its_target_matches_kubectl() {
+    let text = golden_text("hpa-cpu-step.yaml").replace(
+        "    kind: Deployment\n    name: model-api\n",
+        "    kind: Deployment\n    name: model-api-v2\n",
+    );
+    assert!(text.contains("model-api-v2"));
+    let failures = compare_autoscalers_in("hpa-cpu-step.yaml (no target)", &text, &[40_000]);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// The HPA a KEDA ScaledObject owns (`keda-hpa-model-api`): its External
 /// metric `s0-prometheus` as `…/10 (avg)`, `ScalingDisabled` while the
 /// target is at 0 (2:20, 2:40, 16:00), the value KEDA serves once it is at

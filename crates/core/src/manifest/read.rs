@@ -198,6 +198,29 @@ pub fn read(text: &str) -> Reading {
             ));
         }
     }
+    // An HPA (or a ScaledObject's) whose target is a StatefulSet of the
+    // text: the cluster would scale it, podlab does not yet, so it says so
+    // instead of simulating passes (`sim::hpa`).
+    for autoscaler in &autoscalers {
+        let stateful = workloads.iter().any(|w| {
+            matches!(w.kind, WorkloadKind::StatefulSet)
+                && w.name == autoscaler.target_name
+                && autoscaler.target_kind == "StatefulSet"
+        });
+        if stateful {
+            let name = &autoscaler.name;
+            let target = &autoscaler.target_name;
+            diagnostics.push(Diagnostic::new(
+                NOT_SIMULATED,
+                Severity::Info,
+                autoscaler.kind_span,
+                text!(
+                    "the autoscaler `{name}` targets the StatefulSet `{target}`: podlab does not scale StatefulSets by HPA yet, so its passes are not simulated and the StatefulSet keeps its replicas",
+                    "自動擴縮器 `{name}` 的目標是 StatefulSet `{target}`：podlab 目前還不會用 HPA 擴縮 StatefulSet，所以不模擬它的每一輪計算，StatefulSet 維持原本的 replicas"
+                ),
+            ));
+        }
+    }
     let mut scenario = scenario.unwrap_or_default();
     if !scenario.pools_written {
         infer::infer_cluster(&mut scenario, &workloads);

@@ -104,6 +104,32 @@ impl<'a> Controller<'a> {
         tolerances
     }
 
+    /// A pass whose target's scale cannot be read (`reconcileAutoscaler`:
+    /// `scaleForResourceMappings` fails): Warning `FailedGetScale` with the
+    /// error, `AbleToScale` False `FailedGetScale` `the HPA controller was
+    /// unable to get the target's current scale: <error>`, and the status
+    /// otherwise as it was (`updateStatusIfNeeded` with the original
+    /// replicas and metrics).
+    pub fn failed_get_scale(&mut self, error: String, at: Millis) -> Pass {
+        self.event(at, true, "FailedGetScale", error.clone());
+        self.set(
+            "AbleToScale",
+            false,
+            "FailedGetScale",
+            format!("the HPA controller was unable to get the target's current scale: {error}"),
+            at,
+        );
+        Pass {
+            at,
+            current_replicas: 0,
+            desired_replicas: self.desired_status,
+            rescaled: false,
+            reason: None,
+            metrics: vec![None; self.hpa.metrics.len()],
+            conditions: self.conditions.clone(),
+        }
+    }
+
     /// One pass at `at` with the target's `spec.replicas` `current` and its
     /// pods `pods` (`reconcileAutoscaler`). Returns the status it wrote;
     /// `Pass::rescaled` says whether it wrote a new scale.

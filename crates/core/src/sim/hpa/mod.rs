@@ -202,24 +202,25 @@ fn walk(reading: &Reading, run: &Run, known: &[Rescale], capped: bool) -> Walk {
             if keda_due.is_none() && !hpa_due {
                 continue;
             }
-            let workload = reading.workloads.iter().find(|w| {
-                w.name == hpa.target_name
-                    && w.kind.as_str() == hpa.target_kind
-                    && matches!(w.kind, WorkloadKind::Deployment | WorkloadKind::ReplicaSet)
-            });
+            let target = reading
+                .workloads
+                .iter()
+                .find(|w| w.name == hpa.target_name && w.kind.as_str() == hpa.target_kind);
+            let workload = target
+                .filter(|w| matches!(w.kind, WorkloadKind::Deployment | WorkloadKind::ReplicaSet));
             let Some(workload) = workload else {
-                if !hpa_due {
+                // A target the text has but podlab does not scale (a
+                // StatefulSet): no pass is simulated, and the reading says
+                // so (PL004, `manifest::read`), rather than a `not found`
+                // a cluster would never print.
+                if !hpa_due || target.is_some() {
                     continue;
                 }
                 // `scaleForResourceMappings` finds nothing to scale.
                 let resource = resource_of(&hpa.target_kind);
                 let message = format!("{resource} \"{}\" not found", hpa.target_name);
-                controller.events.push(controller::HpaEvent {
-                    at,
-                    warning: true,
-                    reason: "FailedGetScale",
-                    message: message.clone(),
-                });
+                let pass = controller.failed_get_scale(message, at);
+                records[index].syncs.push(pass);
                 continue;
             };
             let owner = format!("{}/{}", workload.kind.as_str(), workload.name);

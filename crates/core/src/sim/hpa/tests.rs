@@ -518,3 +518,76 @@ fn external_and_object_metric_errors_follow_compute_status_for_external_metric()
         ))
     );
 }
+
+/// A target the API server does not have: `reconcileAutoscaler`'s
+/// `scaleForResourceMappings` fails, and every pass records Warning
+/// `FailedGetScale` with the error and sets `AbleToScale` False
+/// `FailedGetScale` (`the HPA controller was unable to get the target's
+/// current scale: …`), which `describe hpa` shows from 0:15 on; the
+/// status keeps no replicas (`0 current / 0 desired`).
+#[test]
+fn a_missing_target_sets_able_to_scale_false_reconcile_autoscaler() {
+    let text = text(2, CPU_50, STEP).replace(
+        "    kind: Deployment\n    name: model-api\n",
+        "    kind: Deployment\n    name: model-api-v2\n",
+    );
+    let run = simulate(&text, &Options::default());
+    let error = "deployments.apps \"model-api-v2\" not found";
+    assert_eq!(
+        warnings_at(&run, 15),
+        vec![("FailedGetScale", error.to_string())]
+    );
+    assert_eq!(
+        warnings_at(&run, 30),
+        vec![("FailedGetScale", error.to_string())]
+    );
+    let first = &run.autoscalers[0].syncs[0];
+    assert_eq!(first.at, 15_000);
+    assert_eq!((first.current_replicas, first.desired_replicas), (0, 0));
+    let able = &first.conditions[0];
+    assert_eq!(
+        (able.kind, able.status, able.reason),
+        ("AbleToScale", false, "FailedGetScale")
+    );
+    assert_eq!(
+        able.message,
+        format!("the HPA controller was unable to get the target's current scale: {error}")
+    );
+    let describe = crate::explain::hpa::describe_hpa(&run, &run.autoscalers[0], 60_000);
+    assert!(
+        describe.contains("  AbleToScale  False   FailedGetScale  the HPA controller was unable to get the target's current scale: deployments.apps \"model-api-v2\" not found\n"),
+        "{describe}"
+    );
+}
+
+/// An HPA on a StatefulSet of the text: a cluster would scale it, podlab
+/// does not yet. No pass runs (no `not found`, which the StatefulSet
+/// controller's scale subresource would never answer), and the reading
+/// says so in both languages (PL004, info).
+#[test]
+fn a_statefulset_target_is_said_not_simulated() {
+    let text = text(2, CPU_50, STEP)
+        .replacen("kind: Deployment\n", "kind: StatefulSet\n", 1)
+        .replace(
+            "    kind: Deployment\n    name: model-api\n",
+            "    kind: StatefulSet\n    name: model-api\n",
+        );
+    let run = simulate(&text, &Options::default());
+    assert!(run.autoscalers[0].syncs.is_empty());
+    assert!(run
+        .events
+        .iter()
+        .all(|e| e.source != "horizontal-pod-autoscaler"));
+    let reading = crate::manifest::read::read(&text);
+    let said: Vec<_> = reading
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule == "PL004")
+        .collect();
+    assert_eq!(said.len(), 1);
+    assert_eq!(
+        said[0].message.en,
+        "the autoscaler `model-api` targets the StatefulSet `model-api`: podlab does not scale StatefulSets by HPA yet, so its passes are not simulated and the StatefulSet keeps its replicas"
+    );
+    assert!(said[0].message.zh_tw.contains("StatefulSet"));
+}
