@@ -210,7 +210,7 @@ pub fn read(text: &str) -> Reading {
         if stateful {
             let name = &autoscaler.name;
             let target = &autoscaler.target_name;
-            diagnostics.push(Diagnostic::new(
+            let mut note = Diagnostic::new(
                 NOT_SIMULATED,
                 Severity::Info,
                 autoscaler.kind_span,
@@ -218,7 +218,13 @@ pub fn read(text: &str) -> Reading {
                     "the autoscaler `{name}` targets the StatefulSet `{target}`: podlab does not scale StatefulSets by HPA yet, so its passes are not simulated and the StatefulSet keeps its replicas",
                     "自動擴縮器 `{name}` 的目標是 StatefulSet `{target}`：podlab 目前還不會用 HPA 擴縮 StatefulSet，所以不模擬它的每一輪計算，StatefulSet 維持原本的 replicas"
                 ),
+            );
+            // With `help`, said even when PL004 is quiet (`lint.rs`).
+            note.help = Some(text!(
+                "a cluster would scale it: to see the autoscaler's decisions here, point it at a Deployment with the same pod template",
+                "真實的叢集會擴縮它：想在這裡看到自動擴縮器的決策，請把目標改成 pod template 相同的 Deployment"
             ));
+            diagnostics.push(note);
         }
     }
     let mut scenario = scenario.unwrap_or_default();

@@ -590,4 +590,14 @@ fn a_statefulset_target_is_said_not_simulated() {
         "the autoscaler `model-api` targets the StatefulSet `model-api`: podlab does not scale StatefulSets by HPA yet, so its passes are not simulated and the StatefulSet keeps its replicas"
     );
     assert!(said[0].message.zh_tw.contains("StatefulSet"));
+    // Said by default, while PL004 about other kinds is quiet.
+    let linted = crate::lint::lint(&text);
+    assert_eq!(
+        linted
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule == "PL004")
+            .count(),
+        1
+    );
 }
