@@ -213,7 +213,8 @@ fn walk(reading: &Reading, run: &Run, known: &[Rescale], capped: bool) -> Walk {
                 // StatefulSet): no pass is simulated, and the reading says
                 // so (PL004, `manifest::read`), rather than a `not found`
                 // a cluster would never print.
-                if !hpa_due || target.is_some() {
+                let stateful = target.is_some_and(|w| w.kind == WorkloadKind::StatefulSet);
+                if !hpa_due || stateful {
                     continue;
                 }
                 // `scaleForResourceMappings` finds nothing to scale.
