@@ -662,9 +662,15 @@ fn kubectl_autoscalers(run: &Run, at: Millis, args: &[&str]) -> (String, Millis,
 /// `get hpa` and `describe hpa` of every HPA of a golden file at each
 /// time, podlab against kubectl; returns the failures.
 fn compare_autoscalers(golden_file: &str, times: &[Millis]) -> Vec<String> {
+    compare_autoscalers_in(golden_file, &golden_text(golden_file), times)
+}
+
+/// As [`compare_autoscalers`], for a text made by the test (`golden_file`
+/// names it in the failures).
+fn compare_autoscalers_in(golden_file: &str, text: &str, times: &[Millis]) -> Vec<String> {
     let mut failures = Vec::new();
     for &at in times {
-        let (_, run) = golden(golden_file, at);
+        let run = sim::simulate(text, &Options { until: Some(at) });
         assert!(!run.autoscalers.is_empty(), "{golden_file} has HPAs");
         let (printed, _, _) = kubectl_autoscalers(&run, at, &["get", "hpa"]);
         let podlab = get_hpa(&run, at);
@@ -712,6 +718,35 @@ fn a_cpu_autoscaler_matches_kubectl() {
 #[test]
 fn an_autoscaler_with_behavior_and_three_metrics_matches_kubectl() {
     let failures = compare_autoscalers("hpa-behavior.yaml", &[20_000, 120_000, 420_000]);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A memory Resource metric's current average is BinarySI since v1.34
+/// (`horizontal.go` `buildQuantity`): `hpa-behavior.yaml` with a steady
+/// 68Mi per pod shows `68Mi / 1Gi` in `describe hpa` and `memory:
+/// 68Mi/1Gi` in `get hpa`'s TARGETS (the status served in KiB, so that
+/// kubectl brings it to `Mi` itself).
+#[test]
+fn a_memory_autoscaler_prints_binary_quantities_like_kubectl() {
+    let text = golden_text("hpa-behavior.yaml").replace(
+        "    - container: api\n",
+        "    - container: api\n      memory: { steady: 68Mi, peak: 68Mi }\n",
+    );
+    let failures = compare_autoscalers_in("hpa-behavior.yaml (68Mi)", &text, &[180_000]);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// An HPA whose target does not exist (`reconcileAutoscaler`'s
+/// `FailedGetScale`): `AbleToScale False FailedGetScale` in `describe
+/// hpa`, `0 current / 0 desired`, the Warnings, and `<unknown>` TARGETS.
+#[test]
+fn an_autoscaler_without_its_target_matches_kubectl() {
+    let text = golden_text("hpa-cpu-step.yaml").replace(
+        "    kind: Deployment\n    name: model-api\n",
+        "    kind: Deployment\n    name: model-api-v2\n",
+    );
+    assert!(text.contains("model-api-v2"));
+    let failures = compare_autoscalers_in("hpa-cpu-step.yaml (no target)", &text, &[40_000]);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

@@ -109,7 +109,15 @@ fn progressing(run: &Run) -> Vec<(u64, &'static str, String)> {
 
 /// 4 replicas, defaults: maxSurge ceil(25 % × 4) = 1, maxUnavailable
 /// floor(25 % × 4) = 1 (§6.1), minReadySeconds 10: a new pod is
-/// available 2 + 10 = 12 s after it is created.
+/// available 2 + 10 = 12 s after it is created. The two new pods of each
+/// step turn Ready in one instant, so both are the last of their
+/// ReplicaSet to do so: `syncReplicaSet` (`replica_set.go`) sees every pod
+/// Ready and not available and re-queues after minReadySeconds
+/// (`AddAfter`), and at that sync `IsPodAvailable` counts both, exactly
+/// Ready + 10 s (docs/rollouts.md, "The simplification in
+/// `minReadySeconds`": a pod that is not the last would be counted up to
+/// 1 s later, via `updatePod`'s `enqueueRSAfter(minReadySeconds + 1 s)`;
+/// podlab does not model that second).
 /// - 60: the new RS is created with NewRSNewReplicas = min(4 + 1 − 4, 4)
 ///   = 1; in the same sync reconcileOldReplicaSets: maxScaledDown = 5 − 3
 ///   − (1 − 0) = 1, 4 available > 3 → old 4→3; the next sync: 4 < 5 →

@@ -110,12 +110,25 @@ fn metric_status(spec: &MetricSpec, value: Option<&MetricValue>) -> Value {
     let Some(value) = value else {
         return json!({ "type": "" });
     };
+    // A memory average is BinarySI (`buildQuantity`, v1.34): served in
+    // whole KiB when it is a whole number of KiB, so that kubectl, not
+    // podlab, brings it to its largest binary suffix; any other value
+    // reaches kubectl as DecimalSI, as the API server's suffix-less text
+    // would (`explain::hpa::current_quantity`).
+    let memory = matches!(&spec.source, MetricSource::Resource { name, .. } if name == "memory");
+    let served = |milli: i64| {
+        if memory && milli >= 1024 * 1000 && milli % (1024 * 1000) == 0 {
+            format!("{}Ki", milli / (1024 * 1000))
+        } else {
+            format!("{milli}m")
+        }
+    };
     let current = match value {
         MetricValue::Utilization {
             percent,
             average_milli,
-        } => json!({ "averageValue": format!("{average_milli}m"), "averageUtilization": percent }),
-        MetricValue::AverageValue { milli } => json!({ "averageValue": format!("{milli}m") }),
+        } => json!({ "averageValue": served(*average_milli), "averageUtilization": percent }),
+        MetricValue::AverageValue { milli } => json!({ "averageValue": served(*milli) }),
     };
     match &spec.source {
         MetricSource::Resource {

@@ -20,7 +20,9 @@
 //!
 //! Quantities print as `Quantity.String()`: the controller writes every
 //! current value as `resource.NewMilliQuantity(v, resource.DecimalSI)`
-//! (`horizontal.go` `computeStatusFor*Metric`), so [`decimal_si`]; a
+//! (`horizontal.go` `computeStatusFor*Metric`), so [`decimal_si`], except
+//! a memory Resource metric's, BinarySI since v1.34 (`buildQuantity`,
+//! [`current_quantity`]); a
 //! target keeps the format the author wrote (a binary suffix such as `Gi`
 //! keeps BinarySI, anything else DecimalSI; a decimal exponent such as
 //! `1e3` is not kept and prints as DecimalSI).
@@ -133,10 +135,32 @@ fn value_target(spec: &MetricSpec) -> String {
     }
 }
 
-fn current_average(metric: Option<&MetricValue>) -> Option<String> {
+/// A current value as kubectl prints it: `horizontal.go` `buildQuantity`
+/// (since v1.34, PR #132351) makes a Resource or ContainerResource
+/// metric's average `NewMilliQuantity(raw, BinarySI)` for memory and
+/// DecimalSI for anything else (Pods, Object and External currents stay
+/// `NewMilliQuantity(v, DecimalSI)`). The status then travels as JSON:
+/// a BinarySI value that `CanonicalizeBytes` writes with a binary suffix
+/// (`68Mi`) is read back as BinarySI, but one it writes without a suffix
+/// (a fraction of a byte, fewer than 1024 bytes, or bytes that 1024 does
+/// not divide: `2000000`) is read back as DecimalSI and prints as such
+/// (`2M`).
+pub fn current_quantity(spec: &MetricSpec, milli: i64) -> String {
+    let memory = matches!(&spec.source, MetricSource::Resource { name, .. } if name == "memory");
+    let binary = binary_si(milli);
+    if memory && binary.ends_with('i') {
+        binary
+    } else {
+        decimal_si(milli)
+    }
+}
+
+fn current_average(spec: &MetricSpec, metric: Option<&MetricValue>) -> Option<String> {
     match metric? {
-        MetricValue::AverageValue { milli } => Some(decimal_si(*milli)),
-        MetricValue::Utilization { average_milli, .. } => Some(decimal_si(*average_milli)),
+        MetricValue::AverageValue { milli } => Some(current_quantity(spec, *milli)),
+        MetricValue::Utilization { average_milli, .. } => {
+            Some(current_quantity(spec, *average_milli))
+        }
     }
 }
 
@@ -172,7 +196,7 @@ pub fn targets(autoscaler: &AutoscalerRun, status: Option<&Pass>) -> String {
         .map(|(index, spec)| match &spec.source {
             MetricSource::Resource { name, .. } => match average_value_target(spec) {
                 Some(target) => {
-                    let now = current_average(current(index));
+                    let now = current_average(spec, current(index));
                     format!("{name}: {}/{target}", now.as_deref().unwrap_or(UNKNOWN))
                 }
                 None => {
@@ -182,14 +206,14 @@ pub fn targets(autoscaler: &AutoscalerRun, status: Option<&Pass>) -> String {
                 }
             },
             MetricSource::Pods { .. } => {
-                let now = current_average(current(index));
+                let now = current_average(spec, current(index));
                 let target = average_value_target(spec).unwrap_or_else(|| "<nil>".into());
                 format!("{}/{target}", now.as_deref().unwrap_or(UNKNOWN))
             }
             // Only a ScaledObject's External metric has a current value
             // (KEDA's metrics server); Object metrics are not simulated.
             MetricSource::Other { kind, .. } if kind == "External" || kind == "Object" => {
-                let now = current_average(current(index));
+                let now = current_average(spec, current(index));
                 let now = now.as_deref().unwrap_or(UNKNOWN);
                 match average_value_target(spec) {
                     Some(target) => format!("{now}/{target} (avg)"),
@@ -278,7 +302,7 @@ fn metric_line(spec: &MetricSpec, metric: Option<&MetricValue>) -> String {
         Some(MetricValue::Utilization {
             percent,
             average_milli,
-        }) => format!("{percent}% ({})", decimal_si(*average_milli)),
+        }) => format!("{percent}% ({})", current_quantity(spec, *average_milli)),
         _ => UNKNOWN.to_string(),
     };
     match &spec.source {
@@ -289,7 +313,7 @@ fn metric_line(spec: &MetricSpec, metric: Option<&MetricValue>) -> String {
             };
             match average_value_target(spec) {
                 Some(target) => {
-                    let now = current_average(metric);
+                    let now = current_average(spec, metric);
                     format!("{lead}:\t{} / {target}", now.as_deref().unwrap_or(UNKNOWN))
                 }
                 None => format!(
@@ -300,7 +324,7 @@ fn metric_line(spec: &MetricSpec, metric: Option<&MetricValue>) -> String {
             }
         }
         MetricSource::Pods { name } => {
-            let now = current_average(metric);
+            let now = current_average(spec, metric);
             let target = average_value_target(spec).unwrap_or_else(|| "<nil>".into());
             format!(
                 "{} on pods:\t{} / {target}",
@@ -309,7 +333,7 @@ fn metric_line(spec: &MetricSpec, metric: Option<&MetricValue>) -> String {
             )
         }
         MetricSource::Other { kind, name } if kind == "External" => {
-            let now = current_average(metric);
+            let now = current_average(spec, metric);
             let now = now.as_deref().unwrap_or(UNKNOWN);
             match average_value_target(spec) {
                 Some(target) => format!(

@@ -122,3 +122,30 @@ fn a_scaled_objects_hpa_prints_its_external_metric() {
         describe_hpa(&run, &run.autoscalers[0], at)
     );
 }
+
+/// `horizontal.go` `buildQuantity` (v1.34, PR #132351): a memory
+/// Resource metric's current average is BinarySI, so two pods at a steady
+/// 68Mi show `68Mi`, not `71303168`; CPU and the Pods metrics stay
+/// DecimalSI. A suffix-less BinarySI text is read back as DecimalSI by
+/// kubectl and the API server's printer (`2000000` bytes print `2M`).
+#[test]
+fn memory_currents_print_as_binary_quantities_build_quantity() {
+    let text = BEHAVIOR
+        .replace(
+            "    - container: api\n",
+            "    - container: api\n      memory: { steady: 68Mi, peak: 68Mi }\n",
+        )
+        .replace("  duration: 10m\n", "  duration: 3m\n");
+    let run = run_at(&text, 180_000);
+    let describe = describe_hpa(&run, &run.autoscalers[0], 180_000);
+    assert!(
+        describe.contains("  resource memory on pods:      68Mi / 1Gi\n"),
+        "{describe}"
+    );
+    let spec = &run.autoscalers[0].spec.metrics[1];
+    assert_eq!(current_quantity(spec, 71_303_168_000), "68Mi");
+    assert_eq!(current_quantity(spec, 2_000_000_000), "2M");
+    assert_eq!(current_quantity(spec, 2_236_962_133_250), "2236962133250m");
+    let pods = &run.autoscalers[0].spec.metrics[0];
+    assert_eq!(current_quantity(pods, 71_303_168_000), "71303168");
+}

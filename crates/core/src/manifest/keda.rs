@@ -109,12 +109,13 @@ impl Series {
 }
 
 /// Lowers a `kind: ScaledObject` document to the HPA KEDA creates for it,
-/// with the PL003 diagnostics of what KEDA would refuse.
+/// with the PL003 diagnostics of what KEDA would refuse; `None` when KEDA's
+/// reconcile refuses the replica counts (it then creates no HPA).
 pub fn lower_scaled_object(
     root: &Node,
     kind_span: Span,
     span: Span,
-) -> (Autoscaler, Vec<Diagnostic>) {
+) -> (Option<Autoscaler>, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();
     let name = root
         .get("metadata")
@@ -139,15 +140,41 @@ pub fn lower_scaled_object(
     };
     let min_replica_count = int("minReplicaCount", 0) as i32;
     let max_replica_count = int("maxReplicaCount", DEFAULT_MAX_REPLICAS) as i32;
-    if let Some(idle) = get("idleReplicaCount").and_then(Node::as_int) {
-        if idle >= i64::from(min_replica_count) {
-            // `ValidateScaledObject` (`scaledobject_webhook.go`).
-            if let Some(node) = get("idleReplicaCount") {
+    // `CheckReplicaCountBoundsAreValid` (`scaledobject_types.go`), run by
+    // the ScaledObject controller's reconcile (`scaledobject_controller.go`:
+    // `ScaledObject doesn't have correct Idle/Min/Max Replica Counts
+    // specification`; the webhook only logs it): the minimum it compares is
+    // `GetHPAMinReplicas` (`minReplicaCount` when above 0, else 1) when
+    // `minReplicaCount` is written, 0 when it is not. KEDA then creates no
+    // HPA and never scales the target: the autoscaler is not read.
+    let min_node = get("minReplicaCount").filter(|node| node.as_int().is_some());
+    let bound_min = if min_node.is_some() {
+        min_replica_count.max(1)
+    } else {
+        0
+    };
+    let mut refused = false;
+    if bound_min > max_replica_count {
+        refused = true;
+        let span = get("maxReplicaCount")
+            .or(min_node)
+            .map_or(kind_span, |node| node.span);
+        diagnostics.push(invalid_value(
+            span,
+            text!(
+                "MinReplicaCount={bound_min} must be less than MaxReplicaCount={max_replica_count}: KEDA creates no HPA for this ScaledObject and never scales its target",
+                "MinReplicaCount={bound_min} 必須小於 MaxReplicaCount={max_replica_count}：KEDA 不會為這個 ScaledObject 建立 HPA，也不會擴縮它的目標"
+            ),
+        ));
+    } else if let Some(node) = get("idleReplicaCount") {
+        if let Some(idle) = node.as_int() {
+            if idle >= i64::from(bound_min) {
+                refused = true;
                 diagnostics.push(invalid_value(
                     node.span,
                     text!(
-                        "IdleReplicaCount={idle} must be less than MinReplicaCount={min_replica_count}",
-                        "IdleReplicaCount={idle} 必須小於 MinReplicaCount={min_replica_count}"
+                        "IdleReplicaCount={idle} must be less than MinReplicaCount={bound_min}: KEDA creates no HPA for this ScaledObject and never scales its target",
+                        "IdleReplicaCount={idle} 必須小於 MinReplicaCount={bound_min}：KEDA 不會為這個 ScaledObject 建立 HPA，也不會擴縮它的目標"
                     ),
                 ));
             }
@@ -257,7 +284,7 @@ pub fn lower_scaled_object(
         behavior,
         keda: Some(keda),
     };
-    (autoscaler, diagnostics)
+    ((!refused).then_some(autoscaler), diagnostics)
 }
 
 #[cfg(test)]
@@ -278,7 +305,7 @@ mod tests {
         assert_eq!(Series::of_query("vllm:num_requests_waiting"), None);
     }
 
-    fn lower(text: &str) -> (Autoscaler, Vec<Diagnostic>) {
+    fn lower(text: &str) -> (Option<Autoscaler>, Vec<Diagnostic>) {
         let index = crate::span::LineIndex::new(text);
         let stream = crate::manifest::yaml::parse(text, &index, &Default::default());
         let root = stream.documents[0].root.as_ref().expect("a document");
@@ -291,6 +318,7 @@ mod tests {
             "apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata: { name: model-api }\nspec:\n  scaleTargetRef: { name: model-api }\n  triggers:\n    - type: prometheus\n      metadata: { serverAddress: \"http://prometheus:9090\", query: \"sum(requests_in_queue)\", threshold: \"5\" }\n",
         );
         assert!(diagnostics.is_empty());
+        let hpa = hpa.expect("read");
         assert_eq!(hpa.name, "keda-hpa-model-api");
         assert_eq!(hpa.target_kind, "Deployment");
         assert_eq!((hpa.min_replicas, hpa.max_replicas), (1, 100));
@@ -324,10 +352,68 @@ mod tests {
         assert_eq!(
             messages,
             [
-                "IdleReplicaCount=1 must be less than MinReplicaCount=1",
+                "IdleReplicaCount=1 must be less than MinReplicaCount=1: KEDA creates no HPA for this ScaledObject and never scales its target",
                 "`threshold` must be a number, not `ten`"
             ]
         );
-        assert_eq!(hpa.keda.and_then(|keda| keda.trigger), None);
+        assert_eq!(hpa, None);
+    }
+
+    /// `CheckReplicaCountBoundsAreValid` (KEDA v2.18.3
+    /// `scaledobject_types.go`): the minimum compared is
+    /// `GetHPAMinReplicas` (`max(minReplicaCount, 1)`) when
+    /// `minReplicaCount` is written, 0 when it is not; `min > max` is
+    /// checked first, with `maxReplicaCount`'s default 100.
+    #[test]
+    fn replica_count_bounds_follow_check_replica_count_bounds_are_valid() {
+        let check = |fields: &str| {
+            let (hpa, diagnostics) = lower(&format!(
+                "kind: ScaledObject\nmetadata: {{ name: m }}\nspec:\n  scaleTargetRef: {{ name: m }}\n{fields}  triggers:\n    - type: prometheus\n      metadata: {{ serverAddress: \"http://p:9090\", query: \"up\", threshold: \"1\" }}\n"
+            ));
+            let first = diagnostics.first().map(|d| {
+                let message = d.message.en.to_string();
+                message.split(':').next().unwrap_or_default().to_string()
+            });
+            (hpa.is_some(), first)
+        };
+        // `minReplicaCount: 0` written: compared as 1, so idle 0 is fine.
+        assert_eq!(
+            check("  minReplicaCount: 0\n  idleReplicaCount: 0\n"),
+            (true, None)
+        );
+        // Not written: compared as 0.
+        assert_eq!(
+            check("  idleReplicaCount: 0\n"),
+            (
+                false,
+                Some("IdleReplicaCount=0 must be less than MinReplicaCount=0".into())
+            )
+        );
+        assert_eq!(
+            check("  minReplicaCount: 5\n  maxReplicaCount: 3\n"),
+            (
+                false,
+                Some("MinReplicaCount=5 must be less than MaxReplicaCount=3".into())
+            )
+        );
+        assert_eq!(
+            check("  minReplicaCount: 0\n  maxReplicaCount: 0\n"),
+            (
+                false,
+                Some("MinReplicaCount=1 must be less than MaxReplicaCount=0".into())
+            )
+        );
+        assert_eq!(
+            check("  minReplicaCount: 3\n  maxReplicaCount: 3\n"),
+            (true, None)
+        );
+        // Both wrong: `min > max` is reported, as it is checked first.
+        assert_eq!(
+            check("  minReplicaCount: 5\n  maxReplicaCount: 3\n  idleReplicaCount: 9\n"),
+            (
+                false,
+                Some("MinReplicaCount=5 must be less than MaxReplicaCount=3".into())
+            )
+        );
     }
 }

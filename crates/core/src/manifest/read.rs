@@ -171,7 +171,7 @@ pub fn read(text: &str) -> Reading {
                 let (autoscaler, found) =
                     keda::lower_scaled_object(root, kind_node.span, document.span);
                 diagnostics.extend(found);
-                autoscalers.push(autoscaler);
+                autoscalers.extend(autoscaler);
             }
         } else if workload_kind.is_some() || kind == "Scenario" {
             validate::check_document(root, kind, &mut diagnostics);
@@ -210,6 +210,35 @@ pub fn read(text: &str) -> Reading {
                     "podlab 不模擬 `{kind}`；可模擬的是 Pod、Deployment、ReplicaSet、StatefulSet、DaemonSet、Job、CronJob、Service、HorizontalPodAutoscaler（autoscaling/v2）和 KEDA ScaledObject"
                 ),
             ));
+        }
+    }
+    // An HPA (or a ScaledObject's) whose target is a StatefulSet of the
+    // text: the cluster would scale it, podlab does not yet, so it says so
+    // instead of simulating passes (`sim::hpa`).
+    for autoscaler in &autoscalers {
+        let stateful = workloads.iter().any(|w| {
+            matches!(w.kind, WorkloadKind::StatefulSet)
+                && w.name == autoscaler.target_name
+                && autoscaler.target_kind == "StatefulSet"
+        });
+        if stateful {
+            let name = &autoscaler.name;
+            let target = &autoscaler.target_name;
+            let mut note = Diagnostic::new(
+                NOT_SIMULATED,
+                Severity::Info,
+                autoscaler.kind_span,
+                text!(
+                    "the autoscaler `{name}` targets the StatefulSet `{target}`: podlab does not scale StatefulSets by HPA yet, so its passes are not simulated and the StatefulSet keeps its replicas",
+                    "自動擴縮器 `{name}` 的目標是 StatefulSet `{target}`：podlab 目前還不會用 HPA 擴縮 StatefulSet，所以不模擬它的每一輪計算，StatefulSet 維持原本的 replicas"
+                ),
+            );
+            // With `help`, said even when PL004 is quiet (`lint.rs`).
+            note.help = Some(text!(
+                "a cluster would scale it: to see the autoscaler's decisions here, point it at a Deployment with the same pod template",
+                "真實的叢集會擴縮它：想在這裡看到自動擴縮器的決策，請把目標改成 pod template 相同的 Deployment"
+            ));
+            diagnostics.push(note);
         }
     }
     let mut scenario = scenario.unwrap_or_default();

@@ -16,8 +16,8 @@ pub static RULE: Rule = Rule {
         "podlab 會保留但不模擬的物件（ConfigMap、Ingress、CRD）"
     ),
     what: long!(
-        "Documents whose kind is not Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, Service or Scenario are kept and, when asked (`podlab lint --verbose`), reported once each as information. They are never an error, and quiet by default: a real file mixes ConfigMaps, Ingresses and custom resources with the workloads.",
-        "kind 不是 Pod、Deployment、ReplicaSet、StatefulSet、DaemonSet、Job、CronJob、Service 或 Scenario 的文件會被保留；要求時（`podlab lint --verbose`）每份以資訊層級提示一次。這絕不是錯誤，預設也不提示：真實的檔案本來就會把 ConfigMap、Ingress 和自訂資源跟 workload 放在一起。"
+        "Documents whose kind is not Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, Service or Scenario are kept and, when asked (`podlab lint --verbose`), reported once each as information. They are never an error, and quiet by default: a real file mixes ConfigMaps, Ingresses and custom resources with the workloads. An autoscaler (HorizontalPodAutoscaler or ScaledObject) whose target is a StatefulSet is reported too, and always: podlab does not scale StatefulSets by HPA yet, so the run shows the StatefulSet at its written replicas.",
+        "kind 不是 Pod、Deployment、ReplicaSet、StatefulSet、DaemonSet、Job、CronJob、Service 或 Scenario 的文件會被保留；要求時（`podlab lint --verbose`）每份以資訊層級提示一次。這絕不是錯誤，預設也不提示：真實的檔案本來就會把 ConfigMap、Ingress 和自訂資源跟 workload 放在一起。目標是 StatefulSet 的自動擴縮器（HorizontalPodAutoscaler 或 ScaledObject）也會提示，而且一定提示：podlab 目前還不會用 HPA 擴縮 StatefulSet，所以模擬結果裡的 StatefulSet 維持原本寫的 replicas。"
     ),
     why: long!(
         "Model-serving stacks (KServe InferenceService, RayService, Kubeflow PyTorchJob) create their pods through operators; podlab can only show what a pod template it can read would do, so it says plainly which objects it skipped.",

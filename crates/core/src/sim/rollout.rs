@@ -532,7 +532,8 @@ impl<'a> Sim<'a> {
 
     /// The ReplicaSet controller (`manageReplicas`): its live pods to
     /// `count`, creating (`SuccessfulCreate`) or deleting the pods
-    /// `ActivePods.Less` ranks first (`SuccessfulDelete`, then
+    /// `ActivePodsWithRanks.Less` ranks first (`scale.rs`
+    /// `pods_to_delete`; `SuccessfulDelete`, then
     /// `delete_pod`: preStop, SIGTERM, the grace period).
     fn replica_set_to(&mut self, d: usize, rs: usize, count: usize) {
         let now = self.now;
@@ -548,10 +549,13 @@ impl<'a> Sim<'a> {
         let live = self.live_of(d, rs);
         let object = format!("ReplicaSet/{rs_name}");
         if live.len() > count {
-            let mut victims = live;
-            crate::sort::sort_by_key(&mut victims, |&p| self.deletion_rank(p, now));
-            let excess = victims.len() - count;
-            for pod in victims.into_iter().take(excess) {
+            // The co-location rank counts the active pods of every
+            // ReplicaSet of the Deployment (`getIndirectlyRelatedPods`).
+            let related: Vec<usize> = (0..self.deployments[d].sets.len())
+                .flat_map(|other| self.live_of(d, other))
+                .collect();
+            let excess = live.len() - count;
+            for pod in self.pods_to_delete(live, &related, excess, now) {
                 let name = self.pods[pod].run.name.clone();
                 self.object_event(
                     object.clone(),
@@ -917,7 +921,7 @@ impl<'a> Sim<'a> {
     }
 
     /// Since when every app container has been Ready without a break.
-    fn pod_ready_since(&self, pod: usize) -> Option<Millis> {
+    pub(super) fn pod_ready_since(&self, pod: usize) -> Option<Millis> {
         let sim = &self.pods[pod];
         let app = sim.spec.containers.len().min(sim.containers.len());
         sim.containers[..app]

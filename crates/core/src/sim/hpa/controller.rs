@@ -104,6 +104,32 @@ impl<'a> Controller<'a> {
         tolerances
     }
 
+    /// A pass whose target's scale cannot be read (`reconcileAutoscaler`:
+    /// `scaleForResourceMappings` fails): Warning `FailedGetScale` with the
+    /// error, `AbleToScale` False `FailedGetScale` `the HPA controller was
+    /// unable to get the target's current scale: <error>`, and the status
+    /// otherwise as it was (`updateStatusIfNeeded` with the original
+    /// replicas and metrics).
+    pub fn failed_get_scale(&mut self, error: String, at: Millis) -> Pass {
+        self.event(at, true, "FailedGetScale", error.clone());
+        self.set(
+            "AbleToScale",
+            false,
+            "FailedGetScale",
+            format!("the HPA controller was unable to get the target's current scale: {error}"),
+            at,
+        );
+        Pass {
+            at,
+            current_replicas: 0,
+            desired_replicas: self.desired_status,
+            rescaled: false,
+            reason: None,
+            metrics: vec![None; self.hpa.metrics.len()],
+            conditions: self.conditions.clone(),
+        }
+    }
+
     /// One pass at `at` with the target's `spec.replicas` `current` and its
     /// pods `pods` (`reconcileAutoscaler`). Returns the status it wrote;
     /// `Pass::rescaled` says whether it wrote a new scale.
@@ -149,15 +175,9 @@ impl<'a> Controller<'a> {
                 .iter()
                 .map(|spec| match (&hpa.keda, &spec.source) {
                     // A ScaledObject's trigger: KEDA's metrics server.
-                    (Some(keda), MetricSource::Other { name, .. }) => source.keda_external(
-                        keda,
-                        name,
-                        &spec.target,
-                        pods,
-                        current,
-                        tolerances,
-                        at,
-                    ),
+                    (Some(keda), MetricSource::Other { name, .. }) => {
+                        source.keda_external(keda, name, &spec.target, pods, tolerances, at)
+                    }
                     _ => source.compute(spec, pods, current, tolerances, at),
                 })
                 .collect();
@@ -285,12 +305,15 @@ impl<'a> Controller<'a> {
     /// `scaleUpLimit = max(2 × current, 4)`).
     fn normalize_legacy(&mut self, current: i32, proposal: i32, min: i32, at: Millis) -> i32 {
         let cutoff = at as i64 - DOWNSCALE_STABILIZATION as i64;
-        // `rec.timestamp.Before(cutoff)` is old: an entry exactly at the
-        // cutoff still counts.
+        // `rec.timestamp.Before(cutoff)` is old. The timestamps are the
+        // `time.Now()` of real passes, which are 15 s *plus processing*
+        // apart (`processNextWorkItem` re-queues after the pass), so the
+        // entry 20 passes back is a little more than 300 s old: an entry
+        // exactly at the cutoff on podlab's exact grid is already out.
         let stabilized = self
             .recommendations
             .iter()
-            .filter(|(_, when)| *when as i64 >= cutoff)
+            .filter(|(_, when)| *when as i64 > cutoff)
             .map(|(rec, _)| *rec)
             .fold(proposal, i32::max);
         self.recommendations.push((proposal, at));

@@ -8,7 +8,10 @@
 //! - a trigger is active when its value is **strictly** above
 //!   `activationThreshold` (`prometheus_scaler.go` `GetMetricsAndActivity`);
 //!   a scaler error (an empty result with `ignoreNullValues: false`) records
-//!   `KEDAScalerFailed` and counts as inactive;
+//!   `KEDAScalerFailed` and counts as inactive, but never scales to zero:
+//!   `RequestScale` takes `isError && Fallback == nil` (Ready False,
+//!   `TriggerError`) before the scale-in case, and a written `fallback`
+//!   with replicas (only logged there) likewise;
 //! - active with 0 replicas: `scaleFromZeroOrIdle` scales to
 //!   `max(minReplicaCount, 1)`, records `KEDAScaleTargetActivated` and sets
 //!   `lastActiveTime`; active above 0: only `lastActiveTime = now`;
@@ -16,6 +19,12 @@
 //!   once `lastActiveTime + cooldownPeriod` is **before** now (`Before`:
 //!   strictly), or, never active, once `creationTimestamp +
 //!   initialCooldownPeriod` (default 0) is; `KEDAScaleTargetDeactivated`.
+//!   Both times are stored in the object as `metav1.Time`, whole seconds
+//!   (RFC 3339 without a fraction), while the check that compares them
+//!   runs a little after its whole second: so on podlab's whole-second
+//!   checks the comparison is `<=`: the check exactly `cooldownPeriod`
+//!   after the last active one already scales in, and a target never
+//!   active with `initialCooldownPeriod` 0 is scaled in at the first check.
 //!
 //! From 1 to N the HPA scales (`controller.rs`), reading the same query as
 //! an External metric.
@@ -55,6 +64,7 @@ impl Loop {
             None if trigger.ignore_null_values => Some(0),
             None => None,
         };
+        let error = value.is_none();
         let active = match value {
             Some(value) => value > trigger.activation_milli,
             None => {
@@ -77,12 +87,19 @@ impl Loop {
             }
             return None;
         }
+        // `RequestScale`: inactive with a scaler error and no `fallback`
+        // only sets Ready False (`TriggerError`): never a scale-in.
+        if error {
+            return None;
+        }
         if current > 0 && keda.min_replica_count == 0 {
-            // `Before(time.Now())`; never active: the creation (0) plus
-            // `initialCooldownPeriod`.
+            // `scaleToZeroOrIdle`: `lastActiveTime.Add(cooldown).Before(now)`,
+            // or, never active, the creation (0) plus
+            // `initialCooldownPeriod`; both stored in whole seconds and
+            // compared a moment after the check's second (module doc).
             let cooled = match self.last_active {
-                Some(last) => last.saturating_add(keda.cooldown_ms) < at,
-                None => keda.initial_cooldown_ms < at,
+                Some(last) => last.saturating_add(keda.cooldown_ms) <= at,
+                None => keda.initial_cooldown_ms <= at,
             };
             if cooled {
                 self.event(

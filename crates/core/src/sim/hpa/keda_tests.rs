@@ -130,14 +130,17 @@ fn rescales(run: &Run) -> Vec<(u64, i32, i32)> {
 ///   40 = 2120 / 60 = 35.3; 35.3 / 40 = 0.88, out of tolerance) ⌈3.53⌉ =
 ///   4; 9:30 (8:22–9:22: 38 × 40 / 60 = 25.3) 3; 9:45 (23 × 40 / 60 =
 ///   15.3) 2; 10:00 (8 × 40 / 60 = 5.3) 1; then 0. The 4 of 9:15 counts
-///   until 14:15 (an entry exactly 300 s old counts): **4 → 3 at 14:30**,
-///   **→ 2 at 14:45**, **→ 1 at 15:00**, then 0 clamped to minReplicas 1
-///   (`GetHPAMinReplicas`: max(0, 1)).
+///   until 14:00: at 14:15 it is 300 s old, already out
+///   (`stabilizeRecommendation`: real passes are 15 s plus processing
+///   apart), so **4 → 3 at 14:15**, **→ 2 at 14:30**, **→ 1 at 14:45**,
+///   then 0 clamped to minReplicas 1 (`GetHPAMinReplicas`: max(0, 1)).
 /// - Deactivation: the last check that sees a request is 10:00 (scrape
-///   9:52, window 8:52–9:52: 8 × 40 = 320 > 0): `lastActiveTime` 10:00.
-///   10:30 reads 0: inactive, cooling down until 10:00 + 300 s = 15:00;
-///   the check at 15:00 is not after it (`Before` is strict), the one at
-///   **15:30 scales 1 → 0** (`KEDAScaleTargetDeactivated`).
+///   9:52, window 8:52–9:52: 8 × 40 = 320 > 0): `lastActiveTime` 10:00,
+///   stored in whole seconds. 10:30 reads 0: inactive, cooling down until
+///   10:00 + 300 s = 15:00; the check at 15:00 runs a moment after 15:00,
+///   so `lastActiveTime.Add(cooldown).Before(now)` already holds
+///   (`scaleToZeroOrIdle`): **15:00 scales 1 → 0**
+///   (`KEDAScaleTargetDeactivated`).
 #[test]
 fn scale_from_zero_and_back_golden() {
     let run = simulate(&text(0, RPS_10), &Options::default());
@@ -151,7 +154,7 @@ fn scale_from_zero_and_back_golden() {
                 format!("Scaled {target} from 0 to 1, triggered by prometheusScaler")
             ),
             (
-                930,
+                900,
                 "KEDAScaleTargetDeactivated",
                 format!("Deactivated {target} from 1 to 0")
             ),
@@ -163,9 +166,9 @@ fn scale_from_zero_and_back_golden() {
             (375, 1, 2),
             (405, 2, 3),
             (420, 3, 4),
-            (870, 4, 3),
-            (885, 3, 2),
-            (900, 2, 1)
+            (855, 4, 3),
+            (870, 3, 2),
+            (885, 2, 1)
         ]
     );
     let hpa = &run.autoscalers[0];
@@ -275,38 +278,52 @@ fn the_interceptor_holds_the_cold_start_instead_of_refusing_it() {
 
 /// An empty result (a series nobody exports) reads 0 with
 /// `ignoreNullValues` (the default): never active, so a Deployment
-/// written at 1 is scaled to 0 at the first check after its creation
-/// (never active: `creationTimestamp + initialCooldownPeriod` 0 is before
-/// 0:30, not before 0:00) and never comes back. With `ignoreNullValues:
-/// "false"` each check fails (`KEDAScalerFailed`), which is inactive too.
+/// written at 1 is scaled to 0 at the first check, at 0:00
+/// (`scaleToZeroOrIdle`: never active, `creationTimestamp +
+/// initialCooldownPeriod` 0, a whole second, is before the check that runs
+/// a moment after it), and never comes back.
 #[test]
-fn an_unknown_series_never_activates() {
+fn an_unknown_series_never_activates_scale_to_zero_or_idle() {
     let unknown = RPS_10.replace("requests_per_second", "vllm:num_requests_waiting");
     let run = simulate(&text(1, &unknown), &Options::default());
     assert_eq!(
         keda_events(&run),
         vec![(
-            30,
+            0,
             "KEDAScaleTargetDeactivated",
             "Deactivated apps/v1.Deployment default/model-api from 1 to 0".to_string()
         )]
     );
+}
+
+/// With `ignoreNullValues: "false"` the same empty result is a scaler
+/// error at every check (`KEDAScalerFailed` at 0:00, 0:30, …): inactive,
+/// but `RequestScale` takes `isError && Fallback == nil` (Ready False,
+/// `TriggerError`) before the scale-in case, so the Deployment written at
+/// 1 keeps its replica for the whole run.
+#[test]
+fn a_scaler_error_never_scales_to_zero_request_scale() {
+    let unknown = RPS_10.replace("requests_per_second", "vllm:num_requests_waiting");
     let strict = format!("{unknown}\n        ignoreNullValues: \"false\"");
     let run = simulate(&text(1, &strict), &Options::default());
     let events = keda_events(&run);
-    assert_eq!(
-        events[0],
-        (
-            0,
-            "KEDAScalerFailed",
-            "prometheus metrics 'prometheus' target may be lost, the result is empty".to_string()
-        )
+    let failed = (
+        "KEDAScalerFailed",
+        "prometheus metrics 'prometheus' target may be lost, the result is empty".to_string(),
     );
-    assert!(events.contains(&(
-        30,
-        "KEDAScaleTargetDeactivated",
-        "Deactivated apps/v1.Deployment default/model-api from 1 to 0".to_string()
-    )));
+    assert_eq!(
+        events.iter().take(3).cloned().collect::<Vec<_>>(),
+        vec![
+            (0, failed.0, failed.1.clone()),
+            (30, failed.0, failed.1.clone()),
+            (60, failed.0, failed.1.clone())
+        ]
+    );
+    assert!(events
+        .iter()
+        .all(|(_, reason, _)| *reason == "KEDAScalerFailed"));
+    assert_eq!(events.len(), 20 * 60 / 30 + 1);
+    assert!(run.pods[0].deleting.is_none());
 }
 
 /// `minReplicaCount: 1` keeps a warm replica: KEDA never deactivates and
@@ -319,4 +336,67 @@ fn a_warm_replica_is_never_deactivated() {
     assert_eq!(run.autoscalers[0].min_replicas, 1);
     let traffic = run.traffic.as_ref().unwrap();
     assert_eq!(traffic.stats(120_000, 360_000).failed_total(), 0);
+}
+
+/// A scaler error reaches the HPA as KEDA's metrics server words it
+/// (`scale_handler.go` `GetScaledObjectMetrics`: `metric:%s encountered
+/// error`; `metricsservice/server.go` `GetMetrics`: `error when getting
+/// metric values %w`; the gRPC status as captured in KEDA issue #4556),
+/// inside the HPA's own layers (`GetExternalPerPodMetricReplicas`,
+/// `computeStatusForExternalMetric`, `computeReplicasForMetric`). The
+/// Deployment is at 1 (KEDA never scales it in, the query failing), so
+/// the HPA computes from 0:15.
+#[test]
+fn a_scaler_error_reaches_the_hpa_in_keda_metrics_server_words_get_metrics() {
+    let unknown = RPS_10.replace("requests_per_second", "vllm:num_requests_waiting");
+    let strict = format!("{unknown}\n        ignoreNullValues: \"false\"");
+    let run = simulate(&text(1, &strict), &Options::default());
+    let warnings: Vec<(&str, String)> = run
+        .events
+        .iter()
+        .filter(|e| e.source == "horizontal-pod-autoscaler" && e.at == 15_000)
+        .map(|e| (e.reason, e.message.to_string()))
+        .collect();
+    let error = "unable to get external metric default/s0-prometheus/&LabelSelector{MatchLabels:map[string]string{scaledobject.keda.sh/name: model-api,},MatchExpressions:[]LabelSelectorRequirement{},}: unable to fetch metrics from external metrics API: rpc error: code = Unknown desc = error when getting metric values metric:s0-prometheus encountered error";
+    assert_eq!(
+        warnings,
+        vec![
+            ("FailedGetExternalMetric", error.to_string()),
+            (
+                "FailedComputeMetricsReplicas",
+                format!("invalid metrics (1 invalid out of 1), first error is: failed to get s0-prometheus external metric value: failed to get s0-prometheus external metric: {error}")
+            ),
+        ]
+    );
+}
+
+/// `computeStatusForExternalMetric` hands `GetExternalPerPodMetricReplicas`
+/// the target's `status.replicas`, not `spec.replicas`. A warm replica
+/// (`minReplicaCount: 1`) at 10 requests/s against a threshold of 10, and
+/// a rollout at 5:00 whose surge pod (maxSurge 25 % of 1, rounded up) is
+/// still loading at the pass of 5:15: `spec.replicas` 1, `status.replicas`
+/// 2. The query reads 10 (scrape 5:07, window 4:07–5:07: 600 / 60 s):
+/// the ratio is 10 / (10 × 2) = 0.5, out of tolerance, so the proposal is
+/// ⌈10 / 10⌉ = 1 (no change) and the status shows ⌈10 / 2⌉ = **5**, where
+/// dividing by `spec.replicas` would show 10.
+#[test]
+fn external_per_pod_metrics_divide_by_status_replicas_get_external_per_pod_metric_replicas() {
+    let warm = format!("  minReplicaCount: 1\n{RPS_10}");
+    let text = text(1, &warm).replace(
+        "  duration: 20m\n",
+        "  duration: 20m\n  rollout:\n    - at: 5m\n      workload: model-api\n      image: registry.example.com/model-api:0.3.2\n",
+    );
+    let run = simulate(&text, &Options::default());
+    let hpa = &run.autoscalers[0];
+    let pass_at = |s: u64| hpa.syncs.iter().find(|p| p.at == s * 1000).unwrap();
+    assert_eq!(
+        pass_at(300).metrics,
+        vec![Some(MetricValue::AverageValue { milli: 10_000 })]
+    );
+    assert_eq!(pass_at(315).current_replicas, 1);
+    assert_eq!(
+        pass_at(315).metrics,
+        vec![Some(MetricValue::AverageValue { milli: 5_000 })]
+    );
+    assert!(!pass_at(315).rescaled);
 }

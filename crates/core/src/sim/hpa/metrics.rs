@@ -124,32 +124,17 @@ impl<'a> Source<'a> {
             MetricSource::Pods { name } => {
                 self.pods_metric(name, &spec.target, pods, current, tolerances, at)
             }
-            MetricSource::Other { kind, name } => {
-                // Object and External metrics come from systems podlab does
-                // not model: the API answers with no metric.
-                let (reason, error, wrapped) = if kind == "Object" {
-                    let error = format!(
-                        "unable to get metric {name}: no metrics returned from custom metrics API"
-                    );
-                    (
-                        "FailedGetObjectMetric",
-                        error.clone(),
-                        format!("failed to get object metric value: {error}"),
-                    )
-                } else {
-                    let error = format!("unable to get external metric default/{name}/nil: no metrics returned from external metrics API");
-                    (
-                        "FailedGetExternalMetric",
-                        error.clone(),
-                        format!("failed to get {name} external metric value: {error}"),
-                    )
-                };
-                Err(Failure {
-                    reason,
-                    error,
-                    wrapped,
-                })
-            }
+            MetricSource::Other { kind, name } => Err(if kind == "Object" {
+                object_failure(spec, name)
+            } else {
+                // No external metrics API is served without KEDA: the
+                // aggregator's 404 as client-go words it (a capture in
+                // prometheus-adapter issue #642).
+                let api = format!(
+                    "the server could not find the requested resource (get {name}.external.metrics.k8s.io)"
+                );
+                external_failure(name, &spec.target, "nil", &api)
+            }),
         }
     }
 
@@ -245,8 +230,13 @@ impl<'a> Source<'a> {
             )));
         };
         if name != REQUESTS_PER_SECOND && name != REQUESTS_IN_QUEUE {
+            // The adapter answers NotFound (custom-metrics-apiserver
+            // `NewMetricNotFoundError`); `GetRawMetric` (`metrics/client.go`)
+            // wraps any error of the API in `unable to fetch metrics from
+            // custom metrics API: `, and `GetMetricReplicas`
+            // (`replica_calculator.go`) in `unable to get metric NAME: `.
             return Err(fail(format!(
-                "unable to get metric {name}: the server could not find the metric {name} for pods"
+                "unable to get metric {name}: unable to fetch metrics from custom metrics API: the server could not find the metric {name} for pods"
             )));
         }
         let metrics: Vec<Option<PodMetric>> = pods
@@ -271,9 +261,9 @@ impl<'a> Source<'a> {
     /// The External metric KEDA's metrics server answers for a
     /// ScaledObject's trigger (the query, live at the HPA's pass), through
     /// `GetExternalPerPodMetricReplicas` for its `AverageValue` target:
-    /// within tolerance of `total / (target × current)` the current count,
+    /// within tolerance of `total / (target × status)` the status count,
     /// else `ceil(total / target)`; the status shows `ceil(total /
-    /// current)`.
+    /// status)`, `status` being the target's `status.replicas`.
     #[allow(clippy::too_many_arguments)]
     pub fn keda_external(
         &self,
@@ -281,15 +271,18 @@ impl<'a> Source<'a> {
         name: &str,
         target: &Target,
         pods: &[usize],
-        current: i32,
         tolerances: Tolerances,
         at: Millis,
     ) -> Outcome {
         let selector = format!("&LabelSelector{{MatchLabels:map[string]string{{scaledobject.keda.sh/name: {},}},MatchExpressions:[]LabelSelectorRequirement{{}},}}", keda.name);
-        let fail = |error: String| Failure {
-            reason: "FailedGetExternalMetric",
-            wrapped: format!("failed to get {name} external metric value: {error}"),
-            error,
+        // KEDA's metrics server (`GetScaledObjectMetrics`, through the
+        // operator's gRPC `GetMetrics` in `metricsservice/server.go`)
+        // answers a scaler error with `error when getting metric values
+        // metric:NAME encountered error`; the adapter passes the gRPC
+        // status on (`rpc error: code = Unknown desc = …`, as captured in
+        // KEDA issue #4556) and the HPA wraps it (`external_failure`).
+        let scaler_error = || {
+            format!("rpc error: code = Unknown desc = error when getting metric values metric:{name} encountered error")
         };
         // The first prometheus trigger is the one podlab evaluates.
         let trigger = keda
@@ -300,33 +293,46 @@ impl<'a> Source<'a> {
             Some(trigger) => match self.prometheus(trigger.series, pods, at) {
                 Some(value) => value,
                 None if trigger.ignore_null_values => 0,
-                None => {
-                    return Err(fail(format!(
-                        "unable to get external metric default/{name}/{selector}: {}",
-                        super::keda::EMPTY_RESULT
-                    )))
-                }
+                None => return Err(external_failure(name, target, &selector, &scaler_error())),
             },
-            None => {
-                return Err(fail(format!("unable to get external metric default/{name}/{selector}: no metrics returned from external metrics API")))
-            }
+            // Another trigger type: its scaler is not modelled and fails.
+            None => return Err(external_failure(name, target, &selector, &scaler_error())),
         };
         let Target::AverageValue(target) = *target else {
-            return Err(fail(format!("unable to get external metric default/{name}/{selector}: no metrics returned from external metrics API")));
+            return Err(external_failure(name, target, &selector, &scaler_error()));
         };
+        // `computeStatusForExternalMetric` passes `statusReplicas`, the
+        // target's `status.replicas` (its pods not terminating nor
+        // terminal, `FilterActivePods`), not `spec.replicas`: during a
+        // rollout's surge, or while a scale-down's pods terminate, the
+        // two differ. With 0 the ratio is +Inf or NaN (out of tolerance)
+        // and the average 0 (`getPerPodUsage`), as in Go.
+        let view = at.saturating_sub(1);
+        let status = pods
+            .iter()
+            .filter(|&&p| {
+                let pod = &self.run.pods[p];
+                let phase = pod.phase_at(view);
+                pod.deleting.is_none_or(|d| d > view) && phase != "Failed" && phase != "Succeeded"
+            })
+            .count();
+        let status = i32::try_from(status).unwrap_or(i32::MAX);
         let target = target.max(1);
-        let ratio = value as f64 / (target as f64 * f64::from(current.max(1)));
+        let ratio = value as f64 / (target as f64 * f64::from(status));
         let replicas = if tolerances.within(ratio) {
-            current
+            status
         } else {
             ceil_i32(value as f64 / target as f64)
+        };
+        let average = if status == 0 {
+            0
+        } else {
+            (value as f64 / f64::from(status)).ceil() as i64
         };
         Ok(Proposal {
             replicas,
             name: format!("external metric {name}({selector})"),
-            value: MetricValue::AverageValue {
-                milli: (value as f64 / f64::from(current.max(1))).ceil() as i64,
-            },
+            value: MetricValue::AverageValue { milli: average },
         })
     }
 
@@ -560,6 +566,81 @@ impl<'a> Source<'a> {
                 Group::Ready
             })
             .collect()
+    }
+}
+
+/// An External metric's failure, its words layered as upstream layers
+/// them: `metrics/client.go` `GetExternalMetric` (`unable to fetch metrics
+/// from external metrics API: %v` around the API's error),
+/// `replica_calculator.go` `GetExternalPerPodMetricReplicas` and
+/// `GetExternalMetricReplicas` (`unable to get external metric
+/// %s/%s/%+v: %s`, namespace, name, selector; the event and the
+/// condition's words), then `horizontal.go`
+/// `computeStatusForExternalMetric` (`failed to get %s external metric:
+/// %w` for an AverageValue target, `failed to get external metric %s: %w`
+/// for a Value target) and `computeReplicasForMetric` (`failed to get %s
+/// external metric value: %w`; `FailedComputeMetricsReplicas`' first
+/// error).
+pub(super) fn external_failure(name: &str, target: &Target, selector: &str, api: &str) -> Failure {
+    let error = format!(
+        "unable to get external metric default/{name}/{selector}: unable to fetch metrics from external metrics API: {api}"
+    );
+    let (error, status) = match target {
+        Target::AverageValue(_) => {
+            let status = format!("failed to get {name} external metric: {error}");
+            (error, status)
+        }
+        Target::Value(_) => {
+            let status = format!("failed to get external metric {name}: {error}");
+            (error, status)
+        }
+        _ => {
+            let error = "invalid external metric source: neither a value target nor an average value target was set".to_string();
+            (error.clone(), error)
+        }
+    };
+    Failure {
+        reason: "FailedGetExternalMetric",
+        wrapped: format!("failed to get {name} external metric value: {status}"),
+        error,
+    }
+}
+
+/// An Object metric's failure: the custom metrics API (the adapter podlab
+/// assumes, which serves only the traffic's per-pod series) answers
+/// NotFound for the described object (custom-metrics-apiserver
+/// `NewMetricNotFoundForError`: `the server could not find the metric %s
+/// for %s %s`, **[derived]**), `metrics/client.go` `GetObjectMetric`
+/// wraps it (`unable to fetch metrics from custom metrics API: %v`), and
+/// `replica_calculator.go` `GetObjectMetricReplicas` /
+/// `GetObjectPerPodMetricReplicas` wrap that with their arguments out of
+/// order (`unable to get metric %s: %v on %s %s/%s` given metric, kind,
+/// namespace, name, error: `unable to get metric X: Deployment on default
+/// NAME/…`, kubernetes v1.34-v1.35); `computeStatusForObjectMetric` adds
+/// `failed to get %s object metric: ` for an AverageValue target and
+/// `computeReplicasForMetric` `failed to get object metric value: `.
+fn object_failure(spec: &MetricSpec, name: &str) -> Failure {
+    let (kind, object) = spec.described_object.clone().unwrap_or_default();
+    let api = format!(
+        "unable to fetch metrics from custom metrics API: the server could not find the metric {name} for {} {object}",
+        super::resource_of(&kind)
+    );
+    let error = format!("unable to get metric {name}: {kind} on default {object}/{api}");
+    let (error, status) = match spec.target {
+        Target::AverageValue(_) => {
+            let status = format!("failed to get {name} object metric: {error}");
+            (error, status)
+        }
+        Target::Value(_) => (error.clone(), error),
+        _ => {
+            let error = "invalid object metric source: neither a value target nor an average value target was set".to_string();
+            (error.clone(), error)
+        }
+    };
+    Failure {
+        reason: "FailedGetObjectMetric",
+        wrapped: format!("failed to get object metric value: {status}"),
+        error,
     }
 }
 

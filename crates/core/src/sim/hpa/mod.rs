@@ -202,33 +202,26 @@ fn walk(reading: &Reading, run: &Run, known: &[Rescale], capped: bool) -> Walk {
             if keda_due.is_none() && !hpa_due {
                 continue;
             }
-            let workload = reading.workloads.iter().find(|w| {
-                w.name == hpa.target_name
-                    && w.kind.as_str() == hpa.target_kind
-                    && matches!(w.kind, WorkloadKind::Deployment | WorkloadKind::ReplicaSet)
-            });
+            let target = reading
+                .workloads
+                .iter()
+                .find(|w| w.name == hpa.target_name && w.kind.as_str() == hpa.target_kind);
+            let workload = target
+                .filter(|w| matches!(w.kind, WorkloadKind::Deployment | WorkloadKind::ReplicaSet));
             let Some(workload) = workload else {
-                if !hpa_due {
+                // A target the text has but podlab does not scale (a
+                // StatefulSet): no pass is simulated, and the reading says
+                // so (PL004, `manifest::read`), rather than a `not found`
+                // a cluster would never print.
+                let stateful = target.is_some_and(|w| w.kind == WorkloadKind::StatefulSet);
+                if !hpa_due || stateful {
                     continue;
                 }
-                // `scaleForResourceMappings` finds nothing to scale. The
-                // resource is the kind lowercased, in ASCII: every kind an
-                // API server can serve is ASCII (a CRD's kind must lowercase
-                // to a DNS-1035 label), and `str::to_lowercase` would bring
-                // Unicode's case tables into the web build (9 KB gzip).
-                let resource = match hpa.target_kind.as_str() {
-                    "Deployment" => "deployments.apps".to_string(),
-                    "ReplicaSet" => "replicasets.apps".to_string(),
-                    "StatefulSet" => "statefulsets.apps".to_string(),
-                    other => format!("{}s", other.to_ascii_lowercase()),
-                };
+                // `scaleForResourceMappings` finds nothing to scale.
+                let resource = resource_of(&hpa.target_kind);
                 let message = format!("{resource} \"{}\" not found", hpa.target_name);
-                controller.events.push(controller::HpaEvent {
-                    at,
-                    warning: true,
-                    reason: "FailedGetScale",
-                    message: message.clone(),
-                });
+                let pass = controller.failed_get_scale(message, at);
+                records[index].syncs.push(pass);
                 continue;
             };
             let owner = format!("{}/{}", workload.kind.as_str(), workload.name);
@@ -328,6 +321,21 @@ fn walk(reading: &Reading, run: &Run, known: &[Rescale], capped: bool) -> Walk {
         records,
         events,
         new_rescale,
+    }
+}
+
+/// A kind's group resource as the API names it (`deployments.apps`,
+/// `services`). The resource is the kind lowercased, in ASCII: every kind
+/// an API server can serve is ASCII (a CRD's kind must lowercase to a
+/// DNS-1035 label), and `str::to_lowercase` would bring Unicode's case
+/// tables into the web build (9 KB gzip).
+pub(super) fn resource_of(kind: &str) -> String {
+    match kind {
+        "Deployment" => "deployments.apps".to_string(),
+        "ReplicaSet" => "replicasets.apps".to_string(),
+        "StatefulSet" => "statefulsets.apps".to_string(),
+        "Ingress" => "ingresses.networking.k8s.io".to_string(),
+        other => format!("{}s", other.to_ascii_lowercase()),
     }
 }
 

@@ -211,16 +211,19 @@ fn replay_is_deterministic() {
 }
 
 /// Without `behavior`, a scale-down waits for 5 min of lower
-/// recommendations (`stabilizeRecommendation`: the highest of the last
-/// 300 s, an entry exactly 300 s old still counting). 8 replicas at 60/s
-/// (49 %, stays 8); at 5:00 the rate drops to 10/s.
+/// recommendations (`stabilizeRecommendation` in `horizontal.go`: the
+/// highest of the recommendations not `Before(now − 300 s)`). Each entry's
+/// timestamp is the `time.Now()` of its pass, and real passes are 15 s
+/// plus the pass's own processing apart (`processNextWorkItem` re-queues
+/// with `AddRateLimited` once the pass is done), so 20 passes later the
+/// entry is a little more than 300 s old: already outside. 8 replicas at
+/// 60/s (49 %, stays 8); at 5:00 the rate drops to 10/s.
 /// - 5:15 (window 4:52–5:07: 8 s at 60/s, 7 s at 10/s): 550 requests × 20
 ///   ms / 15 s = 733m + 800m over 4000m = 38 % → ratio 0.76, ⌈6.08⌉ = 7.
 /// - from 5:30: 200m + 800m over 4000m = 24–25 % → ratio 0.48, ⌈3.84⌉ = 4.
-/// - The last 8 was recorded at 5:00: at 10:00 (cutoff 5:00) it still
-///   counts, so every pass from 5:15 to 10:00 keeps 8
-///   (`ScaleDownStabilized`); at 10:15 (cutoff 5:15) the highest is the 7
-///   of 5:15 → **7**; at 10:30 only 4s remain → **4**.
+/// - The last 8 was recorded at 5:00: every pass from 5:15 to 9:45 keeps 8
+///   (`ScaleDownStabilized`); at 10:00 (cutoff 5:00) the 8 is out and the
+///   highest is the 7 of 5:15 → **7**; at 10:15 only 4s remain → **4**.
 #[test]
 fn default_scale_down_stabilization_waits_300s() {
     let rate = "      - at: 0s
@@ -229,8 +232,8 @@ fn default_scale_down_stabilization_waits_300s() {
         rps: 10";
     let run = simulate(&text(8, CPU_50, rate), &Options::default());
     let rescales = rescales(&run);
-    assert_eq!(rescales.first().map(|r| r.0), Some(615), "{}", debug(&run));
-    for at in (315..=600).step_by(15) {
+    assert_eq!(rescales.first().map(|r| r.0), Some(600), "{}", debug(&run));
+    for at in (315..=585).step_by(15) {
         assert_eq!(
             able_at(&run, at),
             Some("ScaleDownStabilized"),
@@ -238,7 +241,7 @@ fn default_scale_down_stabilization_waits_300s() {
             debug(&run)
         );
     }
-    assert_eq!(rescales, vec![(615, 8, 7), (630, 7, 4)], "{}", debug(&run));
+    assert_eq!(rescales, vec![(600, 8, 7), (615, 7, 4)], "{}", debug(&run));
 }
 
 /// Without `behavior`, one pass grows at most to max(2 × current, 4)
@@ -356,7 +359,10 @@ fn pods_metric_requests_per_second() {
     assert!(first.at > 300_000, "{}", debug(&run));
 }
 
-/// An unknown custom metric fails as the adapter's API does, every pass.
+/// An unknown custom metric fails as the adapter's API does, every pass,
+/// through `GetRawMetric`'s wrapper (`metrics/client.go`: `unable to fetch
+/// metrics from custom metrics API: %v`) inside `GetMetricReplicas`'
+/// (`unable to get metric %s: %w`).
 #[test]
 fn unknown_pods_metric_fails() {
     let spec = "  maxReplicas: 10
@@ -379,6 +385,219 @@ fn unknown_pods_metric_fails() {
     assert_eq!(active.reason, "FailedGetPodsMetric");
     assert_eq!(
         active.message,
-        "the HPA was unable to compute the replica count: unable to get metric gpu_duty_cycle: the server could not find the metric gpu_duty_cycle for pods"
+        "the HPA was unable to compute the replica count: unable to get metric gpu_duty_cycle: unable to fetch metrics from custom metrics API: the server could not find the metric gpu_duty_cycle for pods"
+    );
+    // From the first pass at 0:15, one Warning a pass with the same words.
+    let failures: Vec<(u64, String)> = run
+        .events
+        .iter()
+        .filter(|e| e.reason == "FailedGetPodsMetric")
+        .map(|e| (e.at / 1000, e.message.to_string()))
+        .take(2)
+        .collect();
+    let words = "unable to get metric gpu_duty_cycle: unable to fetch metrics from custom metrics API: the server could not find the metric gpu_duty_cycle for pods";
+    assert_eq!(
+        failures,
+        vec![(15, words.to_string()), (30, words.to_string())]
+    );
+}
+
+/// (reason, message) of the HPA's Warnings at `at_s`.
+fn warnings_at(run: &Run, at_s: u64) -> Vec<(&'static str, String)> {
+    run.events
+        .iter()
+        .filter(|e| e.source == "horizontal-pod-autoscaler" && e.warning && e.at == at_s * 1000)
+        .map(|e| (e.reason, e.message.to_string()))
+        .collect()
+}
+
+/// External and Object metrics fail in upstream's layers (`horizontal.go`
+/// `computeStatusForExternalMetric`, `computeStatusForObjectMetric`,
+/// `computeReplicasForMetric`; `replica_calculator.go`
+/// `GetExternalPerPodMetricReplicas`, `GetExternalMetricReplicas`,
+/// `GetObjectMetricReplicas`; `metrics/client.go` `GetExternalMetric`,
+/// `GetObjectMetric`). At the first pass, 0:15: one Warning per metric
+/// with the calculator's words, then `FailedComputeMetricsReplicas` with
+/// the first metric's whole chain. Without KEDA no external metrics API is
+/// served (the aggregator's 404, as captured in prometheus-adapter issue
+/// #642); the Object metric's adapter answers NotFound, and
+/// `GetObjectMetricReplicas` keeps its arguments out of order.
+#[test]
+fn external_and_object_metric_errors_follow_compute_status_for_external_metric() {
+    let spec = "  maxReplicas: 10
+  metrics:
+    - type: External
+      external:
+        metric:
+          name: queue_depth
+        target:
+          type: AverageValue
+          averageValue: \"30\"
+    - type: External
+      external:
+        metric:
+          name: queue_total
+        target:
+          type: Value
+          value: \"100\"
+    - type: Object
+      object:
+        describedObject:
+          apiVersion: networking.k8s.io/v1
+          kind: Ingress
+          name: main-route
+        metric:
+          name: requests_per_second
+        target:
+          type: Value
+          value: \"10\"";
+    let run = simulate(&text(2, spec, STEP), &Options::default());
+    let external = |name: &str| {
+        format!("unable to get external metric default/{name}/nil: unable to fetch metrics from external metrics API: the server could not find the requested resource (get {name}.external.metrics.k8s.io)")
+    };
+    let object = "unable to get metric requests_per_second: Ingress on default main-route/unable to fetch metrics from custom metrics API: the server could not find the metric requests_per_second for ingresses.networking.k8s.io main-route";
+    assert_eq!(
+        warnings_at(&run, 15),
+        vec![
+            ("FailedGetExternalMetric", external("queue_depth")),
+            ("FailedGetExternalMetric", external("queue_total")),
+            ("FailedGetObjectMetric", object.to_string()),
+            (
+                "FailedComputeMetricsReplicas",
+                format!(
+                    "invalid metrics (3 invalid out of 3), first error is: failed to get queue_depth external metric value: failed to get queue_depth external metric: {}",
+                    external("queue_depth")
+                )
+            ),
+        ]
+    );
+    let first = &run.autoscalers[0].syncs[0];
+    let active = first
+        .conditions
+        .iter()
+        .find(|c| c.kind == "ScalingActive")
+        .unwrap();
+    assert_eq!(
+        active.message,
+        format!(
+            "the HPA was unable to compute the replica count: {}",
+            external("queue_depth")
+        )
+    );
+    // A Value target's layer reads `failed to get external metric NAME`,
+    // an Object metric's `failed to get object metric value`.
+    let value_first = spec.replacen(
+        "    - type: External
+      external:
+        metric:
+          name: queue_depth
+        target:
+          type: AverageValue
+          averageValue: \"30\"
+",
+        "",
+        1,
+    );
+    let run = simulate(&text(2, &value_first, STEP), &Options::default());
+    assert_eq!(
+        warnings_at(&run, 15).last().map(|w| w.1.clone()),
+        Some(format!(
+            "invalid metrics (2 invalid out of 2), first error is: failed to get queue_total external metric value: failed to get external metric queue_total: {}",
+            external("queue_total")
+        ))
+    );
+    let object_only = format!(
+        "  maxReplicas: 10\n  metrics:\n{}",
+        &spec[spec.find("    - type: Object").unwrap()..]
+    );
+    let run = simulate(&text(2, &object_only, STEP), &Options::default());
+    assert_eq!(
+        warnings_at(&run, 15).last().map(|w| w.1.clone()),
+        Some(format!(
+            "invalid metrics (1 invalid out of 1), first error is: failed to get object metric value: {object}"
+        ))
+    );
+}
+
+/// A target the API server does not have: `reconcileAutoscaler`'s
+/// `scaleForResourceMappings` fails, and every pass records Warning
+/// `FailedGetScale` with the error and sets `AbleToScale` False
+/// `FailedGetScale` (`the HPA controller was unable to get the target's
+/// current scale: …`), which `describe hpa` shows from 0:15 on; the
+/// status keeps no replicas (`0 current / 0 desired`).
+#[test]
+fn a_missing_target_sets_able_to_scale_false_reconcile_autoscaler() {
+    let text = text(2, CPU_50, STEP).replace(
+        "    kind: Deployment\n    name: model-api\n",
+        "    kind: Deployment\n    name: model-api-v2\n",
+    );
+    let run = simulate(&text, &Options::default());
+    let error = "deployments.apps \"model-api-v2\" not found";
+    assert_eq!(
+        warnings_at(&run, 15),
+        vec![("FailedGetScale", error.to_string())]
+    );
+    assert_eq!(
+        warnings_at(&run, 30),
+        vec![("FailedGetScale", error.to_string())]
+    );
+    let first = &run.autoscalers[0].syncs[0];
+    assert_eq!(first.at, 15_000);
+    assert_eq!((first.current_replicas, first.desired_replicas), (0, 0));
+    let able = &first.conditions[0];
+    assert_eq!(
+        (able.kind, able.status, able.reason),
+        ("AbleToScale", false, "FailedGetScale")
+    );
+    assert_eq!(
+        able.message,
+        format!("the HPA controller was unable to get the target's current scale: {error}")
+    );
+    let describe = crate::explain::hpa::describe_hpa(&run, &run.autoscalers[0], 60_000);
+    assert!(
+        describe.contains("  AbleToScale  False   FailedGetScale  the HPA controller was unable to get the target's current scale: deployments.apps \"model-api-v2\" not found\n"),
+        "{describe}"
+    );
+}
+
+/// An HPA on a StatefulSet of the text: a cluster would scale it, podlab
+/// does not yet. No pass runs (no `not found`, which the StatefulSet
+/// controller's scale subresource would never answer), and the reading
+/// says so in both languages (PL004, info).
+#[test]
+fn a_statefulset_target_is_said_not_simulated() {
+    let text = text(2, CPU_50, STEP)
+        .replacen("kind: Deployment\n", "kind: StatefulSet\n", 1)
+        .replace(
+            "    kind: Deployment\n    name: model-api\n",
+            "    kind: StatefulSet\n    name: model-api\n",
+        );
+    let run = simulate(&text, &Options::default());
+    assert!(run.autoscalers[0].syncs.is_empty());
+    assert!(run
+        .events
+        .iter()
+        .all(|e| e.source != "horizontal-pod-autoscaler"));
+    let reading = crate::manifest::read::read(&text);
+    let said: Vec<_> = reading
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule == "PL004")
+        .collect();
+    assert_eq!(said.len(), 1);
+    assert_eq!(
+        said[0].message.en,
+        "the autoscaler `model-api` targets the StatefulSet `model-api`: podlab does not scale StatefulSets by HPA yet, so its passes are not simulated and the StatefulSet keeps its replicas"
+    );
+    assert!(said[0].message.zh_tw.contains("StatefulSet"));
+    // Said by default, while PL004 about other kinds is quiet.
+    let linted = crate::lint::lint(&text);
+    assert_eq!(
+        linted
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule == "PL004")
+            .count(),
+        1
     );
 }

@@ -715,8 +715,14 @@ fn set_member(set: &mut Vec<u32>, server: u32, member: bool) {
 
 /// The endpoint's conditions over the run, as kube-proxy sees them
 /// `propagation` later (§4.1, §4.3): `ready` = the pod is Ready and not
-/// terminating (or `publishNotReadyAddresses` while it has an IP),
-/// `serving && terminating` = Ready while being deleted.
+/// terminating, or, with `publishNotReadyAddresses`, always while it has
+/// an IP and is in the slice, terminating included
+/// (`staging/src/k8s.io/endpointslice/utils.go` `podToEndpoint`: `ready :=
+/// service.Spec.PublishNotReadyAddresses || (serving && !terminating)`),
+/// so kube-proxy keeps routing to it as to any ready endpoint
+/// (`pkg/proxy/topology.go` `CategorizeEndpoints` takes ready endpoints
+/// first); `serving && terminating` = Ready while being deleted, the
+/// fallback kube-proxy uses only when no endpoint is ready.
 fn endpoint_changes(
     pod: &PodRun,
     server: usize,
@@ -736,8 +742,9 @@ fn endpoint_changes(
         pod_ready_intervals(pod)
     };
     for &(from, to) in &ready {
-        // Ready and not terminating.
-        let until = to.min(deleting);
+        // Ready and not terminating (with `publishNotReadyAddresses`,
+        // terminating too: it stays ready until it leaves the slice).
+        let until = if publish { to } else { to.min(deleting) };
         if from < until {
             out.push((later(from), Change::Ready(server, true)));
             if until < Millis::MAX {
@@ -747,7 +754,7 @@ fn endpoint_changes(
         // Serving while terminating.
         let from_t = from.max(deleting);
         let until_t = to.min(gone);
-        if deleting < Millis::MAX && from_t < until_t {
+        if !publish && deleting < Millis::MAX && from_t < until_t {
             out.push((later(from_t), Change::ServingTerminating(server, true)));
             if until_t < Millis::MAX {
                 out.push((later(until_t), Change::ServingTerminating(server, false)));

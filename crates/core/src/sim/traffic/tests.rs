@@ -597,6 +597,78 @@ fn a_scale_down_without_pre_stop_fails_the_requests_routed_before_the_endpoint_g
     assert!(messages[1].starts_with("Deleted pod: model-api-"));
 }
 
+/// `publishNotReadyAddresses` keeps a terminating endpoint `ready`
+/// (`staging/src/k8s.io/endpointslice/utils.go` `podToEndpoint`: `ready :=
+/// service.Spec.PublishNotReadyAddresses || (serving && !terminating)`),
+/// and kube-proxy routes to ready endpoints first (`pkg/proxy/topology.go`
+/// `CategorizeEndpoints`). The scale-down of
+/// `a_scale_down_without_pre_stop_…` with `preStop: sleep 5`: without the
+/// field the deleted pod gets no request once kube-proxy sees it
+/// terminating (61 s) and nothing fails; with it the pod still gets about
+/// half the requests until it leaves the slice, and once its server stops
+/// accepting at SIGTERM (65 s, after the preStop) those fail as
+/// `terminating` until kube-proxy sees the endpoint gone.
+#[test]
+fn publish_not_ready_addresses_keeps_a_terminating_endpoint_ready_pod_to_endpoint() {
+    let scaled = |publish: bool| {
+        let text = text(
+            &format!(
+                "{PROBE}
+          lifecycle:
+            preStop:
+              sleep: {{seconds: 5}}"
+            ),
+            "{concurrency: 4, latency: 80ms}",
+            "{service: model-api, rate: [{at: 0s, rps: 40}], arrivals: uniform}",
+        )
+        .replace("replicas: 1", "replicas: 2")
+        .replace(
+            "  traffic:",
+            "  actions: [{at: 60s, scale: {name: model-api, replicas: 1}}]\n  traffic:",
+        );
+        if publish {
+            text.replace(
+                "  selector: {app: model-api}\n  ports:",
+                "  selector: {app: model-api}\n  publishNotReadyAddresses: true\n  ports:",
+            )
+        } else {
+            text
+        }
+    };
+    // Requests the deleted pod took in during [from, to) seconds.
+    let received = |run: &Run, traffic: &TrafficRun, from: usize, to: usize| -> u32 {
+        let deleted = run
+            .pods
+            .iter()
+            .position(|p| p.deleting.is_some())
+            .expect("one pod deleted");
+        let slot = traffic
+            .pods
+            .iter()
+            .position(|&p| p == deleted)
+            .expect("an endpoint");
+        traffic.per_pod[slot].received[from..to].iter().sum()
+    };
+    let (run, traffic) = run_of(&scaled(false), false);
+    assert_eq!(received(&run, &traffic, 61, 65), 0);
+    assert_eq!(traffic.stats(60_000, 120_000).failed_total(), 0);
+
+    let (run, traffic) = run_of(&scaled(true), false);
+    assert!(text_has_publish(&scaled(true)));
+    let during = received(&run, &traffic, 61, 65);
+    assert!(
+        (40..=120).contains(&during),
+        "{during} requests to the terminating pod"
+    );
+    let failed = traffic.stats(65_000, 120_000).failed(Failure::Terminating);
+    assert!(failed > 0, "no request failed after SIGTERM");
+    assert_eq!(traffic.stats(60_000, 65_000).failed_total(), 0);
+}
+
+fn text_has_publish(text: &str) -> bool {
+    text.contains("publishNotReadyAddresses: true")
+}
+
 /// KEDA's HTTP add-on (traffic-autoscaling.md §3.3): the interceptor holds
 /// a request while the Service has no ready endpoint and forwards it as
 /// soon as one is ready (podlab: when kube-proxy sees it, `propagation`
