@@ -93,3 +93,21 @@ pub fn top_of(session: &Session, selector: &str) -> f64 {
         .and_then(Value::as_f64)
         .unwrap_or_else(|| panic!("nothing matches {selector}"))
 }
+
+/// Sizes the window so the page's viewport (`innerWidth` x `innerHeight`)
+/// is `width` x `height`: headless Chromium's window includes room for
+/// its own chrome.
+pub fn set_viewport(session: &Session, width: u32, height: u32) {
+    session.set_window_size(width, height);
+    let inner = session.execute("return [innerWidth, innerHeight];", json!([]));
+    let measured = |index: usize, wanted: u32| {
+        inner[index]
+            .as_u64()
+            .and_then(|value| u32::try_from(value).ok())
+            .unwrap_or(wanted)
+    };
+    session.set_window_size(
+        width + width.saturating_sub(measured(0, width)),
+        height + height.saturating_sub(measured(1, height)),
+    );
+}

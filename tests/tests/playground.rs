@@ -699,11 +699,12 @@ fn an_article_link_opens_the_terminal_on_its_command() {
     session.screenshot(&out.join("terminal-embed-700x560-zh-TW.png"));
 }
 
-/// The terminal's engine is a second wasm module the page fetches; when it
-/// cannot load (offline before it was fetched, a deployment without it),
-/// the worker's `onerror` answers every waiting line with a note in the
-/// reader's language instead of leaving the line hanging, and the
-/// diagnostics (linted in the same worker) say they could not be computed.
+/// The terminal's engine and the lint rules are wasm modules of their own
+/// the page fetches (the kubectl worker and the lint worker); when they
+/// cannot load (offline before they were fetched, a deployment without
+/// them), each worker's `onerror` answers every waiting request with a note
+/// in the reader's language instead of leaving it hanging: the terminal's
+/// line, and the diagnostics, which say they could not be computed.
 #[test]
 fn a_terminal_whose_worker_cannot_load_says_so() {
     let dist = dist_dir();
@@ -716,7 +717,8 @@ fn a_terminal_whose_worker_cannot_load_says_so() {
         .flatten()
     {
         let name = entry.file_name();
-        if name.to_string_lossy().starts_with("kubectl-worker") {
+        let name_text = name.to_string_lossy();
+        if name_text.starts_with("kubectl-worker") || name_text.starts_with("lint-worker") {
             removed += 1;
             continue;
         }
@@ -724,7 +726,7 @@ fn a_terminal_whose_worker_cannot_load_says_so() {
             std::fs::copy(entry.path(), broken.join(&name)).expect("copies the build");
         }
     }
-    assert!(removed >= 2, "the build has the worker's files");
+    assert!(removed >= 4, "the build has both workers' files");
     let server = StaticServer::start(broken.clone());
     let out = output_dir();
     let driver = ChromeDriver::start(&out);
@@ -747,8 +749,8 @@ fn a_terminal_whose_worker_cannot_load_says_so() {
             let text = try_text_of(session, "[data-testid=terminal-entry-0]")?;
             (text.starts_with("$ kubectl get nodes") && text.contains(note)).then_some(())
         });
-        // The diagnostics are linted in the same worker: a note instead of
-        // a list, never "No problems found".
+        // The diagnostics are linted in the lint worker, missing too: a note
+        // instead of a list, never "No problems found".
         session.wait_for("the diagnostics' failure note", PAGE_LOAD, |session| {
             let summary = try_text_of(session, "[data-testid=summary]")?;
             summary.contains(diagnostics).then_some(())

@@ -125,7 +125,8 @@ fn an_embeds_picture_on_slow_4g_and_a_4x_slower_cpu() {
         ..Default::default()
     };
     let (code, _) = podlab_core::picture::embed_code("./", &text, &options).expect("fits");
-    let paragraph = "<p>A model that loads for forty seconds needs a startupProbe.</p>\n".repeat(20);
+    let paragraph =
+        "<p>A model that loads for forty seconds needs a startupProbe.</p>\n".repeat(20);
     let article = format!(
         "<!doctype html><meta name=viewport content='width=device-width'><title>article</title><body><h1>Crash loops</h1>{code}\n{paragraph}{code}\n{paragraph}{code}\n</body>"
     );

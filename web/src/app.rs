@@ -516,7 +516,8 @@ pub fn App(props: &AppProps) -> Html {
                     </nav>
                 }
                 <div class="side">
-                    <Controls values={(*state.values).clone()} {lang} on_change={on_control} only={controls_shown.clone()} />
+                    <Controls values={(*state.values).clone()} {lang} on_change={on_control} only={controls_shown.clone()}
+                        assumed={state.values.as_ref().as_ref().map(|values| view_model::controls_assumed(&state.linted.run, &values.container)).unwrap_or_default()} />
                     <div class="source">
                         if !*embed {
                             <button type="button" class="editor-toggle" data-testid="editor-toggle" aria-expanded={editor_open.to_string()} onclick={toggle_editor}>

@@ -412,8 +412,8 @@ type Waiting = Vec<(u32, Request, Box<dyn FnOnce(Reply)>)>;
 #[cfg(target_arch = "wasm32")]
 type Started = (web_sys::Worker, u32, Option<Vec<String>>);
 
-/// The page's two workers: the lint worker (index 0), started by the first
-/// lint, and the kubectl worker (index 1), started when a terminal mounts.
+// The page's two workers: the lint worker (index 0), started by the first
+// lint, and the kubectl worker (index 1), started when a terminal mounts.
 #[cfg(target_arch = "wasm32")]
 thread_local! {
     static WORKER: [RefCell<Option<Started>>; 2] = const { [RefCell::new(None), RefCell::new(None)] };

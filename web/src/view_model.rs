@@ -864,3 +864,55 @@ mod tests {
         assert!(paths.failures.iter().any(|f| f.2 == Failure::QueueFull));
     }
 }
+
+/// The numbers of the controls' `container` that the run assumed (the text
+/// states none of them), with the value used: what the sliders mark.
+pub fn controls_assumed(
+    run: &Run,
+    container: &str,
+) -> Vec<(podlab_core::manifest::path::ProgramField, String)> {
+    use podlab_core::manifest::path::Path;
+    run.assumed
+        .iter()
+        .filter_map(|assumption| match &assumption.path {
+            Path::Program {
+                container: named,
+                field,
+            } if named.as_deref().is_none_or(|named| named == container) => {
+                Some((*field, assumption.value.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod assumed_tests {
+    use super::*;
+    use podlab_core::manifest::path::ProgramField;
+
+    #[test]
+    fn the_sliders_mark_what_the_text_does_not_state() {
+        let text = "apiVersion: v1\nkind: Pod\nmetadata: { name: m }\nspec:\n  containers:\n    - name: api\n      image: vllm/vllm-openai:v0.6.0\n      resources:\n        limits: { memory: 10Gi }\n        requests: { memory: 10Gi }\n";
+        let run = podlab_core::sim::simulate(text, &podlab_core::sim::Options::default());
+        let marked = controls_assumed(&run, "api");
+        let fields: Vec<ProgramField> = marked.iter().map(|(field, _)| *field).collect();
+        assert!(fields.contains(&ProgramField::Startup), "{marked:?}");
+        assert!(fields.contains(&ProgramField::MemoryPeak), "{marked:?}");
+        // 1.75 × the 10Gi request.
+        assert!(
+            marked.contains(&(ProgramField::MemoryPeak, "17920Mi".to_string())),
+            "{marked:?}"
+        );
+        let stated = format!("{text}---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: {{ name: s }}\nspec:\n  workload:\n    - container: api\n      startup: 30s\n      memory: {{ steady: 6Gi, peak: 12Gi }}\n");
+        let run = podlab_core::sim::simulate(&stated, &podlab_core::sim::Options::default());
+        let marked = controls_assumed(&run, "api");
+        assert!(
+            !marked.iter().any(|(field, _)| matches!(
+                field,
+                ProgramField::Startup | ProgramField::MemoryPeak | ProgramField::MemorySteady
+            )),
+            "{marked:?}"
+        );
+    }
+}

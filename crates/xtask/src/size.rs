@@ -49,7 +49,6 @@
 //! moment after the timeline) and the kubectl worker (when a terminal
 //! opens).
 
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -72,12 +71,16 @@ const PARTS: [Part; 4] = [
         budget: 24 * 1024,
         goal: 24 * 1024,
     },
-    // 483,049 bytes on 2026-12-06 with the rules in the worker; the issue's
-    // goal for the slider's path is 300 KiB.
+    // 483,049 bytes on 2026-12-06 with the rules in the worker; 496,689
+    // with issue 29's core (the template hash from the canonical template,
+    // the assumptions and their path grammar, the controllers' fidelity
+    // fixes) and the sliders' assumption marks: raised from 480 to 490 KiB
+    // (docs/size.md "First contact"). The issue's goal for the slider's
+    // path is 300 KiB.
     Part {
         label: "page engine: podlab-web (.wasm + .js)",
         prefix: Some("podlab-web"),
-        budget: 480 * 1024,
+        budget: 490 * 1024,
         goal: 300 * 1024,
     },
     Part {

@@ -4,6 +4,7 @@
 
 use podlab_core::controls::{Change, Preset, SharingChoice, Values};
 use podlab_core::i18n::Lang;
+use podlab_core::manifest::path::ProgramField;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -22,6 +23,10 @@ pub struct ControlsProps {
     /// all of them.
     #[prop_or_default]
     pub only: Option<Vec<&'static str>>,
+    /// The numbers of the controls' container that the text does not
+    /// state, with the value podlab used (`Run::assumed`).
+    #[prop_or_default]
+    pub assumed: Vec<(ProgramField, String)>,
 }
 
 /// The sharing choices the picker offers, with stable ids.
@@ -76,6 +81,7 @@ pub fn gib(bytes: i128) -> String {
 /// A labelled range input; `value` and the label come from the text.
 #[allow(clippy::too_many_arguments)]
 fn slider(
+    lang: Lang,
     testid: &'static str,
     label: String,
     shown: String,
@@ -84,6 +90,7 @@ fn slider(
     step: &'static str,
     value: String,
     on_value: Callback<f64>,
+    assumed: Option<&str>,
 ) -> Html {
     let oninput = Callback::from(move |event: InputEvent| {
         let input: HtmlInputElement = event.target_unchecked_into();
@@ -96,8 +103,19 @@ fn slider(
     });
     let id = format!("control-{testid}");
     html! {
-        <div class="control">
-            <label for={id.clone()}>{ label }<output for={id.clone()}>{ shown.clone() }</output></label>
+        <div class="control" data-assumed={assumed.is_some().then_some("true")}>
+            <label for={id.clone()}>
+                { label }
+                // An assumed number: `≈` before it (the heading says what it
+                // means), the whole note in its tooltip and for screen readers.
+                <output for={id.clone()} class={classes!(assumed.is_some().then_some("assumed"))} title={assumed.map(str::to_owned)}>
+                    if assumed.is_some() {
+                        <span aria-hidden="true">{ "≈ " }</span>
+                        <span class="visually-hidden" data-testid={format!("assumed-{testid}")}>{ i18n::assumed_word().get(lang).to_owned() }</span>
+                    }
+                    { shown.clone() }
+                </output>
+            </label>
             <input
                 type="range"
                 id={id}
@@ -136,6 +154,7 @@ fn autoscaler_controls(values: &Values, lang: Lang, on_change: &Callback<Change>
     };
     let target = hpa.target.map(|(kind, value)| match kind {
         TargetKind::Utilization => slider(
+            lang,
             "slider-hpa-target",
             i18n::hpa_target().get(lang).to_owned(),
             format!("{value} %"),
@@ -144,8 +163,10 @@ fn autoscaler_controls(values: &Values, lang: Lang, on_change: &Callback<Change>
             "5",
             value.to_string(),
             emit(|percent| Change::AutoscalerTarget(percent.round() as i64)),
+            None,
         ),
         TargetKind::AverageValue => slider(
+            lang,
             "slider-hpa-target",
             i18n::hpa_target().get(lang).to_owned(),
             (value / 1000).to_string(),
@@ -154,28 +175,34 @@ fn autoscaler_controls(values: &Values, lang: Lang, on_change: &Callback<Change>
             "1",
             (value / 1000).to_string(),
             emit(|n| Change::AutoscalerTarget((n.max(1.0) as i64) * 1000)),
+            None,
         ),
     });
     html! {
         <>
             { slider(
+    lang,
                 "slider-min-replicas",
                 i18n::min_replicas().get(lang).to_owned(),
                 hpa.min_replicas.to_string(),
                 "1", "10", "1",
                 hpa.min_replicas.to_string(),
                 emit(|n| Change::MinReplicas(n.round() as i32)),
+                None,
             ) }
             { slider(
+    lang,
                 "slider-max-replicas",
                 i18n::max_replicas().get(lang).to_owned(),
                 hpa.max_replicas.to_string(),
                 "1", "10", "1",
                 hpa.max_replicas.to_string(),
                 emit(|n| Change::MaxReplicas(n.round() as i32)),
+                None,
             ) }
             { for target }
             { slider(
+    lang,
                 "slider-scale-up",
                 i18n::scale_up_pods().get(lang).to_owned(),
                 hpa.scale_up_pods.map_or_else(
@@ -185,6 +212,7 @@ fn autoscaler_controls(values: &Values, lang: Lang, on_change: &Callback<Change>
                 "1", "10", "1",
                 hpa.scale_up_pods.unwrap_or(4).to_string(),
                 emit(|n| Change::ScaleUpPods(n.round() as i32)),
+                None,
             ) }
         </>
     }
@@ -242,57 +270,81 @@ pub fn Controls(props: &ControlsProps) -> Html {
     let preset_id = values.preset.map_or("custom", Preset::id);
     let container = values.container.clone();
     let shown = |id: &str| props.only.as_ref().is_none_or(|only| only.contains(&id));
+    // A number the text does not state: the slider says it is podlab's
+    // assumption (issue 29), with the value used in its tooltip.
+    let assumed_note = |field: ProgramField| {
+        props
+            .assumed
+            .iter()
+            .find(|(assumed, _)| *assumed == field)
+            .map(|(_, value)| i18n::assumed_value(value).get(lang).to_owned())
+    };
     html! {
         <section class="controls" aria-label={i18n::controls_heading().get(lang).to_owned()}>
-            <h2>{ i18n::controls_heading().html(lang) }<span class="muted">{ format!(" · {container}") }</span></h2>
+            <h2>
+                { i18n::controls_heading().html(lang) }<span class="muted">{ format!(" · {container}") }</span>
+                if !props.assumed.is_empty() {
+                    <span class="assumed-key" data-testid="assumed-key">{ i18n::assumed_key().html(lang) }</span>
+                }
+            </h2>
             if shown("startup") {
                 { slider(
+    lang,
                     "slider-startup",
                     i18n::load_time().get(lang).to_owned(),
                     format!("{} s", values.startup / 1000),
                     "0", "600", "5",
                     (values.startup / 1000).to_string(),
                     emit(|seconds| Change::Startup((seconds.max(0.0) as u64) * 1000)),
+                    assumed_note(ProgramField::Startup).as_deref(),
                 ) }
             }
             if shown("memory") {
                 { slider(
+    lang,
                     "slider-memory-steady",
                     i18n::memory_steady().get(lang).to_owned(),
                     gib(values.memory_steady),
                     "0.5", "64", "0.5",
                     gib_value(values.memory_steady),
                     emit(|gib| Change::MemorySteady((gib * GIB as f64).round() as i128)),
+                    assumed_note(ProgramField::MemorySteady).as_deref(),
                 ) }
             }
             if shown("memory") {
                 { slider(
+    lang,
                     "slider-memory-peak",
                     i18n::memory_peak().get(lang).to_owned(),
                     gib(values.memory_peak),
                     "0.5", "128", "0.5",
                     gib_value(values.memory_peak),
                     emit(|gib| Change::MemoryPeak((gib * GIB as f64).round() as i128)),
+                    assumed_note(ProgramField::MemoryPeak).as_deref(),
                 ) }
             }
             if shown("workers") {
                 { slider(
+    lang,
                     "slider-workers",
                     i18n::workers().get(lang).to_owned(),
                     values.workers.to_string(),
                     "1", "8", "1",
                     values.workers.to_string(),
                     emit(|n| Change::Workers(n.round() as i64)),
+                    assumed_note(ProgramField::Workers).as_deref(),
                 ) }
             }
             if shown("gpu-memory") {
                 { slider(
+    lang,
                     "slider-gpu-memory",
                     i18n::gpu_memory().get(lang).to_owned(),
                     gib(values.gpu_memory),
                     "0", "80", "1",
                     gib_value(values.gpu_memory),
                     emit(|gib| Change::GpuMemory((gib * GIB as f64).round() as i128)),
+                    assumed_note(ProgramField::GpuMemory).as_deref(),
                 ) }
             }
             if values.traffic.is_none() && shown("traffic") {
@@ -305,38 +357,46 @@ pub fn Controls(props: &ControlsProps) -> Html {
             }
             if let (Some(traffic), true) = (&values.traffic, shown("traffic")) {
                 { slider(
+    lang,
                     "slider-rate",
                     i18n::rate().get(lang).to_owned(),
                     format!("{}/s", traffic.rate / 1000),
                     "0", "300", "1",
                     (traffic.rate / 1000).to_string(),
                     emit(|rps| Change::Rate((rps.max(0.0) as u64) * 1000)),
+                    None,
                 ) }
                 if let Some(burst) = traffic.burst {
                     { slider(
+    lang,
                         "slider-burst",
                         i18n::burst().get(lang).to_owned(),
                         format!("{}/s", burst / 1000),
                         "0", "400", "1",
                         (burst / 1000).to_string(),
                         emit(|rps| Change::Burst((rps.max(0.0) as u64) * 1000)),
+                        None,
                     ) }
                 }
                 { slider(
+    lang,
                     "slider-concurrency",
                     i18n::concurrency().get(lang).to_owned(),
                     traffic.concurrency.to_string(),
                     "1", "16", "1",
                     traffic.concurrency.to_string(),
                     emit(|n| Change::Concurrency(n.round() as i64)),
+                    None,
                 ) }
                 { slider(
+    lang,
                     "slider-latency",
                     i18n::service_latency().get(lang).to_owned(),
                     format!("{} ms", traffic.latency),
                     "10", "1000", "10",
                     traffic.latency.to_string(),
                     emit(|ms| Change::ServiceLatency(ms.max(1.0) as u64)),
+                    None,
                 ) }
             }
             if shown("autoscaler") {

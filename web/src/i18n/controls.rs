@@ -213,3 +213,34 @@ pub fn scale_up_default() -> Text {
         "預設（最多加倍，至少可到 4）",
     )
 }
+
+/// A slider whose number the text does not state (issue 29): its tooltip.
+pub fn assumed_value(value: &str) -> Text {
+    text!(
+        "assumed: podlab used {value}, which neither the manifest nor a Scenario states; drag the slider to state it",
+        "假設值：podlab 使用 {value}，manifest 與 Scenario 都沒有寫明；拖動滑桿即可寫明"
+    )
+}
+
+/// What a screen reader hears before an assumed value.
+pub fn assumed_word() -> Text {
+    Text::new("(assumed) ", "（假設值）")
+}
+
+/// Beside the controls' heading when a slider shows an assumed number.
+pub fn assumed_key() -> Text {
+    Text::new(
+        "≈ assumed, not stated in the text",
+        "≈ 假設值，內容裡沒有寫明",
+    )
+}
+
+/// The diagnosis card's row for an outcome that rests on an assumption.
+pub fn assumption() -> Text {
+    Text::new("Assumption", "假設")
+}
+
+/// After the symptom of such an outcome.
+pub fn if_assumption_holds() -> Text {
+    Text::new(" (if the assumption holds)", "（假設成立的話）")
+}

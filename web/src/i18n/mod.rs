@@ -45,8 +45,8 @@ pub fn checking() -> Text {
 /// Instead of the diagnostics when the worker that lints did not load.
 pub fn lint_unavailable() -> Text {
     Text::new(
-        "The diagnostics could not be computed: their engine (kubectl-worker) did not load. Reload the page while online.",
-        "無法產生診斷：診斷的引擎（kubectl-worker）載入失敗。請在連線時重新載入頁面。",
+        "The diagnostics could not be computed: their engine (lint-worker) did not load. Reload the page while online.",
+        "無法產生診斷：診斷的引擎（lint-worker）載入失敗。請在連線時重新載入頁面。",
     )
 }
 

@@ -29,14 +29,25 @@ pub fn DiagnosisCard(props: &DiagnosisCardProps) -> Html {
             </aside>
         };
     };
+    // An outcome that rests on a number podlab assumed says so (issue 29).
+    let conditional = diagnosis.conditional();
     html! {
-        <aside class="diagnosis" data-testid="diagnosis" aria-live="polite">
+        <aside class={classes!("diagnosis", conditional.is_some().then_some("conditional"))} data-testid="diagnosis" aria-live="polite">
             { heading }
             <dl>
                 <dt>{ i18n::symptom().html(lang) }</dt>
-                <dd data-testid="diagnosis-symptom">{ diagnosis.symptom.html(lang) }</dd>
+                <dd data-testid="diagnosis-symptom">
+                    { diagnosis.symptom.html(lang) }
+                    if conditional.is_some() {
+                        { i18n::if_assumption_holds().html(lang) }
+                    }
+                </dd>
                 <dt>{ i18n::root_cause().html(lang) }</dt>
                 <dd data-testid="diagnosis-cause">{ diagnosis.root_cause.html(lang) }</dd>
+                if let Some(note) = &conditional {
+                    <dt>{ i18n::assumption().html(lang) }</dt>
+                    <dd class="assumed" data-testid="diagnosis-assumed">{ note.html(lang) }</dd>
+                }
                 if !diagnosis.evidence.is_empty() {
                     <dt>{ i18n::evidence().html(lang) }</dt>
                     <dd>
