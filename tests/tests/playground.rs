@@ -760,3 +760,65 @@ fn a_terminal_whose_worker_cannot_load_says_so() {
     session.screenshot(&out.join("terminal-worker-missing-zh-TW.png"));
     let _ = std::fs::remove_dir_all(&broken);
 }
+
+/// Issue 29: Google's vLLM sample states no memory peak; the page's memory
+/// peak slider marks podlab's assumed 17920Mi (1.75 × the 10Gi request) and
+/// the diagnosis card says the OOM kill holds if that assumption does; a
+/// Scenario that states the peak removes both marks, in both languages.
+#[test]
+fn an_outcome_resting_on_an_assumed_peak_says_so_until_the_text_states_it() {
+    let server = StaticServer::start(dist_dir());
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    session.set_window_size(1366, 768);
+    let sample = std::fs::read_to_string(podlab_e2e::workspace_root().join(
+        "crates/core/tests/corpus/GoogleCloudPlatform__kubernetes-engine-samples/ai-ml__llm-serving-gemma__vllm__vllm-2-2b-it.yaml",
+    ))
+    .expect("the sample is in the corpus");
+    let stated = format!(
+        "{sample}\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: {{ name: stated }}\nspec:\n  workload:\n    - container: inference-server\n      startup: 60s\n      memory: {{ steady: 8Gi, peak: 12Gi }}\n"
+    );
+    let paste = |session: &Session, text: &str| {
+        session.execute(
+            "const e = document.querySelector('[data-testid=editor]');\
+             e.value = arguments[0];\
+             e.dispatchEvent(new InputEvent('input', { bubbles: true }));",
+            json!([text]),
+        );
+    };
+    for (lang, holds) in [("en", "if the assumption holds"), ("zh-TW", "假設成立的話")] {
+        open(&session, &server, &format!("?lang={lang}"));
+        paste(&session, &sample);
+        session.wait_for("the peak marked as assumed", RELINT, |session| {
+            session.find("[data-testid=assumed-slider-memory-peak]")
+        });
+        let title = session.execute(
+            "return document.querySelector('[data-testid=assumed-slider-memory-peak]').closest('output').title;",
+            json!([]),
+        );
+        assert!(
+            title.as_str().is_some_and(|t| t.contains("17920Mi")),
+            "{lang}: {title}"
+        );
+        let symptom = session.wait_for("the conditional diagnosis", RELINT, |session| {
+            session.find("[data-testid=diagnosis-assumed]")?;
+            try_text_of(session, "[data-testid=diagnosis-symptom]")
+        });
+        assert!(symptom.contains(holds), "{lang}: {symptom}");
+        assert!(
+            text_of(&session, "[data-testid=diagnosis-assumed]")
+                .contains("workload[inference-server].memory.peak"),
+            "{lang}"
+        );
+        session.screenshot(&out.join(format!("assumed-peak-{lang}.png")));
+        paste(&session, &stated);
+        session.wait_for("the marks to go", RELINT, |session| {
+            (session
+                .find("[data-testid=assumed-slider-memory-peak]")
+                .is_none()
+                && session.find("[data-testid=diagnosis-assumed]").is_none())
+            .then_some(())
+        });
+    }
+}

@@ -14,8 +14,19 @@ use podlab_e2e::webdriver::{ChromeDriver, Session};
 use podlab_e2e::{dist_dir, output_dir};
 use serde_json::{json, Value};
 
+/// The tests of this file measure; they take turns, so no other browser
+/// of theirs competes for the two cores while one measures.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn turn() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 #[test]
 fn time_to_timeline_and_slider_redraws_on_the_reference_deployment() {
+    let _turn = turn();
     let server = StaticServer::start(dist_dir());
     let out = output_dir();
     let driver = ChromeDriver::start(&out);
@@ -66,6 +77,7 @@ fn transferred(session: &Session) -> Value {
 /// page, and to the first slider change answered on it.
 #[test]
 fn time_to_timeline_on_slow_4g_and_a_4x_slower_cpu() {
+    let _turn = turn();
     let server = StaticServer::start_compressed(dist_dir());
     let out = output_dir();
     let driver = ChromeDriver::start(&out);
@@ -112,10 +124,11 @@ fn time_to_timeline_on_slow_4g_and_a_4x_slower_cpu() {
 }
 
 /// An article with an embed, on a phone, throttled: navigation to the
-/// embed's picture, and what was transferred by then (appended to
-/// `target/e2e/time-to-timeline-throttled.txt`).
+/// embed's picture, and what was transferred by then
+/// (`target/e2e/time-to-embed-throttled.txt`).
 #[test]
 fn an_embeds_picture_on_slow_4g_and_a_4x_slower_cpu() {
+    let _turn = turn();
     let text = std::fs::read_to_string(
         podlab_e2e::workspace_root().join("tests/golden/crash-loop-liveness-40s.yaml"),
     )
@@ -154,12 +167,10 @@ fn an_embeds_picture_on_slow_4g_and_a_4x_slower_cpu() {
     let shown = session.execute("return performance.now();", json!([]));
     std::thread::sleep(std::time::Duration::from_secs(3));
     let bytes: usize = server.requests().iter().map(|(_, bytes)| *bytes).sum();
-    let path = out.join("time-to-timeline-throttled.txt");
-    let earlier = std::fs::read_to_string(&path).unwrap_or_default();
     let _ = std::fs::write(
-        path,
+        out.join("time-to-embed-throttled.txt"),
         format!(
-            "{earlier}article with three embeds at 390x844, Slow 4G + 4x CPU, cache off: navigation to the first embed's picture {shown} ms (polled: an upper bound); {bytes} bytes served 3 s later, untouched: {:?}\n",
+            "article with three embeds at 390x844, Slow 4G + 4x CPU, cache off: navigation to the first embed's picture {shown} ms (polled: an upper bound); {bytes} bytes served 3 s later, untouched: {:?}\n",
             server.requests()
         ),
     );
@@ -219,38 +230,73 @@ fn record_cron_day(session: &Session, out: &std::path::Path) {
     let _ = std::fs::write(path, format!("{earlier}{report}"));
 }
 
-/// Issue 4 asks a slider change to redraw the reference Deployment in
-/// under 16 ms: the page times each debounced change until its DOM is
-/// written and laid out
-/// (`podlab-redraw` in the User Timing API, see `web/src/perf.rs`). Ten
-/// load-time values on the default text; the numbers go to
-/// `target/e2e/redraw.txt`, for the record, not asserted (a busy machine
-/// would make such an assertion fail for no fault of the page).
+/// Issue 28 item 4 asks a slider change to reach the screen within a
+/// frame (8 ms at the 95th percentile) in the release build: the page
+/// times each debounced change until its DOM is written and laid out
+/// (`podlab-redraw` in the User Timing API, see `web/src/perf.rs`). Twenty
+/// load-time values on the reference Deployment, then on a text with a
+/// Service, traffic and an HPA (`tests/golden/hpa-cpu-step.yaml`); the
+/// numbers go to `target/e2e/redraw.txt`, for the record, not asserted (a
+/// busy machine would make such an assertion fail for no fault of the page).
 fn record_redraws(session: &Session, out: &std::path::Path) {
-    let count = |session: &Session| {
-        session
-            .execute(
-                "return performance.getEntriesByName('podlab-redraw').length;",
-                json!([]),
-            )
-            .as_u64()
-            .unwrap_or(0)
-    };
-    for (index, seconds) in [30, 60, 90, 20, 45, 120, 10, 75, 35, 40]
-        .into_iter()
-        .enumerate()
+    let mut report = String::new();
+    measure_redraws(session, "the reference Deployment", &mut report);
+    let text = std::fs::read_to_string(
+        podlab_e2e::workspace_root().join("tests/golden/hpa-cpu-step.yaml"),
+    )
+    .expect("golden file");
+    let before = redraws(session);
+    session.execute(
+        "const e = document.querySelector('[data-testid=editor]');\
+         e.value = arguments[0];\
+         e.dispatchEvent(new InputEvent('input', { bubbles: true }));",
+        json!([text]),
+    );
+    session.wait_for("the pasted text to be drawn", PAGE_LOAD, |session| {
+        (redraws(session) > before).then_some(())
+    });
+    measure_redraws(
+        session,
+        "a Deployment with a Service, traffic and an HPA (hpa-cpu-step.yaml)",
+        &mut report,
+    );
+    print!("{report}");
+    let _ = std::fs::write(out.join("redraw.txt"), report);
+}
+
+fn redraws(session: &Session) -> u64 {
+    session
+        .execute(
+            "return performance.getEntriesByName('podlab-redraw').length;",
+            json!([]),
+        )
+        .as_u64()
+        .unwrap_or(0)
+}
+
+/// Twenty load-time changes on the text in the page, timed.
+fn measure_redraws(session: &Session, what_text: &str, report: &mut String) {
+    session.execute("performance.clearMeasures();", json!([]));
+    const CHANGES: usize = 20;
+    for (index, seconds) in [
+        // Each differs from the one before and from both texts' own (40 s,
+        // 30 s), so every change is a new run.
+        45, 60, 90, 20, 35, 120, 10, 75, 25, 50, 55, 15, 80, 5, 65, 100, 70, 85, 95, 110,
+    ]
+    .into_iter()
+    .enumerate()
     {
         slide(session, "slider-startup", seconds);
         let want = index as u64 + 1;
         session.wait_for("the change to be timed", RELINT, |session| {
-            (count(session) >= want).then_some(())
+            (redraws(session) >= want).then_some(())
         });
     }
-    let mut report = String::from(
-        "slider change on the reference Deployment, 10 changes (headless Chromium, this machine):\n",
-    );
+    report.push_str(&format!(
+        "slider change on {what_text}, {CHANGES} changes (release build, headless Chromium, this machine):\n"
+    ));
     for (name, what) in [
-        ("podlab-core", "the core (lint + simulate + timeline)"),
+        ("podlab-core", "the core (simulate + timeline)"),
         ("podlab-redraw", "change → DOM written and laid out"),
     ] {
         let durations = session.execute(
@@ -266,12 +312,18 @@ fn record_redraws(session: &Session, out: &std::path::Path) {
                     .collect()
             })
             .unwrap_or_default();
-        assert_eq!(durations.len(), 10, "one {name} per change: {durations:?}");
+        assert_eq!(
+            durations.len(),
+            CHANGES,
+            "one {name} per change: {durations:?}"
+        );
         durations.sort_by(f64::total_cmp);
-        let median = (durations[4] + durations[5]) / 2.0;
+        let median = (durations[CHANGES / 2 - 1] + durations[CHANGES / 2]) / 2.0;
+        // Nearest rank: the 19th of 20.
+        let p95 = durations[(CHANGES * 95).div_ceil(100) - 1];
         report.push_str(&format!(
-            "{what}: median {median:.1} ms, min {:.1} ms, max {:.1} ms; all {durations:.1?}\n",
-            durations[0], durations[9]
+            "{what}: median {median:.1} ms, p95 {p95:.1} ms, max {:.1} ms; all {durations:.1?}\n",
+            durations[CHANGES - 1]
         ));
     }
     let elements = session.execute(
@@ -279,6 +331,4 @@ fn record_redraws(session: &Session, out: &std::path::Path) {
         json!([]),
     );
     report.push_str(&format!("elements on the page: {elements}\n"));
-    print!("{report}");
-    let _ = std::fs::write(out.join("redraw.txt"), report);
 }
