@@ -510,7 +510,7 @@ fn a_flattened_paste_is_mended_by_one_click() {
 #[test]
 fn a_gke_sample_schedules_on_the_inferred_l4_pool() {
     let sample = podlab_e2e::workspace_root()
-        .join("../shared/corpus/GoogleCloudPlatform__kubernetes-engine-samples/ai-ml__llm-serving-gemma__vllm__vllm-2-2b-it.yaml");
+        .join("crates/core/tests/corpus/GoogleCloudPlatform__kubernetes-engine-samples/ai-ml__llm-serving-gemma__vllm__vllm-2-2b-it.yaml");
     let text = std::fs::read_to_string(&sample)
         .unwrap_or_else(|error| panic!("{}: {error}", sample.display()));
     let server = StaticServer::start(dist_dir());
