@@ -326,6 +326,22 @@ fn the_playground_draws_the_default_picture_from_its_html() {
             pod.name
         );
     }
+    // The diagnostics come from the lint worker without the reader doing
+    // anything; the terminal's engine only when the terminal is opened.
+    podlab_e2e::page::wait_for_lint(&session);
+    let fetched = |prefix: &str| {
+        server
+            .requests()
+            .iter()
+            .any(|(path, _)| path.starts_with(prefix))
+    };
+    assert!(fetched("/lint-worker"), "{:?}", server.requests());
+    assert!(!fetched("/kubectl-worker"), "{:?}", server.requests());
+    let terminal = session.wait_for_element("[data-testid=show-terminal]", RELINT);
+    session.click(&terminal);
+    session.wait_for("the terminal's engine", PAGE_LOAD, |_| {
+        fetched("/kubectl-worker_bg.wasm").then_some(())
+    });
     let live = shown_pods(&session);
     let names: Vec<&str> = run.pods.iter().map(|pod| pod.name.as_str()).collect();
     let live_names: Vec<&str> = live

@@ -162,9 +162,8 @@ pub fn Terminal(props: &TerminalProps) -> Html {
             }
         });
     }
-    // The engine's worker starts when the terminal opens (the reader asked
-    // for it), so it is in by the first line, and offline after that.
-    use_effect_with((), |_| crate::kubectl_worker::warm_terminal());
+    // The engine's worker starts when the terminal is first shown
+    // (`KubectlPanes`) or at its first line, and serves offline after that.
     {
         // Keep the newest output in view.
         let log_ref = log_ref.clone();

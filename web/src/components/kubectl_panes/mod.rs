@@ -71,13 +71,37 @@ fn terminal(testid: &'static str, label: String, parts: Vec<(String, String)>) -
     }
 }
 
+/// Compares runs by address: a new text is a new `Rc`.
+#[derive(PartialEq)]
+struct SameRun(Rc<Run>);
+
 #[component]
 pub fn KubectlPanes(props: &KubectlPanesProps) -> Html {
     let lang = props.lang;
-    let run = &props.run;
+    // A new run reaches the panes one frame after the timeline (issue 28:
+    // the slider and the lanes answer within a frame, `describe` and the
+    // logs, the heavier text, follow): until then they show the run before.
+    let shown = use_state(|| props.run.clone());
+    {
+        let shown = shown.clone();
+        use_effect_with(SameRun(props.run.clone()), move |run| {
+            if !Rc::ptr_eq(&run.0, &shown) {
+                let run = run.0.clone();
+                crate::persist::after_frame(move || shown.set(run));
+            }
+        });
+    }
+    let run = &*shown;
     let at = props.cursor;
     let select_ref = use_node_ref();
     let terminal_open = use_state(|| props.command.is_some());
+    // The terminal's engine starts when the terminal is first opened (the
+    // reader asked for it), not with the page.
+    use_effect_with(*terminal_open, |open| {
+        if *open {
+            crate::kubectl_worker::warm_terminal();
+        }
+    });
     {
         // `<option selected>` is only the initial choice: once the reader
         // has used the list, a lane click must set the selection itself.
@@ -155,7 +179,7 @@ pub fn KubectlPanes(props: &KubectlPanesProps) -> Html {
                 </div>
             </div>
             <div hidden={!*terminal_open}>
-                <Terminal text={props.text.clone()} run={run.clone()} {at} {lang}
+                <Terminal text={props.text.clone()} run={props.run.clone()} {at} {lang}
                     initial={props.command.clone()} {on_entry} />
             </div>
             <div class="panes" hidden={*terminal_open}>
