@@ -93,6 +93,22 @@
     var picture = document.createElement("div");
     picture.className = "facade-link";
     picture.appendChild(built);
+    if (!embed) {
+      // The full page opened from an embed's link: its stage, as the
+      // playground lays it out, without the embed's tabs and invitation.
+      var extra = picture.querySelectorAll(".tabs, .run-live, .embed-footer");
+      for (var j = 0; j < extra.length; j++) extra[j].remove();
+      var app = picture.querySelector(".app");
+      var main = picture.querySelector("main");
+      if (app) app.className = "app picture";
+      if (main) {
+        // The stage in the right column, where the live page draws it.
+        main.className = "workbench";
+        var side = document.createElement("div");
+        side.className = "side";
+        main.insertBefore(side, main.firstChild);
+      }
+    }
     picture.setAttribute("title", payload.slice(0, newline));
     facade.appendChild(picture);
     var open = picture.querySelector(".open-full");

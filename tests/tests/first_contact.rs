@@ -216,8 +216,10 @@ fn an_article_with_three_embeds_costs_only_their_html_until_touched() {
             .0
     };
     let paragraph = "<p>Kubernetes restarts a container whose liveness probe fails: a model that loads for forty seconds needs a startupProbe.</p>\n".repeat(30);
+    // With README's snippet: each frame tells the article its height.
+    let snippet = "<script>addEventListener('message', (event) => { if (!event.data || event.data.type !== 'podlab:height') return; for (const frame of document.querySelectorAll('iframe')) if (frame.contentWindow === event.source) frame.style.height = event.data.height + 'px'; });</script>";
     let article = format!(
-        "<!doctype html><meta name=viewport content='width=device-width'><title>article</title><body><h1>Crash loops</h1><p>Intro.</p>{}\n{paragraph}{}\n{paragraph}{}\n</body>",
+        "<!doctype html><meta name=viewport content='width=device-width'><title>article</title>{snippet}<body><h1>Crash loops</h1><p>Intro.</p>{}\n{paragraph}{}\n{paragraph}{}\n</body>",
         code(&text, 720_000),
         code(&oom, 120_000),
         code(&text, 60_000),
@@ -243,6 +245,17 @@ fn an_article_with_three_embeds_costs_only_their_html_until_touched() {
         (pods.as_u64().unwrap_or(0) > 0).then_some(())
     });
     std::thread::sleep(std::time::Duration::from_millis(1500));
+    // The first frame fits its content: the height it told the article.
+    let fit = session.execute(
+        "const f = document.querySelectorAll('iframe')[0]; return [parseFloat(f.style.height), f.contentDocument.body.getBoundingClientRect().height];",
+        json!([]),
+    );
+    let told = fit[0].as_f64().unwrap_or(f64::NAN);
+    let content = fit[1].as_f64().unwrap_or(f64::NAN);
+    assert!(
+        (told - content).abs() <= 24.0,
+        "the frame's height {told} does not fit its content {content}"
+    );
     let requests = server.requests();
     let bytes: usize = requests.iter().map(|(_, bytes)| *bytes).sum();
     assert!(
@@ -349,4 +362,38 @@ fn the_playground_draws_the_default_picture_from_its_html() {
         .map(|pods| pods.iter().filter_map(|pod| pod[0].as_str()).collect())
         .unwrap_or_default();
     assert_eq!(live_names, names);
+}
+
+/// "Open in podlab" from an embed, or any `#v2.` link, on the full page:
+/// the link's picture is drawn as the playground lays out its stage (no
+/// embed tabs), while the engine loads (slowed here so the picture can be
+/// seen), then the live page takes over.
+#[test]
+fn a_full_page_link_with_a_picture_draws_it_while_the_engine_loads() {
+    let server = StaticServer::start(dist_dir());
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    session.set_window_size(1366, 768);
+    let text = golden(CRASH_LOOP);
+    let src = embed_src(&server.url("/"), &text, 720_000, Lang::En);
+    let fragment = src.split('#').nth(1).expect("a fragment");
+    session.cdp("Network.enable", json!({}));
+    session.cdp(
+        "Network.emulateNetworkConditions",
+        json!({ "offline": false, "latency": 1500, "downloadThroughput": 200_000, "uploadThroughput": 100_000 }),
+    );
+    session.goto(&server.url(&format!("/?lang=en#{fragment}")));
+    session.wait_for_element("#facade [data-testid=timeline] .pod", PAGE_LOAD);
+    assert!(session.find("#facade .tabs").is_none());
+    assert!(session.find("#facade .run-live").is_none());
+    let want: Vec<Vec<String>> = expected_pods(&text, 720_000)
+        .into_iter()
+        .map(|(name, status)| vec![name, status])
+        .collect();
+    assert_eq!(shown_pods(&session), json!(want));
+    session.screenshot(&out.join("full-page-link-picture-1366.png"));
+    session.wait_for("the live page", PAGE_LOAD, |session| {
+        is_live(session).then_some(())
+    });
 }
