@@ -740,6 +740,46 @@ fn a_64mi_dev_shm_is_a_bus_error_then_the_crash_back_off() {
     );
 }
 
+/// `hostIPC: true` on loader-64mi: the kubelet asks for the node's IPC
+/// namespace (`IpcNamespaceForPod`, `pkg/kubelet/kuberuntime/util/util.go`)
+/// and containerd bind-mounts the node's /dev/shm instead of the sandbox's
+/// 64Mi (`containerMounts`, `internal/cri/server/container_create_linux.go`).
+/// The workers' 1Gi fits: no bus error at 32.0 s, Running with no restart at
+/// 600 s, and the pages are charged to the container as with a memory
+/// emptyDir: 4Gi + 1Gi = 5Gi at 60 s, under the 8Gi limit.
+#[test]
+fn a_host_ipc_pod_uses_the_nodes_dev_shm_not_the_runtimes_64mi() {
+    let text = golden("shm.yaml").replacen(
+        "metadata: { name: loader-64mi }\nspec:\n",
+        "metadata: { name: loader-64mi }\nspec:\n  hostIPC: true\n",
+        1,
+    );
+    assert!(text.contains("  hostIPC: true\n"));
+    let run = simulate(
+        &text,
+        &Options {
+            until: Some(600_000),
+        },
+    );
+    let pod = run.pods.iter().find(|p| p.name == "loader-64mi").unwrap();
+    let trainer = &pod.containers[0];
+    assert_eq!(trainer.instances.len(), 1);
+    assert_eq!(trainer.instances[0].started, 2_000);
+    assert!(trainer.instances[0].exit.is_none());
+    let row = get_pods::row(pod, 600_000);
+    assert_eq!((row.status.as_str(), row.restart_count), ("Running", 0));
+    assert_eq!(trainer.memory_at(60_000), 5 << 30);
+    // `df` sees the node's tmpfs: half the pool's 64Gi, the workers' 1Gi used.
+    let context = podlab_core::exercise::exec::ExecContext::new(&text, &run);
+    let command: Vec<String> = ["df", "-h", "/dev/shm"].map(String::from).to_vec();
+    let df = context.exec_in_terminal(pod, "trainer", &command, 120_000);
+    assert_eq!(
+        df.stdout,
+        "Filesystem      Size  Used Avail Use% Mounted on\n\
+         tmpfs            32G  1.0G   31G   4% /dev/shm\n",
+    );
+}
+
 /// loader-dshm: an emptyDir `medium: Memory` at /dev/shm lifts the 64Mi cap;
 /// 4Gi of process + 1Gi of shared memory = 5Gi fits the 8Gi limit. Ready
 /// from its start (no probes) and never restarted; its memory counts the
