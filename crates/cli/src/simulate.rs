@@ -12,7 +12,7 @@ use crate::{lang_value, read_input, USAGE};
 /// Several files are read as one text, as `kubectl apply -f a -f b` would.
 pub fn simulate_command(args: &[String]) -> Result<u8, String> {
     use podlab_core::manifest::duration;
-    use podlab_core::sim::{self, ContainerState};
+    use podlab_core::sim;
     let mut format = "text".to_string();
     let mut lang = Lang::En;
     let mut at = None;
@@ -80,28 +80,28 @@ pub fn simulate_command(args: &[String]) -> Result<u8, String> {
                 let containers: Vec<Value> = pod
                     .statuses_at(at)
                     .iter()
-                    .map(|status| {
-                        let (state, reason) = match &status.state {
-                            ContainerState::Waiting { reason, .. } => ("waiting", Some(reason.clone())),
-                            ContainerState::Running { .. } => ("running", None),
-                            ContainerState::Terminated { reason, .. } => ("terminated", Some(reason.clone())),
-                        };
-                        let mut item = json!({"name": status.name, "state": state, "ready": status.ready, "restartCount": status.restart_count});
-                        if let Some(reason) = reason {
-                            item["reason"] = json!(reason);
-                        }
-                        if let Some(ContainerState::Terminated { reason, code, finished, .. }) = &status.last_state {
-                            item["lastTermination"] = json!({"reason": reason, "exitCode": code, "at": seconds(*finished)});
-                        }
-                        item
+                    .map(|status| container_json(status, None))
+                    .collect();
+                // `status.initContainerStatuses`, absent when the pod has no
+                // init containers (as the API omits it); a sidecar is marked.
+                let init_containers: Vec<Value> = pod
+                    .init_statuses_at(at)
+                    .iter()
+                    .enumerate()
+                    .map(|(index, status)| {
+                        container_json(status, Some(sim::init::is_sidecar(pod, index)))
                     })
                     .collect();
-                json!({
+                let mut item = json!({
                     "name": pod.name, "owner": pod.owner,
                     "node": pod.node.as_ref().filter(|(_, bound)| *bound <= at).map(|(node, _)| node.clone()),
                     "phase": pod.phase_at(at), "status": row.status, "ready": row.ready,
                     "restarts": row.restart_count, "containers": containers,
-                })
+                });
+                if !init_containers.is_empty() {
+                    item["initContainers"] = json!(init_containers);
+                }
+                item
             })
             .collect();
         let events: Vec<Value> = run
@@ -200,6 +200,38 @@ pub fn simulate_command(args: &[String]) -> Result<u8, String> {
 /// Services', the HPAs' and the rolled-out Deployments' commands come
 /// after `get pods`. Errors
 /// kubectl would print on stderr are part of the transcript, in place.
+/// One entry of a pod's `containers` or `initContainers` in `--format
+/// json`: name, state, ready, restart count, the reason of a waiting or
+/// terminated state and the last termination; `sidecar` for an init
+/// container (a restartable one, `restartPolicy: Always`).
+fn container_json(status: &podlab_core::sim::ContainerStatus, sidecar: Option<bool>) -> Value {
+    use podlab_core::sim::ContainerState;
+    let seconds = |ms: u64| ms as f64 / 1000.0;
+    let (state, reason) = match &status.state {
+        ContainerState::Waiting { reason, .. } => ("waiting", Some(reason.clone())),
+        ContainerState::Running { .. } => ("running", None),
+        ContainerState::Terminated { reason, .. } => ("terminated", Some(reason.clone())),
+    };
+    let mut item = json!({"name": status.name, "state": state, "ready": status.ready, "restartCount": status.restart_count});
+    if let Some(sidecar) = sidecar {
+        item["sidecar"] = json!(sidecar);
+    }
+    if let Some(reason) = reason {
+        item["reason"] = json!(reason);
+    }
+    if let Some(ContainerState::Terminated {
+        reason,
+        code,
+        finished,
+        ..
+    }) = &status.last_state
+    {
+        item["lastTermination"] =
+            json!({"reason": reason, "exitCode": code, "at": seconds(*finished)});
+    }
+    item
+}
+
 fn kubectl_transcript(run: &podlab_core::sim::Run, at: u64) -> String {
     use podlab_core::explain::{describe, get_pods, logs};
     use podlab_core::sim::ContainerState;

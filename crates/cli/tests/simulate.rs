@@ -50,6 +50,48 @@ fn json_at_12_minutes_shows_the_crash_loop() {
     assert_eq!(unhealthy, 24);
 }
 
+/// `initContainers` (issue 29): each pod's init containers in the JSON, in
+/// the shape of `containers` plus `sidecar`; absent when a pod has none, as
+/// the API omits `status.initContainerStatuses`. llm-retry at 300 s: its
+/// download has exited 1 five times and waits in CrashLoopBackOff
+/// (tests/golden/init-containers.yaml; core's golden test
+/// `a_failing_download_under_on_failure_crash_loops_in_init`); llm-sidecar's
+/// proxy, a native sidecar, runs and is Ready.
+#[test]
+fn json_lists_the_init_containers_and_marks_the_sidecars() {
+    let file = golden("init-containers.yaml");
+    let (code, out) = podlab(&["simulate", &file, "--at", "5m", "--format", "json"]);
+    assert_eq!(code, Some(0));
+    let json: Value = serde_json::from_str(&out).expect("JSON");
+    let pods = json["pods"].as_array().expect("pods");
+    let pod = |name: &str| {
+        pods.iter()
+            .find(|pod| pod["name"] == name)
+            .unwrap_or_else(|| panic!("pod {name}"))
+    };
+    let retry = pod("llm-retry");
+    assert_eq!(retry["status"], "Init:CrashLoopBackOff");
+    let fetch = &retry["initContainers"][0];
+    assert_eq!(fetch["name"], "fetch-weights");
+    assert_eq!(fetch["sidecar"], false);
+    assert_eq!(fetch["state"], "waiting");
+    assert_eq!(fetch["reason"], "CrashLoopBackOff");
+    assert_eq!(fetch["restartCount"], 5);
+    assert_eq!(fetch["lastTermination"]["exitCode"], 1);
+    assert_eq!(fetch["lastTermination"]["at"], 292.25);
+    assert_eq!(retry["containers"][0]["name"], "server");
+    let proxy = &pod("llm-sidecar")["initContainers"][0];
+    assert_eq!(proxy["name"], "proxy");
+    assert_eq!(proxy["sidecar"], true);
+    assert_eq!(proxy["state"], "running");
+    assert_eq!(proxy["ready"], true);
+
+    let plain = golden("crash-loop-liveness-40s.yaml");
+    let (_, out) = podlab(&["simulate", &plain, "--at", "12m", "--format", "json"]);
+    let json: Value = serde_json::from_str(&out).expect("JSON");
+    assert!(json["pods"][0].get("initContainers").is_none());
+}
+
 #[test]
 fn text_prints_kubectl_get_pods() {
     let file = golden("crash-loop-liveness-40s.yaml");

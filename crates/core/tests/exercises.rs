@@ -285,6 +285,36 @@ fn max_memory_limit() {
     );
 }
 
+/// Init containers count in the goals about containers (issue 29): one
+/// whose download fails restarts (`Init:CrashLoopBackOff`), and its memory
+/// limit is bounded like the app's.
+#[test]
+fn init_containers_count_in_restarts_and_memory_limits() {
+    let with_init = |limit: &str, scenario: &str| {
+        SERVING
+            .replace(
+                "    spec:\n      containers:\n",
+                &format!("    spec:\n      initContainers:\n        - name: fetch\n          image: registry.example.com/fetch:1.0\n          resources: {{ limits: {{ memory: {limit} }} }}\n      containers:\n"),
+            )
+            .replace(
+                "  workload:\n",
+                &format!("  workload:\n    - {{ container: fetch, {scenario} }}\n"),
+            )
+    };
+    let fetched = with_init("2Gi", "runFor: 10s");
+    holds("maxRestarts: 0", &fetched);
+    holds("maxMemoryLimit: 8Gi", &fetched);
+    holds("readyOnlyWhenLoaded: {}", &fetched);
+    let failing = with_init("2Gi", "exit: { after: 5s, code: 1 }");
+    fails("maxRestarts: 0", &failing, "container fetch of api-");
+    let large = with_init("16Gi", "runFor: 10s");
+    fails(
+        "maxMemoryLimit: 8Gi",
+        &large,
+        "container fetch has a memory limit of 16Gi, more than 8Gi",
+    );
+}
+
 #[test]
 fn exec_equals_reads_the_emulated_environment() {
     let goal = "exec: { container: api, command: printenv MODEL_VERSION, equals: \"7\" }";

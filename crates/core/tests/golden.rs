@@ -740,6 +740,46 @@ fn a_64mi_dev_shm_is_a_bus_error_then_the_crash_back_off() {
     );
 }
 
+/// `hostIPC: true` on loader-64mi: the kubelet asks for the node's IPC
+/// namespace (`IpcNamespaceForPod`, `pkg/kubelet/kuberuntime/util/util.go`)
+/// and containerd bind-mounts the node's /dev/shm instead of the sandbox's
+/// 64Mi (`containerMounts`, `internal/cri/server/container_create_linux.go`).
+/// The workers' 1Gi fits: no bus error at 32.0 s, Running with no restart at
+/// 600 s, and the pages are charged to the container as with a memory
+/// emptyDir: 4Gi + 1Gi = 5Gi at 60 s, under the 8Gi limit.
+#[test]
+fn a_host_ipc_pod_uses_the_nodes_dev_shm_not_the_runtimes_64mi() {
+    let text = golden("shm.yaml").replacen(
+        "metadata: { name: loader-64mi }\nspec:\n",
+        "metadata: { name: loader-64mi }\nspec:\n  hostIPC: true\n",
+        1,
+    );
+    assert!(text.contains("  hostIPC: true\n"));
+    let run = simulate(
+        &text,
+        &Options {
+            until: Some(600_000),
+        },
+    );
+    let pod = run.pods.iter().find(|p| p.name == "loader-64mi").unwrap();
+    let trainer = &pod.containers[0];
+    assert_eq!(trainer.instances.len(), 1);
+    assert_eq!(trainer.instances[0].started, 2_000);
+    assert!(trainer.instances[0].exit.is_none());
+    let row = get_pods::row(pod, 600_000);
+    assert_eq!((row.status.as_str(), row.restart_count), ("Running", 0));
+    assert_eq!(trainer.memory_at(60_000), 5 << 30);
+    // `df` sees the node's tmpfs: half the pool's 64Gi, the workers' 1Gi used.
+    let context = podlab_core::exercise::exec::ExecContext::new(&text, &run);
+    let command: Vec<String> = ["df", "-h", "/dev/shm"].map(String::from).to_vec();
+    let df = context.exec_in_terminal(pod, "trainer", &command, 120_000);
+    assert_eq!(
+        df.stdout,
+        "Filesystem      Size  Used Avail Use% Mounted on\n\
+         tmpfs            32G  1.0G   31G   4% /dev/shm\n",
+    );
+}
+
 /// loader-dshm: an emptyDir `medium: Memory` at /dev/shm lifts the 64Mi cap;
 /// 4Gi of process + 1Gi of shared memory = 5Gi fits the 8Gi limit. Ready
 /// from its start (no probes) and never restarted; its memory counts the
@@ -1076,6 +1116,123 @@ fn a_jobs_sidecar_is_stopped_when_the_work_is_done() {
         .collect();
     assert_eq!(completed, vec![66_300]);
     assert_eq!(status_column(&run, &pod.name, 70_000), "Completed");
+}
+
+/// Two sidecars stop in reverse order after the app container
+/// (`newTerminationOrdering`, `pkg/kubelet/kuberuntime/kuberuntime_termination_order.go`):
+/// `finetune` with a second sidecar `metrics-agent` after `log-shipper`.
+/// Both get `Killing` at the same sync K; `metrics-agent` (the later one)
+/// is sent SIGTERM at once and exits after its 4 s shutdown, at K + 4;
+/// only then is `log-shipper` sent its stop (`waitForTurn`), and it exits
+/// 1 s later, at K + 5 (before: both at once, K + 4 and K + 1). With a
+/// 3 s grace period `metrics-agent` is SIGKILLed at K + 3 (137); the 3 s
+/// `log-shipper` waited come off its grace, the 2 s minimum is left
+/// (`minimumGracePeriodInSeconds`), and its 1 s shutdown fits: K + 4, 0.
+#[test]
+fn sidecars_stop_in_reverse_order_after_the_app_containers() {
+    let two = |grace: &str| {
+        let text = golden("init-containers.yaml")
+            .replace(
+                "      restartPolicy: Never\n      initContainers:\n        - name: log-shipper\n          image: fluent/fluent-bit:3.2\n          restartPolicy: Always\n",
+                &format!("      restartPolicy: Never\n{grace}      initContainers:\n        - name: log-shipper\n          image: fluent/fluent-bit:3.2\n          restartPolicy: Always\n        - name: metrics-agent\n          image: prom/node-exporter:v1.8.2\n          restartPolicy: Always\n"),
+            )
+            .replace(
+                "    - container: log-shipper\n      startup: 2s\n",
+                "    - container: log-shipper\n      startup: 2s\n    - container: metrics-agent\n      startup: 2s\n      shutdown: 4s\n",
+            );
+        assert!(text.contains("name: metrics-agent"));
+        let run = simulate(
+            &text,
+            &Options {
+                until: Some(600_000),
+            },
+        );
+        let pod = run
+            .pods
+            .iter()
+            .find(|p| p.name.starts_with("finetune-"))
+            .expect("the Job's pod")
+            .clone();
+        let killing: Vec<(u64, String)> = pod_events(&run, &pod.name)
+            .into_iter()
+            .filter(|(_, reason, _)| *reason == "Killing")
+            .map(|(at, _, message)| (at, message))
+            .collect();
+        let exit = |i: usize| {
+            let exit = pod.init_containers[i].instances[0]
+                .exit
+                .as_ref()
+                .expect("stopped");
+            (exit.at, exit.code)
+        };
+        (killing, exit(0), exit(1), pod)
+    };
+    let (killing, shipper, agent, pod) = two("");
+    let k = killing[0].0;
+    assert_eq!(
+        killing,
+        vec![
+            (k, "Stopping container log-shipper".to_string()),
+            (k, "Stopping container metrics-agent".to_string()),
+        ]
+    );
+    let train_exit = pod.containers[0].instances[0].exit.as_ref().map(|e| e.at);
+    assert_eq!(train_exit.map(|at| at + 1_000), Some(k), "the PLEG's sync");
+    assert_eq!(agent, (k + 4_000, 0));
+    assert_eq!(shipper, (k + 5_000, 0));
+    assert_eq!(pod.phase_at(k + 4_500), "Running");
+    assert_eq!(pod.phase_at(k + 6_000), "Succeeded");
+
+    let (killing, shipper, agent, _) = two("      terminationGracePeriodSeconds: 3\n");
+    let k = killing[0].0;
+    assert_eq!(agent, (k + 3_000, 137));
+    assert_eq!(shipper, (k + 4_000, 0));
+}
+
+/// An init container's GPU is reused by the containers after it
+/// (`pkg/kubelet/cm/devicemanager/manager.go` `Allocate`, `devicesToReuse`):
+/// two pods, each a 1-GPU `fetch` init container then a 1-GPU `server`,
+/// on one node with 2 GPUs. The scheduler counts max(1, 1) = 1 GPU per pod,
+/// so both bind; each pod's init container and server share one GPU, the
+/// two pods hold one GPU each (before: the server took a GPU and the init
+/// container of the second pod found none).
+#[test]
+fn an_init_containers_gpu_is_reused_by_the_app_container() {
+    let pod = |name: &str| {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata: {{ name: {name} }}\nspec:\n  tolerations: [{{ key: nvidia.com/gpu, operator: Exists }}]\n  initContainers:\n    - name: fetch\n      image: registry.example.com/fetch:1.0\n      resources: {{ limits: {{ nvidia.com/gpu: 1 }} }}\n  containers:\n    - name: server\n      image: registry.example.com/server:1.0\n      resources: {{ limits: {{ nvidia.com/gpu: 1 }} }}\n---\n"
+        )
+    };
+    let text = format!(
+        "{}{}apiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: {{ name: s }}\nspec:\n  duration: 5m\n  workload:\n    - {{ container: fetch, runFor: 10s }}\n    - {{ container: server, startup: 5s }}\n  cluster:\n    nodePools:\n      - name: gpu\n        count: 1\n        cpu: \"16\"\n        memory: 64Gi\n        gpu: {{ model: L4, count: 2 }}\n",
+        pod("first"),
+        pod("second")
+    );
+    let run = simulate(
+        &text,
+        &Options {
+            until: Some(300_000),
+        },
+    );
+    let gpus: Vec<(Vec<usize>, Vec<usize>)> = run
+        .pods
+        .iter()
+        .map(|pod| {
+            (
+                pod.init_containers[0].gpus.clone(),
+                pod.containers[0].gpus.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(gpus, vec![(vec![0], vec![0]), (vec![1], vec![1])]);
+    for pod in &run.pods {
+        assert_eq!(
+            get_pods::row(pod, 300_000).status,
+            "Running",
+            "{}",
+            pod.name
+        );
+    }
 }
 
 /// A sidecar's liveness kill (`computeInitContainerActions`): the message

@@ -249,9 +249,12 @@ impl World<'_> {
                     .run
                     .pods
                     .iter()
+                    // Init containers and sidecars restart too (an init
+                    // container in `Init:CrashLoopBackOff`).
                     .flat_map(|pod| {
-                        pod.containers
+                        pod.init_containers
                             .iter()
+                            .chain(&pod.containers)
                             .map(move |c| (pod, c, c.instances.len().saturating_sub(1)))
                     })
                     .max_by_key(|(_, _, restarts)| *restarts);
@@ -585,7 +588,10 @@ impl World<'_> {
     fn max_memory_limit(&self, bytes: i128, written: &str) -> (bool, Text) {
         let mut largest: Option<(String, i128)> = None;
         for workload in &self.reading.workloads {
-            for container in &workload.pod.containers {
+            // Init containers too: each runs with its own limit, and a
+            // sidecar for the pod's whole life.
+            let pod = &workload.pod;
+            for container in pod.init_containers.iter().chain(&pod.containers) {
                 let name = &container.name;
                 let limit = container
                     .resources
@@ -740,7 +746,9 @@ impl World<'_> {
 
     fn ready_only_when_loaded(&self) -> (bool, Text) {
         for pod in &self.run.pods {
-            for container in &pod.containers {
+            // A sidecar's readiness counts toward the pod's: it is checked
+            // as an app container is (a regular init container loads nothing).
+            for container in pod.init_containers.iter().chain(&pod.containers) {
                 let startup = container.program.startup.value;
                 for instance in &container.instances {
                     let loaded = instance.started.saturating_add(startup);

@@ -22,9 +22,11 @@
 //! template's over the workload's. Lint and the simulator both read the
 //! result through `Scenario::program`. A value that does not parse is
 //! reported as PL003 at the value and ignored. A key under `podlab.dev/` one
-//! typo away from a fact (`podlab.dev/startpu`) is a PL002 warning with the
-//! key meant, found by the same `schema::closest` as a misspelt field; keys
-//! further off are left alone (other tools may add their own).
+//! typo away from a fact (`podlab.dev/startpu`, `podlab.dev/memory-peek`, or
+//! the path grammar's dot for the dash, `podlab.dev/memory.peak`) is a PL002
+//! warning with the key meant, found by the same `schema::closest` as a
+//! misspelt field; keys further off are left alone (other tools may add
+//! their own).
 
 use crate::diagnostic::{Diagnostic, Fix, Severity, TextEdit};
 use crate::i18n::Text;
@@ -165,9 +167,10 @@ pub fn read(root: &Node, kind: WorkloadKind) -> Annotated {
                 None => (rest, None),
             };
             if !FACTS.contains(&fact) {
-                annotated
-                    .diagnostics
-                    .extend(misspelt_fact(&entry.key, fact, container));
+                annotated.diagnostics.extend(
+                    misspelt_fact(&entry.key, fact, container)
+                        .or_else(|| dotted_fact(&entry.key, rest)),
+                );
                 continue;
             }
             let key = entry.key_str();
@@ -261,6 +264,19 @@ fn misspelt_fact(key: &Node, fact: &str, container: Option<&str>) -> Option<Diag
     });
     diagnostic.severity = Severity::Warning;
     Some(diagnostic)
+}
+
+/// A fact written with a dot for its dash, as the path grammar spells it
+/// (`memory.peak` in `workload[api].memory.peak`, docs/paths.md):
+/// `podlab.dev/memory.peak` or `podlab.dev/memory.peak.api` reads as the
+/// fact `memory` of a container `peak`, which [`misspelt_fact`] cannot
+/// place. The first two segments joined by a dash are tried as the fact,
+/// the rest kept as the container.
+fn dotted_fact(key: &Node, rest: &str) -> Option<Diagnostic> {
+    let mut segments = rest.splitn(3, '.');
+    let (first, second) = (segments.next()?, segments.next()?);
+    let joined = format!("{first}-{second}");
+    misspelt_fact(key, &joined, segments.next())
 }
 
 /// Whether YAML reads the value as a string (what an annotation must be).
@@ -537,6 +553,42 @@ mod tests {
             .contains("    \"podlab.dev/memory-peak.api\": 18Gi\n"));
         assert!(meant[1].0.ends_with("did you mean `podlab.dev/workers`?"));
         assert!(meant[1].1.contains("        'podlab.dev/workers': \"2\"\n"));
+    }
+
+    /// The path grammar writes `memory.peak` (docs/paths.md); as an
+    /// annotation key it would read as the fact `memory` of a container
+    /// `peak`. It gets the key meant, its container kept.
+    #[test]
+    fn a_fact_written_with_the_paths_dot_gets_the_key_meant() {
+        let text = deployment(
+            "    podlab.dev/memory.peak: 18Gi\n",
+            "        podlab.dev/gpu.memory.api: 20Gi\n",
+        );
+        let found = unknown_keys(&text);
+        assert_eq!(found.len(), 2, "{found:#?}");
+        assert_eq!(
+            found[0].3,
+            "unknown podlab annotation `podlab.dev/memory.peak`: did you mean `podlab.dev/memory-peak`?"
+        );
+        assert_eq!(
+            found[1].4,
+            "未知的 podlab annotation `podlab.dev/gpu.memory.api`：您是不是要寫 `podlab.dev/gpu-memory.api`？"
+        );
+        // Both fixes applied, the facts are read and nothing is reported.
+        let fixed = crate::diagnostic::apply_edits(
+            &text,
+            &lint(&text)
+                .diagnostics
+                .iter()
+                .filter(|d| d.rule == "PL002")
+                .flat_map(|d| d.fix.iter().flat_map(|fix| fix.edits.clone()))
+                .collect::<Vec<_>>(),
+        );
+        assert!(unknown_keys(&fixed).is_empty(), "{fixed}");
+        let reading = read(&fixed);
+        let annotated = &reading.workloads[0].pod.containers[0].annotated;
+        assert!(annotated.memory_peak.is_some(), "{fixed}");
+        assert!(annotated.gpu_memory.is_some(), "{fixed}");
     }
 
     #[test]

@@ -58,6 +58,7 @@ pub mod pl602_cronjob_overlap;
 mod pl603_hpa_cpu_on_gpu;
 mod pl604_hpa_cold_start_exceeds_timeout;
 mod pl605_hpa_target_sets_replicas;
+mod pl606_scale_to_zero_without_interceptor;
 
 /// Static text in both languages (for docs, which never need formatting).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -268,6 +269,7 @@ pub static RULES: &[&Rule] = &[
     &pl603_hpa_cpu_on_gpu::RULE,
     &pl604_hpa_cold_start_exceeds_timeout::RULE,
     &pl605_hpa_target_sets_replicas::RULE,
+    &pl606_scale_to_zero_without_interceptor::RULE,
 ];
 
 /// Finds a rule by ID (`PL201`, `pl201`) or name (`liveness-kills-slow-start`).

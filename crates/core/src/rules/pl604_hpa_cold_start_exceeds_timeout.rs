@@ -69,12 +69,7 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         };
         let program = context.scenario.program(container);
-        let delay = [&container.startup, &container.readiness]
-            .into_iter()
-            .flatten()
-            .map(|probe| u64::try_from(probe.initial_delay_seconds.value).unwrap_or(0) * 1000)
-            .max()
-            .unwrap_or(0);
+        let delay = probe_delay(container);
         let load = program.startup.value;
         let cold = load.max(delay);
         // From zero behind KEDA's HTTP add-on, a request waits at the
@@ -141,6 +136,18 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         }
         out.push(diagnostic);
     }
+}
+
+/// The longest `initialDelaySeconds` of the container's startup and
+/// readiness probes, in milliseconds: before it no probe passes, so the
+/// pod is not Ready, whatever the load time.
+pub(super) fn probe_delay(container: &crate::manifest::model::Container) -> u64 {
+    [&container.startup, &container.readiness]
+        .into_iter()
+        .flatten()
+        .map(|probe| u64::try_from(probe.initial_delay_seconds.value).unwrap_or(0) * 1000)
+        .max()
+        .unwrap_or(0)
 }
 
 #[cfg(test)]

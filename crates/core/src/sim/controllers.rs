@@ -132,6 +132,7 @@ impl<'a> Sim<'a> {
             containers,
             init_next: 0,
             sidecars_stopping: false,
+            allocated_devices: Vec::new(),
             run: PodRun {
                 name,
                 owner: owner_text,
@@ -364,15 +365,13 @@ impl<'a> Sim<'a> {
         }
         self.pods[pod].run.deleting = Some(now);
         self.pod_recount(pod);
-        let mut running = false;
-        for c in 0..self.pods[pod].containers.len() {
-            if self.pods[pod].containers[c].running {
-                running = true;
-                self.stop_container(pod, c, |code| ExitKind::Deleted { code });
-            }
-        }
-        if !running {
+        let running: Vec<usize> = (0..self.pods[pod].containers.len())
+            .filter(|&c| self.pods[pod].containers[c].running)
+            .collect();
+        if running.is_empty() {
             self.pod_gone(pod);
+        } else {
+            self.stop_containers(pod, &running, |code| ExitKind::Deleted { code });
         }
     }
 
@@ -388,58 +387,6 @@ impl<'a> Sim<'a> {
         self.deployment_pod_changed(pod);
         if let Owner::Job(job) = self.pods[pod].owner {
             self.job_check_terminal(job);
-        }
-    }
-
-    /// The kubelet stops container `c` of `pod` (a deleted pod, a Job's
-    /// sidecars once its work is done): `Killing` `Stopping container
-    /// <name>` now, its exit (`kind` of the code) when `stop_time` says.
-    pub(super) fn stop_container(&mut self, pod: usize, c: usize, kind: fn(i64) -> ExitKind) {
-        let grace = self.pods[pod].spec.termination_grace_period_seconds.value;
-        let (at, code) = self.stop_time(pod, c, grace);
-        let name = self.pods[pod].containers[c].spec.name.clone();
-        let instance = self.pods[pod].containers[c]
-            .run
-            .instances
-            .len()
-            .saturating_sub(1);
-        self.event(
-            pod,
-            Some(c),
-            false,
-            "Killing",
-            format!("Stopping container {name}"),
-        );
-        self.push(at, Ev::Exit(pod, c, instance, kind(code)));
-    }
-
-    /// When a container stopped by the kubelet exits, and with which code:
-    /// preStop (`sleep`), SIGTERM, the program's shutdown, or SIGKILL (137)
-    /// when the grace (at least 2 s after preStop) runs out (kubelet.md §3).
-    pub(super) fn stop_time(&self, pod: usize, c: usize, grace: i64) -> (Millis, i64) {
-        let now = self.now;
-        let container = &self.pods[pod].containers[c];
-        let mut grace = grace.max(0);
-        let pre_stop = if grace > 0 {
-            lifecycle::pre_stop_seconds(container.spec).min(grace)
-        } else {
-            0
-        };
-        grace = (grace - pre_stop).max(lifecycle::MINIMUM_GRACE_S);
-        let sigterm = now.saturating_add((pre_stop as Millis).saturating_mul(1000));
-        let serving =
-            container.run.instances.last().is_some_and(|i| {
-                sigterm >= i.started.saturating_add(container.program.startup.value)
-            });
-        let shutdown = container.program.shutdown.value;
-        let grace_ms = (grace as Millis).saturating_mul(1000);
-        if shutdown <= grace_ms {
-            (
-                sigterm.saturating_add(shutdown),
-                if serving { 0 } else { 143 },
-            )
-        } else {
-            (sigterm.saturating_add(grace_ms), 137)
         }
     }
 

@@ -118,14 +118,31 @@ pub(super) fn devices_of(pool: &NodePool) -> Vec<Device> {
 impl<'a> Sim<'a> {
     /// At binding: each container's GPU requests taken from the node's
     /// devices (the kubelet's device manager asks the plugin's preferred
-    /// allocation: the distributed policy).
+    /// allocation: the distributed policy), in the kubelet's order: the
+    /// init containers, then the app containers. A regular init container
+    /// has finished before the next container starts, so its devices are
+    /// reused, first, by the containers after it; a sidecar keeps its own
+    /// (`pkg/kubelet/cm/devicemanager/manager.go` `Allocate`: `devicesToReuse`,
+    /// `addContainerAllocatedResources` for an init container,
+    /// `removeContainerAllocatedResources` for a restartable one and for
+    /// an app container). The pod holds each device once.
     pub(super) fn allocate_devices(&mut self, pod: usize, node: usize) {
-        for c in 0..self.pods[pod].containers.len() {
+        let app = self.pods[pod].spec.containers.len();
+        let total = self.pods[pod].containers.len();
+        let mut reuse: Vec<usize> = Vec::new();
+        let mut allocated: Vec<usize> = Vec::new();
+        for c in (app..total).chain(0..app) {
             let requests = gpu_requests(self.pods[pod].containers[c].spec);
             let mut held = Vec::new();
             for (resource, count) in requests {
                 for _ in 0..count.max(0) {
                     let devices = &mut self.nodes[node].devices;
+                    if let Some(at) = reuse.iter().position(|&index| {
+                        devices.get(index).is_some_and(|d| d.resource == resource)
+                    }) {
+                        held.push(reuse.remove(at));
+                        continue;
+                    }
                     let best = devices
                         .iter()
                         .enumerate()
@@ -135,8 +152,12 @@ impl<'a> Sim<'a> {
                     if let Some(index) = best {
                         devices[index].used += 1;
                         held.push(index);
+                        allocated.push(index);
                     }
                 }
+            }
+            if c >= app && !self.is_sidecar(pod, c) {
+                reuse.extend(held.iter().copied());
             }
             let devices = &self.nodes[node].devices;
             let mut gpus: Vec<usize> = held.iter().map(|&index| devices[index].gpu).collect();
@@ -145,16 +166,17 @@ impl<'a> Sim<'a> {
             self.pods[pod].containers[c].run.gpus = gpus;
             self.pods[pod].containers[c].devices = held;
         }
+        self.pods[pod].allocated_devices = allocated;
     }
 
     /// The pod stopped holding its node: its devices are free again.
     pub(super) fn free_devices(&mut self, pod: usize, node: usize) {
         for c in 0..self.pods[pod].containers.len() {
-            let held = std::mem::take(&mut self.pods[pod].containers[c].devices);
-            for index in held {
-                if let Some(device) = self.nodes[node].devices.get_mut(index) {
-                    device.used = device.used.saturating_sub(1);
-                }
+            self.pods[pod].containers[c].devices.clear();
+        }
+        for index in std::mem::take(&mut self.pods[pod].allocated_devices) {
+            if let Some(device) = self.nodes[node].devices.get_mut(index) {
+                device.used = device.used.saturating_sub(1);
             }
         }
     }

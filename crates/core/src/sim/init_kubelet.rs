@@ -160,8 +160,8 @@ impl<'a> Sim<'a> {
     /// container <name>`, preStop, SIGTERM and the pod's grace period; the
     /// pod is Succeeded or Failed once they have stopped. Returns whether
     /// any sidecar is still running (then `init_exited` finishes the pod).
-    /// All are stopped at once (the kubelet stops them in reverse order;
-    /// the order is not modelled).
+    /// `Killing` for all at once, then their stops in reverse order
+    /// (`stop_containers`: the kubelet's termination ordering).
     pub(super) fn stop_sidecars(&mut self, pod: usize) -> bool {
         let sidecars: Vec<usize> = (0..self.pods[pod].containers.len())
             .filter(|&c| self.is_sidecar(pod, c) && self.pods[pod].containers[c].running)
@@ -170,9 +170,7 @@ impl<'a> Sim<'a> {
             return !sidecars.is_empty();
         }
         self.pods[pod].sidecars_stopping = true;
-        for c in sidecars {
-            self.stop_container(pod, c, |code| ExitKind::Program { code });
-        }
+        self.stop_containers(pod, &sidecars, |code| ExitKind::Program { code });
         true
     }
 }

@@ -24,6 +24,8 @@ mod probes;
 mod rollout;
 #[path = "scale.rs"]
 mod scale;
+#[path = "stop.rs"]
+mod stop;
 #[path = "volumes.rs"]
 mod volumes;
 
@@ -236,6 +238,9 @@ struct PodSim<'a> {
     /// The app containers are done for good and the kubelet is stopping
     /// the sidecars (`init_kubelet.rs` `stop_sidecars`).
     sidecars_stopping: bool,
+    /// The node's devices the pod holds, once each (`devices.rs`
+    /// `allocate_devices`: an init container's are reused by the next).
+    allocated_devices: Vec<usize>,
     run: PodRun,
     /// Requests the scheduler counts: cpu (milli), memory, extended resources.
     /// cpu, memory and GPU resources NodeResourcesFit checks.

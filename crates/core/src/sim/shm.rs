@@ -38,8 +38,23 @@
 //! Not modelled: an emptyDir `sizeLimit` (the eviction manager would evict
 //! the pod: `Usage of EmptyDir volume "dshm" exceeds the limit "1Gi".`,
 //! reason `Evicted`, `pkg/kubelet/eviction/helpers.go` `emptyDirMessageFmt`);
-//! `hostIPC: true` (the node's /dev/shm: the simulator still sees 64 MiB);
-//! NCCL's own error text (the failure is PyTorch's DataLoader one).
+//! the size of the node's /dev/shm under `hostIPC: true` (below); NCCL's own
+//! error text (the failure is PyTorch's DataLoader one).
+//!
+//! `hostIPC: true` without a volume at /dev/shm: the kubelet asks for the
+//! node's IPC namespace (`pkg/kubelet/kuberuntime/util/util.go`,
+//! `IpcNamespaceForPod`: `NamespaceMode_NODE`), and containerd then
+//! bind-mounts the node's own /dev/shm into each container instead of the
+//! sandbox's 64 MiB tmpfs (`internal/cri/server/container_create_linux.go`,
+//! `containerMounts`: `if securityContext.GetNamespaceOptions().GetIpc() ==
+//! runtime.NamespaceMode_NODE { sandboxDevShm = devShm }`; a volume the pod
+//! mounts at /dev/shm still wins, `!isInCRIMounts(devShm, ...)`). No 64 MiB
+//! cap, and the pages are charged to the memory cgroup of the process that
+//! first touches them (kernel `Documentation/admin-guide/cgroup-v2.rst`), so
+//! the container pays for them as with a memory emptyDir. That tmpfs is the
+//! node's, sized by its distribution (systemd mounts it with the kernel's
+//! default, half the RAM, `Documentation/filesystems/tmpfs.rst`): `df`
+//! shows that size, the simulator does not cap the workers' writes at it.
 
 use crate::manifest::model::{Container, PodSpec};
 use crate::manifest::scenario::Program;
@@ -57,6 +72,9 @@ pub enum DevShm {
     MemoryEmptyDir,
     /// Another volume at /dev/shm (an emptyDir on disk): files on disk.
     Other,
+    /// No volume at /dev/shm and `hostIPC: true`: the node's /dev/shm, no
+    /// 64 MiB cap, every page charged to the container's memory.
+    Host,
 }
 
 /// Why the shared memory ended the container (`sim::Exit::shm`).
@@ -81,14 +99,19 @@ impl ShmFailure {
     }
 }
 
-/// The volume mounted at /dev/shm in `container`, if any.
+/// What backs /dev/shm in `container`: the volume mounted there, else the
+/// node's with `hostIPC: true`, else the runtime's 64 MiB.
 pub fn dev_shm(pod: &PodSpec, container: &Container) -> DevShm {
     let Some(mount) = container
         .volume_mounts
         .iter()
         .find(|mount| mount.mount_path.trim_end_matches('/') == "/dev/shm")
     else {
-        return DevShm::RuntimeDefault;
+        return if pod.host_ipc {
+            DevShm::Host
+        } else {
+            DevShm::RuntimeDefault
+        };
     };
     match pod
         .volumes
@@ -108,7 +131,7 @@ pub fn charged(dev_shm: DevShm, program: &Program) -> i128 {
     let need = program.shm_total();
     match dev_shm {
         DevShm::RuntimeDefault => need.min(RUNTIME_DEFAULT_BYTES),
-        DevShm::MemoryEmptyDir => need,
+        DevShm::MemoryEmptyDir | DevShm::Host => need,
         DevShm::Other => 0,
     }
 }
@@ -189,5 +212,31 @@ mod tests {
         let bus = failure(DevShm::RuntimeDefault, &small, None).expect("64Mi too small");
         assert!(bus.is_bus_error());
         assert_eq!(failure(DevShm::Other, &small, None), None);
+    }
+
+    /// `hostIPC: true` with no volume at /dev/shm: the node's /dev/shm
+    /// (containerd's `containerMounts`), no 64 MiB; a volume mounted there
+    /// still wins.
+    #[test]
+    fn host_ipc_uses_the_nodes_dev_shm_unless_a_volume_is_mounted_there() {
+        let pod = |host_ipc: &str, mount: &str| {
+            let text = format!("apiVersion: v1\nkind: Pod\nmetadata: {{name: x}}\nspec:\n{host_ipc}  volumes: [{{ name: dshm, emptyDir: {{ medium: Memory }} }}]\n  containers:\n    - name: train\n      image: t:1\n{mount}");
+            let reading = crate::lint::read(&text);
+            let pod = &reading.workloads[0].pod;
+            dev_shm(pod, &pod.containers[0])
+        };
+        let mount = "      volumeMounts: [{ name: dshm, mountPath: /dev/shm }]\n";
+        assert_eq!(pod("  hostIPC: true\n", ""), DevShm::Host);
+        assert_eq!(pod("  hostIPC: false\n", ""), DevShm::RuntimeDefault);
+        assert_eq!(pod("", ""), DevShm::RuntimeDefault);
+        assert_eq!(pod("  hostIPC: true\n", mount), DevShm::MemoryEmptyDir);
+        // 4 × 17Mi: a bus error in the runtime's 64 MiB, nothing on the node's.
+        let (_, small, _) = program("memory: { steady: 1Gi }, workers: 4, shm: 17Mi");
+        assert_eq!(failure(DevShm::Host, &small, None), None);
+        assert_eq!(charged(DevShm::Host, &small), 4 * (17 << 20));
+        // Charged to the container as a memory emptyDir is: over the limit, OOM.
+        let (_, over, limit) = program("memory: { steady: 1Gi }, workers: 2, shm: 1536Mi");
+        let oom = failure(DevShm::Host, &over, limit).expect("over the limit");
+        assert!(!oom.is_bus_error());
     }
 }

@@ -63,6 +63,12 @@ impl ExecContext<'_> {
                 }
                 ("tmpfs", size)
             }
+            // The node's /dev/shm (`hostIPC: true`): a tmpfs of the kernel's
+            // default size, half the RAM (`Documentation/filesystems/tmpfs.rst`).
+            DevShm::Host => match self.pool_of(pod) {
+                Some(pool) => ("tmpfs", pool.memory_bytes / 2),
+                None => return only(),
+            },
             DevShm::Other => return only(),
         };
         let used = pod

@@ -298,6 +298,7 @@ pub fn lower_pod_spec(spec: Option<&Node>, key_span: Span) -> PodSpec {
             })
             .unwrap_or_default(),
         node_affinity: lower_node_affinity(spec.get("affinity")),
+        host_ipc: spec.get("hostIPC").and_then(Node::as_bool).unwrap_or(false),
         volumes: items(spec.get("volumes"))
             .iter()
             .map(lower_volume)

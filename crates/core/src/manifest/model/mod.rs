@@ -203,6 +203,9 @@ pub struct PodSpec {
     /// Required node affinity: terms are ORed, the requirements of a term ANDed.
     pub node_affinity: Vec<Vec<Requirement>>,
     pub volumes: Vec<Volume>,
+    /// `hostIPC: true`: the pod shares the node's IPC namespace, and its
+    /// containers the node's /dev/shm (`sim::shm`).
+    pub host_ipc: bool,
     /// The pod spec's keys in the order written, with their spans.
     pub keys: Vec<(String, Span)>,
 }
