@@ -166,21 +166,23 @@ pub fn at_param(ms: u64) -> String {
     }
 }
 
-/// The height of the compact layout an embed is laid out for (CSS
-/// `.app.embed`) when it shows `pods` pods: the tab row, the stage's
-/// controls, each pod's lanes, the axis, the scrubber and `kubectl get
-/// pods`, then the controls. The frame also tells the article its height
-/// (`web/facade.js`, README "Embedding"), so an article with the snippet
-/// fits it exactly.
+/// The height the iframe code asks for, for `pods` pods (at most 4 are
+/// counted: past them the frame scrolls): the compact layout (CSS
+/// `.app.embed`) at an article column's 700 px, read off the release
+/// build's embed (`target/e2e/embed-700x560-*.png`): about 250 px for the
+/// tab row, the stage's controls, the axis, the folded legend, the
+/// scrubber, `kubectl get pods` and the link under it, 145 px per pod's
+/// lanes, and 56 px per row of controls (three to a row at 700 px). A
+/// narrower column is taller; the frame also tells the article its height
+/// as it changes (`web/facade.js`, README "Embedding"), so an article with
+/// the snippet fits it exactly.
 pub fn embed_height(options: &PageOptions, pods: usize) -> u32 {
     let controls = options
         .controls
         .as_ref()
         .map_or(EMBED_CONTROLS.len(), Vec::len) as u32;
     let pods = pods.clamp(1, 4) as u32;
-    // Measured at 700 px wide (docs/size.md "The embed's height"): 300 px
-    // of chrome and stage, 160 per pod, 52 per control.
-    300 + 160 * pods + 52 * controls
+    250 + 145 * pods + 56 * controls.div_ceil(3)
 }
 
 /// The iframe code for `fragment` (`share::encode` or
@@ -288,7 +290,12 @@ mod tests {
             controls: Some(vec!["startup"]),
             ..PageOptions::default()
         };
-        assert!(embed_height(&one, 1) < embed_height(&two, 1));
+        let four = PageOptions {
+            controls: Some(vec!["startup", "memory", "workers", "gpu-memory"]),
+            ..PageOptions::default()
+        };
+        assert!(embed_height(&one, 1) == embed_height(&two, 1));
+        assert!(embed_height(&two, 1) < embed_height(&four, 1));
         assert!(embed_height(&two, 1) < embed_height(&two, 2));
         assert_eq!(embed_height(&two, 9), embed_height(&two, 4));
     }
