@@ -75,12 +75,14 @@ const PARTS: [Part; 4] = [
     // with issue 29's core (the template hash from the canonical template,
     // the assumptions and their path grammar, the controllers' fidelity
     // fixes) and the sliders' assumption marks: raised from 480 to 490 KiB
-    // (docs/size.md "First contact"). The issue's goal for the slider's
-    // path is 300 KiB.
+    // (docs/size.md "First contact"); 503,897 with issue 29's last gaps
+    // (sidecars stopped in order, init containers' GPUs reused, hostIPC's
+    // /dev/shm, a sidecar's GPUs in the pod's request, dotted podlab.dev
+    // keys): 500 KiB. The issue's goal for the slider's path is 300 KiB.
     Part {
         label: "page engine: podlab-web (.wasm + .js)",
         prefix: Some("podlab-web"),
-        budget: 490 * 1024,
+        budget: 500 * 1024,
         goal: 300 * 1024,
     },
     Part {
