@@ -132,7 +132,22 @@ pub fn timeline(
         }
         out.push_str("</li>");
     }
-    out.push_str("</ul><svg class=\"axis\" width=\"100%\" height=\"20\" aria-hidden=\"true\">");
+    out.push_str("</ul>");
+    out.push_str(&axis(end));
+    out.push_str(&format!(
+        "<div class=\"cursor\" style=\"left: {}\" aria-hidden=\"true\"></div></div>",
+        draw::percent_attr(cursor, end)
+    ));
+    out.push_str(&legend(timeline, lang, !fold_legend));
+    out.push_str("</div>");
+    out
+}
+
+/// The time axis under the lanes, from 0 to `end` (`nice_ticks`): the
+/// live page's and the picture's.
+pub fn axis(end: Millis) -> String {
+    let mut out =
+        String::from("<svg class=\"axis\" width=\"100%\" height=\"20\" aria-hidden=\"true\">");
     let ticks = nice_ticks(end);
     let last = ticks.len().saturating_sub(1);
     for (index, tick) in ticks.iter().enumerate() {
@@ -149,12 +164,7 @@ pub fn timeline(
             escape(&tick.label)
         ));
     }
-    out.push_str(&format!(
-        "</svg><div class=\"cursor\" style=\"left: {}\" aria-hidden=\"true\"></div></div>",
-        draw::percent_attr(cursor, end)
-    ));
-    out.push_str(&legend(timeline, lang, !fold_legend));
-    out.push_str("</div>");
+    out.push_str("</svg>");
     out
 }
 
@@ -371,23 +381,17 @@ pub fn embed_code(
     text: &str,
     options: &crate::share::embed::PageOptions,
 ) -> Result<(String, bool), crate::share::ShareError> {
-    let run = crate::sim::simulate(text, &crate::sim::Options::default());
-    let timeline_data = crate::explain::timeline::timeline(&run);
-    let lang = options.lang.unwrap_or_default();
-    let at = options.at.unwrap_or(0).min(run.end);
-    let picture = Picture {
-        version: VERSION.to_string(),
-        at,
-        lang,
-        html: embed_page(&run, &timeline_data, at, lang),
-    };
+    let (picture, pods) = Picture::drawn(
+        text,
+        options.at.unwrap_or(0),
+        options.lang.unwrap_or_default(),
+    );
     // Only the timeline's tab has a picture: the other tabs open live.
     let (fragment, fits) = if options.view == crate::share::embed::View::Timeline {
         crate::share::encode_with_picture(text, &picture.to_payload())?
     } else {
         (crate::share::encode(text)?, false)
     };
-    let pods = timeline_data.pods.len();
     let code = crate::share::embed::embed_code(base, &fragment, options, pods)?;
     Ok((code, fits))
 }
@@ -405,15 +409,21 @@ pub struct Picture {
 impl Picture {
     /// The picture of `text`'s simulation at `at` (clamped to the run).
     pub fn of(text: &str, at: Millis, lang: Lang) -> Picture {
+        Picture::drawn(text, at, lang).0
+    }
+
+    /// The picture and how many pods the run has (the embed's height).
+    fn drawn(text: &str, at: Millis, lang: Lang) -> (Picture, usize) {
         let run = crate::sim::simulate(text, &crate::sim::Options::default());
         let timeline = crate::explain::timeline::timeline(&run);
         let at = at.min(run.end);
-        Picture {
+        let picture = Picture {
             version: VERSION.to_string(),
             at,
             lang,
             html: embed_page(&run, &timeline, at, lang),
-        }
+        };
+        (picture, timeline.pods.len())
     }
 
     /// `podlab 0.1.0 at=720000 lang=en`, a newline, the markup.

@@ -176,6 +176,18 @@ mod tests {
         assert_eq!(decode(&format!("#{fragment}")).as_deref(), Ok(text));
     }
 
+    /// Incompressible: 20,000 pseudo-random letters.
+    fn alphabet_soup(mut state: u64) -> String {
+        (0..20_000)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                char::from(b'a' + (state >> 59) as u8 % 26)
+            })
+            .collect()
+    }
+
     #[test]
     fn a_v2_link_carries_the_text_and_a_picture() {
         let text = include_str!("../../../../tests/golden/crash-loop-liveness-40s.yaml");
@@ -193,15 +205,7 @@ mod tests {
         assert!(fragment.starts_with(&format!("v2.{}.", &v1[3..])));
         assert_eq!(picture(&v1), None);
         // A picture too large for a link is left out: the text alone.
-        let mut state = 7u64;
-        let soup: String = (0..20_000)
-            .map(|_| {
-                state = state
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                char::from(b'a' + (state >> 59) as u8 % 26)
-            })
-            .collect();
+        let soup = alphabet_soup(7);
         assert_eq!(encode_with_picture(text, &soup), Ok((v1, false)));
         assert_eq!(decode("v2.***.AAAA"), Err(ShareError::NotALink));
         assert_eq!(picture("v2.AAAA.***"), None);
@@ -226,16 +230,7 @@ mod tests {
 
     #[test]
     fn a_text_too_long_for_a_link_says_how_long() {
-        // Incompressible: a pseudo-random alphabet soup.
-        let mut state = 1u64;
-        let text: String = (0..20_000)
-            .map(|_| {
-                state = state
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                char::from(b'a' + (state >> 59) as u8 % 26)
-            })
-            .collect();
+        let text = alphabet_soup(1);
         match encode(&text) {
             Err(ShareError::TooLong { fragment_bytes }) => {
                 assert!(fragment_bytes > MAX_FRAGMENT_BYTES)

@@ -25,7 +25,7 @@ use std::rc::Rc;
 
 use web_sys::Element;
 
-use podlab_core::explain::timeline::{nice_ticks, Timeline as TimelineData};
+use podlab_core::explain::timeline::Timeline as TimelineData;
 use podlab_core::i18n::Lang;
 use podlab_core::manifest::duration::Millis;
 use yew::prelude::*;
@@ -204,24 +204,6 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             </li>
         }
     });
-    let ticks = nice_ticks(end);
-    let last = ticks.len().saturating_sub(1);
-    let axis = ticks.iter().enumerate().map(|(index, tick)| {
-        let x = view_model::percent_attr(tick.at, end);
-        let anchor = if index == 0 {
-            "start"
-        } else if index == last && tick.at == end {
-            "end"
-        } else {
-            "middle"
-        };
-        html! {
-            <g key={tick.at.to_string()}>
-                <line x1={x.clone()} x2={x.clone()} y1="0" y2="5" class="tick" />
-                <text x={x} y="17" text-anchor={anchor} class="tick-label">{ tick.label.clone() }</text>
-            </g>
-        }
-    });
     let cursor_left = view_model::percent_attr(props.cursor, end);
 
     html! {
@@ -245,7 +227,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                         aria-label={windowed.then(|| i18n::pod_count(timeline.pods.len()).get(lang).to_owned())}>
                         { for above }{ for lanes }{ for below }
                     </ul>
-                    <svg class="axis" width="100%" height="20" aria-hidden="true">{ for axis }</svg>
+                    { Html::from_html_unchecked(AttrValue::from(podlab_core::picture::axis(end))) }
                     <div class="cursor" style={format!("left: {cursor_left}")} aria-hidden="true"></div>
                 </div>
                 <Legend timeline={timeline.clone()} {lang} folded={props.fold_legend} />
