@@ -37,6 +37,25 @@ pub fn dist_dir() -> PathBuf {
     dist
 }
 
+/// axe-core's `axe.min.js`: `$PODLAB_AXE` (set by `cargo xtask test`,
+/// which installs it), else where that install puts it.
+///
+/// Panics with instructions when it is missing, so the accessibility
+/// tests never pass without running axe.
+pub fn axe_script() -> String {
+    let path = std::env::var_os("PODLAB_AXE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            workspace_root().join("target/tools/axe-core-4.14.1/node_modules/axe-core/axe.min.js")
+        });
+    std::fs::read_to_string(&path).unwrap_or_else(|error| {
+        panic!(
+            "no axe-core at {} ({error}): run `cargo xtask test`, which installs it from npm",
+            path.display()
+        )
+    })
+}
+
 /// Where tests leave screenshots and logs: `target/e2e/`.
 pub fn output_dir() -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR")

@@ -12,6 +12,20 @@ pub const PAGE_LOAD: Duration = Duration::from_secs(30);
 /// The lint debounce is 150 ms; leave room for a slow machine.
 pub const RELINT: Duration = Duration::from_secs(5);
 
+/// The iframe code's `src` for `text` at `at`, as `podlab share --embed`
+/// writes it for a page served at `base` (with its picture: `#v2.`).
+pub fn embed_src(base: &str, text: &str, at: u64, lang: podlab_core::i18n::Lang) -> String {
+    let options = podlab_core::share::embed::PageOptions {
+        at: Some(at),
+        lang: Some(lang),
+        ..Default::default()
+    };
+    let (code, pictured) =
+        podlab_core::picture::embed_code(base, text, &options).expect("fits in a link");
+    assert!(pictured, "the picture fits in the link");
+    code.split('"').nth(1).expect("src").to_string()
+}
+
 /// Opens `/<query>` and waits for the lint summary (the app is up).
 pub fn open(session: &Session, server: &StaticServer, query: &str) {
     session.goto(&server.url(&format!("/{query}")));

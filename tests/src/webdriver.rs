@@ -427,3 +427,14 @@ mod tests {
         assert!(dechunk(b"9\r\nabc").is_none());
     }
 }
+
+/// WebDriver's codes for keys that are not characters, for `send_keys`; a
+/// modifier stays down until `NULL` releases it.
+pub mod keys {
+    pub const NULL: &str = "\u{E000}";
+    pub const TAB: &str = "\u{E004}";
+    pub const ENTER: &str = "\u{E007}";
+    pub const SHIFT: &str = "\u{E008}";
+    pub const CONTROL: &str = "\u{E009}";
+    pub const ESCAPE: &str = "\u{E00C}";
+}

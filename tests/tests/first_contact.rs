@@ -8,7 +8,7 @@
 
 use podlab_core::i18n::Lang;
 use podlab_core::share::embed::PageOptions;
-use podlab_e2e::page::{PAGE_LOAD, RELINT};
+use podlab_e2e::page::{embed_src, PAGE_LOAD, RELINT};
 use podlab_e2e::server::{Site, StaticServer};
 use podlab_e2e::webdriver::{ChromeDriver, Session};
 use podlab_e2e::{dist_dir, output_dir, workspace_root};
@@ -18,20 +18,6 @@ const CRASH_LOOP: &str = "tests/golden/crash-loop-liveness-40s.yaml";
 
 fn golden(path: &str) -> String {
     std::fs::read_to_string(workspace_root().join(path)).expect("golden file")
-}
-
-/// The iframe code's `src` for `text` at `at`, as `podlab share --embed`
-/// writes it for a page served at `base`.
-fn embed_src(base: &str, text: &str, at: u64, lang: Lang) -> String {
-    let options = PageOptions {
-        at: Some(at),
-        lang: Some(lang),
-        ..PageOptions::default()
-    };
-    let (code, pictured) =
-        podlab_core::picture::embed_code(base, text, &options).expect("fits in a link");
-    assert!(pictured, "the picture fits in the link");
-    code.split('"').nth(1).expect("src").to_string()
 }
 
 /// What the run says each pod's STATUS is at `at`.

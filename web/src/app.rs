@@ -15,8 +15,8 @@ use yew::prelude::*;
 use podlab_core::exercise::{self, Exercise, GoalResult};
 
 use crate::components::{
-    Controls, Diagnostics, Editor, ExerciseIndex, ExercisePanel, InterviewView, LangToggle, Locked,
-    ShareBar, Simulation,
+    CardFix, Controls, Diagnostics, Editor, ExerciseIndex, ExercisePanel, InterviewView,
+    LangToggle, Locked, ShareBar, Simulation,
 };
 use crate::hooks::use_debounced_effect;
 use crate::i18n::TextHtml;
@@ -307,6 +307,14 @@ pub fn App(props: &AppProps) -> Html {
         let dispatcher = state.dispatcher();
         Callback::from(move |index: usize| dispatcher.dispatch(Action::ApplyFix(index)))
     };
+    // The diagnosis card's fix and its undo (issue 30): kept the same
+    // across renders, so the simulation is not redrawn for a new closure.
+    let card_on_fix = use_callback(state.dispatcher(), |index: usize, dispatcher| {
+        dispatcher.dispatch(Action::ApplyFix(index))
+    });
+    let card_on_undo = use_callback(state.dispatcher(), |(), dispatcher| {
+        dispatcher.dispatch(Action::UndoFix)
+    });
     let editor_ref = use_node_ref();
     let on_goto = {
         let editor_ref = editor_ref.clone();
@@ -487,10 +495,15 @@ pub fn App(props: &AppProps) -> Html {
                     <button type="button" onclick={on_dismiss}>{ i18n::dismiss().html(lang) }</button>
                 </div>
             }
+            // Each page's content is its `main` landmark (axe: landmark-one-main, region).
             if *page == Page::Exercises {
-                <ExerciseIndex {lang} solved={(*progress).clone()} exercises={(*library).clone()} />
+                <main class="page-main">
+                    <ExerciseIndex {lang} solved={(*progress).clone()} exercises={(*library).clone()} />
+                </main>
             } else if let (true, Some(exercise)) = (interview, exercise.clone()) {
-                <InterviewView {exercise} {lang} />
+                <main class="page-main">
+                    <InterviewView {exercise} {lang} />
+                </main>
             } else {
             <main class={classes!(
                 "workbench",
@@ -533,6 +546,7 @@ pub fn App(props: &AppProps) -> Html {
                                 {lang}
                                 {on_input}
                                 node_ref={editor_ref.clone()}
+                                changed={state.applied.as_ref().map(|applied| Rc::new(applied.lines.clone()))}
                             />
                         }
                         if findings_hidden {
@@ -559,6 +573,13 @@ pub fn App(props: &AppProps) -> Html {
                     command={options.cmd.clone()}
                     command_out={command_out.clone()}
                     fold_legend={*embed}
+                    fix={exercise.is_none().then(|| CardFix {
+                        lint: state.lint().cloned(),
+                        workloads: state.linted.workloads.clone(),
+                        applied: state.applied.clone(),
+                        on_fix: card_on_fix.clone(),
+                        on_undo: card_on_undo.clone(),
+                    })}
                 >
                     if let Some(exercise) = exercise.clone() {
                         <ExercisePanel {exercise} results={shown_results.clone()} {lang} {on_replace}

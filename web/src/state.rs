@@ -16,13 +16,15 @@
 use std::rc::Rc;
 
 use podlab_core::controls::{self, Change, Values};
-use podlab_core::diagnostic::apply_edits;
+use podlab_core::diagnostic::{apply_edits, TextEdit};
 use podlab_core::explain::timeline::{timeline, Timeline};
 use podlab_core::i18n::Lang;
 use podlab_core::i18n::Text;
 use podlab_core::lint::read;
 use podlab_core::manifest::duration::Millis;
+use podlab_core::manifest::model::WorkloadKind;
 use podlab_core::sim::{simulate_reading, Options, Run};
+use podlab_core::span::Span;
 use yew::Reducible;
 
 use crate::findings::Findings;
@@ -46,6 +48,9 @@ pub struct Linted {
     /// Which cluster podlab assumed from the manifest's cloud hints, when
     /// the text writes none (`manifest::infer`, issue 12 item 5).
     pub cluster_note: Option<Text>,
+    /// Each workload's kind, name and document: where the diagnosis card
+    /// looks for the fix of a pod's outcome (`diagnosis::owner_document`).
+    pub workloads: Rc<[(WorkloadKind, String, Span)]>,
 }
 
 impl Linted {
@@ -67,6 +72,11 @@ impl Linted {
             timeline,
             traffic,
             replicas,
+            workloads: reading
+                .workloads
+                .iter()
+                .map(|workload| (workload.kind, workload.name.clone(), workload.span))
+                .collect(),
             cluster_note: reading.scenario.inferred_note,
         }
     }
@@ -104,6 +114,101 @@ pub struct AppState {
     /// What the sliders show, read from `text` at once (not debounced), so
     /// a slider never jumps back while it is dragged.
     pub values: Rc<Option<Values>>,
+    /// The fix applied last, until the next edit: its note ("failureThreshold
+    /// 30 → 45 · Undo"), the lines it changed, the text to go back to.
+    pub applied: Option<Rc<Applied>>,
+}
+
+/// A fix the reader applied (from the diagnosis card or the list), kept
+/// until the next edit so the page can show what changed and undo it: the
+/// textarea's own undo does not see a value set from code.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Applied {
+    /// The text before the fix.
+    pub before: Rc<str>,
+    /// What changed, one entry per edit ([`changes`]).
+    pub changes: Vec<FixChange>,
+    /// The changed lines of the new text, 0-based, first and last.
+    pub lines: Vec<(usize, usize)>,
+}
+
+/// What a fix changes, for the note under the diagnosis card and the
+/// editor's marks: one [`FixChange`] per edit, and the lines of the new text
+/// (0-based, first and last) each edit wrote. Edits as `apply_edits` takes
+/// them (sorted by position; an edit it would skip is skipped here too).
+pub fn changes(text: &str, edits: &[TextEdit]) -> (Vec<FixChange>, Vec<(usize, usize)>) {
+    let mut sorted: Vec<&TextEdit> = edits.iter().collect();
+    podlab_core::sort::sort_by_key(&mut sorted, |edit| (edit.span.start, edit.span.end));
+    let (mut changes, mut lines) = (Vec::new(), Vec::new());
+    let (mut cursor, mut line_shift) = (0usize, 0isize);
+    for edit in sorted {
+        let (start, end) = (edit.span.start, edit.span.end);
+        let (Some(before), Some(old)) = (text.get(..start), text.get(start..end)) else {
+            continue;
+        };
+        if start < cursor {
+            continue;
+        }
+        cursor = end;
+        let new = edit.text.as_str();
+        let first = (before.matches('\n').count() as isize + line_shift).max(0) as usize;
+        let body = new.strip_suffix('\n').unwrap_or(new);
+        let count = body.matches('\n').count();
+        lines.push((first, first + count));
+        line_shift += new.matches('\n').count() as isize - old.matches('\n').count() as isize;
+        let line_start = before.rfind('\n').map_or(0, |at| at + 1);
+        changes.push(
+            if !old.contains('\n') && !new.contains('\n') && !old.trim().is_empty() {
+                FixChange::Value {
+                    key: key_before(&text[line_start..start]),
+                    from: old.trim().to_owned(),
+                    to: new.trim().to_owned(),
+                }
+            } else if old.trim().is_empty() {
+                let key = body
+                    .lines()
+                    .map(str::trim)
+                    .find(|line| !line.is_empty())
+                    .map(|line| line.trim_start_matches("- "))
+                    .map(|line| line.split(':').next().unwrap_or(line).to_owned())
+                    .unwrap_or_default();
+                FixChange::Added {
+                    lines: count + 1,
+                    key,
+                }
+            } else {
+                FixChange::Rewritten { lines: count + 1 }
+            },
+        );
+    }
+    (changes, lines)
+}
+
+/// The key a value on a line belongs to: `memory` in `limits: { memory: `,
+/// `failureThreshold` in `      failureThreshold: `.
+fn key_before(prefix: &str) -> String {
+    let prefix = prefix.trim_end();
+    let prefix = prefix.strip_suffix(':').unwrap_or(prefix);
+    prefix
+        .rsplit([' ', '{', ',', '-', '['])
+        .find(|part| !part.is_empty())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// One edit of a fix, as the note says it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FixChange {
+    /// A value on one line: `failureThreshold` `30` → `45`.
+    Value {
+        key: String,
+        from: String,
+        to: String,
+    },
+    /// Lines added (a startupProbe block): how many, the first key.
+    Added { lines: usize, key: String },
+    /// Anything else: lines rewritten.
+    Rewritten { lines: usize },
 }
 
 pub enum Action {
@@ -123,6 +228,8 @@ pub enum Action {
     Control(Change),
     /// A whole new text (an exercise's start or solution), linted at once.
     Replace(Rc<str>),
+    /// Put back the text from before the fix applied last.
+    UndoFix,
 }
 
 impl AppState {
@@ -133,6 +240,7 @@ impl AppState {
             values: Rc::new(controls::values(&text)),
             text,
             lang,
+            applied: None,
         }
     }
 
@@ -144,6 +252,7 @@ impl AppState {
             linted: self.linted.clone(),
             diagnosed: self.diagnosed.clone(),
             lang: self.lang,
+            applied: None,
         }
     }
 
@@ -179,6 +288,7 @@ impl Reducible for AppState {
                 text: self.text.clone(),
                 lang: self.lang,
                 values: self.values.clone(),
+                applied: self.applied.clone(),
             }),
             Action::Diagnosed(text, findings)
                 if matches!(self.diagnosed, Diagnosed::Waiting) && *text == *self.linted.text =>
@@ -196,6 +306,7 @@ impl Reducible for AppState {
                     linted: self.linted.clone(),
                     lang: self.lang,
                     values: self.values.clone(),
+                    applied: self.applied.clone(),
                 })
             }
             Action::ApplyFix(index) => {
@@ -207,14 +318,27 @@ impl Reducible for AppState {
                     return self;
                 };
                 let fixed: Rc<str> = apply_edits(&self.text, &fix.edits).into();
-                Rc::new(AppState::new(fixed, self.lang))
+                let (changes, lines) = changes(&self.text, &fix.edits);
+                Rc::new(AppState {
+                    applied: Some(Rc::new(Applied {
+                        before: self.text.clone(),
+                        changes,
+                        lines,
+                    })),
+                    ..AppState::new(fixed, self.lang)
+                })
             }
+            Action::UndoFix => match &self.applied {
+                Some(applied) => Rc::new(AppState::new(applied.before.clone(), self.lang)),
+                None => self,
+            },
             Action::SetLang(lang) if lang != self.lang => Rc::new(AppState {
                 text: self.text.clone(),
                 linted: self.linted.clone(),
                 diagnosed: self.diagnosed.clone(),
                 lang,
                 values: self.values.clone(),
+                applied: self.applied.clone(),
             }),
             _ => self,
         }
@@ -448,6 +572,60 @@ mod tests {
         assert_eq!(
             (row.ready.as_str(), row.status.as_str(), row.restart_count),
             ("1/1", "Running", 0)
+        );
+    }
+
+    /// Issue 30: the diagnosis card's fix, what it changed, and its undo.
+    #[test]
+    fn the_card_fix_says_what_changed_and_undoes_to_the_learners_text() {
+        use podlab_core::explain::get_pods;
+        let text = include_str!("../../exercises/startup-budget-too-short.yaml");
+        let start = diagnosed(state(text));
+        let run = &start.linted.run;
+        let diagnosis = crate::view_model::pod_diagnosis(run, 0, run.end).expect("the pod fails");
+        let lint = start.lint().expect("the worker's findings");
+        let index =
+            crate::view_model::card_fix(&diagnosis, run, &start.linted.workloads, &lint.findings)
+                .expect("the card offers PL202's fix");
+        assert_eq!(lint.findings.diagnostics[index].rule, "PL202");
+        let fixed = start.clone().reduce(Action::ApplyFix(index));
+        let applied = fixed.applied.clone().expect("the note of the fix");
+        assert!(Rc::ptr_eq(&applied.before, &start.text));
+        let threshold_line = text
+            .lines()
+            .position(|line| line.trim_start().starts_with("failureThreshold"))
+            .expect("the startupProbe's threshold");
+        assert_eq!(applied.lines, vec![(threshold_line, threshold_line)]);
+        let FixChange::Value { key, from, to } = &applied.changes[0] else {
+            panic!("{:?}", applied.changes)
+        };
+        assert_eq!(key, "failureThreshold");
+        assert!(text
+            .lines()
+            .nth(threshold_line)
+            .is_some_and(|line| line.ends_with(from.as_str())));
+        assert!(fixed
+            .text
+            .lines()
+            .nth(threshold_line)
+            .is_some_and(|line| line.ends_with(to.as_str())));
+        // The timeline shows the recovery at once.
+        let row = get_pods::row(&fixed.linted.run.pods[0], fixed.linted.run.end);
+        assert_eq!(row.status, "Running");
+        // The note lasts until the next edit; a relint keeps it.
+        let relinted = diagnosed(fixed.clone());
+        assert_eq!(relinted.applied, fixed.applied);
+        let typed = fixed
+            .clone()
+            .reduce(Action::Edit(format!("{}# x\n", fixed.text).into()));
+        assert!(typed.applied.is_none());
+        // Undo puts the learner's text back, whole.
+        let undone = fixed.reduce(Action::UndoFix);
+        assert_eq!(&*undone.text, text);
+        assert!(undone.applied.is_none());
+        assert!(
+            Rc::ptr_eq(&undone.clone().reduce(Action::UndoFix), &undone),
+            "nothing to undo"
         );
     }
 

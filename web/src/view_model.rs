@@ -13,6 +13,7 @@ use podlab_core::sim::{PodRun, Run};
 
 use crate::findings::Findings;
 use crate::i18n;
+use crate::state::FixChange;
 
 /// One diagnostic as the list shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -245,6 +246,41 @@ pub fn pod_diagnosis(run: &Run, pod: usize, at: Millis) -> Option<Diagnosis> {
     diagnosis::diagnose(run, at)
         .into_iter()
         .find(|diagnosis| &diagnosis.pod == name)
+}
+
+/// The note of an applied fix: "failureThreshold 30 → 45", "+6 lines:
+/// startupProbe", joined, in the chosen language.
+pub fn applied_note(changes: &[FixChange], lang: Lang) -> String {
+    let parts: Vec<String> = changes
+        .iter()
+        .map(|change| match change {
+            FixChange::Value { key, from, to } => format!("{key} {from} → {to}"),
+            FixChange::Added { lines, key } => i18n::lines_added(*lines, key).get(lang).to_owned(),
+            FixChange::Rewritten { lines } => i18n::lines_rewritten(*lines).get(lang).to_owned(),
+        })
+        .collect();
+    parts.join(" · ")
+}
+
+/// The finding whose fix the diagnosis card offers for `diagnosis` (the
+/// pod's outcome): its rule's, inside the pod's workload, from the
+/// worker's lint of the text the run was made from.
+pub fn card_fix(
+    diagnosis: &Diagnosis,
+    run: &Run,
+    workloads: &[(
+        podlab_core::manifest::model::WorkloadKind,
+        String,
+        podlab_core::span::Span,
+    )],
+    findings: &Findings,
+) -> Option<usize> {
+    let within = run
+        .pods
+        .iter()
+        .find(|pod| pod.name == diagnosis.pod)
+        .and_then(|pod| diagnosis::owner_document(&pod.owner, workloads));
+    diagnosis.fix_of(&findings.diagnostics, within)
 }
 
 /// The controls an exercise shows: all but those whose change would break
@@ -519,6 +555,7 @@ mod tests {
         }
     }
     use super::*;
+    use podlab_core::diagnostic::TextEdit;
     use podlab_core::lint::lint;
 
     /// The worker's findings, made in-process.
@@ -527,6 +564,87 @@ mod tests {
     }
 
     const CRASH_LOOP: &str = include_str!("../../tests/golden/crash-loop-liveness-40s.yaml");
+
+    #[test]
+    fn a_fix_is_described_by_what_it_changes() {
+        let edit = |start: usize, end: usize, text: &str| TextEdit {
+            span: podlab_core::span::Span { start, end },
+            text: text.to_owned(),
+        };
+        let text = "a:\n  limits: { memory: 6Gi, cpu: 1 }\n  failureThreshold: 30\nb: 1\n";
+        let memory = text.find("6Gi").expect("in the text");
+        let threshold = text.find("30").expect("in the text");
+        let b = text.find("b: 1").expect("in the text");
+        let (changes, lines) = crate::state::changes(
+            text,
+            &[
+                edit(threshold, threshold + 2, "45"),
+                edit(memory, memory + 3, "12Gi"),
+                edit(b, b, "probe:\n  x: 1\n  y: 2\n"),
+            ],
+        );
+        assert_eq!(
+            changes,
+            vec![
+                FixChange::Value {
+                    key: "memory".into(),
+                    from: "6Gi".into(),
+                    to: "12Gi".into()
+                },
+                FixChange::Value {
+                    key: "failureThreshold".into(),
+                    from: "30".into(),
+                    to: "45".into()
+                },
+                FixChange::Added {
+                    lines: 3,
+                    key: "probe".into()
+                },
+            ]
+        );
+        // Lines of the new text: the insertion starts where `b: 1` was.
+        assert_eq!(lines, vec![(1, 1), (2, 2), (3, 5)]);
+        assert_eq!(
+            applied_note(&changes, Lang::En),
+            "memory 6Gi → 12Gi · failureThreshold 30 → 45 · +3 lines: probe"
+        );
+        assert_eq!(applied_note(&changes[2..], Lang::ZhTw), "新增 3 行：probe");
+        // Lines after an insertion move down with it.
+        let (_, lines) = changes_of_two_insertions();
+        assert_eq!(lines, vec![(0, 1), (3, 3)]);
+    }
+
+    fn changes_of_two_insertions() -> (Vec<FixChange>, Vec<(usize, usize)>) {
+        let text = "x: 1\ny: 2\n";
+        let edits = [
+            TextEdit {
+                span: podlab_core::span::Span { start: 0, end: 0 },
+                text: "p: 1\nq: 2\n".into(),
+            },
+            TextEdit {
+                span: podlab_core::span::Span { start: 5, end: 9 },
+                text: "y: 3".into(),
+            },
+        ];
+        crate::state::changes(text, &edits)
+    }
+
+    #[test]
+    fn the_card_offers_the_fix_of_the_pods_own_workload() {
+        let state = crate::state::Linted::new(CRASH_LOOP.into());
+        let run = &state.run;
+        let diagnosis = pod_diagnosis(run, 0, 720_000).expect("the crash loop");
+        let found = findings(CRASH_LOOP);
+        let index = card_fix(&diagnosis, run, &state.workloads, &found).expect("PL201's fix");
+        assert_eq!(found.diagnostics[index].rule, "PL201");
+        // Another workload's document holds no finding of this pod's.
+        let elsewhere = [(
+            podlab_core::manifest::model::WorkloadKind::Deployment,
+            state.workloads[0].1.clone(),
+            podlab_core::span::Span { start: 0, end: 1 },
+        )];
+        assert_eq!(card_fix(&diagnosis, run, &elsewhere, &found), None);
+    }
 
     fn crash_loop() -> Run {
         podlab_core::sim::simulate(CRASH_LOOP, &podlab_core::sim::Options::default())

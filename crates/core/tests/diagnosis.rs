@@ -768,3 +768,90 @@ fn init_containers_are_named_in_the_diagnosis() {
         .iter()
         .any(|d| d.pod == "llm-server"));
 }
+
+/// The page's "Apply the fix" (issue 30): a diagnosis finds its rule's
+/// finding in a lint of the same text, within the pod's workload, and
+/// applying that finding's fix ends the outcome on a new run. Over every
+/// golden run and every exercise's starting text.
+#[test]
+fn the_fix_a_diagnosis_offers_ends_its_outcome() {
+    use podlab_core::diagnostic::apply_edits;
+    use podlab_core::explain::diagnosis::owner_document;
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut texts = Vec::new();
+    for dir in ["tests/golden", "exercises"] {
+        let mut names: Vec<_> = std::fs::read_dir(root.join(dir))
+            .expect("the folder is in the repository")
+            .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+            .filter(|path| {
+                path.extension().is_some_and(|ext| ext == "yaml")
+                    && !path.to_string_lossy().ends_with(".solution.yaml")
+            })
+            .collect();
+        names.sort();
+        for path in names {
+            let text = std::fs::read_to_string(&path).expect("readable");
+            texts.push((path.display().to_string(), text));
+        }
+    }
+    let outcomes = |text: &str| {
+        let run = simulate(text, &Options::default());
+        let owners: Vec<(String, Kind)> = diagnose(&run, run.end)
+            .iter()
+            .map(|d| {
+                let owner = run.pods.iter().find(|pod| pod.name == d.pod);
+                (owner.map_or(d.pod.clone(), |pod| pod.owner.clone()), d.kind)
+            })
+            .collect();
+        (run, owners)
+    };
+    let mut offered = Vec::new();
+    for (name, text) in &texts {
+        let (run, _) = outcomes(text);
+        let reading = podlab_core::lint::read(text);
+        let workloads: Vec<_> = reading
+            .workloads
+            .iter()
+            .map(|w| (w.kind, w.name.clone(), w.span))
+            .collect();
+        let report = podlab_core::lint::lint(text);
+        for diagnosis in diagnose(&run, run.end) {
+            let owner = run.pods.iter().find(|pod| pod.name == diagnosis.pod);
+            let within = owner.and_then(|pod| owner_document(&pod.owner, &workloads));
+            let Some(index) = diagnosis.fix_of(&report.diagnostics, within) else {
+                continue;
+            };
+            let finding = &report.diagnostics[index];
+            assert!(diagnosis.rules().contains(&finding.rule));
+            if let Some(document) = within {
+                assert!(document.start <= finding.span.start && finding.span.end <= document.end);
+            }
+            let fix = finding
+                .fix
+                .as_ref()
+                .expect("fix_of picks a finding with a fix");
+            let fixed = apply_edits(text, &fix.edits);
+            let owner = owner.map_or(diagnosis.pod.clone(), |pod| pod.owner.clone());
+            let (_, after) = outcomes(&fixed);
+            assert!(
+                !after.contains(&(owner.clone(), diagnosis.kind)),
+                "{name}: {} ({}) still {:?} for {owner} after {}'s fix:\n{fixed}",
+                diagnosis.pod,
+                finding.rule,
+                diagnosis.kind,
+                finding.rule
+            );
+            offered.push((name.clone(), finding.rule));
+        }
+    }
+    // The families with a fix are offered one where the texts have them.
+    for rule in [
+        "PL102", "PL104", "PL106", "PL201", "PL202", "PL204", "PL205", "PL501", "PL505",
+    ] {
+        assert!(
+            offered.iter().any(|(_, offered)| *offered == rule),
+            "no diagnosis offered {rule}'s fix: {offered:?}"
+        );
+    }
+}

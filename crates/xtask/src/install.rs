@@ -27,6 +27,54 @@ const KUBECTL_VERSION: &str = "v1.35.2";
 /// Where it goes, relative to the workspace root.
 pub const KUBECTL_DIR: &str = "target/tools/kubectl-v1.35";
 
+/// axe-core, the accessibility checker the end-to-end tests run in each
+/// page (issue 30: 0 violations), from npm, pinned.
+const AXE_VERSION: &str = "4.14.1";
+
+/// Installs axe-core under `target/tools/` if it is missing and returns the
+/// path of its `axe.min.js`, which the tests read from `PODLAB_AXE`.
+pub fn axe(shell: &Shell) -> Result<PathBuf> {
+    step("tools: axe-core");
+    let dir = shell
+        .root
+        .join(format!("target/tools/axe-core-{AXE_VERSION}"));
+    let script = dir.join("node_modules/axe-core/axe.min.js");
+    if script.is_file() {
+        println!("ok: axe-core {AXE_VERSION}");
+        return Ok(script);
+    }
+    if shell.capture("npm", &["--version"]).is_none() {
+        bail!("npm is needed to install axe-core {AXE_VERSION} for the accessibility tests: install Debian's `npm` package and run this again");
+    }
+    println!(
+        "installing: axe-core {AXE_VERSION} from npm into {}",
+        dir.display()
+    );
+    std::fs::create_dir_all(&dir)?;
+    let prefix = dir.to_str().context("the workspace path is not UTF-8")?;
+    shell
+        .command(
+            "npm",
+            &[
+                "install",
+                "--prefix",
+                prefix,
+                "--no-save",
+                "--no-audit",
+                "--no-fund",
+                &format!("axe-core@{AXE_VERSION}"),
+            ],
+        )
+        .run()?;
+    if !script.is_file() {
+        bail!(
+            "npm installed axe-core {AXE_VERSION} but {} is missing",
+            script.display()
+        );
+    }
+    Ok(script)
+}
+
 /// The wasm target, wasm-bindgen CLI, wasm-opt and Trunk.
 pub fn web_tools(shell: &Shell) -> Result<()> {
     step("tools: wasm32 target, wasm-bindgen, wasm-opt, trunk");

@@ -63,6 +63,7 @@ fn test() -> Result<()> {
     install::web_tools(&shell)?;
     install::browser(&shell)?;
     let kubectl = install::kubectl(&shell)?;
+    let axe = install::axe(&shell)?;
 
     step("rustfmt: cargo fmt --check");
     shell.cargo(&["fmt", "--all", "--", "--check"]).run()?;
@@ -122,6 +123,7 @@ fn test() -> Result<()> {
     shell
         .cargo(&["test", "-p", "podlab-e2e"])
         .env("PODLAB_DIST", shell.root.join("dist"))
+        .env("PODLAB_AXE", &axe)
         .run()?;
 
     println!(

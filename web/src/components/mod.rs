@@ -23,7 +23,7 @@ pub use controls::Controls;
 pub use diagnostics::{DiagnosticItem, Diagnostics};
 pub use editor::{Editor, Locked};
 pub use exercises::{ExerciseIndex, ExercisePanel, InterviewView};
-pub use kubectl_panes::{DiagnosisCard, KubectlPanes};
+pub use kubectl_panes::{CardFix, DiagnosisCard, KubectlPanes};
 pub use lang_toggle::LangToggle;
 pub use share_bar::ShareBar;
 pub use simulation::Simulation;

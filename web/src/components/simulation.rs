@@ -54,6 +54,9 @@ pub struct SimulationProps {
     /// An embed: the legend starts folded, one tap away.
     #[prop_or_default]
     pub fold_legend: bool,
+    /// The diagnosis card's "Apply the fix" (none in an exercise).
+    #[prop_or_default]
+    pub fix: Option<super::CardFix>,
 }
 
 impl PartialEq for SimulationProps {
@@ -67,6 +70,7 @@ impl PartialEq for SimulationProps {
             && self.fold_diagnosis == other.fold_diagnosis
             && self.command == other.command
             && self.fold_legend == other.fold_legend
+            && self.fix == other.fix
     }
 }
 
@@ -249,7 +253,8 @@ pub fn Simulation(props: &SimulationProps) -> Html {
             </div>
             { props.children.clone() }
             <KubectlPanes text={props.linted.text.clone()} {run} {cursor} selected={playback.selected} {lang} {on_select}
-                fold_diagnosis={props.fold_diagnosis} command={props.command.clone()} command_out={props.command_out.clone()} />
+                fold_diagnosis={props.fold_diagnosis} command={props.command.clone()} command_out={props.command_out.clone()}
+                fix={props.fix.clone()} />
         </section>
     }
 }

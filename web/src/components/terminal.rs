@@ -198,13 +198,26 @@ pub fn Terminal(props: &TerminalProps) -> Html {
             input.set(field.value());
         })
     };
+    // Esc, then Tab, leaves the terminal, as in the editor (the hint
+    // under the line says so); Tab on an empty line moves on too.
+    let escaped = use_mut_ref(|| false);
     let on_keydown = {
         let (screen, input, bump) = (screen.clone(), input.clone(), bump.clone());
         let (run_line, complete, log_ref) = (run_line.clone(), complete.clone(), log_ref.clone());
         Callback::from(move |event: KeyboardEvent| {
             let field: HtmlInputElement = event.target_unchecked_into();
             let line = field.value();
-            match event.key().as_str() {
+            let key = event.key();
+            let was_escaped = match key.as_str() {
+                "Escape" => {
+                    *escaped.borrow_mut() = true;
+                    return;
+                }
+                "Shift" => *escaped.borrow(),
+                _ => escaped.replace(false),
+            };
+            match key.as_str() {
+                "Tab" if was_escaped || line.trim().is_empty() => {}
                 "Enter" => {
                     event.prevent_default();
                     input.set(String::new());
@@ -283,11 +296,13 @@ pub fn Terminal(props: &TerminalProps) -> Html {
                     spellcheck="false"
                     enterkeyhint="send"
                     aria-label={i18n::terminal_input().get(lang).to_owned()}
+                    aria-describedby="term-keys"
                     placeholder={if prompt == "# " { "env" } else { "kubectl get pods" }}
                     oninput={on_input}
                     onkeydown={on_keydown}
                 />
             </div>
+            <p class="term-keys" id="term-keys" data-testid="terminal-keys">{ i18n::terminal_keys().html(lang) }</p>
             if let Some(completion) = completion.filter(|c| !c.candidates.is_empty()) {
                 <div class="term-complete" role="group" data-testid="terminal-completions"
                     aria-label={i18n::terminal_completions().get(lang).to_owned()}>

@@ -137,6 +137,31 @@ pub fn fix() -> Text {
     Text::new("Fix", "修正")
 }
 
+/// The diagnosis card's button that applies its rule's fix to the text.
+pub fn apply_the_fix() -> Text {
+    Text::new("Apply the fix", "套用修正")
+}
+
+/// Before the note of what an applied fix changed.
+pub fn applied() -> Text {
+    Text::new("Applied: ", "已套用：")
+}
+
+/// The note's button that puts the text back as it was before the fix.
+pub fn undo() -> Text {
+    Text::new("Undo", "復原")
+}
+
+/// A fix that added lines: "+6 lines: startupProbe".
+pub fn lines_added(lines: usize, key: &str) -> Text {
+    text!("+{lines} lines: {key}", "新增 {lines} 行：{key}")
+}
+
+/// A fix that rewrote lines.
+pub fn lines_rewritten(lines: usize) -> Text {
+    text!("{lines} lines rewritten", "改寫了 {lines} 行")
+}
+
 /// The diagnosis card of a pod that is fine at the cursor.
 pub fn healthy(pod: &str) -> Text {
     text!(
@@ -235,8 +260,8 @@ mod tests {
 #[allow(clippy::items_after_test_module)]
 pub fn editor_hint() -> Text {
     Text::new(
-        "Tab indents, Shift+Tab outdents. To leave the editor with the keyboard, press Esc, then Tab.",
-        "Tab 增加縮排，Shift+Tab 減少縮排。要用鍵盤離開編輯器，請先按 Esc，再按 Tab。",
+        "Tab indents, Shift+Tab outdents, once you have typed or clicked in the editor (Tab right after reaching it moves on). To leave the editor with the keyboard, press Esc, then Tab.",
+        "在編輯器裡打過字或點過之後，Tab 增加縮排，Shift+Tab 減少縮排（剛用 Tab 移到編輯器時，再按 Tab 會直接移到下一個項目）。要用鍵盤離開編輯器，請先按 Esc，再按 Tab。",
     )
 }
 
@@ -413,6 +438,14 @@ pub fn terminal_time() -> Text {
 
 pub fn terminal_input() -> Text {
     Text::new("Command line", "指令列")
+}
+
+/// Under the terminal's line: the keys, and the way out (issue 30).
+pub fn terminal_keys() -> Text {
+    Text::new(
+        "Tab completes. To leave the terminal with the keyboard, press Esc, then Tab.",
+        "Tab 補齊。要用鍵盤離開終端機，請先按 Esc，再按 Tab。",
+    )
 }
 
 pub fn terminal_completions() -> Text {

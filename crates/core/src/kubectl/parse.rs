@@ -251,6 +251,11 @@ describe pod|node|deployment|rs|job|cronjob|hpa|service, logs, exec, top pod|nod
 /// The kubectl commands a completer offers.
 pub const COMMAND_WORDS: &[&str] = &["get", "describe", "logs", "exec", "top", "rollout", "apply"];
 
+/// Whether `word` is a kubectl v1.35 command, emulated or not.
+pub fn is_kubectl_command(word: &str) -> bool {
+    COMMAND_WORDS.contains(&word) || OTHER_COMMANDS.contains(&word)
+}
+
 /// Every other kubectl v1.35 command: known to kubectl, not emulated.
 const OTHER_COMMANDS: &[&str] = &[
     "annotate",

@@ -100,6 +100,9 @@ impl Session {
         line: &str,
         at: Millis,
     ) -> (Output, Option<interview::Command>, Vec<String>) {
+        if let Some(not_found) = mistyped_kubectl(line) {
+            return (not_found, None, Vec::new());
+        }
         let parsed = parse::parse(line);
         if let Ok(Parsed {
             command:
@@ -657,6 +660,29 @@ fn kubectl_candidates(context: &ExecContext, before: &[&str], at: Millis) -> Vec
     };
     offered.extend(strings(flags));
     offered
+}
+
+/// A line whose program is `kubectl` mistyped (`kubeclt get pods`): the
+/// terminal's shell does not find it, so it says what bash says
+/// (`bash: kubeclt: command not found`, status 127), and podlab asks
+/// whether `kubectl` was meant. A line without a program (`get pods`) is
+/// kubectl's, and a kubectl command word is not a typo.
+fn mistyped_kubectl(line: &str) -> Option<Output> {
+    let words = parse::words(line).ok()?;
+    let program = words.iter().find(|word| *word != "$")?;
+    if program == "kubectl" || program == "k" || parse::is_kubectl_command(program) {
+        return None;
+    }
+    crate::manifest::schema::closest(program, std::iter::once("kubectl"))?;
+    Some(Output {
+        stdout: String::new(),
+        stderr: format!("bash: {program}: command not found\n"),
+        exit_code: 127,
+        notes: vec![text!(
+            "did you mean `kubectl`? (`{program}` is not a program in this terminal)",
+            "你是不是要輸入 `kubectl`？（這個終端機裡沒有 `{program}` 這個程式）"
+        )],
+    })
 }
 
 #[cfg(test)]

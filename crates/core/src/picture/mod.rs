@@ -328,8 +328,9 @@ pub fn stage(
 pub fn embed_page(run: &Run, timeline_data: &Timeline, at: Millis, lang: Lang) -> String {
     use crate::share::embed::View;
     let mut out = format!(
-        "<div class=\"app embed picture\" lang=\"{}\"><main class=\"workbench tabbed view-timeline\"><nav class=\"tabs\" role=\"tablist\" aria-label=\"{}\">",
+        "<div class=\"app embed picture\" lang=\"{}\"><main class=\"workbench tabbed view-timeline\"><h1 class=\"visually-hidden\">{}</h1><nav class=\"tabs\" role=\"tablist\" aria-label=\"{}\">",
         lang.code(),
+        text(words::title(), lang),
         text(words::views_label(), lang)
     );
     for tab in View::ALL {

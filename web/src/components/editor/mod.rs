@@ -53,6 +53,10 @@ pub struct EditorProps {
     /// program: `exercise::locked_span`); edits inside it are refused.
     #[prop_or_default]
     pub locked: Option<Locked>,
+    /// The lines a fix applied last wrote (0-based, first and last),
+    /// marked until the next edit (issue 30: the reader sees what changed).
+    #[prop_or_default]
+    pub changed: Option<Rc<Vec<(usize, usize)>>>,
 }
 
 /// A locked range of the text, in the textarea's UTF-16 offsets, and its
@@ -88,6 +92,7 @@ impl PartialEq for EditorProps {
             && SameLint(self.lint.clone()) == SameLint(other.lint.clone())
             && self.lang == other.lang
             && self.locked == other.locked
+            && self.changed == other.changed
     }
 }
 
@@ -188,12 +193,22 @@ pub fn Editor(props: &EditorProps) -> Html {
             view.set(View::of(&textarea, *line_px.borrow()));
         })
     };
+    // Whether the learner has worked in the editor since it got the focus
+    // (typed, clicked): until then Tab passes through, so tabbing across
+    // the page never indents (and changes) the text by accident (issue 30).
+    let meant = use_mut_ref(|| false);
     let onkeydown = {
         // Escape, then Tab, leaves the editor (the hint says so): Tab alone
         // indents, which would otherwise trap keyboard users inside.
         let escaped = use_mut_ref(|| false);
-        Callback::from(move |event: KeyboardEvent| on_key_down(&event, &escaped))
+        let meant = meant.clone();
+        Callback::from(move |event: KeyboardEvent| on_key_down(&event, &escaped, &meant))
     };
+    let onfocus = {
+        let meant = meant.clone();
+        Callback::from(move |_: FocusEvent| *meant.borrow_mut() = false)
+    };
+    let onmousedown = Callback::from(move |_: MouseEvent| *meant.borrow_mut() = true);
     let on_caret = {
         let remember = remember.clone();
         Callback::from(move |event: Event| {
@@ -270,10 +285,17 @@ pub fn Editor(props: &EditorProps) -> Html {
         html! { <span class="skip" style={format!("height: calc(var(--code-line) * {})", window.start)}></span> }
     });
     let last_line = lines.count().saturating_sub(1);
+    let changed = |line: usize| {
+        props.changed.as_ref().is_some_and(|ranges| {
+            ranges
+                .iter()
+                .any(|&(first, last)| (first..=last).contains(&line))
+        })
+    };
     let gutter_lines = drawn.iter().map(|line| {
         let marker = gutter_marker(line, &marks, props, lang);
         html! {
-            <div class={classes!("ln", props.locked.is_some_and(|l| (l.first_line..=l.last_line).contains(&(line.line + 1))).then_some("locked"))} key={line.line} data-line={(line.line + 1).to_string()}>
+            <div class={classes!("ln", props.locked.is_some_and(|l| (l.first_line..=l.last_line).contains(&(line.line + 1))).then_some("locked"), changed(line.line).then_some("changed"))} key={line.line} data-line={(line.line + 1).to_string()}>
                 { marker }
                 <span class="num" aria-hidden="true">{ line.line + 1 }</span>
             </div>
@@ -305,6 +327,10 @@ pub fn Editor(props: &EditorProps) -> Html {
                     if !plain {
                         <pre class="highlight" aria-hidden="true">
                             <code ref={overlay_ref} data-testid="highlight">
+                                { for props.changed.iter().flat_map(|ranges| ranges.iter()).map(|&(first, last)| html! {
+                                    <span class="changed-band" data-testid="changed-lines" data-lines={format!("{}-{}", first + 1, last + 1)}
+                                        style={format!("top: calc(var(--code-line) * {first}); height: calc(var(--code-line) * {})", last - first + 1)}></span>
+                                }) }
                                 { for skip }
                                 { for overlay_lines }
                             </code>
@@ -324,6 +350,8 @@ pub fn Editor(props: &EditorProps) -> Html {
                         {oninput}
                         {onchange}
                         {onkeydown}
+                        {onfocus}
+                        {onmousedown}
                         {onscroll}
                         onselect={on_caret}
                         onkeyup={on_key}
@@ -448,7 +476,7 @@ fn gutter_marker(line: &DrawnLine, marks: &[Mark], props: &EditorProps, lang: La
 
 /// Tab and Shift-Tab indent and outdent; Escape then Tab lets Tab move the
 /// focus on as usual.
-fn on_key_down(event: &KeyboardEvent, escaped: &RefCell<bool>) {
+fn on_key_down(event: &KeyboardEvent, escaped: &RefCell<bool>, meant: &RefCell<bool>) {
     let key = event.key();
     if key == "Escape" {
         *escaped.borrow_mut() = true;
@@ -457,10 +485,11 @@ fn on_key_down(event: &KeyboardEvent, escaped: &RefCell<bool>) {
     if key != "Tab" || event.ctrl_key() || event.alt_key() || event.meta_key() {
         if key != "Shift" {
             *escaped.borrow_mut() = false;
+            *meant.borrow_mut() = true;
         }
         return;
     }
-    if escaped.replace(false) {
+    if escaped.replace(false) || !*meant.borrow() {
         return;
     }
     event.prevent_default();

@@ -2,12 +2,47 @@
 //! symptom, most likely root cause, the evidence lines, the next command
 //! and the fix, in the page's language.
 
+use std::rc::Rc;
+
 use podlab_core::explain::diagnosis::Diagnosis;
-use podlab_core::i18n::Lang;
+use podlab_core::i18n::{Lang, Text};
+use podlab_core::manifest::model::WorkloadKind;
+use podlab_core::span::Span;
 use yew::prelude::*;
 
 use crate::i18n;
 use crate::i18n::TextHtml;
+use crate::state::{Applied, Lint};
+use crate::view_model;
+
+/// What the card needs to apply a fix where the diagnosis is (issue 30):
+/// the worker's lint of the text (`None` until it is in, or while an edit
+/// waits), the workloads' documents, the fix applied last, and the page's
+/// actions. The fix's edits are the rule's, from the lint: the card never
+/// runs a rule.
+#[derive(Clone)]
+pub struct CardFix {
+    pub lint: Option<Rc<Lint>>,
+    pub workloads: Rc<[(WorkloadKind, String, Span)]>,
+    pub applied: Option<Rc<Applied>>,
+    pub on_fix: Callback<usize>,
+    pub on_undo: Callback<()>,
+}
+
+impl PartialEq for CardFix {
+    fn eq(&self, other: &Self) -> bool {
+        let same = |a: &Option<Rc<Lint>>, b: &Option<Rc<Lint>>| match (a, b) {
+            (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        same(&self.lint, &other.lint)
+            && Rc::ptr_eq(&self.workloads, &other.workloads)
+            && self.applied == other.applied
+            && self.on_fix == other.on_fix
+            && self.on_undo == other.on_undo
+    }
+}
 
 #[derive(Properties, PartialEq)]
 pub struct DiagnosisCardProps {
@@ -15,24 +50,135 @@ pub struct DiagnosisCardProps {
     pub diagnosis: Option<Diagnosis>,
     pub pod: AttrValue,
     pub lang: Lang,
+    /// The index of the finding whose fix the card offers, and that fix's
+    /// description (the button's tooltip).
+    #[prop_or_default]
+    pub offer: Option<(usize, Text)>,
+    /// The fix's actions and the note of the one applied last; `None` where
+    /// the card offers no fix (an exercise: finding it is the learner's
+    /// work).
+    #[prop_or_default]
+    pub fix: Option<CardFix>,
+}
+
+/// "Applied: failureThreshold 30 → 45 · Undo", until the next edit.
+fn applied_note(fix: Option<&CardFix>, lang: Lang, undo_ref: NodeRef) -> Html {
+    let Some((applied, on_undo)) =
+        fix.and_then(|fix| Some((fix.applied.as_ref()?, fix.on_undo.clone())))
+    else {
+        return Html::default();
+    };
+    let onclick = Callback::from(move |_: MouseEvent| on_undo.emit(()));
+    html! {
+        <p class="applied" data-testid="fix-applied" role="status">
+            <span>{ i18n::applied().html(lang) }{ view_model::applied_note(&applied.changes, lang) }</span>
+            { " · " }
+            <button type="button" class="undo" data-testid="fix-undo" ref={undo_ref} {onclick}>{ i18n::undo().html(lang) }</button>
+        </p>
+    }
 }
 
 #[component]
 pub fn DiagnosisCard(props: &DiagnosisCardProps) -> Html {
     let lang = props.lang;
     let heading = html! { <h4>{ i18n::diagnosis().html(lang) }</h4> };
+    // A fix applied from this card moves the focus to its Undo (the
+    // button pressed is gone with the problem), without scrolling.
+    let undo_ref = use_node_ref();
+    let asked_here = use_mut_ref(|| false);
+    {
+        let (undo_ref, asked_here) = (undo_ref.clone(), asked_here.clone());
+        let applied = props.fix.as_ref().and_then(|fix| fix.applied.clone());
+        use_effect_with(applied, move |applied| {
+            if applied.is_some() && std::mem::take(&mut *asked_here.borrow_mut()) {
+                if let Some(undo) = undo_ref.cast::<web_sys::HtmlElement>() {
+                    let options = web_sys::FocusOptions::new();
+                    options.set_prevent_scroll(true);
+                    let _ = undo.focus_with_options(&options);
+                }
+            }
+        });
+    }
+    // The page does not jump (issue 30): a fix applied here keeps the
+    // card as tall as it was until the next edit, with the note at its
+    // foot, where the pressed button was, so nothing below moves.
+    let card_ref = use_node_ref();
+    let kept = use_state_eq(|| None::<i32>);
+    let applied = props.fix.as_ref().is_some_and(|fix| fix.applied.is_some());
+    {
+        let kept = kept.clone();
+        use_effect_with(applied, move |applied| {
+            if !applied {
+                kept.set(None);
+            }
+        });
+    }
+    // And the card stays where it was on the screen while the new run
+    // comes in (the timeline's legend above it may shrink or grow): its
+    // top at the click, held for two frames (the panes follow the timeline
+    // one frame later), by scrolling the difference; iOS Safari has no
+    // scroll anchoring, and the anchor Chromium picks is replaced.
+    let anchor = use_mut_ref(|| None::<f64>);
+    {
+        let (card_ref, anchor) = (card_ref.clone(), anchor.clone());
+        use_effect(move || {
+            let top = *anchor.borrow();
+            if let (Some(top), Some(card), Some(window)) =
+                (top, card_ref.cast::<web_sys::Element>(), web_sys::window())
+            {
+                let moved = card.get_bounding_client_rect().top() - top;
+                if moved.abs() >= 1.0 {
+                    window.scroll_by_with_x_and_y(0.0, moved);
+                }
+            }
+        });
+    }
+    let style = kept
+        .filter(|_| applied)
+        .map(|height| format!("min-height: {height}px"));
+    let kept_class = style.is_some().then_some("kept");
+    let note = applied_note(props.fix.as_ref(), lang, undo_ref);
     let Some(diagnosis) = &props.diagnosis else {
         return html! {
-            <aside class="diagnosis healthy" data-testid="diagnosis" aria-live="polite">
+            <aside class={classes!("diagnosis", "healthy", kept_class)} data-testid="diagnosis" aria-live="polite" ref={card_ref} {style}>
                 { heading }
-                <p>{ i18n::healthy(&props.pod).html(lang) }</p>
+                <div class="card-foot">
+                    <p>{ i18n::healthy(&props.pod).html(lang) }</p>
+                    { note }
+                </div>
             </aside>
         };
     };
+    let apply = props
+        .fix
+        .as_ref()
+        .zip(props.offer.as_ref())
+        .map(|(fix, (index, description))| {
+            let (on_fix, index, asked_here) = (fix.on_fix.clone(), *index, asked_here.clone());
+            let (card_ref, kept, anchor) = (card_ref.clone(), kept.clone(), anchor.clone());
+            let onclick = Callback::from(move |_: MouseEvent| {
+                *asked_here.borrow_mut() = true;
+                if let Some(card) = card_ref.cast::<web_sys::HtmlElement>() {
+                    kept.set(Some(card.offset_height()));
+                    *anchor.borrow_mut() = Some(card.get_bounding_client_rect().top());
+                    let anchor = anchor.clone();
+                    crate::persist::after_frame(move || {
+                        crate::persist::after_frame(move || *anchor.borrow_mut() = None)
+                    });
+                }
+                on_fix.emit(index);
+            });
+            html! {
+                <button type="button" class="apply-fix" data-testid="diagnosis-apply"
+                    title={i18n::apply_fix(description).get(lang).to_owned()} {onclick}>
+                    { i18n::apply_the_fix().html(lang) }
+                </button>
+            }
+        });
     // An outcome that rests on a number podlab assumed says so (issue 29).
     let conditional = diagnosis.conditional();
     html! {
-        <aside class={classes!("diagnosis", conditional.is_some().then_some("conditional"))} data-testid="diagnosis" aria-live="polite">
+        <aside class={classes!("diagnosis", conditional.is_some().then_some("conditional"), kept_class)} data-testid="diagnosis" aria-live="polite" ref={card_ref} {style}>
             { heading }
             <dl>
                 <dt>{ i18n::symptom().html(lang) }</dt>
@@ -62,8 +208,12 @@ pub fn DiagnosisCard(props: &DiagnosisCardProps) -> Html {
                     <p class="why">{ diagnosis.why_that_command.html(lang) }</p>
                 </dd>
                 <dt>{ i18n::fix().html(lang) }</dt>
-                <dd>{ diagnosis.fix.html(lang) }</dd>
+                <dd data-testid="diagnosis-fix">
+                    { diagnosis.fix.html(lang) }
+                    { for apply }
+                </dd>
             </dl>
+            { note }
         </aside>
     }
 }

@@ -8,7 +8,7 @@
 
 mod diagnosis_card;
 
-pub use self::diagnosis_card::DiagnosisCard;
+pub use self::diagnosis_card::{CardFix, DiagnosisCard};
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -16,6 +16,7 @@ use std::rc::Rc;
 use podlab_core::i18n::Lang;
 use podlab_core::manifest::duration::Millis;
 use podlab_core::sim::Run;
+use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
@@ -42,6 +43,9 @@ pub struct KubectlPanesProps {
     /// The terminal's last kubectl line, for the share link.
     #[prop_or_default]
     pub command_out: Option<Rc<RefCell<Option<String>>>>,
+    /// The diagnosis card's "Apply the fix" (none in an exercise).
+    #[prop_or_default]
+    pub fix: Option<CardFix>,
 }
 
 impl PartialEq for KubectlPanesProps {
@@ -54,6 +58,7 @@ impl PartialEq for KubectlPanesProps {
             && self.lang == other.lang
             && self.on_select == other.on_select
             && self.fold_diagnosis == other.fold_diagnosis
+            && self.fix == other.fix
     }
 }
 
@@ -147,10 +152,45 @@ pub fn KubectlPanes(props: &KubectlPanesProps) -> Html {
         .map(|pod| pod.name.clone())
         .unwrap_or_default();
     let diagnosis = view_model::pod_diagnosis(run, selected, at);
+    // The fix is offered for the run of the text the lint was made of:
+    // while the panes still show the run before (one frame), none.
+    let offer = props
+        .fix
+        .as_ref()
+        .zip(diagnosis.as_ref())
+        .and_then(|(fix, diagnosis)| {
+            let lint = fix.lint.as_ref().filter(|_| Rc::ptr_eq(run, &props.run))?;
+            let index = view_model::card_fix(diagnosis, run, &fix.workloads, &lint.findings)?;
+            let description = lint
+                .findings
+                .diagnostics
+                .get(index)?
+                .fix
+                .as_ref()?
+                .description
+                .clone();
+            Some((index, description))
+        });
+    let fix = props.fix.clone();
     let clock = view_model::clock(at);
     let switch = |open: bool| {
         let terminal_open = terminal_open.clone();
-        Callback::from(move |_: MouseEvent| terminal_open.set(open))
+        Callback::from(move |_: MouseEvent| {
+            terminal_open.set(open);
+            // "Terminal" puts the caret on its line, once it is shown
+            // (issue 30): the next key the reader presses is a command.
+            if open {
+                crate::persist::after_frame(|| {
+                    if let Some(input) = web_sys::window()
+                        .and_then(|window| window.document())
+                        .and_then(|document| document.get_element_by_id("term-input"))
+                        .and_then(|input| input.dyn_into::<web_sys::HtmlElement>().ok())
+                    {
+                        let _ = input.focus();
+                    }
+                });
+            }
+        })
     };
     let on_entry = props.command_out.clone().map(|out| {
         Callback::from(move |entry: podlab_core::kubectl::session::Entry| {
@@ -186,10 +226,10 @@ pub fn KubectlPanes(props: &KubectlPanesProps) -> Html {
                 if props.fold_diagnosis {
                     <details class="diagnosis-fold" data-testid="diagnosis-fold">
                         <summary>{ i18n::show_diagnosis().html(lang) }</summary>
-                        <DiagnosisCard {diagnosis} pod={pod_name} {lang} />
+                        <DiagnosisCard {diagnosis} pod={pod_name} {lang} {offer} {fix} />
                     </details>
                 } else {
-                    <DiagnosisCard {diagnosis} pod={pod_name} {lang} />
+                    <DiagnosisCard {diagnosis} pod={pod_name} {lang} {offer} {fix} />
                 }
                 <div class="pane-describe">
                     { terminal("pane-describe", "kubectl describe pod".into(), describe) }

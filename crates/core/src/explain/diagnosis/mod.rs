@@ -49,11 +49,14 @@ use self::probes::{
     startup_budget,
 };
 use self::scheduling::{refused, unschedulable};
+use crate::diagnostic::Diagnostic;
 use crate::i18n::{Lang, Text};
 use crate::manifest::assumed::Assumption;
 use crate::manifest::duration::Millis;
+use crate::manifest::model::WorkloadKind;
 use crate::manifest::path::Path;
 use crate::sim::{ContainerState, Instance, PodRun, Run};
+use crate::span::Span;
 use crate::text;
 
 /// What went wrong, as recognised from the run.
@@ -129,6 +132,47 @@ pub struct Diagnosis {
 }
 
 impl Diagnosis {
+    /// The rules that predict this outcome from the text alone, whose fix
+    /// (when the lint finds one) is this diagnosis's fix applied to the
+    /// text: the page's diagnosis card offers it as "Apply the fix"
+    /// (issue 30). The same IDs the fix's words name.
+    pub fn rules(&self) -> &'static [&'static str] {
+        match self.kind {
+            Kind::Unschedulable => &[
+                "PL501", "PL502", "PL503", "PL504", "PL505", "PL506", "PL507",
+            ],
+            Kind::LivenessDuringLoad => &["PL201"],
+            Kind::StartupBudgetExhausted => &["PL202"],
+            Kind::ProbeKillsServingProgram | Kind::ReadinessNeverSucceeds => &["PL204", "PL205"],
+            Kind::OomKilled => &["PL104"],
+            Kind::Refused => &["PL101", "PL102", "PL601"],
+            Kind::ShmBusError | Kind::ShmOomKilled => &["PL106"],
+            Kind::GpuOutOfMemory => &["PL504"],
+            Kind::CompletedButRestarted
+            | Kind::ProgramCrash
+            | Kind::ImagePull
+            | Kind::MissingConfig
+            | Kind::FailedMount
+            | Kind::Initializing
+            | Kind::InitContainerFailed => &[],
+        }
+    }
+
+    /// The finding among `diagnostics` (a lint of the same text) whose fix
+    /// is this diagnosis's: the first one of [`Diagnosis::rules`] that has
+    /// a fix, inside `within` (the document of the pod's workload,
+    /// [`owner_document`]) when that is known.
+    pub fn fix_of(&self, diagnostics: &[Diagnostic], within: Option<Span>) -> Option<usize> {
+        let rules = self.rules();
+        diagnostics.iter().position(|diagnostic| {
+            diagnostic.fix.is_some()
+                && rules.contains(&diagnostic.rule)
+                && within.is_none_or(|document| {
+                    diagnostic.span.start >= document.start && diagnostic.span.end <= document.end
+                })
+        })
+    }
+
     /// "This follows from an assumed X; state it with … to be sure", in
     /// both languages, when the outcome rests on an assumed number.
     pub fn conditional(&self) -> Option<Text> {
@@ -155,6 +199,27 @@ impl Diagnosis {
             "這個結果來自假設的 {what_zh}，文字裡沒有任何地方寫明：只有假設成立，這個結果才會發生；要確定，請{how_zh}"
         ))
     }
+}
+
+/// Where the workload that made a pod is written: the document span of
+/// the entry of `workloads` (kind, name, document) that `owner`
+/// (`PodRun::owner`: `Deployment/model-api`, a CronJob's Job
+/// `Job/nightly-29012345`) names.
+pub fn owner_document(owner: &str, workloads: &[(WorkloadKind, String, Span)]) -> Option<Span> {
+    let (kind, name) = owner.split_once('/')?;
+    let named = |wanted: WorkloadKind, name: &str| {
+        workloads
+            .iter()
+            .find(|(kind, written, _)| *kind == wanted && written == name)
+            .map(|(_, _, span)| *span)
+    };
+    WorkloadKind::parse(kind)
+        .and_then(|kind| named(kind, name))
+        // A CronJob's Job is named `<cronjob>-<scheduled minute>`.
+        .or_else(|| {
+            let (cron, _) = name.rsplit_once('-').filter(|_| kind == "Job")?;
+            named(WorkloadKind::CronJob, cron)
+        })
 }
 
 /// Where a number named by `path` is stated, in both languages.

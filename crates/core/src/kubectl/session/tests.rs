@@ -310,3 +310,37 @@ fn get_events_counts_for_describe_where_describe_is_recommended() {
     let scored = score(interview, &path, None);
     assert_eq!((scored.followed, scored.detours), (0, 1));
 }
+
+/// Issue 30: `kubeclt` is not a program; bash says so, podlab asks whether
+/// `kubectl` was meant. A kubectl word without `kubectl` stays kubectl's.
+#[test]
+fn a_mistyped_kubectl_gets_what_a_shell_prints_and_a_suggestion() {
+    let run = simulate(HEALTHY, &Options::default());
+    let context = ExecContext::new(HEALTHY, &run);
+    let mut session = Session::default();
+    for (line, program) in [
+        ("kubeclt get pods", "kubeclt"),
+        ("$ kubetcl describe pod x", "kubetcl"),
+        ("kubect", "kubect"),
+    ] {
+        let entry = session.run(&context, line, 60_000);
+        assert_eq!(
+            entry.output.stderr,
+            format!("bash: {program}: command not found\n"),
+            "{line}"
+        );
+        assert_eq!(entry.output.exit_code, 127);
+        assert!(entry.output.notes[0].en.contains("did you mean `kubectl`?"));
+        assert!(entry.output.notes[0].zh_tw.contains("`kubectl`"));
+        assert!(entry.output.stdout.is_empty());
+    }
+    // Not near `kubectl`, or a kubectl command: kubectl's own words.
+    let entry = session.run(&context, "frobnicate", 60_000);
+    assert_eq!(
+        entry.output.stderr,
+        "error: unknown command \"frobnicate\" for \"kubectl\"\n"
+    );
+    let entry = session.run(&context, "get pods", 60_000);
+    assert_eq!(entry.output.exit_code, 0);
+    assert!(entry.output.stdout.starts_with("NAME"));
+}

@@ -1,0 +1,100 @@
+//! Issue 30 item 7: axe-core (`cargo xtask test` installs 4.14.1 from npm)
+//! run in each kind of page of the release build, in both languages: the
+//! playground, an embed (its picture before a touch, and live), the
+//! exercises index, an exercise and an interview. Every rule of axe's
+//! default set must pass: the test prints each violation with its
+//! elements.
+
+use podlab_core::i18n::Lang;
+use podlab_e2e::page::{embed_src, wait_for_lint, PAGE_LOAD};
+use podlab_e2e::server::StaticServer;
+use podlab_e2e::webdriver::{ChromeDriver, Session};
+use podlab_e2e::{axe_script, dist_dir, output_dir};
+use serde_json::{json, Value};
+
+const CRASH_LOOP: &str = include_str!("../../tests/golden/crash-loop-liveness-40s.yaml");
+
+/// axe's violations on the page as it is now: rule, impact, help and the
+/// first elements of each.
+fn violations(session: &Session, axe: &str) -> Vec<Value> {
+    session.execute(&format!("{axe}\n;return true;"), json!([]));
+    let found = session.execute(
+        "return axe.run(document, { resultTypes: ['violations'] }).then(r => r.violations.map(v => ({\
+            id: v.id, impact: v.impact, help: v.help,\
+            nodes: v.nodes.slice(0, 4).map(n => n.target.join(' ') + ' :: ' + n.failureSummary)\
+         })));",
+        json!([]),
+    );
+    found
+        .as_array()
+        .cloned()
+        .unwrap_or_else(|| panic!("axe did not run: {found}"))
+}
+
+fn wait_live(session: &Session) {
+    session.wait_for("the live page", PAGE_LOAD, |session| {
+        let live = session.execute(
+            "return document.documentElement.hasAttribute('data-pl-live');",
+            json!([]),
+        );
+        (live == json!(true)).then_some(())
+    });
+}
+
+#[test]
+fn axe_finds_nothing_on_any_page_in_either_language() {
+    let server = StaticServer::start(dist_dir());
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    let axe = axe_script();
+    let link = podlab_core::share::encode(CRASH_LOOP).expect("the crash loop fits a link");
+    let mut report = Vec::new();
+    for (lang, code) in [("en", Lang::En), ("zh-TW", Lang::ZhTw)] {
+        let picture = embed_src(&server.url("/"), CRASH_LOOP, 720_000, code);
+        let pages: [(&str, String, bool); 6] = [
+            ("playground", format!("?lang={lang}"), true),
+            ("embed picture", String::new(), false),
+            (
+                "embed live",
+                format!("?embed=1&view=diagnosis&lang={lang}#{link}"),
+                true,
+            ),
+            ("exercises index", format!("?exercises&lang={lang}"), true),
+            (
+                "exercise",
+                format!("?exercise=liveness-crash-loop&lang={lang}"),
+                true,
+            ),
+            (
+                "interview",
+                format!("?exercise=liveness-crash-loop&mode=interview&lang={lang}"),
+                true,
+            ),
+        ];
+        for (name, query, live) in pages {
+            session.set_window_size(if name.starts_with("embed") { 700 } else { 1366 }, 768);
+            if query.is_empty() {
+                session.goto(&picture);
+            } else {
+                session.goto(&server.url(&format!("/{query}")));
+            }
+            if live {
+                wait_live(&session);
+                if name == "playground" || name == "exercise" {
+                    wait_for_lint(&session);
+                }
+            } else {
+                session.wait_for_element("#facade [data-testid=timeline]", PAGE_LOAD);
+            }
+            for violation in violations(&session, &axe) {
+                report.push(format!("{lang} {name}: {violation:#}"));
+            }
+        }
+    }
+    assert!(
+        report.is_empty(),
+        "axe-core violations:\n{}",
+        report.join("\n")
+    );
+}
