@@ -139,21 +139,6 @@ pub fn ready_to_answer() -> Text {
     Text::new("I'm ready to answer", "我準備好回答了")
 }
 
-pub fn verdict(verdict: podlab_core::exercise::interview::Verdict) -> Text {
-    use podlab_core::exercise::interview::Verdict;
-    match verdict {
-        Verdict::Found => Text::new(
-            "Right root cause, found by investigating.",
-            "根因正確，而且是查出來的。",
-        ),
-        Verdict::Guessed => Text::new(
-            "Right root cause, but a guess: no recommended step led to it.",
-            "根因正確，但這是用猜的：沒有任何建議步驟帶你找到它。",
-        ),
-        Verdict::Wrong => Text::new("Not the root cause.", "不是根因。"),
-    }
-}
-
 pub fn score_cause() -> Text {
     Text::new("Root cause", "根因")
 }
@@ -188,8 +173,8 @@ pub fn score_typed() -> Text {
 /// The definitions of docs/exercises.md "Interview mode", beside the score.
 pub fn score_definition() -> Text {
     Text::new(
-        "In order: a recommended step counts only after the ones before it (get events stands for describe). A detour is a line that showed nothing about the pod in trouble (it failed, named another pod, or repeated get pods) or evidence the recommended path does not need, such as an acting command like apply before reading. Success needs the right cause and at least one recommended step.",
-        "依序：建議步驟要在前面的步驟之後做才算數（get events 可以代替 describe）。繞路是指沒有看到出問題那個 Pod 任何線索的指令（執行失敗、看了別的 Pod、又跑一次 get pods），或是建議路徑用不到的資訊，例如還沒讀任何東西就先下 apply 這類會動手的指令。要根因正確、而且至少做了一個建議步驟，才算成功。",
+        "In order: a recommended step counts only after the ones before it (get events stands for describe). A detour: a line that showed nothing about the pod in trouble (failed, another pod, get pods again) or evidence the recommended path does not need (such as apply before reading). Success: the right cause and at least one recommended step.",
+        "依序：建議步驟要在前面的步驟之後做才算（get events 可代替 describe）。繞路：沒看到出問題 Pod 任何線索的指令（執行失敗、看別的 Pod、又跑 get pods），或建議路徑用不到的資訊（例如還沒讀就先 apply）。成功：根因正確，且至少做了一個建議步驟。",
     )
 }
 
@@ -227,8 +212,8 @@ pub fn confirm_answer(left: usize, total: usize) -> Text {
 /// The confirmation before loading the solution while hints are left.
 pub fn confirm_solution(left: usize, total: usize) -> Text {
     text!(
-        "{left} of {total} hints not shown yet. Load the solution anyway? Your text stays one Undo away, and the exercise counts as solved with the solution.",
-        "還有 {left}／{total} 個提示沒看。還是要直接載入解答嗎？你的文字按一次「復原」就能拿回來，這一題會記成「看解答解開」。"
+        "{left} of {total} hints not shown yet. Load the solution anyway? Undo brings your text back; it counts as solved with the solution.",
+        "還有 {left}／{total} 個提示沒看。還是要載入解答嗎？按「復原」可拿回你的文字；這題會記成「看解答解開」。"
     )
 }
 

@@ -11,7 +11,6 @@ use crate::i18n::Text;
 use crate::manifest::duration::Millis;
 use crate::manifest::model::WorkloadKind;
 use crate::sim::{PodRun, Run};
-use crate::text;
 
 use super::exec::ExecContext;
 
@@ -293,7 +292,23 @@ pub struct Score {
     pub typed: usize,
     pub cause_correct: bool,
     pub verdict: Verdict,
-    pub summary: Text,
+}
+
+impl Verdict {
+    /// The verdict in words, as the page shows it above the numbers.
+    pub fn text(self) -> Text {
+        match self {
+            Verdict::Found => Text::new(
+                "Right root cause, found by investigating.",
+                "根因正確，而且是查出來的。",
+            ),
+            Verdict::Guessed => Text::new(
+                "Right root cause, but a guess: no recommended step led to it.",
+                "根因正確，但這是用猜的：沒有任何建議步驟帶你找到它。",
+            ),
+            Verdict::Wrong => Text::new("Not the root cause.", "不是根因。"),
+        }
+    }
 }
 
 impl Score {
@@ -346,31 +361,13 @@ pub fn score(interview: &Interview, steps: &[Option<Command>], cause: Option<usi
         (true, 0) => Verdict::Guessed,
         (true, _) => Verdict::Found,
     };
-    let recommended = interview.recommended.len();
-    let typed = steps.len();
-    let order: Vec<&str> = interview.recommended.iter().map(|c| c.id()).collect();
-    let order = order.join(" → ");
-    let verdict_text = match verdict {
-        Verdict::Found => Text::new("right root cause", "根因正確"),
-        Verdict::Guessed => Text::new(
-            "right root cause, but a guess: no recommended step led to it",
-            "根因正確，但這是用猜的：沒有任何建議步驟帶你找到它",
-        ),
-        Verdict::Wrong => Text::new("not the root cause", "不是根因"),
-    };
-    let (verdict_en, verdict_zh) = (&verdict_text.en, &verdict_text.zh_tw);
-    let summary = text!(
-        "{verdict_en}; {followed} of {recommended} recommended steps in order ({order}), {detours} detour(s), {typed} command(s) typed",
-        "{verdict_zh}；依序完成建議步驟 {followed}／{recommended}（{order}），繞路 {detours} 次，共輸入 {typed} 個指令"
-    );
     Score {
         followed,
-        recommended,
+        recommended: interview.recommended.len(),
         detours,
-        typed,
+        typed: steps.len(),
         cause_correct,
         verdict,
-        summary,
     }
 }
 
@@ -542,11 +539,6 @@ mod tests {
             (2, 0, 2, Verdict::Found)
         );
         assert!(best.success());
-        assert!(best
-            .summary
-            .en
-            .contains("2 of 2 recommended steps in order"));
-        assert!(best.summary.en.contains("2 command(s) typed"));
         // Out of order: only the first step counts; the other is no detour.
         let reversed = score(&interview, &[previous, describe], correct);
         assert_eq!((reversed.followed, reversed.detours), (1, 0));
@@ -570,12 +562,10 @@ mod tests {
             (1, 2, 3, Verdict::Wrong)
         );
         assert!(!wandering.success());
-        assert!(wandering.summary.zh_tw.contains("繞路 2 次"));
-        assert!(wandering.summary.zh_tw.contains("共輸入 3 個指令"));
     }
 
     /// The right cause with nothing run, or with only detours, is a guess:
-    /// no success, and the summary says so.
+    /// no success, and the verdict says so.
     #[test]
     fn a_right_guess_without_investigation_is_not_a_success() {
         let exercise = library::find("oom-loading-peak").expect("in the library");
@@ -584,8 +574,8 @@ mod tests {
         let guess = score(&interview, &[], correct);
         assert_eq!((guess.verdict, guess.typed), (Verdict::Guessed, 0));
         assert!(guess.cause_correct && !guess.success());
-        assert!(guess.summary.en.contains("a guess"), "{}", guess.summary.en);
-        assert!(guess.summary.zh_tw.contains("用猜的"));
+        assert!(guess.verdict.text().en.contains("a guess"));
+        assert!(guess.verdict.text().zh_tw.contains("用猜的"));
         let detoured = score(&interview, &[Some(Command::GetNodes), None], correct);
         assert_eq!((detoured.verdict, detoured.detours), (Verdict::Guessed, 2));
         assert!(!investigated(&[None]));

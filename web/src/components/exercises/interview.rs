@@ -189,7 +189,7 @@ pub fn InterviewView(props: &InterviewProps) -> Html {
                     Verdict::Guessed => "guessed",
                     Verdict::Wrong => "wrong",
                 }} role="status">
-                    <p><strong data-testid="score-verdict">{ i18n::verdict(scored.verdict).html(lang) }</strong></p>
+                    <p><strong data-testid="score-verdict">{ scored.verdict.text().html(lang) }</strong></p>
                     <div class="score-numbers">
                         <dl>
                             <dt>{ i18n::score_cause().html(lang) }</dt>
