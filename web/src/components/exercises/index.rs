@@ -54,7 +54,7 @@ pub fn ExerciseIndex(props: &ExerciseIndexProps) -> Html {
         <section class="exercise-index" data-testid="exercise-index">
             <nav class="exercise-nav"><a href={format!("?lang={}", lang.code())}>{ i18n::playground().html(lang) }</a></nav>
             <h2>{ i18n::exercises().html(lang) }</h2>
-            <p>{ i18n::exercises_intro().html(lang) }</p>
+            <p>{ i18n::exercises_intro().html(lang) }{ " " }<a href="#interviews">{ format!("{} ↓", i18n::interview_mode().get(lang)) }</a></p>
             <div class="filters" role="group">
                 { button(None) }
                 { for Tag::ALL.iter().map(|tag| button(Some(*tag))) }
@@ -86,7 +86,7 @@ pub fn ExerciseIndex(props: &ExerciseIndexProps) -> Html {
                     }
                 }) }
             </ul>
-            <h3>{ i18n::interview_mode().html(lang) }</h3>
+            <h3 id="interviews">{ i18n::interview_mode().html(lang) }</h3>
             <p>{ i18n::interview_cases_intro().html(lang) }</p>
             <ul class="interview-list" data-testid="interview-list">
                 { for exercises.0.iter().filter_map(|exercise| Some((exercise.id.as_str(), exercise.interview.as_ref()?))).map(|(id, interview)| html! {
