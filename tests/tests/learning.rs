@@ -185,6 +185,45 @@ fn an_interview_hides_its_cause_until_a_command_and_scores_the_investigation() {
     assert!(definition.contains("繞路"), "{definition}");
     scroll_to(&session, "[data-testid=interview-causes]");
     session.screenshot(&out.join("interview-scored-zh-390.png"));
+
+    // A wrong cause, in English at a phone's width: no success either.
+    let wrong = interview
+        .causes
+        .iter()
+        .position(|cause| !cause.correct)
+        .expect("a wrong cause");
+    session.goto(&server.url("/?exercise=oom-loading-peak&mode=interview&lang=en"));
+    session.wait_for_element("[data-testid=interview-symptom]", PAGE_LOAD);
+    session.screenshot(&out.join("interview-before-en-390.png"));
+    session.click(&session.wait_for_element("[data-testid=interview-ready]", RELINT));
+    session.click(&session.wait_for_element(&format!("[data-testid=cause-{wrong}]"), RELINT));
+    session.wait_for_element("[data-testid=interview-score]", RELINT);
+    assert_eq!(
+        session.execute(
+            "return document.querySelector('[data-testid=interview-score]').dataset.verdict;",
+            json!([])
+        ),
+        json!("wrong")
+    );
+    assert_eq!(count(&session, ".score.right"), 0);
+    assert_eq!(text_of(&session, "[data-testid=score-cause]"), "wrong");
+    scroll_to(&session, "[data-testid=interview-score]");
+    session.screenshot(&out.join("interview-wrong-en-390.png"));
+
+    // Chinese on a laptop, after a command.
+    session.set_window_size(1366, 768);
+    session.goto(&server.url("/?exercise=oom-loading-peak&mode=interview&lang=zh-TW"));
+    session.wait_for_element("[data-testid=interview-symptom]", PAGE_LOAD);
+    session.screenshot(&out.join("interview-before-zh-1366.png"));
+    run_line(
+        &session,
+        &format!("kubectl describe pod s{TAB}{ENTER}"),
+        0,
+        "OOMKilled",
+    );
+    session.wait_for_element("[data-testid=interview-causes]", RELINT);
+    scroll_to(&session, "[data-testid=interview-causes]");
+    session.screenshot(&out.join("interview-after-command-zh-1366.png"));
 }
 
 #[test]
