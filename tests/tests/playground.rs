@@ -474,7 +474,7 @@ fn an_exercise_is_solved_in_the_page_and_an_interview_is_scored() {
     let score = session.wait_for_element("[data-testid=interview-score]", RELINT);
     let text = session.text(&score);
     assert!(
-        text.contains("right root cause") && text.contains("2 of 2"),
+        text.contains("Right root cause") && text.contains("2 of 2"),
         "{text}"
     );
     session.screenshot(&out.join("interview-scored.png"));

@@ -246,15 +246,44 @@ pub fn App(props: &AppProps) -> Html {
             _ => None,
         }
     };
+    // The learner's text while the editor holds the loaded solution: one
+    // click of the panel's Undo away (setting the textarea from code loses
+    // the browser's own undo).
+    let before_solution = use_state(|| None::<Rc<str>>);
+    // Solved with the solution: loaded by the button (or its text, as the
+    // autosave keeps it after a reload), not the learner's own text.
+    let solution_text: Rc<Option<String>> = {
+        let exercise = exercise.clone();
+        use_memo(exercise_id.clone(), move |_| {
+            exercise
+                .as_ref()
+                .and_then(|exercise| exercise.solution.as_deref())
+                .map(exercise::learner_text)
+        })
+    };
+    let with_solution = before_solution.is_some()
+        || solution_text
+            .as_deref()
+            .is_some_and(|solution| *state.text == *solution);
+    let progress = use_state(persist::load_progress);
     {
         let persist = props.persist;
         let id = exercise_id.clone();
         let solved = results.as_ref().is_some_and(|r| exercise::goals::solved(r));
-        use_effect_with(solved, move |solved| {
-            if *solved && persist {
-                if let Some(id) = id {
-                    persist::mark_solved(&id);
+        let how = if with_solution {
+            persist::Solved::WithSolution
+        } else {
+            persist::Solved::ByLearner
+        };
+        let progress = progress.clone();
+        use_effect_with((solved, how), move |(solved, how)| {
+            if let (true, Some(id)) = (*solved, id) {
+                if persist {
+                    persist::mark_solved(&id, *how);
                 }
+                let mut known = (*progress).clone();
+                known.record(&id, *how);
+                progress.set(known);
             }
         });
     }
@@ -340,8 +369,42 @@ pub fn App(props: &AppProps) -> Html {
         .or_else(|| library_error.as_deref().map(i18n::library_failed));
     let on_replace = {
         let dispatcher = state.dispatcher();
-        Callback::from(move |text: String| dispatcher.dispatch(Action::Replace(text.into())))
+        let before_solution = before_solution.clone();
+        Callback::from(move |text: String| {
+            before_solution.set(None);
+            dispatcher.dispatch(Action::Replace(text.into()))
+        })
     };
+    let on_solution = {
+        let dispatcher = state.dispatcher();
+        let before_solution = before_solution.clone();
+        let text = state.text.clone();
+        Callback::from(move |solution: String| {
+            if before_solution.is_none() {
+                before_solution.set(Some(text.clone()));
+            }
+            dispatcher.dispatch(Action::Replace(solution.into()))
+        })
+    };
+    let on_undo_solution = {
+        let dispatcher = state.dispatcher();
+        let before_solution = before_solution.clone();
+        Callback::from(move |_: ()| {
+            if let Some(text) = (*before_solution).clone() {
+                before_solution.set(None);
+                dispatcher.dispatch(Action::Replace(text));
+            }
+        })
+    };
+    // The exercise after this one in the library's order (the index's).
+    let next_exercise: Option<(String, podlab_core::i18n::Text)> =
+        exercise_id.as_deref().and_then(|id| {
+            let library = library.as_ref()?;
+            let all = &library.0;
+            let at = all.iter().position(|exercise| exercise.id == id)?;
+            all.get(at + 1)
+                .map(|next| (next.id.clone(), next.title.clone()))
+        });
     let interview = matches!(
         *page,
         Page::Exercise {
@@ -349,7 +412,6 @@ pub fn App(props: &AppProps) -> Html {
             ..
         }
     );
-    let progress = use_memo((), |_| persist::load_progress());
     let on_lang = {
         let dispatcher = state.dispatcher();
         Callback::from(move |lang: Lang| dispatcher.dispatch(Action::SetLang(lang)))
@@ -498,7 +560,7 @@ pub fn App(props: &AppProps) -> Html {
             // Each page's content is its `main` landmark (axe: landmark-one-main, region).
             if *page == Page::Exercises {
                 <main class="page-main">
-                    <ExerciseIndex {lang} solved={(*progress).clone()} exercises={(*library).clone()} />
+                    <ExerciseIndex {lang} progress={(*progress).clone()} exercises={(*library).clone()} />
                 </main>
             } else if let (true, Some(exercise)) = (interview, exercise.clone()) {
                 <main class="page-main">
@@ -583,6 +645,8 @@ pub fn App(props: &AppProps) -> Html {
                 >
                     if let Some(exercise) = exercise.clone() {
                         <ExercisePanel {exercise} results={shown_results.clone()} {lang} {on_replace}
+                            {on_solution} on_undo_solution={before_solution.is_some().then_some(on_undo_solution)}
+                            {with_solution} next={next_exercise}
                             unavailable={matches!(state.diagnosed, Diagnosed::Unavailable)} />
                     }
                 </Simulation>

@@ -114,39 +114,111 @@ pub fn autosave_key(exercise: Option<&str>) -> String {
     }
 }
 
-/// The localStorage key of the solved exercises (ids, comma-separated).
-pub const PROGRESS_KEY: &str = "podlab.solved.v1";
+/// The localStorage key of the progress before issue 30: the solved ids,
+/// comma-separated. Read (as solved by the learner) while no
+/// [`PROGRESS_KEY`] exists; never written again.
+pub const OLD_PROGRESS_KEY: &str = "podlab.solved.v1";
 
-/// The solved ids in a stored progress value.
-pub fn parse_progress(stored: &str) -> Vec<String> {
-    let mut ids: Vec<String> = stored
-        .split(',')
-        .map(str::trim)
-        .filter(|id| !id.is_empty())
-        .map(String::from)
-        .collect();
-    podlab_core::sort::sort(&mut ids);
-    ids.dedup();
-    ids
+/// The localStorage key of the progress: `id=how` pairs, comma-separated,
+/// sorted by id, `how` being `solved` or `solution` ([`Solved`]).
+pub const PROGRESS_KEY: &str = "podlab.progress.v2";
+
+/// How an exercise was solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Solved {
+    /// The learner's own text made every goal hold.
+    ByLearner,
+    /// Every goal held on the text "Load the solution" put in the editor.
+    WithSolution,
 }
 
-/// The stored value with `id` added.
-pub fn with_solved(stored: &str, id: &str) -> String {
-    let mut ids = parse_progress(stored);
-    if !ids.iter().any(|known| known == id) {
-        ids.push(id.to_string());
-        podlab_core::sort::sort(&mut ids);
+/// The exercises solved, by id, sorted.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Progress(pub Vec<(String, Solved)>);
+
+impl Progress {
+    pub fn get(&self, id: &str) -> Option<Solved> {
+        self.0
+            .iter()
+            .find(|(known, _)| known == id)
+            .map(|(_, how)| *how)
     }
-    ids.join(",")
+
+    /// Records `id` solved `how`; solving it oneself outranks the
+    /// solution, never the other way round.
+    pub fn record(&mut self, id: &str, how: Solved) {
+        match self.0.iter_mut().find(|(known, _)| known == id) {
+            Some((_, known)) => {
+                if how == Solved::ByLearner {
+                    *known = how;
+                }
+            }
+            None => {
+                self.0.push((id.to_string(), how));
+                podlab_core::sort::sort_by(&mut self.0, |a, b| a.0.cmp(&b.0));
+            }
+        }
+    }
+
+    /// The stored value (`PROGRESS_KEY`).
+    pub fn encode(&self) -> String {
+        let pairs: Vec<String> = self
+            .0
+            .iter()
+            .map(|(id, how)| {
+                let how = match how {
+                    Solved::ByLearner => "solved",
+                    Solved::WithSolution => "solution",
+                };
+                format!("{id}={how}")
+            })
+            .collect();
+        pairs.join(",")
+    }
+
+    /// A stored value of [`PROGRESS_KEY`], or else of [`OLD_PROGRESS_KEY`]
+    /// (ids only: solved by the learner, as the page said then). Unknown
+    /// words and empty ids are skipped.
+    pub fn decode(stored: Option<&str>, old: Option<&str>) -> Progress {
+        let mut progress = Progress::default();
+        match (stored, old) {
+            (Some(stored), _) => {
+                for pair in stored.split(',') {
+                    let Some((id, how)) = pair.trim().split_once('=') else {
+                        continue;
+                    };
+                    let how = match how {
+                        "solved" => Solved::ByLearner,
+                        "solution" => Solved::WithSolution,
+                        _ => continue,
+                    };
+                    if !id.is_empty() {
+                        progress.record(id, how);
+                    }
+                }
+            }
+            (None, Some(old)) => {
+                for id in old.split(',').map(str::trim).filter(|id| !id.is_empty()) {
+                    progress.record(id, Solved::ByLearner);
+                }
+            }
+            (None, None) => {}
+        }
+        progress
+    }
 }
 
-pub fn load_progress() -> Vec<String> {
-    load(PROGRESS_KEY).map_or_else(Vec::new, |stored| parse_progress(&stored))
+pub fn load_progress() -> Progress {
+    Progress::decode(
+        load(PROGRESS_KEY).as_deref(),
+        load(OLD_PROGRESS_KEY).as_deref(),
+    )
 }
 
-pub fn mark_solved(id: &str) {
-    let stored = load(PROGRESS_KEY).unwrap_or_default();
-    save(PROGRESS_KEY, &with_solved(&stored, id));
+pub fn mark_solved(id: &str, how: Solved) {
+    let mut progress = load_progress();
+    progress.record(id, how);
+    save(PROGRESS_KEY, &progress.encode());
 }
 
 fn load(key: &str) -> Option<String> {
@@ -351,11 +423,43 @@ mod tests {
 
     #[test]
     fn progress_and_autosave_keys() {
-        assert_eq!(with_solved("", "b"), "b");
-        assert_eq!(with_solved("b", "a"), "a,b");
-        assert_eq!(with_solved("a,b", "a"), "a,b");
-        assert_eq!(parse_progress(" b, ,a,a"), vec!["a", "b"]);
+        let mut progress = Progress::default();
+        progress.record("b", Solved::WithSolution);
+        progress.record("a", Solved::ByLearner);
+        assert_eq!(progress.encode(), "a=solved,b=solution");
+        // Solving it oneself later outranks the solution, not the reverse.
+        progress.record("b", Solved::ByLearner);
+        progress.record("a", Solved::WithSolution);
+        assert_eq!(progress.encode(), "a=solved,b=solved");
         assert_ne!(autosave_key(Some("x")), autosave_key(None));
+        assert_ne!(PROGRESS_KEY, OLD_PROGRESS_KEY);
+    }
+
+    /// The progress stored before issue 30 (`podlab.solved.v1`, ids only)
+    /// is read as solved by the learner while no new value exists; the new
+    /// value wins once written, and round-trips.
+    #[test]
+    fn progress_migrates_from_the_old_key() {
+        let old = Progress::decode(None, Some(" b, ,a,a"));
+        assert_eq!(
+            old.0,
+            vec![
+                ("a".to_string(), Solved::ByLearner),
+                ("b".to_string(), Solved::ByLearner)
+            ]
+        );
+        assert_eq!(old.encode(), "a=solved,b=solved");
+        let new = Progress::decode(Some("c=solution,a=solved,x=maybe,=solved"), Some("b"));
+        assert_eq!(new.get("c"), Some(Solved::WithSolution));
+        assert_eq!(new.get("a"), Some(Solved::ByLearner));
+        assert_eq!(
+            new.get("b"),
+            None,
+            "the old key is not read once the new exists"
+        );
+        assert_eq!(new.get("x"), None);
+        assert_eq!(Progress::decode(Some(&new.encode()), None), new);
+        assert_eq!(Progress::decode(None, None), Progress::default());
     }
 
     #[test]

@@ -90,9 +90,29 @@ async fn the_reference_solution_turns_every_goal_green() {
         .expect("selector")
         .length();
     assert!(failing >= 1, "the start fails a goal");
+    // With hints left, the solution asks first (issue 30).
     click(&root, "[data-testid=solution]");
+    until("the confirmation", || {
+        find(&root, "[data-testid=reveal-confirm]").is_some()
+    })
+    .await;
+    click(&root, "[data-testid=confirm-reveal]");
     until("solved", || find(&root, "[data-testid=solved]").is_some()).await;
     assert!(text_of(&root, "[data-testid=goal-summary]").starts_with("Solved"));
+    // Solved with the solution, not solved: the banner says which, and the
+    // learner's text is one Undo away.
+    let banner = find(&root, "[data-testid=solved]").expect("the banner");
+    assert_eq!(
+        banner.get_attribute("data-with-solution").as_deref(),
+        Some("true")
+    );
+    assert!(text_of(&root, "[data-testid=solved]").contains("with the solution"));
+    click(&root, "[data-testid=undo-solution]");
+    until("the learner's text back", || {
+        find(&root, "[data-testid=solved]").is_none()
+            && find(&root, "[data-testid=undo-solution]").is_none()
+    })
+    .await;
 }
 
 /// Issue 5's "done when": every exercise is solvable in the page, in both
@@ -140,6 +160,13 @@ async fn every_exercise_is_solvable_in_the_page_in_both_languages() {
                 exercise.id
             );
             click(&root, "[data-testid=solution]");
+            if !exercise.hints.is_empty() {
+                until("the confirmation", || {
+                    find(&root, "[data-testid=confirm-reveal]").is_some()
+                })
+                .await;
+                click(&root, "[data-testid=confirm-reveal]");
+            }
             until("solved", || find(&root, "[data-testid=solved]").is_some()).await;
             let summary = text_of(&root, "[data-testid=goal-summary]");
             assert!(

@@ -199,8 +199,13 @@ async fn typed_commands_with_tab_score_the_interview() {
     })
     .await;
     let score = text_of(&root, "[data-testid=interview-score]");
-    assert!(score.contains("right root cause"), "{score}");
+    assert!(score.contains("Right root cause, found"), "{score}");
     assert!(score.contains("2 of 2"), "{score}");
+    assert_eq!(
+        text_of(&root, "[data-testid=score-typed]"),
+        "3",
+        "three lines typed"
+    );
     let typed = text_of(&root, "[data-testid=interview-typed]");
     assert!(!typed.contains("add `--previous`"), "{typed}");
     assert!(

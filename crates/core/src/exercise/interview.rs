@@ -11,7 +11,6 @@ use crate::i18n::Text;
 use crate::manifest::duration::Millis;
 use crate::manifest::model::WorkloadKind;
 use crate::sim::{PodRun, Run};
-use crate::text;
 
 use super::exec::ExecContext;
 
@@ -265,21 +264,71 @@ pub fn describe_node(context: &ExecContext, node: &str, at: Millis) -> String {
     .unwrap_or_else(|| format!("Error from server (NotFound): nodes \"{node}\" not found\n"))
 }
 
-/// How a path of commands compares with the recommended order.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Score {
-    /// Recommended commands the path ran, in the recommended order.
-    pub followed: usize,
-    pub recommended: usize,
-    /// Commands run that the recommended path does not need.
-    pub detours: usize,
-    pub cause_correct: bool,
-    pub summary: Text,
+/// How the right answer was reached (docs/exercises.md "Interview mode").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The right cause, reached by at least one recommended step.
+    Found,
+    /// The right cause with no recommended step run: a guess.
+    Guessed,
+    /// Not the root cause.
+    Wrong,
 }
 
-/// Scores the commands chosen (in order) and the cause picked.
-pub fn score(interview: &Interview, path: &[Command], cause: Option<usize>) -> Score {
-    // The longest prefix of the recommended order found, in order, in the path.
+/// How the lines typed compare with the recommended order, in numbers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Score {
+    /// Recommended steps run in the recommended order: the longest prefix
+    /// of the recommended order found, in order, among the lines' evidence.
+    pub followed: usize,
+    pub recommended: usize,
+    /// Lines that were not a recommended step: they showed nothing about
+    /// the pod in trouble (a failed line, another pod, `get pods` again) or
+    /// evidence the recommended path does not need (an acting command such
+    /// as `apply` where the path does not start with it, a node where the
+    /// cause is in the pod).
+    pub detours: usize,
+    /// Every line typed, useful or not.
+    pub typed: usize,
+    pub cause_correct: bool,
+    pub verdict: Verdict,
+}
+
+impl Verdict {
+    /// The verdict in words, as the page shows it above the numbers.
+    pub fn text(self) -> Text {
+        match self {
+            Verdict::Found => Text::new(
+                "Right root cause, found by investigating.",
+                "根因正確，而且是查出來的。",
+            ),
+            Verdict::Guessed => Text::new(
+                "Right root cause, but a guess: no recommended step led to it.",
+                "根因正確，但這是用猜的：沒有任何建議步驟帶你找到它。",
+            ),
+            Verdict::Wrong => Text::new("Not the root cause.", "不是根因。"),
+        }
+    }
+}
+
+impl Score {
+    /// Whether the page may show success: the right cause, found.
+    pub fn success(&self) -> bool {
+        self.verdict == Verdict::Found
+    }
+}
+
+/// Whether a line showed something about the pod in trouble: the root-cause
+/// choices open after the first such line (or when the learner asks to
+/// answer).
+pub fn investigated(steps: &[Option<Command>]) -> bool {
+    steps.iter().any(Option::is_some)
+}
+
+/// Scores the lines typed, each as the evidence it showed about the pod in
+/// trouble (`None`: nothing, `kubectl::session::steps`), in order, and the
+/// cause picked.
+pub fn score(interview: &Interview, steps: &[Option<Command>], cause: Option<usize>) -> Score {
     // `get events` shows what describe's Events section shows: it counts
     // for `describe` where describe is recommended and it is not.
     let stands_for = |command: Command| {
@@ -293,37 +342,32 @@ pub fn score(interview: &Interview, path: &[Command], cause: Option<usize>) -> S
         }
     };
     let mut followed = 0;
-    for command in path {
-        if interview.recommended.get(followed) == Some(&stands_for(*command)) {
-            followed += 1;
+    let mut detours = 0;
+    for step in steps {
+        match step.map(stands_for) {
+            Some(command) if interview.recommended.contains(&command) => {
+                if interview.recommended.get(followed) == Some(&command) {
+                    followed += 1;
+                }
+            }
+            _ => detours += 1,
         }
     }
-    let detours = path
-        .iter()
-        .filter(|command| !interview.recommended.contains(&stands_for(**command)))
-        .count();
     let cause_correct = cause
         .and_then(|index| interview.causes.get(index))
         .is_some_and(|cause| cause.correct);
-    let recommended = interview.recommended.len();
-    let order: Vec<&str> = interview.recommended.iter().map(|c| c.id()).collect();
-    let order = order.join(" → ");
-    let verdict = if cause_correct {
-        Text::new("right root cause", "根因正確")
-    } else {
-        Text::new("not the root cause", "不是根因")
+    let verdict = match (cause_correct, followed) {
+        (false, _) => Verdict::Wrong,
+        (true, 0) => Verdict::Guessed,
+        (true, _) => Verdict::Found,
     };
-    let (verdict_en, verdict_zh) = (&verdict.en, &verdict.zh_tw);
-    let summary = text!(
-        "{verdict_en}; {followed} of {recommended} recommended steps in order ({order}), {detours} detour(s)",
-        "{verdict_zh}；依序完成建議步驟 {followed}／{recommended}（{order}），繞路 {detours} 次"
-    );
     Score {
         followed,
-        recommended,
+        recommended: interview.recommended.len(),
         detours,
+        typed: steps.len(),
         cause_correct,
-        summary,
+        verdict,
     }
 }
 
@@ -488,36 +532,59 @@ mod tests {
         let interview = exercise.interview.expect("has an interview");
         let correct = interview.causes.iter().position(|c| c.correct);
         let wrong = interview.causes.iter().position(|c| !c.correct);
-        let best = score(
-            &interview,
-            &[Command::Describe, Command::LogsPrevious],
-            correct,
-        );
+        let (describe, previous) = (Some(Command::Describe), Some(Command::LogsPrevious));
+        let best = score(&interview, &[describe, previous], correct);
         assert_eq!(
-            (best.followed, best.detours, best.cause_correct),
-            (2, 0, true)
+            (best.followed, best.detours, best.typed, best.verdict),
+            (2, 0, 2, Verdict::Found)
         );
-        let reversed = score(
+        assert!(best.success());
+        // Out of order: only the first step counts; the other is no detour.
+        let reversed = score(&interview, &[previous, describe], correct);
+        assert_eq!((reversed.followed, reversed.detours), (1, 0));
+        // `get events` stands for describe's Events section.
+        let events = score(&interview, &[Some(Command::GetEvents), previous], correct);
+        assert_eq!(events.followed, 2);
+        // A node where the cause is in the pod, and a line that showed
+        // nothing about the pod in trouble: two detours.
+        let wandering = score(
             &interview,
-            &[Command::LogsPrevious, Command::Describe],
-            correct,
+            &[Some(Command::GetNodes), None, describe],
+            wrong,
         );
-        assert_eq!(reversed.followed, 1);
-        let wandering = score(&interview, &[Command::GetNodes, Command::Describe], wrong);
         assert_eq!(
             (
                 wandering.followed,
                 wandering.detours,
-                wandering.cause_correct
+                wandering.typed,
+                wandering.verdict
             ),
-            (1, 1, false)
+            (1, 2, 3, Verdict::Wrong)
         );
-        assert!(wandering.summary.zh_tw.contains("繞路 1 次"));
+        assert!(!wandering.success());
+    }
+
+    /// The right cause with nothing run, or with only detours, is a guess:
+    /// no success, and the verdict says so.
+    #[test]
+    fn a_right_guess_without_investigation_is_not_a_success() {
+        let exercise = library::find("oom-loading-peak").expect("in the library");
+        let interview = exercise.interview.expect("has an interview");
+        let correct = interview.causes.iter().position(|c| c.correct);
+        let guess = score(&interview, &[], correct);
+        assert_eq!((guess.verdict, guess.typed), (Verdict::Guessed, 0));
+        assert!(guess.cause_correct && !guess.success());
+        assert!(guess.verdict.text().en.contains("a guess"));
+        assert!(guess.verdict.text().zh_tw.contains("用猜的"));
+        let detoured = score(&interview, &[Some(Command::GetNodes), None], correct);
+        assert_eq!((detoured.verdict, detoured.detours), (Verdict::Guessed, 2));
+        assert!(!investigated(&[None]));
+        assert!(investigated(&[None, Some(Command::GetNodes)]));
     }
 
     #[test]
     fn a_bad_interview_is_reported() {
-        let text = "apiVersion: podlab.dev/v1alpha1\nkind: Exercise\nmetadata: { name: x }\nspec:\n  title: { en: t, zh-TW: t }\n  story: { en: s, zh-TW: s }\n  goal: { en: g, zh-TW: g }\n  explanation: { en: e, zh-TW: e }\n  goals: [ maxRestarts: 0 ]\n  interview:\n    at: 1m\n    commands: [describe, kubectl-top]\n    causes: []\n";
+        let text = "apiVersion: podlab.dev/v1alpha1\nkind: Exercise\nmetadata: { name: x }\nspec:\n  title: { en: t, zh-TW: t }\n  story: { en: s, zh-TW: s }\n  goal: { en: g, zh-TW: g }\n  explanation: { en: e, zh-TW: e }\n  goals: [ maxRestarts: 0 ]\n  interview:\n    title: { en: t, zh-TW: t }\n    story: { en: s, zh-TW: s }\n    at: 1m\n    commands: [describe, kubectl-top]\n    causes: []\n";
         let (exercise, diagnostics) = crate::exercise::read(text);
         let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.en.as_str()).collect();
         assert!(
@@ -531,5 +598,232 @@ mod tests {
             "{messages:?}"
         );
         assert!(exercise.expect("the rest lowers").interview.is_none());
+
+        // Without its own title and story (the exercise's name the cause).
+        let untitled = text
+            .replace(
+                "    title: { en: t, zh-TW: t }\n    story: { en: s, zh-TW: s }\n",
+                "",
+            )
+            .replace(
+                "causes: []",
+                "causes: [{ text: { en: a, zh-TW: a }, why: { en: b, zh-TW: b }, correct: true }]",
+            )
+            .replace("describe, kubectl-top", "describe");
+        let (exercise, diagnostics) = crate::exercise::read(&untitled);
+        assert!(
+            diagnostics
+                .iter()
+                .any(|d| d.message.en.contains("its own `title` and `story`")),
+            "{diagnostics:?}"
+        );
+        assert!(exercise.expect("the rest lowers").interview.is_none());
+    }
+}
+
+/// Interview cases hide their cause (issue 30): the interview's title and
+/// story say what a colleague would report, and a learner cannot read the
+/// cause from them. The check: none of the right cause's key terms (its
+/// words of four letters or more, its acronyms and names such as `T4`,
+/// `HPA`, `MODEL_VERSION`, minus the words any report of trouble uses), in
+/// either language (the Chinese text's Latin words and its two-character
+/// terms), and no number that the exercise's file states (a limit, a load
+/// time, a count), in the title or the story.
+#[cfg(test)]
+mod hides_the_cause {
+    use crate::exercise::library;
+
+    /// Words that name no cause: what every report of trouble says.
+    const COMMON_EN: &[&str] = &[
+        "that",
+        "than",
+        "with",
+        "from",
+        "this",
+        "they",
+        "them",
+        "their",
+        "there",
+        "every",
+        "before",
+        "after",
+        "while",
+        "still",
+        "only",
+        "which",
+        "does",
+        "have",
+        "into",
+        "over",
+        "when",
+        "because",
+        "more",
+        "less",
+        "same",
+        "never",
+        "also",
+        "once",
+        "what",
+        "pods",
+        "pod",
+        "model",
+        "service",
+        "container",
+        "team",
+        "each",
+    ];
+    /// Two-character Chinese terms that name no cause.
+    const COMMON_ZH: &[&str] = &[
+        "模型", "服務", "容器", "沒有", "所以", "一個", "每個", "之前", "之後", "因為", "還在",
+        "已經", "就先", "起來", "時候", "一張", "它的", "都在", "上的", "流量",
+    ];
+
+    fn normal(word: &str) -> String {
+        let lower = word.to_lowercase();
+        lower
+            .strip_suffix('s')
+            .map_or(lower.clone(), str::to_string)
+    }
+
+    fn latin_words(text: &str) -> Vec<&str> {
+        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+            .map(|word| word.trim_matches('-'))
+            .filter(|word| !word.is_empty())
+            .collect()
+    }
+
+    /// A cause's key terms in its Latin words.
+    fn key_terms(cause: &str) -> Vec<String> {
+        latin_words(cause)
+            .into_iter()
+            .filter(|word| {
+                let named = word.len() >= 2
+                    && (word.chars().any(|c| c.is_ascii_digit())
+                        || word.chars().skip(1).any(|c| c.is_ascii_uppercase()));
+                (word.len() >= 4 || named) && !COMMON_EN.contains(&word.to_lowercase().as_str())
+            })
+            .map(normal)
+            .collect()
+    }
+
+    fn cjk(c: char) -> bool {
+        ('\u{4e00}'..='\u{9fff}').contains(&c)
+    }
+
+    /// The Chinese cause's two-character terms.
+    fn cjk_terms(cause: &str) -> Vec<String> {
+        let chars: Vec<char> = cause.chars().collect();
+        chars
+            .windows(2)
+            .filter(|pair| pair.iter().all(|c| cjk(*c)))
+            .map(|pair| pair.iter().collect::<String>())
+            .filter(|term| !COMMON_ZH.contains(&term.as_str()))
+            .collect()
+    }
+
+    /// Numbers as written (`8`, `10`, `0.5`), not digits inside a name
+    /// (`P99`, `T4`, `mig-1g`).
+    fn numbers(text: &str) -> Vec<String> {
+        let chars: Vec<char> = text.chars().collect();
+        let mut found = Vec::new();
+        let mut index = 0;
+        while index < chars.len() {
+            if !chars[index].is_ascii_digit() {
+                index += 1;
+                continue;
+            }
+            let start = index;
+            while index < chars.len()
+                && (chars[index].is_ascii_digit()
+                    || (chars[index] == '.'
+                        && chars.get(index + 1).is_some_and(char::is_ascii_digit)))
+            {
+                index += 1;
+            }
+            let in_a_name = start > 0 && chars[start - 1].is_ascii_alphanumeric();
+            if !in_a_name {
+                found.push(chars[start..index].iter().collect());
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn the_checks_find_what_they_look_for() {
+        assert_eq!(
+            numbers("uses 6 GiB, limit 8Gi, P99 on a T4, 0.5."),
+            ["6", "8", "0.5"]
+        );
+        let terms = key_terms("The memory limit is below the loading peak");
+        assert_eq!(terms, ["memory", "limit", "below", "loading", "peak"]);
+        assert!(key_terms("The HPA scales on CPU").contains(&"hpa".to_string()));
+        assert!(cjk_terms("記憶體 limit 低於載入尖峰").contains(&"尖峰".to_string()));
+        // The heading the interview showed before issue 30 gives it away.
+        let old: Vec<String> = latin_words("OOMKilled at the loading peak")
+            .into_iter()
+            .map(normal)
+            .collect();
+        assert!(terms.iter().any(|term| old.contains(term)));
+        assert!(
+            key_terms("Runs overlap because each needs the only GPU").contains(&"gpu".to_string())
+        );
+    }
+
+    #[test]
+    fn every_interview_title_and_story_hides_the_cause() {
+        let mut found = Vec::new();
+        for exercise in library::all() {
+            let Some(interview) = &exercise.interview else {
+                continue;
+            };
+            let id = &exercise.id;
+            let cause = interview
+                .causes
+                .iter()
+                .find(|cause| cause.correct)
+                .expect("one right cause");
+            let mut stated = exercise.start.clone();
+            for text in [&interview.title, &interview.story] {
+                stated = stated
+                    .replace(text.en.as_str(), "")
+                    .replace(text.zh_tw.as_str(), "");
+            }
+            let stated = numbers(&stated);
+            let en_terms = key_terms(&cause.text.en);
+            let zh_terms: Vec<String> = key_terms(&cause.text.zh_tw)
+                .into_iter()
+                .chain(cjk_terms(&cause.text.zh_tw))
+                .collect();
+            for (lang, text, terms) in [
+                (
+                    "en",
+                    format!("{} {}", interview.title.en, interview.story.en),
+                    &en_terms,
+                ),
+                (
+                    "zh-TW",
+                    format!("{} {}", interview.title.zh_tw, interview.story.zh_tw),
+                    &zh_terms,
+                ),
+            ] {
+                let words: Vec<String> = latin_words(&text).into_iter().map(normal).collect();
+                for term in terms {
+                    let said = if term.chars().any(cjk) {
+                        text.contains(term.as_str())
+                    } else {
+                        words.contains(term)
+                    };
+                    if said {
+                        found.push(format!("{id} ({lang}): the cause's term \"{term}\""));
+                    }
+                }
+                for number in numbers(&text) {
+                    if stated.contains(&number) {
+                        found.push(format!("{id} ({lang}): the number {number}"));
+                    }
+                }
+            }
+        }
+        assert!(found.is_empty(), "giveaways:\n{}", found.join("\n"));
     }
 }

@@ -408,9 +408,16 @@ fn revealed(
 /// about the pod the interview is about (`focus`) or the whole cluster, in
 /// order. `nvidia-smi` counts on any pod: the card is the node's.
 pub fn evidence(entries: &[Entry], focus: Option<&str>) -> Vec<interview::Command> {
+    steps(entries, focus).into_iter().flatten().collect()
+}
+
+/// Each entry as the interview's score reads it (`interview::score`): the
+/// evidence it showed about `focus` or the cluster, `None` when it showed
+/// nothing of use (a failed line, another pod, a line that reveals nothing).
+pub fn steps(entries: &[Entry], focus: Option<&str>) -> Vec<Option<interview::Command>> {
     entries
         .iter()
-        .filter_map(|entry| {
+        .map(|entry| {
             let command = entry.reveals?;
             let about_focus = entry.pods.is_empty()
                 || command == interview::Command::ExecNvidiaSmi

@@ -606,6 +606,13 @@ pub struct Cause {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Interview {
+    /// The interview's own heading: what a colleague would report (the
+    /// symptom, the team's context), never the cause. The exercise's title
+    /// may name the lesson; this one may not (a library test checks it).
+    pub title: Text,
+    /// The colleague's report, without the cause or the number that gives
+    /// it away.
+    pub story: Text,
     /// When the symptom is shown; every command's output is at this time.
     pub at: Millis,
     /// The choices offered, in order.
@@ -617,6 +624,12 @@ pub struct Interview {
 
 fn lower_interview(node: &Node, out: &mut Vec<Diagnostic>) -> Option<Interview> {
     let at = duration_of(node.get("at"));
+    let title = node
+        .get("title")
+        .and_then(|n| localized(n, "interview.title", out));
+    let story = node
+        .get("story")
+        .and_then(|n| localized(n, "interview.story", out));
     let commands_of = |field: &str, out: &mut Vec<Diagnostic>| -> Vec<Command> {
         let mut found = Vec::new();
         for item in node.get(field).and_then(Node::items).unwrap_or(&[]) {
@@ -666,6 +679,11 @@ fn lower_interview(node: &Node, out: &mut Vec<Diagnostic>) -> Option<Interview> 
     let span = node.span;
     let problem = if at.is_none() {
         Some(text!("the interview needs `at`", "面試模式需要 `at`"))
+    } else if title.is_none() || story.is_none() {
+        Some(text!(
+            "the interview needs its own `title` and `story` in en and zh-TW: what a colleague would report, without the cause",
+            "面試模式需要自己的 `title` 與 `story`（en 與 zh-TW）：同事會怎麼描述症狀，不能說出根因"
+        ))
     } else if commands.is_empty() {
         Some(text!(
             "the interview needs `commands`",
@@ -691,7 +709,12 @@ fn lower_interview(node: &Node, out: &mut Vec<Diagnostic>) -> Option<Interview> 
         out.push(invalid_value(span, problem));
         return None;
     }
+    let (Some(title), Some(story)) = (title, story) else {
+        return None;
+    };
     Some(Interview {
+        title,
+        story,
         at: at.unwrap_or(0),
         commands,
         recommended,

@@ -501,7 +501,7 @@ schema!(GOAL_EXEC, "exec goal", "exec 目標", [
 schema!(GOAL_CONTAINER, "seesGpu goal", "seesGpu 目標", ["container" => Str]);
 
 schema!(EXERCISE_INTERVIEW, "interview", "面試模式", [
-    "at" => Duration, "commands" => StrList, "recommended" => StrList,
+    "title" => Object(&LOCALIZED), "story" => Object(&LOCALIZED), "at" => Duration, "commands" => StrList, "recommended" => StrList,
     "causes" => ListOf(&INTERVIEW_CAUSE),
 ]);
 

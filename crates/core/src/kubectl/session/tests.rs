@@ -250,9 +250,22 @@ fn typed_commands_score_the_interview_and_logs_in_back_off_reads_the_previous_in
         ]
     );
     let right = interview.causes.iter().position(|c| c.correct);
-    let scored = score(interview, &path, right);
-    assert_eq!((scored.followed, scored.recommended), (2, 2));
-    assert!(scored.cause_correct);
+    // Scored line by line: `get pods` again and the NotFound showed nothing
+    // about the pod in trouble, two detours among five lines.
+    let lines = steps(&typed, Some(&focus));
+    assert_eq!(lines.iter().flatten().copied().collect::<Vec<_>>(), path);
+    assert_eq!((lines[3], lines[4]), (None, None));
+    let scored = score(interview, &lines, right);
+    assert_eq!(
+        (
+            scored.followed,
+            scored.recommended,
+            scored.detours,
+            scored.typed
+        ),
+        (2, 2, 2, 5)
+    );
+    assert!(scored.cause_correct && scored.success());
     let remarks: Vec<Option<Text>> = typed
         .iter()
         .map(|entry| remark(&run, interview, entry, Some(&focus)))
@@ -298,14 +311,14 @@ fn get_events_counts_for_describe_where_describe_is_recommended() {
         .recommended
         .contains(&interview::Command::Describe));
     let path = [
-        interview::Command::GetEvents,
-        interview::Command::LogsPrevious,
+        Some(interview::Command::GetEvents),
+        Some(interview::Command::LogsPrevious),
     ];
     let scored = score(interview, &path, None);
     assert_eq!((scored.followed, scored.detours), (2, 0));
     let path = [
-        interview::Command::GetNodes,
-        interview::Command::LogsPrevious,
+        Some(interview::Command::GetNodes),
+        Some(interview::Command::LogsPrevious),
     ];
     let scored = score(interview, &path, None);
     assert_eq!((scored.followed, scored.detours), (0, 1));
