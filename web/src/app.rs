@@ -336,14 +336,10 @@ pub fn App(props: &AppProps) -> Html {
         let dispatcher = state.dispatcher();
         Callback::from(move |index: usize| dispatcher.dispatch(Action::ApplyFix(index)))
     };
-    // The diagnosis card's fix and its undo (issue 30): kept the same
-    // across renders, so the simulation is not redrawn for a new closure.
-    let card_on_fix = use_callback(state.dispatcher(), |index: usize, dispatcher| {
-        dispatcher.dispatch(Action::ApplyFix(index))
-    });
-    let card_on_undo = use_callback(state.dispatcher(), |(), dispatcher| {
-        dispatcher.dispatch(Action::UndoFix)
-    });
+    let on_undo_fix = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |()| dispatcher.dispatch(Action::UndoFix))
+    };
     let editor_ref = use_node_ref();
     let on_goto = {
         let editor_ref = editor_ref.clone();
@@ -519,7 +515,7 @@ pub fn App(props: &AppProps) -> Html {
             summary={AttrValue::from(summary)}
             pending={checking.then(|| AttrValue::from(i18n::checking().get(lang).to_owned()))}
             rows={rows.clone()}
-            {on_fix}
+            on_fix={on_fix.clone()}
             {on_goto}
         />
     };
@@ -639,8 +635,8 @@ pub fn App(props: &AppProps) -> Html {
                         lint: state.lint().cloned(),
                         workloads: state.linted.workloads.clone(),
                         applied: state.applied.clone(),
-                        on_fix: card_on_fix.clone(),
-                        on_undo: card_on_undo.clone(),
+                        on_fix: on_fix.clone(),
+                        on_undo: on_undo_fix.clone(),
                     })}
                 >
                     if let Some(exercise) = exercise.clone() {

@@ -61,6 +61,17 @@ pub struct DiagnosisCardProps {
     pub fix: Option<CardFix>,
 }
 
+/// What the card keeps of a fix applied from it: see `DiagnosisCard`.
+#[derive(Default)]
+struct Pinned {
+    /// The focus goes to Undo at the next render.
+    asked_here: bool,
+    /// The card's height at the click, kept until the next edit.
+    height: Option<i32>,
+    /// The card's top on the screen at the click, held for two frames.
+    top: Option<f64>,
+}
+
 /// "Applied: failureThreshold 30 → 45 · Undo", until the next edit.
 fn applied_note(fix: Option<&CardFix>, lang: Lang, undo_ref: NodeRef) -> Html {
     let Some((applied, on_undo)) =
@@ -82,50 +93,38 @@ fn applied_note(fix: Option<&CardFix>, lang: Lang, undo_ref: NodeRef) -> Html {
 pub fn DiagnosisCard(props: &DiagnosisCardProps) -> Html {
     let lang = props.lang;
     let heading = html! { <h4>{ i18n::diagnosis().html(lang) }</h4> };
-    // A fix applied from this card moves the focus to its Undo (the
-    // button pressed is gone with the problem), without scrolling.
+    // A fix applied from this card (issue 30): the focus moves to its Undo
+    // (the button pressed is gone with the problem), without scrolling;
+    // the page does not jump: the card keeps its height until the next
+    // edit, with the note at its foot where the pressed button was, and
+    // stays where it was on the screen while the new run comes in (the
+    // legend above it may shrink or grow) by scrolling the difference, for
+    // two frames (the panes follow the timeline one frame later; iOS
+    // Safari has no scroll anchoring, and the anchor Chromium picks is
+    // replaced). One cell and one effect: each hook costs page bytes.
     let undo_ref = use_node_ref();
-    let asked_here = use_mut_ref(|| false);
+    let card_ref = use_node_ref();
+    let pinned = use_mut_ref(Pinned::default);
+    let applied = props.fix.as_ref().is_some_and(|fix| fix.applied.is_some());
+    if !applied {
+        pinned.borrow_mut().height = None;
+    }
     {
-        let (undo_ref, asked_here) = (undo_ref.clone(), asked_here.clone());
-        let applied = props.fix.as_ref().and_then(|fix| fix.applied.clone());
-        use_effect_with(applied, move |applied| {
-            if applied.is_some() && std::mem::take(&mut *asked_here.borrow_mut()) {
+        let (undo_ref, card_ref, pinned) = (undo_ref.clone(), card_ref.clone(), pinned.clone());
+        use_effect(move || {
+            let mut pinned = pinned.borrow_mut();
+            if applied && std::mem::take(&mut pinned.asked_here) {
                 if let Some(undo) = undo_ref.cast::<web_sys::HtmlElement>() {
                     let options = web_sys::FocusOptions::new();
                     options.set_prevent_scroll(true);
                     let _ = undo.focus_with_options(&options);
                 }
             }
-        });
-    }
-    // The page does not jump (issue 30): a fix applied here keeps the
-    // card as tall as it was until the next edit, with the note at its
-    // foot, where the pressed button was, so nothing below moves.
-    let card_ref = use_node_ref();
-    let kept = use_state_eq(|| None::<i32>);
-    let applied = props.fix.as_ref().is_some_and(|fix| fix.applied.is_some());
-    {
-        let kept = kept.clone();
-        use_effect_with(applied, move |applied| {
-            if !applied {
-                kept.set(None);
-            }
-        });
-    }
-    // And the card stays where it was on the screen while the new run
-    // comes in (the timeline's legend above it may shrink or grow): its
-    // top at the click, held for two frames (the panes follow the timeline
-    // one frame later), by scrolling the difference; iOS Safari has no
-    // scroll anchoring, and the anchor Chromium picks is replaced.
-    let anchor = use_mut_ref(|| None::<f64>);
-    {
-        let (card_ref, anchor) = (card_ref.clone(), anchor.clone());
-        use_effect(move || {
-            let top = *anchor.borrow();
-            if let (Some(top), Some(card), Some(window)) =
-                (top, card_ref.cast::<web_sys::Element>(), web_sys::window())
-            {
+            if let (Some(top), Some(card), Some(window)) = (
+                pinned.top,
+                card_ref.cast::<web_sys::Element>(),
+                web_sys::window(),
+            ) {
                 let moved = card.get_bounding_client_rect().top() - top;
                 if moved.abs() >= 1.0 {
                     window.scroll_by_with_x_and_y(0.0, moved);
@@ -133,8 +132,9 @@ pub fn DiagnosisCard(props: &DiagnosisCardProps) -> Html {
             }
         });
     }
-    let style = kept
-        .filter(|_| applied)
+    let style = pinned
+        .borrow()
+        .height
         .map(|height| format!("min-height: {height}px"));
     let kept_class = style.is_some().then_some("kept");
     let note = applied_note(props.fix.as_ref(), lang, undo_ref);
@@ -154,16 +154,18 @@ pub fn DiagnosisCard(props: &DiagnosisCardProps) -> Html {
         .as_ref()
         .zip(props.offer.as_ref())
         .map(|(fix, (index, description))| {
-            let (on_fix, index, asked_here) = (fix.on_fix.clone(), *index, asked_here.clone());
-            let (card_ref, kept, anchor) = (card_ref.clone(), kept.clone(), anchor.clone());
+            let (on_fix, index) = (fix.on_fix.clone(), *index);
+            let (card_ref, pinned) = (card_ref.clone(), pinned.clone());
             let onclick = Callback::from(move |_: MouseEvent| {
-                *asked_here.borrow_mut() = true;
                 if let Some(card) = card_ref.cast::<web_sys::HtmlElement>() {
-                    kept.set(Some(card.offset_height()));
-                    *anchor.borrow_mut() = Some(card.get_bounding_client_rect().top());
-                    let anchor = anchor.clone();
+                    *pinned.borrow_mut() = Pinned {
+                        asked_here: true,
+                        height: Some(card.offset_height()),
+                        top: Some(card.get_bounding_client_rect().top()),
+                    };
+                    let pinned = pinned.clone();
                     crate::persist::after_frame(move || {
-                        crate::persist::after_frame(move || *anchor.borrow_mut() = None)
+                        crate::persist::after_frame(move || pinned.borrow_mut().top = None)
                     });
                 }
                 on_fix.emit(index);
