@@ -151,11 +151,20 @@ pub fn marker_glyph(kind: MarkerKind) -> (&'static str, u32, &'static str) {
     }
 }
 
+/// A segment's label: its state, with the exit code for an exit state
+/// (`Error (exit 143)`, the words of `kubectl describe`).
+pub fn segment_label(lane: &ContainerLane, segment: &Segment, lang: Lang) -> String {
+    let code: Vec<i64> = lane.exit_code_at(segment.from).into_iter().collect();
+    words::state_with_exits(segment.state, &code)
+        .get(lang)
+        .to_owned()
+}
+
 /// A segment's tooltip: its state and its time span.
-pub fn segment_title(segment: &Segment, lang: Lang) -> String {
+pub fn segment_title(lane: &ContainerLane, segment: &Segment, lang: Lang) -> String {
     format!(
         "{} ({}–{})",
-        words::state(segment.state).get(lang),
+        segment_label(lane, segment, lang),
         clock(segment.from),
         clock(segment.to)
     )
@@ -190,7 +199,7 @@ fn lane_summary(lane: &ContainerLane, lang: Lang) -> String {
     let states: Vec<String> = lane
         .segments
         .iter()
-        .map(|segment| segment_title(segment, lang))
+        .map(|segment| segment_title(lane, segment, lang))
         .collect();
     format!("{}: {}", lane.name, states.join(", "))
 }
@@ -236,7 +245,7 @@ pub fn lane_chart(lane: &ContainerLane, end: Millis, lang: Lang, titles: bool) -
         if titles {
             out.push_str(&format!(
                 "<title>{}</title>",
-                escape(&segment_title(segment, lang))
+                escape(&segment_title(lane, segment, lang))
             ));
         }
         out.push_str("<rect width=\"100%\" height=\"100%\" class=\"fill\"></rect>");
@@ -247,7 +256,7 @@ pub fn lane_chart(lane: &ContainerLane, end: Millis, lang: Lang, titles: bool) -
         }
         out.push_str(&format!(
             "<text x=\"4\" y=\"16\" class=\"segment-label\">{}</text></svg>",
-            escape(words::state(segment.state).get(lang))
+            escape(&segment_label(lane, segment, lang))
         ));
     }
     let scale = memory_scale(lane);
