@@ -266,6 +266,21 @@ pub fn legend(timeline: &Timeline, lang: Lang, open: bool) -> String {
             text(legend_marker_label(kind), lang)
         ));
     }
+    let merged = timeline
+        .pods
+        .iter()
+        .flat_map(|pod| pod.containers.iter())
+        .any(|lane| {
+            draw::marker_glyphs(lane, timeline.end)
+                .iter()
+                .any(|glyph| glyph.markers.len() > 1)
+        });
+    if merged {
+        out.push_str(&format!(
+            "<li><span class=\"glyph marker-probe\" aria-hidden=\"true\">L×3</span>{}</li>",
+            text(words::merged_markers(), lang)
+        ));
+    }
     let has_limit = timeline
         .pods
         .iter()

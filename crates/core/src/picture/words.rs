@@ -134,6 +134,14 @@ pub fn marker(kind: MarkerKind) -> Text {
     }
 }
 
+/// The legend's line for a merged glyph (`picture::draw::marker_glyphs`).
+pub fn merged_markers() -> Text {
+    Text::new(
+        "markers too close to draw apart, merged into one with their count (hover for each)",
+        "太靠近而畫不開的標記，合併成一個並標出數量（滑鼠移過去可看每一個）",
+    )
+}
+
 /// The restart marker in the legend (the lane's tooltip gives the count).
 pub fn restart_marker() -> Text {
     Text::new("Restart: the container started again", "重啟：容器再次啟動")
