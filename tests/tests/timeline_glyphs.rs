@@ -1,6 +1,6 @@
 //! Issue 30 item 6: a timeline that reads at a glance. On the liveness
 //! crash loop and an OOM loop, at 1366x768 and 390x844, in both languages:
-//! no two marker glyphs of a lane intersect, runs of markers are merged
+//! no two marker glyphs of a lane intersect nor leave the chart, runs of markers are merged
 //! into one glyph with a count (its title lists them), no segment label
 //! overflows its segment, and a label left out shows over the bar while its
 //! segment is hovered (a tap hovers on a touch screen). Screenshots go to
@@ -27,6 +27,8 @@ for (const chart of document.querySelectorAll('[data-testid=timeline] svg.lane-c
     return { text, count: text.includes('×') ? Number(text.split('×').pop()) : 1,
              title: title ? title.textContent : '', l: r.left, r: r.right, t: r.top, b: r.bottom };
   });
+  const box = chart.getBoundingClientRect();
+  const outside = glyphs.filter(g => g.l < box.left - 0.5 || g.r > box.right + 0.5).map(g => [g.text, g.l, g.r, box.left, box.right]);
   const hits = [];
   for (let i = 0; i < glyphs.length; i++) for (let j = i + 1; j < glyphs.length; j++) {
     const a = glyphs[i], b = glyphs[j];
@@ -38,7 +40,7 @@ for (const chart of document.querySelectorAll('[data-testid=timeline] svg.lane-c
     const seg = label.parentElement.getBoundingClientRect(), r = label.getBoundingClientRect();
     if (r.right > seg.right + 0.5 || r.left < seg.left - 0.5) overflow.push([label.textContent, r.width, seg.width]);
   }
-  out.push({ width: chart.getBoundingClientRect().width, glyphs: glyphs.length, hits, overflow,
+  out.push({ width: box.width, glyphs: glyphs.length, hits, overflow, outside,
              merged: glyphs.filter(g => g.count > 1).map(g => [g.text, g.count, g.title.split('\n').filter(l => /^\d+:\d\d /.test(l)).length]),
              labels: shown.length,
              tips: chart.querySelectorAll('text.segment-tip').length });

@@ -256,6 +256,17 @@ pub struct Glyph {
     /// Left edge and width at `MIN_CHART_PX`, in tenths of a px.
     pub left: u32,
     pub width: u32,
+    /// Held inside the chart at an edge: drawn from its left edge, or up
+    /// to its right edge, rather than at its instant.
+    pub pin: Pin,
+}
+
+/// Where a glyph is held, if at an edge of the chart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pin {
+    None,
+    Left,
+    Right,
 }
 
 /// The text of a glyph standing for `kinds`: the one glyph, or each
@@ -290,7 +301,8 @@ pub fn marker_glyphs(lane: &ContainerLane, end: Millis) -> Vec<Glyph> {
                 continue;
             }
             let width = glyph_width(glyph);
-            let left = tenth_px(marker.at, end).saturating_sub(width / 2);
+            let centre = tenth_px(marker.at, end);
+            let left = centre.saturating_sub(width / 2);
             if let Some((current, kinds)) = &mut open {
                 kinds.push(marker.kind);
                 let text = glyph_text(kinds);
@@ -313,6 +325,11 @@ pub fn marker_glyphs(lane: &ContainerLane, end: Millis) -> Vec<Glyph> {
                     text: glyph.to_owned(),
                     left,
                     width,
+                    pin: if centre < width / 2 {
+                        Pin::Left
+                    } else {
+                        Pin::None
+                    },
                 },
                 vec![marker.kind],
             ));
@@ -320,8 +337,49 @@ pub fn marker_glyphs(lane: &ContainerLane, end: Millis) -> Vec<Glyph> {
         if let Some((done, _)) = open {
             glyphs.push(done);
         }
+        hold_at_the_right_edge(lane, &mut glyphs, row);
     }
     glyphs
+}
+
+/// Holds the row's last glyph inside the chart's right edge, merging into
+/// it the glyphs it would then overlap. On a wider chart it stays at the
+/// edge and the others move away from it, so nothing meets there either.
+fn hold_at_the_right_edge(lane: &ContainerLane, glyphs: &mut Vec<Glyph>, row: u32) {
+    let edge = MIN_CHART_PX * 10;
+    let start = glyphs
+        .iter()
+        .position(|g| g.row == row)
+        .unwrap_or(glyphs.len());
+    while let Some(last) = glyphs.last_mut().filter(|g| g.row == row) {
+        if last.left + last.width <= edge {
+            return;
+        }
+        last.left = edge.saturating_sub(last.width);
+        last.pin = Pin::Right;
+        let (left, count) = (last.left, glyphs.len());
+        if count < start + 2 {
+            return;
+        }
+        let previous = &glyphs[count - 2];
+        if previous.left + previous.width + GLYPH_GAP_PX * 10 <= left {
+            return;
+        }
+        let Some(last) = glyphs.pop() else { return };
+        let Some(previous) = glyphs.last_mut() else {
+            return;
+        };
+        previous.markers.extend(last.markers);
+        let kinds: Vec<MarkerKind> = previous
+            .markers
+            .iter()
+            .filter_map(|&i| lane.markers.get(i).map(|m| m.kind))
+            .collect();
+        previous.text = glyph_text(&kinds);
+        previous.width = glyph_width(&previous.text);
+        // Past the edge now, so the loop holds it there.
+        previous.left = edge;
+    }
 }
 
 /// From this chart width on (px), the CSS shows the labels marked `wide`
@@ -369,20 +427,21 @@ pub fn lane_chart(lane: &ContainerLane, end: Millis, lang: Lang, titles: bool) -
             .unwrap_or(MARKER_ROWS[0]);
         let merged = glyph.markers.len() > 1;
         // A single glyph is centred on its instant; a merged one starts
-        // where its first marker's glyph would.
-        let anchor = if merged { "start" } else { "middle" };
-        let x = if merged {
-            let (glyph_text, _, _) = marker_glyph(first.kind);
-            let half = glyph_width(glyph_text) / 2;
-            // Back from the first instant by half a single glyph, in
-            // thousandths of a percent of `MIN_CHART_PX`.
-            let shift = u128::from(half) * 100_000 / (u128::from(MIN_CHART_PX) * 10);
-            format!(
-                "{}%",
-                fixed(milli_percent(first.at, end).saturating_sub(shift), 3)
-            )
-        } else {
-            percent_attr(first.at, end)
+        // where its first marker's glyph would; one held at an edge is
+        // drawn from 0 or up to 100 %.
+        let (x, anchor) = match glyph.pin {
+            Pin::Left => ("0%".to_owned(), "start"),
+            Pin::Right => ("100%".to_owned(), "end"),
+            Pin::None if merged => {
+                let (glyph_text, _, _) = marker_glyph(first.kind);
+                let half = glyph_width(glyph_text) / 2;
+                // Back from the first instant by half a single glyph, in
+                // thousandths of a percent of `MIN_CHART_PX`.
+                let shift = u128::from(half) * 100_000 / (u128::from(MIN_CHART_PX) * 10);
+                let x = milli_percent(first.at, end).saturating_sub(shift);
+                (format!("{}%", fixed(x, 3)), "start")
+            }
+            Pin::None => (percent_attr(first.at, end), "middle"),
         };
         out.push_str(&format!(
             "<text x=\"{x}\" y=\"{y}\" text-anchor=\"{anchor}\" class=\"{class}{}\">",
@@ -516,6 +575,12 @@ mod tests {
     /// No two glyphs of a row overlap at the narrowest chart, every marker
     /// is in exactly one glyph, and a glyph's count is its markers'.
     fn assert_laid_out(lane: &ContainerLane, glyphs: &[Glyph]) {
+        for glyph in glyphs {
+            assert!(
+                glyph.left + glyph.width <= MIN_CHART_PX * 10,
+                "{glyph:?} past the right edge"
+            );
+        }
         let mut seen: Vec<usize> = glyphs.iter().flat_map(|g| g.markers.clone()).collect();
         crate::sort::sort(&mut seen);
         assert_eq!(seen, (0..lane.markers.len()).collect::<Vec<_>>());
@@ -553,6 +618,9 @@ mod tests {
         assert!(probe_markers > 90, "{probe_markers}");
         assert!(probes.len() < 15, "{probes:?}");
         assert!(probes[0].text.starts_with("R·L×"), "{:?}", probes[0]);
+        // The last start's probes at 14:40-15:00 are held inside the edge.
+        let last = probes[probes.len() - 1];
+        assert_eq!(last.pin, Pin::Right, "{last:?}");
         // Eight kills, each in exactly one `✕` glyph (the first six, 40 s
         // = 14 px apart, merge).
         let kills: Vec<&Glyph> = glyphs.iter().filter(|g| g.row == 1).collect();
