@@ -58,7 +58,7 @@ fn measure(session: &Session) -> Vec<Value> {
 
 /// Hovers the first segment whose label was left out and returns whether
 /// its tip is shown, and whether it was hidden before.
-fn hover_shows_the_tip(session: &Session) -> (bool, bool) {
+fn hover_shows_the_tip(session: &Session, shot: Option<&std::path::Path>) -> (bool, bool) {
     let at = session.execute(
         "const tip = document.querySelector('[data-testid=timeline] text.segment-tip');\
          if (!tip) return null;\
@@ -82,6 +82,9 @@ fn hover_shows_the_tip(session: &Session) -> (bool, bool) {
         );
         (display != json!("none")).then_some(true)
     });
+    if let Some(path) = shot {
+        session.screenshot(path);
+    }
     session.cdp(
         "Input.dispatchMouseEvent",
         json!({ "type": "mouseMoved", "x": 0, "y": 0 }),
@@ -145,11 +148,11 @@ fn timeline_glyphs_do_not_overlap_and_labels_fit_at_laptop_and_phone_widths() {
                 session.screenshot(
                     &out.join(format!("timeline-{exercise}-{width}x{height}-{lang}.png")),
                 );
-                let (shown, hidden_before) = hover_shows_the_tip(&session);
+                let shot = out.join(format!(
+                    "timeline-tip-{exercise}-{width}x{height}-{lang}.png"
+                ));
+                let (shown, hidden_before) = hover_shows_the_tip(&session, Some(&shot));
                 assert!(hidden_before && shown, "{at}: the left-out label's tip");
-                if exercise == "liveness-crash-loop" && lang == "en" {
-                    session.screenshot(&out.join(format!("timeline-tip-{width}x{height}.png")));
-                }
             }
         }
     }

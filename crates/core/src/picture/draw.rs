@@ -490,7 +490,7 @@ pub fn lane_chart(lane: &ContainerLane, end: Millis, lang: Lang, titles: bool) -
             // wide or more it may fit: then it is drawn for the CSS to show
             // there only. Below that, the segment's title shows it on
             // hover, and this tip, which the CSS shows while the segment is
-            // hovered or tapped (a tap hovers on touch screens), over the bar.
+            // hovered or tapped (a tap hovers on touch screens).
             let wide = label_fits(&label, segment, end, WIDE_CHART_PX);
             if wide {
                 out.push_str(&format!(
@@ -506,7 +506,9 @@ pub fn lane_chart(lane: &ContainerLane, end: Millis, lang: Lang, titles: bool) -
             };
             out.push_str(&format!(
                 "</svg><text x=\"{x}\" y=\"{}\" text-anchor=\"{anchor}\" class=\"segment-tip{}\" aria-hidden=\"true\">{}</text>",
-                BAR_Y + 16,
+                // Just above the bar, over the restart row: the segments
+                // drawn after this one cover the bar, not the rows above it.
+                BAR_Y - 3,
                 if wide { " narrow" } else { "" },
                 escape(&label)
             ));
