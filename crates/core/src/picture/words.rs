@@ -137,8 +137,8 @@ pub fn marker(kind: MarkerKind) -> Text {
 /// The legend's line for a merged glyph (`picture::draw::marker_glyphs`).
 pub fn merged_markers() -> Text {
     Text::new(
-        "markers too close to draw apart, merged into one with their count (hover for each)",
-        "太靠近而畫不開的標記，合併成一個並標出數量（滑鼠移過去可看每一個）",
+        "merged markers and their count (hover for each)",
+        "合併的標記與數量（滑過可看每一個）",
     )
 }
 
