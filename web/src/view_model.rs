@@ -754,7 +754,7 @@ mod tests {
         );
         let segment = &lane.segments[0];
         assert_eq!(
-            segment_title(segment, Lang::En),
+            segment_title(lane, segment, Lang::En),
             "ContainerCreating (0:00–0:02)"
         );
         assert_eq!(marker_glyph(first.kind).0, "L");

@@ -57,6 +57,27 @@ fn find(root: &Element, selector: &str) -> Element {
         .unwrap_or_else(|| panic!("nothing matches {selector}"))
 }
 
+/// The markers the glyphs matching `selector` stand for: 1 each, or the
+/// count after `×` of a merged one (its text without its title).
+fn markers_drawn(root: &Element, selector: &str) -> usize {
+    let glyphs = root.query_selector_all(selector).expect("valid selector");
+    (0..glyphs.length())
+        .filter_map(|i| glyphs.item(i))
+        .map(|glyph| {
+            let all = glyph.text_content().unwrap_or_default();
+            let title = glyph
+                .first_child()
+                .filter(|child| child.node_name().eq_ignore_ascii_case("title"))
+                .and_then(|child| child.text_content())
+                .unwrap_or_default();
+            let text = all.strip_prefix(title.as_str()).unwrap_or(&all);
+            text.rsplit_once('×')
+                .and_then(|(_, count)| count.parse().ok())
+                .unwrap_or(1)
+        })
+        .sum()
+}
+
 fn text_of(root: &Element, selector: &str) -> String {
     root.query_selector(selector)
         .ok()
@@ -118,16 +139,12 @@ async fn the_crash_loop_at_12_minutes_shows_in_the_timeline_and_every_pane() {
         .expect("valid selector");
     assert_eq!(back_offs.length(), 3, "{}", timeline.inner_html());
     assert!(text_of(&root, "[data-state=CrashLoopBackOff]").contains("CrashLoopBackOff"));
-    let kills = timeline
-        .query_selector_all(".lane-chart .marker-kill")
-        .expect("valid selector");
-    assert_eq!(kills.length(), 8);
-    let restarts = timeline
-        .query_selector_all(".lane-chart .marker-restart")
-        .expect("valid selector");
+    // Markers too close to draw apart are one glyph with a count (`✕×2`,
+    // issue 30 item 6): every kill and restart is in one of them.
+    assert_eq!(markers_drawn(&timeline, ".lane-chart .marker-kill"), 8);
     // Over the default 15 minutes: C8 starts at 862.8 s (its kill would
     // come after the end).
-    assert_eq!(restarts.length(), 8);
+    assert_eq!(markers_drawn(&timeline, ".lane-chart .marker-restart"), 8);
     assert!(timeline.query_selector(".memory-curve").unwrap().is_some());
 
     scrub_to(&root, 12 * 60);

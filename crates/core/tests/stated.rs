@@ -69,7 +69,7 @@ fn pl201_on_the_liveness_examples_is_info_naming_the_assumed_load() {
             found[0].message.en
         );
         assert!(
-            found[0].message.zh_tw.contains("假設模型載入要 40s"),
+            found[0].message.zh_tw.contains("假設模型載入要 40 秒"),
             "{name}: {}",
             found[0].message.zh_tw
         );

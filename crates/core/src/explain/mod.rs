@@ -16,53 +16,29 @@ pub mod service;
 pub mod timeline;
 pub mod traffic;
 
-use crate::manifest::duration::Millis;
-
-/// `duration.HumanDuration` (`kubectl-output.md` §1.7), from milliseconds.
-pub fn human_duration(ms: Millis) -> String {
-    let seconds = ms / 1000;
-    let minutes = seconds / 60;
-    let hours = seconds / 3600;
-    let days = hours / 24;
-    if seconds < 120 {
-        format!("{seconds}s")
-    } else if minutes < 10 {
-        if seconds.is_multiple_of(60) {
-            format!("{minutes}m")
-        } else {
-            format!("{minutes}m{}s", seconds % 60)
-        }
-    } else if minutes < 180 {
-        format!("{minutes}m")
-    } else if hours < 8 {
-        if minutes.is_multiple_of(60) {
-            format!("{hours}h")
-        } else {
-            format!("{hours}h{}m", minutes % 60)
-        }
-    } else if hours < 48 {
-        format!("{hours}h")
-    } else if hours < 192 {
-        if hours.is_multiple_of(24) {
-            format!("{days}d")
-        } else {
-            format!("{days}d{}h", hours % 24)
-        }
-    } else if hours < 24 * 365 * 2 {
-        format!("{days}d")
-    } else {
-        let years = days / 365;
-        if hours < 24 * 365 * 8 && !days.is_multiple_of(365) {
-            format!("{years}y{}d", days % 365)
-        } else {
-            format!("{years}y")
-        }
-    }
-}
+// The person-facing duration formatter lives below the rules, which print
+// it too (`manifest::duration`).
+pub use crate::manifest::duration::{duration_text, human_duration};
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::i18n::Text;
+
+    #[test]
+    fn person_facing_durations_round_as_kubectl_in_both_languages() {
+        for (ms, en, zh) in [
+            (36_450, "36s", "36 秒"),
+            (39_999, "39s", "39 秒"),
+            (22_857, "22s", "22 秒"),
+            (208_695, "3m28s", "3 分 28 秒"),
+            (300_000, "5m", "5 分鐘"),
+            (130_000, "2m10s", "2 分 10 秒"),
+            (3 * 3_600_000 + 1_800_000, "3h30m", "3 小時 30 分"),
+        ] {
+            assert_eq!(duration_text(ms), Text::new(en, zh), "{ms}");
+        }
+    }
 
     #[test]
     fn human_duration_follows_the_apimachinery_table() {

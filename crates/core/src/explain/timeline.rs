@@ -186,9 +186,22 @@ pub struct ContainerLane {
     pub memory: Vec<(Millis, i128)>,
     /// The container's memory limit in bytes, when it has a valid one.
     pub memory_limit: Option<i128>,
+    /// Each instance's exit: when, and its exit code (what `kubectl
+    /// describe` prints under `Last State: Terminated`).
+    pub exits: Vec<(Millis, i64)>,
 }
 
 impl ContainerLane {
+    /// The exit code a segment in an exit state (`Error`, `OOMKilled`)
+    /// shows: the last exit at or before `at`.
+    pub fn exit_code_at(&self, at: Millis) -> Option<i64> {
+        self.exits
+            .iter()
+            .rev()
+            .find(|(exit, _)| *exit <= at)
+            .map(|(_, code)| *code)
+    }
+
     /// The state at `at`, if the lane covers it (the last segment's end is
     /// included, so the end of the run has a state).
     pub fn state_at(&self, at: Millis) -> Option<State> {
@@ -295,6 +308,12 @@ fn container_lane(
         markers: markers(run, events, container),
         memory: memory_curve(container, pod.deleted.unwrap_or(run.end).min(run.end)),
         memory_limit,
+        exits: container
+            .instances
+            .iter()
+            .filter_map(|instance| instance.exit.as_ref())
+            .map(|exit| (exit.at, exit.code))
+            .collect(),
     }
 }
 

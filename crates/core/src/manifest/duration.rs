@@ -144,6 +144,83 @@ pub fn latency(micros: u64) -> String {
     }
 }
 
+/// A duration as every person-facing sentence writes it (rules, diagnoses,
+/// the timeline): kubectl's own rounding, `duration.HumanDuration`
+/// (`kubectl-output.md` §1.7: whole seconds, truncated, `36s`, `5m`,
+/// `2m10s`), and its Chinese reading with the blog's spacing (`36 秒`,
+/// `5 分鐘`, `2 分 10 秒`). One formatter, so a rule's bound, a diagnosis's
+/// instant and the `AGE`/`ago` columns of kubectl never round apart.
+pub fn duration_text(ms: Millis) -> crate::i18n::Text {
+    let en = human_duration(ms);
+    let mut zh = String::new();
+    let mut number = String::new();
+    let units = en.chars().filter(|c| c.is_ascii_alphabetic()).count();
+    for c in en.chars() {
+        if c.is_ascii_digit() {
+            number.push(c);
+            continue;
+        }
+        let unit = match c {
+            's' => "秒",
+            'm' if units == 1 => "分鐘",
+            'm' => "分",
+            'h' => "小時",
+            'd' => "天",
+            _ => "年",
+        };
+        if !zh.is_empty() {
+            zh.push(' ');
+        }
+        zh.push_str(&number);
+        zh.push(' ');
+        zh.push_str(unit);
+        number.clear();
+    }
+    crate::i18n::Text { en, zh_tw: zh }
+}
+
+/// `duration.HumanDuration` (`kubectl-output.md` §1.7), from milliseconds.
+pub fn human_duration(ms: Millis) -> String {
+    let seconds = ms / 1000;
+    let minutes = seconds / 60;
+    let hours = seconds / 3600;
+    let days = hours / 24;
+    if seconds < 120 {
+        format!("{seconds}s")
+    } else if minutes < 10 {
+        if seconds.is_multiple_of(60) {
+            format!("{minutes}m")
+        } else {
+            format!("{minutes}m{}s", seconds % 60)
+        }
+    } else if minutes < 180 {
+        format!("{minutes}m")
+    } else if hours < 8 {
+        if minutes.is_multiple_of(60) {
+            format!("{hours}h")
+        } else {
+            format!("{hours}h{}m", minutes % 60)
+        }
+    } else if hours < 48 {
+        format!("{hours}h")
+    } else if hours < 192 {
+        if hours.is_multiple_of(24) {
+            format!("{days}d")
+        } else {
+            format!("{days}d{}h", hours % 24)
+        }
+    } else if hours < 24 * 365 * 2 {
+        format!("{days}d")
+    } else {
+        let years = days / 365;
+        if hours < 24 * 365 * 8 && !days.is_multiple_of(365) {
+            format!("{years}y{}d", days % 365)
+        } else {
+            format!("{years}y")
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

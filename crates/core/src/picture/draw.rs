@@ -17,8 +17,10 @@ use crate::manifest::quantity::format_bytes;
 use super::escape;
 use super::words;
 
-/// The rows of one container's chart, in px from its top.
-const MARKER_ROWS: [u32; 3] = [10, 22, 34];
+/// The rows of one container's chart, in px from its top (baselines: a
+/// 10 px glyph spans about 9.3 px above and 2.4 px below, the restart's
+/// 12 px one 11.1 and 2.8, so the rows' boxes do not meet).
+const MARKER_ROWS: [u32; 3] = [10, 22, 36];
 const BAR_Y: u32 = 40;
 const BAR_HEIGHT: u32 = 24;
 /// The memory label's baseline, between the bar and the curve.
@@ -151,11 +153,20 @@ pub fn marker_glyph(kind: MarkerKind) -> (&'static str, u32, &'static str) {
     }
 }
 
+/// A segment's label: its state, with the exit code for an exit state
+/// (`Error (exit 143)`, the words of `kubectl describe`).
+pub fn segment_label(lane: &ContainerLane, segment: &Segment, lang: Lang) -> String {
+    let code: Vec<i64> = lane.exit_code_at(segment.from).into_iter().collect();
+    words::state_with_exits(segment.state, &code)
+        .get(lang)
+        .to_owned()
+}
+
 /// A segment's tooltip: its state and its time span.
-pub fn segment_title(segment: &Segment, lang: Lang) -> String {
+pub fn segment_title(lane: &ContainerLane, segment: &Segment, lang: Lang) -> String {
     format!(
         "{} ({}–{})",
-        words::state(segment.state).get(lang),
+        segment_label(lane, segment, lang),
         clock(segment.from),
         clock(segment.to)
     )
@@ -185,12 +196,211 @@ pub fn memory_limit_label(lane: &ContainerLane, lang: Lang) -> String {
     }
 }
 
+/// The narrowest lane chart the layout decisions are made for, in px: the
+/// chart is drawn in percentages (one markup for every width, and the
+/// picture travels in a link), so markers are merged and labels left out as
+/// they must be at this width. A wider chart only spreads them further
+/// apart: nothing that does not overlap here overlaps there. The page's
+/// chart is at least this wide at 390 px (the phone layout, measured by the
+/// e2e test `timeline_glyphs`), and wider on a laptop.
+pub const MIN_CHART_PX: u32 = 320;
+/// The room kept between two glyphs, in px.
+const GLYPH_GAP_PX: u32 = 3;
+
+/// A marker glyph's width at its font (`web/style.css` `.marker`: bold
+/// 10 px monospace, the restart 12 px), in tenths of a px, erring wide: the
+/// layout must hold for the fonts the reader has.
+fn glyph_width(text: &str) -> u32 {
+    text.chars()
+        .map(|c| match c {
+            '↻' => 130,
+            '✕' => 110,
+            '×' | '·' => 70,
+            _ => 66,
+        })
+        .sum()
+}
+
+/// A segment label's width (`.segment-label`: semibold 11 px sans), in
+/// tenths of a px, erring wide.
+fn label_width(text: &str) -> u32 {
+    text.chars()
+        .map(|c| match c {
+            c if !c.is_ascii() => 115,
+            'm' | 'w' | 'M' | 'W' => 110,
+            ' ' | '.' | ',' | ':' | '(' | ')' | 'i' | 'l' | 'j' | 't' | 'f' | 'r' | 'I' => 48,
+            'A'..='Z' => 85,
+            _ => 74,
+        })
+        .sum()
+}
+
+/// Tenths of a px from the chart's left edge at `MIN_CHART_PX`.
+fn tenth_px(at: Millis, end: Millis) -> u32 {
+    tenth_px_at(at, end, MIN_CHART_PX)
+}
+
+/// Tenths of a px from the chart's left edge on a chart `px` wide.
+fn tenth_px_at(at: Millis, end: Millis, px: u32) -> u32 {
+    let x = milli_percent(at, end) * u128::from(px) * 10 / 100_000;
+    u32::try_from(x).unwrap_or(u32::MAX)
+}
+
+/// One glyph of a marker row: the markers it stands for (indices into the
+/// lane's markers, in time order), its text and where it starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Glyph {
+    pub row: u32,
+    pub markers: Vec<usize>,
+    pub text: String,
+    /// Left edge and width at `MIN_CHART_PX`, in tenths of a px.
+    pub left: u32,
+    pub width: u32,
+    /// Held inside the chart at an edge: drawn from its left edge, or up
+    /// to its right edge, rather than at its instant.
+    pub pin: Pin,
+}
+
+/// Where a glyph is held, if at an edge of the chart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pin {
+    None,
+    Left,
+    Right,
+}
+
+/// The text of a glyph standing for `kinds`: the one glyph, or each
+/// distinct glyph once with the count (`L×3`, `R·L×12`).
+fn glyph_text(kinds: &[MarkerKind]) -> String {
+    let mut distinct: Vec<&str> = Vec::new();
+    for kind in kinds {
+        let glyph = marker_glyph(*kind).0;
+        if !distinct.contains(&glyph) {
+            distinct.push(glyph);
+        }
+    }
+    let joined = distinct.join("·");
+    match kinds.len() {
+        1 => joined,
+        n => format!("{joined}×{n}"),
+    }
+}
+
+/// The marker rows as glyphs that do not overlap at `MIN_CHART_PX` (nor at
+/// any wider chart): walking a row in time order, a marker whose own glyph
+/// would start before the previous glyph (with one more in its count) ends
+/// joins it, and that glyph's count grows. A glyph starts where its first
+/// marker's would, so a run reads from its first instant.
+pub fn marker_glyphs(lane: &ContainerLane, end: Millis) -> Vec<Glyph> {
+    let mut glyphs: Vec<Glyph> = Vec::new();
+    for row in 0..MARKER_ROWS.len() as u32 {
+        let mut open: Option<(Glyph, Vec<MarkerKind>)> = None;
+        for (index, marker) in lane.markers.iter().enumerate() {
+            let (glyph, marker_row, _) = marker_glyph(marker.kind);
+            if marker_row != row {
+                continue;
+            }
+            let width = glyph_width(glyph);
+            let centre = tenth_px(marker.at, end);
+            let left = centre.saturating_sub(width / 2);
+            if let Some((current, kinds)) = &mut open {
+                kinds.push(marker.kind);
+                let text = glyph_text(kinds);
+                let merged_width = glyph_width(&text);
+                if left < current.left + merged_width + GLYPH_GAP_PX * 10 {
+                    current.markers.push(index);
+                    current.text = text;
+                    current.width = merged_width;
+                    continue;
+                }
+                kinds.pop();
+            }
+            if let Some((done, _)) = open.take() {
+                glyphs.push(done);
+            }
+            open = Some((
+                Glyph {
+                    row,
+                    markers: vec![index],
+                    text: glyph.to_owned(),
+                    left,
+                    width,
+                    pin: if centre < width / 2 {
+                        Pin::Left
+                    } else {
+                        Pin::None
+                    },
+                },
+                vec![marker.kind],
+            ));
+        }
+        if let Some((done, _)) = open {
+            glyphs.push(done);
+        }
+        hold_at_the_right_edge(lane, &mut glyphs, row);
+    }
+    glyphs
+}
+
+/// Holds the row's last glyph inside the chart's right edge, merging into
+/// it the glyphs it would then overlap. On a wider chart it stays at the
+/// edge and the others move away from it, so nothing meets there either.
+fn hold_at_the_right_edge(lane: &ContainerLane, glyphs: &mut Vec<Glyph>, row: u32) {
+    let edge = MIN_CHART_PX * 10;
+    let start = glyphs
+        .iter()
+        .position(|g| g.row == row)
+        .unwrap_or(glyphs.len());
+    while let Some(last) = glyphs.last_mut().filter(|g| g.row == row) {
+        if last.left + last.width <= edge {
+            return;
+        }
+        last.left = edge.saturating_sub(last.width);
+        last.pin = Pin::Right;
+        let (left, count) = (last.left, glyphs.len());
+        if count < start + 2 {
+            return;
+        }
+        let previous = &glyphs[count - 2];
+        if previous.left + previous.width + GLYPH_GAP_PX * 10 <= left {
+            return;
+        }
+        let Some(last) = glyphs.pop() else { return };
+        let Some(previous) = glyphs.last_mut() else {
+            return;
+        };
+        previous.markers.extend(last.markers);
+        let kinds: Vec<MarkerKind> = previous
+            .markers
+            .iter()
+            .filter_map(|&i| lane.markers.get(i).map(|m| m.kind))
+            .collect();
+        previous.text = glyph_text(&kinds);
+        previous.width = glyph_width(&previous.text);
+        // Past the edge now, so the loop holds it there.
+        previous.left = edge;
+    }
+}
+
+/// From this chart width on (px), the CSS shows the labels marked `wide`
+/// (`web/style.css`: a container query on `.lane`); a laptop's chart is
+/// wider (about 780 px at 1366 px).
+pub const WIDE_CHART_PX: u32 = 640;
+
+/// Whether a segment's label fits inside it on a chart `px` wide (4 px in,
+/// 2 px to spare); a label that does not is left out of the bar and shown
+/// on hover and tap instead.
+pub fn label_fits(label: &str, segment: &Segment, end: Millis, px: u32) -> bool {
+    let width = tenth_px_at(segment.to, end, px).saturating_sub(tenth_px_at(segment.from, end, px));
+    label_width(label) + 60 <= width
+}
+
 /// What a screen reader hears for a lane: its states in order.
 fn lane_summary(lane: &ContainerLane, lang: Lang) -> String {
     let states: Vec<String> = lane
         .segments
         .iter()
-        .map(|segment| segment_title(segment, lang))
+        .map(|segment| segment_title(lane, segment, lang))
         .collect();
     format!("{}: {}", lane.name, states.join(", "))
 }
@@ -206,23 +416,47 @@ pub fn lane_chart(lane: &ContainerLane, end: Millis, lang: Lang, titles: bool) -
         "<svg class=\"lane-chart\" width=\"100%\" height=\"{CHART_HEIGHT}\" role=\"img\" aria-label=\"{}\">",
         escape(&lane_summary(lane, lang))
     ));
-    for marker in &lane.markers {
-        let (glyph, row, class) = marker_glyph(marker.kind);
+    for glyph in marker_glyphs(lane, end) {
+        let Some(first) = glyph.markers.first().and_then(|&i| lane.markers.get(i)) else {
+            continue;
+        };
+        let class = marker_glyph(first.kind).2;
         let y = MARKER_ROWS
-            .get(row as usize)
+            .get(glyph.row as usize)
             .copied()
             .unwrap_or(MARKER_ROWS[0]);
+        let merged = glyph.markers.len() > 1;
+        // A single glyph is centred on its instant; a merged one starts
+        // where its first marker's glyph would; one held at an edge is
+        // drawn from 0 or up to 100 %.
+        let (x, anchor) = match glyph.pin {
+            Pin::Left => ("0%".to_owned(), "start"),
+            Pin::Right => ("100%".to_owned(), "end"),
+            Pin::None if merged => {
+                let (glyph_text, _, _) = marker_glyph(first.kind);
+                let half = glyph_width(glyph_text) / 2;
+                // Back from the first instant by half a single glyph, in
+                // thousandths of a percent of `MIN_CHART_PX`.
+                let shift = u128::from(half) * 100_000 / (u128::from(MIN_CHART_PX) * 10);
+                let x = milli_percent(first.at, end).saturating_sub(shift);
+                (format!("{}%", fixed(x, 3)), "start")
+            }
+            Pin::None => (percent_attr(first.at, end), "middle"),
+        };
         out.push_str(&format!(
-            "<text x=\"{}\" y=\"{y}\" text-anchor=\"middle\" class=\"{class}\">",
-            percent_attr(marker.at, end)
+            "<text x=\"{x}\" y=\"{y}\" text-anchor=\"{anchor}\" class=\"{class}{}\">",
+            if merged { " marker-merged" } else { "" },
         ));
         if titles {
-            out.push_str(&format!(
-                "<title>{}</title>",
-                escape(&marker_title(marker, lang))
-            ));
+            let details: Vec<String> = glyph
+                .markers
+                .iter()
+                .filter_map(|&i| lane.markers.get(i))
+                .map(|marker| marker_title(marker, lang))
+                .collect();
+            out.push_str(&format!("<title>{}</title>", escape(&details.join("\n"))));
         }
-        out.push_str(glyph);
+        out.push_str(&escape(&glyph.text));
         out.push_str("</text>");
     }
     for segment in &lane.segments {
@@ -236,7 +470,7 @@ pub fn lane_chart(lane: &ContainerLane, end: Millis, lang: Lang, titles: bool) -
         if titles {
             out.push_str(&format!(
                 "<title>{}</title>",
-                escape(&segment_title(segment, lang))
+                escape(&segment_title(lane, segment, lang))
             ));
         }
         out.push_str("<rect width=\"100%\" height=\"100%\" class=\"fill\"></rect>");
@@ -245,10 +479,40 @@ pub fn lane_chart(lane: &ContainerLane, end: Millis, lang: Lang, titles: bool) -
                 "<rect width=\"100%\" height=\"100%\" fill=\"url(#{id})\" class=\"pattern\"></rect>"
             ));
         }
-        out.push_str(&format!(
-            "<text x=\"4\" y=\"16\" class=\"segment-label\">{}</text></svg>",
-            escape(words::state(segment.state).get(lang))
-        ));
+        let label = segment_label(lane, segment, lang);
+        if label_fits(&label, segment, end, MIN_CHART_PX) {
+            out.push_str(&format!(
+                "<text x=\"4\" y=\"16\" class=\"segment-label\">{}</text></svg>",
+                escape(&label)
+            ));
+        } else {
+            // Too long for the narrowest chart. On a chart `WIDE_CHART_PX`
+            // wide or more it may fit: then it is drawn for the CSS to show
+            // there only. Below that, the segment's title shows it on
+            // hover, and this tip, which the CSS shows while the segment is
+            // hovered or tapped (a tap hovers on touch screens).
+            let wide = label_fits(&label, segment, end, WIDE_CHART_PX);
+            if wide {
+                out.push_str(&format!(
+                    "<text x=\"4\" y=\"16\" class=\"segment-label wide\">{}</text>",
+                    escape(&label)
+                ));
+            }
+            let right_half = milli_percent(segment.from, end) > 50_000;
+            let (x, anchor) = if right_half {
+                (percent_attr(segment.to, end), "end")
+            } else {
+                (percent_attr(segment.from, end), "start")
+            };
+            out.push_str(&format!(
+                "</svg><text x=\"{x}\" y=\"{}\" text-anchor=\"{anchor}\" class=\"segment-tip{}\" aria-hidden=\"true\">{}</text>",
+                // Just above the bar, over the restart row: the segments
+                // drawn after this one cover the bar, not the rows above it.
+                BAR_Y - 3,
+                if wide { " narrow" } else { "" },
+                escape(&label)
+            ));
+        }
     }
     let scale = memory_scale(lane);
     out.push_str(&format!(
@@ -297,6 +561,156 @@ mod tests {
         assert_eq!(percent_attr(2_000_000, 900_000), "100.000%");
         assert_eq!(width_attr(300_000, 600_000, 900_000), "33.333%");
         assert_eq!(percent_attr(5, 0), "0.000%");
+    }
+
+    const LIVENESS_LOOP: &str = include_str!("../../../../exercises/liveness-crash-loop.yaml");
+    const LIVENESS_SOLVED: &str =
+        include_str!("../../../../exercises/liveness-crash-loop.solution.yaml");
+    const OOM_LOOP: &str = include_str!("../../../../exercises/oom-loading-peak.yaml");
+
+    fn lane_of(text: &str) -> (ContainerLane, Millis) {
+        let run = crate::sim::simulate(text, &crate::sim::Options::default());
+        let timeline = crate::explain::timeline::timeline(&run);
+        (timeline.pods[0].containers[0].clone(), timeline.end)
+    }
+
+    /// No two glyphs of a row overlap at the narrowest chart, every marker
+    /// is in exactly one glyph, and a glyph's count is its markers'.
+    fn assert_laid_out(lane: &ContainerLane, glyphs: &[Glyph]) {
+        for glyph in glyphs {
+            assert!(
+                glyph.left + glyph.width <= MIN_CHART_PX * 10,
+                "{glyph:?} past the right edge"
+            );
+        }
+        let mut seen: Vec<usize> = glyphs.iter().flat_map(|g| g.markers.clone()).collect();
+        crate::sort::sort(&mut seen);
+        assert_eq!(seen, (0..lane.markers.len()).collect::<Vec<_>>());
+        for pair in glyphs.windows(2) {
+            let (a, b) = (&pair[0], &pair[1]);
+            if a.row == b.row {
+                assert!(
+                    a.left + a.width + GLYPH_GAP_PX * 10 <= b.left,
+                    "{a:?} overlaps {b:?}"
+                );
+            }
+        }
+        for glyph in glyphs {
+            let n = glyph.markers.len();
+            if n > 1 {
+                assert!(glyph.text.ends_with(&format!("×{n}")), "{glyph:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_liveness_loops_markers_merge_into_counted_glyphs() {
+        let (lane, end) = lane_of(LIVENESS_LOOP);
+        let glyphs = marker_glyphs(&lane, end);
+        assert_laid_out(&lane, &glyphs);
+        // The probes' row: readiness every 5 s and liveness every 10 s
+        // during each 40 s start, 4.7 px a minute at 320 px: one glyph per
+        // start, never one per probe.
+        let probes: Vec<&Glyph> = glyphs.iter().filter(|g| g.row == 0).collect();
+        let probe_markers = lane
+            .markers
+            .iter()
+            .filter(|m| matches!(m.kind, MarkerKind::ProbeFailure(_)))
+            .count();
+        assert!(probe_markers > 90, "{probe_markers}");
+        assert!(probes.len() < 15, "{probes:?}");
+        assert!(probes[0].text.starts_with("R·L×"), "{:?}", probes[0]);
+        // The last start's probes at 14:40-15:00 are held inside the edge.
+        let last = probes[probes.len() - 1];
+        assert_eq!(last.pin, Pin::Right, "{last:?}");
+        // Eight kills, each in exactly one `✕` glyph (the first six, 40 s
+        // = 14 px apart, merge).
+        let kills: Vec<&Glyph> = glyphs.iter().filter(|g| g.row == 1).collect();
+        let killings = lane
+            .markers
+            .iter()
+            .filter(|m| m.kind == MarkerKind::Killing)
+            .count();
+        assert_eq!(killings, 8);
+        assert_eq!(
+            kills.iter().map(|g| g.markers.len()).sum::<usize>(),
+            killings
+        );
+        assert!(kills.iter().all(|g| g.text.starts_with('✕')));
+    }
+
+    #[test]
+    fn the_oom_loops_markers_do_not_overlap() {
+        let (lane, end) = lane_of(OOM_LOOP);
+        let glyphs = marker_glyphs(&lane, end);
+        assert_laid_out(&lane, &glyphs);
+        let ooms: Vec<&Glyph> = glyphs.iter().filter(|g| g.row == 1).collect();
+        let oom_markers = lane
+            .markers
+            .iter()
+            .filter(|m| m.kind == MarkerKind::OOMKilled)
+            .count();
+        assert!(oom_markers >= 5, "{oom_markers}");
+        // The first three OOM kills, 33 s and 44 s apart (12 px, 16 px),
+        // would overlap as 20-px `OOM`s: one glyph `OOM×3`.
+        assert_eq!(ooms[0].text, "OOM×3", "{ooms:?}");
+        assert_eq!(
+            ooms.iter().map(|g| g.markers.len()).sum::<usize>(),
+            oom_markers
+        );
+    }
+
+    #[test]
+    fn labels_that_do_not_fit_are_left_out_and_tipped() {
+        let (lane, end) = lane_of(LIVENESS_LOOP);
+        let chart = lane_chart(&lane, end, Lang::En, true);
+        // A 0.3 s Error segment has no room for `Error (exit 143)`: it is
+        // in the segment's title and in a tip, not in the bar.
+        let error = lane
+            .segments
+            .iter()
+            .find(|s| s.state == State::Error)
+            .unwrap();
+        assert!(!label_fits("Error (exit 143)", error, end, WIDE_CHART_PX));
+        assert!(
+            chart.contains("class=\"segment-tip\" aria-hidden=\"true\">Error (exit 143)</text>")
+        );
+        assert!(!chart.contains("class=\"segment-label\">Error"));
+        // Even the last back-off (5 min, 107 px) is too short for
+        // `CrashLoopBackOff` (about 113 px in DejaVu Sans Bold): tipped.
+        assert!(
+            chart.contains("class=\"segment-tip\" aria-hidden=\"true\">CrashLoopBackOff</text>")
+        );
+        // The solution's Ready segment has room for its label.
+        let (solved, solved_end) = lane_of(LIVENESS_SOLVED);
+        let chart = lane_chart(&solved, solved_end, Lang::En, true);
+        assert!(
+            chart.contains("class=\"segment-label\">Ready</text>"),
+            "{chart}"
+        );
+        // At 1 px a second: `Running` needs about 57 px, `Re` more than 20.
+        for (label, seconds, fits) in [
+            ("Running", 50, false),
+            ("Running", 60, true),
+            ("Re", 20, false),
+            ("Ready", 48, true),
+        ] {
+            let segment = Segment {
+                from: 0,
+                to: 1000 * seconds,
+                state: State::Ready,
+            };
+            assert_eq!(
+                label_fits(label, &segment, 320_000, MIN_CHART_PX),
+                fits,
+                "{label} in {seconds} px"
+            );
+        }
+        // The picture (no titles) has the tips too, in its language.
+        let picture = lane_chart(&lane, end, Lang::ZhTw, false);
+        assert!(picture
+            .contains("class=\"segment-tip\" aria-hidden=\"true\">Error（exit code 143）</text>"));
+        assert!(picture.contains("marker-merged\">R·L×"));
     }
 
     #[test]

@@ -193,6 +193,23 @@ pub fn legend_states(timeline: &Timeline) -> Vec<State> {
         .collect()
 }
 
+/// The exit codes the segments in `state` show, ascending, once each
+/// (`Error (exit 143)` in the legend, as on the lanes).
+pub fn exit_codes(timeline: &Timeline, state: State) -> Vec<i64> {
+    let mut codes: Vec<i64> = Vec::new();
+    for lane in timeline.pods.iter().flat_map(|pod| pod.containers.iter()) {
+        for segment in lane.segments.iter().filter(|s| s.state == state) {
+            if let Some(code) = lane.exit_code_at(segment.from) {
+                if !codes.contains(&code) {
+                    codes.push(code);
+                }
+            }
+        }
+    }
+    crate::sort::sort(&mut codes);
+    codes
+}
+
 /// The marker kinds that occur in the timeline (any restart counts as one).
 pub fn legend_markers(timeline: &Timeline) -> Vec<MarkerKind> {
     LEGEND_MARKERS
@@ -238,7 +255,7 @@ pub fn legend(timeline: &Timeline, lang: Lang, open: bool) -> String {
         out.push_str(&format!(
             "<li><svg width=\"22\" height=\"14\" class=\"{}\" aria-hidden=\"true\"><rect width=\"100%\" height=\"100%\" class=\"fill\"></rect>{pattern}</svg>{}</li>",
             draw::state_class(state),
-            text(words::state(state), lang)
+            text(words::state_with_exits(state, &exit_codes(timeline, state)), lang)
         ));
     }
     out.push_str("</ul><ul class=\"legend-markers\">");
@@ -247,6 +264,21 @@ pub fn legend(timeline: &Timeline, lang: Lang, open: bool) -> String {
         out.push_str(&format!(
             "<li><span class=\"glyph {class}\" aria-hidden=\"true\">{glyph}</span>{}</li>",
             text(legend_marker_label(kind), lang)
+        ));
+    }
+    let merged = timeline
+        .pods
+        .iter()
+        .flat_map(|pod| pod.containers.iter())
+        .any(|lane| {
+            draw::marker_glyphs(lane, timeline.end)
+                .iter()
+                .any(|glyph| glyph.markers.len() > 1)
+        });
+    if merged {
+        out.push_str(&format!(
+            "<li><span class=\"glyph marker-probe\" aria-hidden=\"true\">L×3</span>{}</li>",
+            text(words::merged_markers(), lang)
         ));
     }
     let has_limit = timeline

@@ -98,6 +98,23 @@ pub fn state(state: State) -> Text {
     }
 }
 
+/// An exit state's label with its exit codes, as `kubectl describe` prints
+/// the last state (`Reason: Error`, `Exit Code: 143`): `Error (exit 143)`.
+/// Other states, or no code, read as `state`.
+pub fn state_with_exits(state: State, codes: &[i64]) -> Text {
+    let base = self::state(state);
+    if codes.is_empty() || !matches!(state, State::Error | State::OOMKilled) {
+        return base;
+    }
+    let codes = codes
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let (en, zh) = (base.en, base.zh_tw);
+    text!("{en} (exit {codes})", "{zh}（exit code {codes}）")
+}
+
 /// A marker's tooltip title.
 pub fn marker(kind: MarkerKind) -> Text {
     match kind {
@@ -115,6 +132,14 @@ pub fn marker(kind: MarkerKind) -> Text {
             "OOMKilled：記憶體超過 limits，被核心終止",
         ),
     }
+}
+
+/// The legend's line for a merged glyph (`picture::draw::marker_glyphs`).
+pub fn merged_markers() -> Text {
+    Text::new(
+        "merged markers and their count (hover for each)",
+        "合併的標記與數量（滑過可看每一個）",
+    )
 }
 
 /// The restart marker in the legend (the lane's tooltip gives the count).

@@ -416,8 +416,17 @@ pub enum KillRisk {
     Possible,
 }
 
-/// The kill risk of a probe for a program that loads for `startup_ms`.
-pub fn kill_risk(probe: &crate::manifest::model::Probe, startup_ms: u64) -> Option<KillRisk> {
+/// When a probe that fails from the start kills the container, after the
+/// start: `[initialDelay + (failureThreshold − 1) × period,
+/// initialDelay + failureThreshold × period)`, the upper end excluded
+/// (`shared/reference/kubelet.md` §1, `prober/worker.go`): the worker's
+/// ticker runs from the pod's first sync, not from the container start,
+/// and `doProbe` skips while `int32(time.Since(StartedAt).Seconds()) <
+/// InitialDelaySeconds`, so the first counted probe is the first tick at or
+/// after `StartedAt + initialDelay`, strictly less than one period later.
+/// The `failureThreshold`-th failure, the kill, therefore comes strictly
+/// before the budget `initialDelay + failureThreshold × period`.
+pub fn kill_window(probe: &crate::manifest::model::Probe) -> (u64, u64) {
     let seconds = |value: i64| {
         u64::try_from(value.max(0))
             .unwrap_or(0)
@@ -427,7 +436,66 @@ pub fn kill_risk(probe: &crate::manifest::model::Probe, startup_ms: u64) -> Opti
     let period = seconds(probe.period_seconds.value.max(1));
     let threshold = u64::try_from(probe.failure_threshold.value.max(1)).unwrap_or(1);
     let latest = delay.saturating_add(period.saturating_mul(threshold));
-    let earliest = latest - period;
+    (latest - period, latest)
+}
+
+/// `between 30s and 40s` / `30 秒到 40 秒之間`: a probe's kill window in
+/// the one person-facing duration format (`explain::duration_text`), which
+/// the rules and the diagnoses both print.
+pub fn kill_window_text(probe: &crate::manifest::model::Probe) -> Text {
+    let (earliest, latest) = kill_window(probe);
+    let (from, to) = (
+        crate::manifest::duration::duration_text(earliest),
+        crate::manifest::duration::duration_text(latest),
+    );
+    let (from_zh, to_zh) = (from.zh_tw, to.zh_tw);
+    let (from, to) = (from.en, to.en);
+    crate::text!(
+        "between {from} and {to} after each start",
+        "每次啟動後 {from_zh}到 {to_zh}之間"
+    )
+}
+
+/// Who wins when a bound of the kill window equals the load time. At the
+/// budget (the upper end), the probe: its last counted check comes
+/// strictly before it (`kill_window`), while the program still loads (the
+/// simulator's program listens from `started + startup` on,
+/// `sim/probes.rs`). At the lower end, the model. Empty otherwise.
+pub fn budget_equals_load(probe: &crate::manifest::model::Probe, startup_ms: u64) -> Text {
+    let (earliest, latest) = kill_window(probe);
+    if earliest == startup_ms {
+        // The window's lower end is included: a tick right at
+        // `StartedAt + initialDelay` counts. The simulated program listens
+        // from `started + startup` on, so a check at that very instant
+        // succeeds: only a load any slower is killed.
+        let at = crate::manifest::duration::duration_text(earliest);
+        let (at, at_zh) = (at.en, at.zh_tw);
+        return crate::text!(
+            "; at exactly {at} the model wins: a check at the instant it starts listening succeeds, so only a load any slower is killed",
+            "；剛好 {at_zh}時模型先到：在它開始監聽的那一刻檢查會成功，所以只有載入再慢一點才會被砍掉"
+        );
+    }
+    if latest != startup_ms {
+        return Text::default();
+    }
+    let at = crate::manifest::duration::duration_text(latest);
+    let period = crate::manifest::duration::duration_text(kill_window_period(probe));
+    let (at_zh, period_zh) = (at.zh_tw, period.zh_tw);
+    let (at, period) = (at.en, period.en);
+    crate::text!(
+        "; the budget equals the load and the probe wins: its checks fall within {period} after initialDelaySeconds, never at the budget's end, so the last failing check comes before {at}, while the model is still loading",
+        "；預算剛好等於載入時間，探針先到：探測落在 initialDelaySeconds 之後的 {period_zh}內，不會剛好落在預算的終點，所以最後一次失敗的檢查早於 {at_zh}，那時模型還在載入"
+    )
+}
+
+fn kill_window_period(probe: &crate::manifest::model::Probe) -> u64 {
+    let (earliest, latest) = kill_window(probe);
+    latest - earliest
+}
+
+/// The kill risk of a probe for a program that loads for `startup_ms`.
+pub fn kill_risk(probe: &crate::manifest::model::Probe, startup_ms: u64) -> Option<KillRisk> {
+    let (earliest, latest) = kill_window(probe);
     if latest <= startup_ms {
         Some(KillRisk::Certain)
     } else if earliest <= startup_ms {

@@ -13,7 +13,6 @@
 use super::{containers, edit, handler_yaml, words, Context, KillRisk, Rule};
 use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity};
-use crate::manifest::duration;
 use crate::text;
 
 pub static RULE: Rule = Rule {
@@ -72,21 +71,24 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let Some(risk) = super::kill_risk(liveness, startup_ms) else {
             continue;
         };
-        let budget_s = liveness.failure_budget_seconds();
-        let startup = duration::format(startup_ms);
+        let startup_text = crate::manifest::duration::duration_text(startup_ms);
+        let (startup, startup_zh) = (startup_text.en, startup_text.zh_tw);
         let period = liveness.period_seconds.value;
         let threshold = liveness.failure_threshold.value;
         let delay = liveness.initial_delay_seconds.value;
         let name = &container.name;
-        let earliest = budget_s - period.max(1);
+        let window = super::kill_window_text(liveness);
+        let (window, window_zh) = (window.en, window.zh_tw);
+        let equal = super::budget_equals_load(liveness, startup_ms);
+        let (equal, equal_zh) = (equal.en, equal.zh_tw);
         let message = match risk {
             KillRisk::Certain => text!(
-                "container \"{name}\": the liveness probe gives up after at most {budget_s}s ({delay} + {threshold} × {period}s) but the model needs {startup} to load: the kubelet will restart it before it ever answers (CrashLoopBackOff)",
-                "container「{name}」：liveness 探針最多 {budget_s} 秒（{delay} + {threshold} × {period} 秒）就判定失敗，但模型載入要 {startup}：kubelet 會在它回應之前就重啟它（CrashLoopBackOff）"
+                "container \"{name}\": without a startupProbe the liveness probe kills it {window} ({delay}s + {threshold} × {period}s), but the model needs {startup} to load: the kubelet restarts it before it ever answers (CrashLoopBackOff){equal}",
+                "container「{name}」：沒有 startupProbe 時，liveness 探針會在{window_zh}砍掉它（{delay} + {threshold} × {period} 秒），但模型載入要 {startup_zh}：kubelet 會在它回應之前就重啟它（CrashLoopBackOff）{equal_zh}"
             ),
             KillRisk::Possible => text!(
-                "container \"{name}\": without a startupProbe the liveness probe can give up as early as {earliest}s after the start (depending on where its {period}s ticks fall), and the model needs {startup} to load: no margin, one slow load and the kubelet restarts it",
-                "container「{name}」：沒有 startupProbe 時，liveness 探針最早可能在啟動後 {earliest} 秒就判定失敗（取決於每 {period} 秒一次的探測落在哪裡），而模型載入要 {startup}：沒有餘裕，載入稍慢 kubelet 就會重啟它"
+                "container \"{name}\": without a startupProbe the liveness probe kills it {window} (depending on where its {period}s ticks fall), and the model needs {startup} to load: no margin, one slow load and the kubelet restarts it{equal}",
+                "container「{name}」：沒有 startupProbe 時，liveness 探針會在{window_zh}砍掉它（取決於每 {period} 秒一次的探測落在哪裡），而模型載入要 {startup_zh}：沒有餘裕，載入稍慢 kubelet 就會重啟它{equal_zh}"
             ),
         };
         let severity = match risk {
@@ -111,7 +113,7 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                 diagnostic = diagnostic.with_fix(Fix {
                     description: text!(
                         "add a startupProbe allowing {covered}s for the {startup} load (failureThreshold {needed} × periodSeconds {FIX_PERIOD_SECONDS})",
-                        "加上 startupProbe，給 {startup} 的載入 {covered} 秒（failureThreshold {needed} × periodSeconds {FIX_PERIOD_SECONDS}）"
+                        "加上 startupProbe，給 {startup_zh}的載入 {covered} 秒（failureThreshold {needed} × periodSeconds {FIX_PERIOD_SECONDS}）"
                     ),
                     edits: vec![edit],
                 });
@@ -120,7 +122,7 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if program.startup.span.is_none() {
             diagnostic = super::on_assumption(
                 diagnostic,
-                text!("a {startup} model load", "模型載入要 {startup}"),
+                text!("a {startup} model load", "模型載入要 {startup_zh}"),
                 "podlab.dev/startup",
             );
         }

@@ -11,7 +11,6 @@
 use super::{containers, edit, words, Context, KillRisk, Rule};
 use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity};
-use crate::manifest::duration;
 use crate::text;
 
 pub static RULE: Rule = Rule {
@@ -50,11 +49,11 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let Some(risk) = super::kill_risk(probe, startup_ms) else {
             continue;
         };
-        let budget_s = probe.failure_budget_seconds();
         let period = probe.period_seconds.value.max(1);
         let delay = probe.initial_delay_seconds.value.max(0);
         let threshold = probe.failure_threshold.value;
-        let startup = duration::format(startup_ms);
+        let startup_text = crate::manifest::duration::duration_text(startup_ms);
+        let (startup, startup_zh) = (startup_text.en, startup_text.zh_tw);
         let name = &container.name;
         let delay_ms = u64::try_from(delay).unwrap_or(0) * 1000;
         let period_ms = u64::try_from(period).unwrap_or(1) * 1000;
@@ -64,15 +63,18 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             period_ms / 1000,
         );
         let span = probe.failure_threshold.span.unwrap_or(probe.key_span);
-        let earliest = budget_s - period;
+        let window = super::kill_window_text(probe);
+        let (window, window_zh) = (window.en, window.zh_tw);
+        let equal = super::budget_equals_load(probe, startup_ms);
+        let (equal, equal_zh) = (equal.en, equal.zh_tw);
         let message = match risk {
             KillRisk::Certain => text!(
-                "container \"{name}\": the startupProbe gives up after at most {budget_s}s ({delay} + {threshold} × {period}s) but the model needs {startup} to load: the kubelet will restart it before it is up",
-                "container「{name}」：startupProbe 最多 {budget_s} 秒（{delay} + {threshold} × {period} 秒）就判定失敗，但模型載入要 {startup}：kubelet 會在它啟動完成前重啟它"
+                "container \"{name}\": the startupProbe kills it {window} ({delay}s + {threshold} × {period}s), but the model needs {startup} to load: the kubelet restarts it before it is up{equal}",
+                "container「{name}」：startupProbe 會在{window_zh}砍掉它（{delay} + {threshold} × {period} 秒），但模型載入要 {startup_zh}：kubelet 會在它啟動完成前重啟它{equal_zh}"
             ),
             KillRisk::Possible => text!(
-                "container \"{name}\": the startupProbe can give up as early as {earliest}s after the start (depending on where its {period}s ticks fall) and the model needs {startup} to load: no margin, one slow load and the kubelet restarts it",
-                "container「{name}」：startupProbe 最早可能在啟動後 {earliest} 秒就判定失敗（取決於每 {period} 秒一次的探測落在哪裡），而模型載入要 {startup}：沒有餘裕，載入稍慢 kubelet 就會重啟它"
+                "container \"{name}\": the startupProbe kills it {window} (depending on where its {period}s ticks fall) and the model needs {startup} to load: no margin, one slow load and the kubelet restarts it{equal}",
+                "container「{name}」：startupProbe 會在{window_zh}砍掉它（取決於每 {period} 秒一次的探測落在哪裡），而模型載入要 {startup_zh}：沒有餘裕，載入稍慢 kubelet 就會重啟它{equal_zh}"
             ),
         };
         let severity = match risk {
@@ -95,7 +97,7 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
             diagnostic = diagnostic.with_fix(Fix {
                 description: text!(
                     "set failureThreshold to {needed}: {covered}s for the {startup} load",
-                    "把 failureThreshold 設為 {needed}：給 {startup} 的載入 {covered} 秒"
+                    "把 failureThreshold 設為 {needed}：給 {startup_zh}的載入 {covered} 秒"
                 ),
                 edits: vec![edit],
             });
@@ -103,7 +105,7 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
         if program.startup.span.is_none() {
             diagnostic = super::on_assumption(
                 diagnostic,
-                text!("a {startup} model load", "模型載入要 {startup}"),
+                text!("a {startup} model load", "模型載入要 {startup_zh}"),
                 "podlab.dev/startup",
             );
         }

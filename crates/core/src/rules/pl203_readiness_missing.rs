@@ -19,7 +19,6 @@
 use super::{edit, handler_yaml, serves, words, Context, Rule};
 use super::{long, long_str};
 use crate::diagnostic::{Diagnostic, Fix, Severity};
-use crate::manifest::duration;
 use crate::manifest::model::{Container, ProbeKind, Workload};
 use crate::manifest::scenario::{Program, Traffic};
 use crate::manifest::service::{Service, TargetPort};
@@ -80,10 +79,11 @@ fn check(context: &Context<'_>, out: &mut Vec<Diagnostic>) {
                     "container「{name}」在 port {port} 提供服務卻沒有 readinessProbe：Ready 只看 startupProbe，啟動後即使伺服器不再回應，Pod 仍留在 Service 後面，直到 liveness 探針重啟它"
                 )
             } else {
-                let startup = duration::format(program.startup.value);
+                let startup = crate::manifest::duration::duration_text(program.startup.value);
+                let (startup, startup_zh) = (startup.en, startup.zh_tw);
                 text!(
                     "container \"{name}\" serves on port {port} without a readinessProbe: it is Ready as soon as it runs, and the Service sends it requests during the {startup} the model takes to load (connection refused / 502 on every rollout and restart)",
-                    "container「{name}」在 port {port} 提供服務卻沒有 readinessProbe：一跑起來就是 Ready，Service 會在模型載入的那 {startup} 內就把請求送進來（每次滾動更新與重啟都會出現 connection refused／502）"
+                    "container「{name}」在 port {port} 提供服務卻沒有 readinessProbe：一跑起來就是 Ready，Service 會在模型載入的那 {startup_zh}內就把請求送進來（每次滾動更新與重啟都會出現 connection refused／502）"
                 )
             };
             let mut diagnostic = RULE.diagnostic(container.name_span, message).with_help(text!(
@@ -153,11 +153,13 @@ fn under_traffic(
     mut diagnostic: Diagnostic,
 ) -> Diagnostic {
     let (name, service_name) = (&container.name, &service.name);
-    let startup = duration::format(program.startup.value);
-    let propagation = duration::format(traffic.propagation);
+    let startup = crate::manifest::duration::duration_text(program.startup.value);
+    let propagation = crate::manifest::duration::duration_text(traffic.propagation);
+    let (startup, startup_zh) = (startup.en, startup.zh_tw);
+    let (propagation, propagation_zh) = (propagation.en, propagation.zh_tw);
     diagnostic.message = text!(
         "container \"{name}\" has no readinessProbe and the Scenario sends traffic to it through Service \"{service_name}\": it is Ready as soon as it runs, so the requests routed to it from {propagation} after the start (when the change reaches kube-proxy) until the model has loaded ({startup}) fail (connection refused; 502 behind an ingress), on every start",
-        "container「{name}」沒有 readinessProbe，而 Scenario 經由 Service「{service_name}」把流量送到它：它一跑起來就是 Ready，從啟動後 {propagation}（變更傳到 kube-proxy）到模型載入完成（{startup}）之間，導向它的請求都會失敗（connection refused；經過 ingress 則是 502），每次啟動都一樣"
+        "container「{name}」沒有 readinessProbe，而 Scenario 經由 Service「{service_name}」把流量送到它：它一跑起來就是 Ready，從啟動後 {propagation_zh}（變更傳到 kube-proxy）到模型載入完成（{startup_zh}）之間，導向它的請求都會失敗（connection refused；經過 ingress 則是 502），每次啟動都一樣"
     );
     diagnostic.help = Some(text!(
         "`podlab simulate` counts these requests as \"not ready\" in its traffic table; in a cluster, `kubectl get endpointslices -l kubernetes.io/service-name={service_name} -o yaml` shows the pod's endpoint `ready: true` while `kubectl logs` still shows the model loading",
@@ -193,7 +195,7 @@ fn under_traffic(
         let severity = diagnostic.severity;
         diagnostic = super::on_assumption(
             diagnostic,
-            text!("a {startup} model load", "模型載入要 {startup}"),
+            text!("a {startup} model load", "模型載入要 {startup_zh}"),
             "podlab.dev/startup",
         );
         diagnostic.severity = severity;
@@ -353,7 +355,7 @@ mod tests {
         let message = &found[0].message.en;
         assert!(
             message.contains("the Scenario sends traffic to it through Service \"llm-api\"")
-                && message.contains("from 1s after the start (when the change reaches kube-proxy) until the model has loaded (1m30s)"),
+                && message.contains("from 1s after the start (when the change reaches kube-proxy) until the model has loaded (90s)"),
             "{message}"
         );
         assert!(found[0].fix.is_some());

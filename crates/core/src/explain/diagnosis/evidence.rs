@@ -6,7 +6,7 @@
 //! rests on.
 
 use crate::manifest::assumed::{assumed_value, Assumption};
-use crate::manifest::duration::{self, Millis};
+use crate::manifest::duration::Millis;
 use crate::manifest::model::Container;
 use crate::manifest::path::{Path, ProgramField};
 use crate::sim::{ContainerRun, ContainerState, PodRun, Run};
@@ -122,20 +122,15 @@ impl Evidence {
     }
 }
 
-/// A duration as the Scenario writes it (`38.5s`, `40s`, `1m30s`) and as
-/// the blog writes it in Chinese (`38.5 秒`, `40 秒`, `90 秒`).
+/// A duration in a diagnosis: the one person-facing formatter
+/// (`explain::duration_text`, kubectl's rounding), so the diagnosis's
+/// instants read as the rules' bounds do.
 pub(super) fn secs(ms: Millis) -> String {
-    duration::format(ms)
+    crate::explain::duration_text(ms).en
 }
 
 pub(super) fn secs_zh(ms: Millis) -> String {
-    if ms.is_multiple_of(1000) {
-        format!("{} 秒", ms / 1000)
-    } else {
-        // Integer arithmetic (no float formatting in the wasm): 38.7 秒.
-        let fraction = format!("{:03}", ms % 1000);
-        format!("{}.{} 秒", ms / 1000, fraction.trim_end_matches('0'))
-    }
+    crate::explain::duration_text(ms).zh_tw
 }
 
 /// RESTARTS at `at`: the instances started by then, less the first.

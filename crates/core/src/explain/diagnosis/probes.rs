@@ -133,6 +133,12 @@ pub(super) fn liveness_during_load(
     }
     let liveness = spec(pod, container).and_then(|c| c.liveness.as_ref());
     let (settings, settings_zh) = liveness.map(probe_settings).unwrap_or_default();
+    // The rule's bound (PL201), in the same words and rounding, so the
+    // instant reads inside it.
+    let window = liveness
+        .map(crate::rules::kill_window_text)
+        .unwrap_or_default();
+    let (window, window_zh) = (window.en, window.zh_tw);
     let (check, threshold) = match liveness {
         Some(probe) => (
             handler_yaml(probe),
@@ -166,8 +172,8 @@ pub(super) fn liveness_during_load(
         kind: Kind::LivenessDuringLoad,
         symptom,
         root_cause: text!(
-            "the model takes {load} to load, but the livenessProbe ({settings}, no startupProbe) kills the container {killed_after} after it starts, before loading ends; every restart loads from zero, so it never finishes",
-            "模型載入要 {load_zh}，但 livenessProbe（{settings_zh}，沒有 startupProbe）在 container 啟動後 {killed_after_zh} 就把它砍掉，那時還沒載入完；每次重啟都從頭載入，所以永遠載入不完"
+            "the model takes {load} to load, but the livenessProbe ({settings}, no startupProbe), which kills {window}, killed the container {killed_after} after it started, before loading ended; every restart loads from zero, so it never finishes",
+            "模型載入要 {load_zh}，但 livenessProbe（{settings_zh}，沒有 startupProbe）會在{window_zh}砍掉 container，這次在啟動後 {killed_after_zh} 就砍掉它，那時還沒載入完；每次重啟都從頭載入，所以永遠載入不完"
         ),
         evidence: evidence.lines,
         next_command: format!("kubectl logs {} --previous", target(pod, container)),
@@ -212,19 +218,20 @@ pub(super) fn startup_budget(
         }
     }
     let startup = spec(pod, container).and_then(|c| c.startup.as_ref());
-    let ((settings, settings_zh), budget, period, threshold) = match startup {
+    let ((settings, settings_zh), window, period, threshold) = match startup {
         Some(probe) => {
             let period = probe.period_seconds.value.max(1) as u64;
             let delay = probe.initial_delay_seconds.value.max(0) as u64 * 1000;
             (
                 probe_settings(probe),
-                probe.failure_budget_seconds(),
+                crate::rules::kill_window_text(probe),
                 period,
                 pl201::covering_threshold(load_ms, delay, period),
             )
         }
-        None => (Default::default(), 0, 10, 6),
+        None => (Default::default(), Text::default(), 10, 6),
     };
+    let (window, window_zh) = (window.en, window.zh_tw);
     Diagnosis {
         assumed: assumed_in(container, &[ProgramField::Startup]),
         pod: pod.name.clone(),
@@ -234,8 +241,8 @@ pub(super) fn startup_budget(
             "CrashLoopBackOff：container「{name}」一直被 startupProbe 砍掉，從來沒有 Ready"
         ),
         root_cause: text!(
-            "the startupProbe allows about {budget}s ({settings}) but the model takes {load} to load: the kubelet kills the container {killed_after} after it starts, still loading",
-            "startupProbe 只給大約 {budget} 秒（{settings_zh}），但模型載入要 {load_zh}：kubelet 在 container 啟動後 {killed_after_zh} 就把還在載入的它砍掉"
+            "the startupProbe ({settings}) kills {window}, but the model takes {load} to load: the kubelet killed the container {killed_after} after it started, still loading",
+            "startupProbe（{settings_zh}）會在{window_zh}砍掉 container，但模型載入要 {load_zh}：kubelet 這次在啟動後 {killed_after_zh} 就把還在載入的它砍掉"
         ),
         evidence: evidence.lines,
         next_command: format!("kubectl logs {} --previous", target(pod, container)),
