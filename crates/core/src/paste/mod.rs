@@ -221,21 +221,30 @@ fn recognised(paste: &Paste) -> Text {
         "a Pod object (-o yaml|json)".into(),
         "Pod 物件（-o yaml|json）".into(),
     );
-    add(
-        seen.logs,
-        "other lines, read as logs".into(),
-        "其他行（當作日誌讀）".into(),
-    );
     let lines = seen.lines;
+    let (logs_en, logs_zh) = if seen.logs {
+        (
+            "; other lines read as a program's log",
+            "；其他行當作程式的日誌讀",
+        )
+    } else {
+        ("", "")
+    };
     let (mut e, mut z) = if en.is_empty() {
         (
-            format!("{lines} line(s), none of them recognised as kubectl output"),
-            format!("{lines} 行，沒有一行認得出是 kubectl 的輸出"),
+            format!("{lines} line(s), none of them recognised as kubectl output{logs_en}"),
+            format!("{lines} 行，沒有一行認得出是 kubectl 的輸出{logs_zh}"),
         )
     } else {
         (
-            format!("{lines} line(s): {}; {named} pod(s) named", en.join(", ")),
-            format!("{lines} 行：{}；提到 {named} 個 Pod", zh.join("、")),
+            format!(
+                "{lines} line(s): {}{logs_en}; {named} pod(s) named",
+                en.join(", ")
+            ),
+            format!(
+                "{lines} 行：{}{logs_zh}；提到 {named} 個 Pod",
+                zh.join("、")
+            ),
         )
     };
     if seen.truncated {

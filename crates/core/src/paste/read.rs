@@ -204,6 +204,9 @@ pub fn read(text: &str) -> Paste {
         reader.paste.seen.lines = index + 1;
         reader.line(index + 1, raw);
     }
+    if text[..end].ends_with('\n') && !reader.paste.seen.truncated {
+        reader.paste.seen.lines = reader.paste.seen.lines.saturating_sub(1);
+    }
     if let Some((depth, first, mut so_far, quote)) = reader.continued.take() {
         so_far.push(quote);
         reader.object_line(depth, &so_far, &first);
