@@ -12,10 +12,14 @@ use serde_json::{json, Value};
 
 use crate::{lang_value, read_input, USAGE};
 
+/// Where the playground is published (as `podlab share`'s default).
+const DEFAULT_BASE: &str = "http://127.0.0.1:8080/";
+
 pub fn diagnose_command(args: &[String]) -> Result<u8, String> {
     let mut file = None;
     let mut lang = Lang::En;
     let mut json_format = false;
+    let mut replay_out = None;
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         match arg.as_str() {
@@ -27,9 +31,10 @@ pub fn diagnose_command(args: &[String]) -> Result<u8, String> {
                 None => return Err(format!("--format needs a value\n{USAGE}")),
             },
             "--replay" => {
-                return Err(
-                    "--replay: rebuilding a replay from a paste is not done yet (docs/diagnose.md)"
-                        .into(),
+                replay_out = Some(
+                    iter.next()
+                        .cloned()
+                        .ok_or_else(|| format!("--replay needs a file\n{USAGE}"))?,
                 )
             }
             other if other.starts_with("--") => {
@@ -42,6 +47,16 @@ pub fn diagnose_command(args: &[String]) -> Result<u8, String> {
     let file = file.ok_or_else(|| format!("diagnose needs a FILE or -\n{USAGE}"))?;
     let text = read_input(&file)?;
     let answer = paste::diagnose(&text);
+    if let Some(out_file) = &replay_out {
+        let replay = answer.replay.as_ref().ok_or_else(|| {
+            format!(
+                "--replay: podlab cannot rebuild this paste yet (kind {}; only a liveness crash loop read from describe, docs/diagnose.md)",
+                answer.kind
+            )
+        })?;
+        std::fs::write(out_file, &replay.text)
+            .map_err(|error| format!("cannot write {out_file}: {error}"))?;
+    }
     if json_format {
         let output = serde_json::to_string_pretty(&to_json(&answer)).map_err(|e| e.to_string())?;
         outln!("{output}");
@@ -77,7 +92,15 @@ fn to_json(answer: &Answer) -> Value {
         "explanation": {"en": answer.explanation.en, "zh-TW": answer.explanation.zh_tw},
         "fix": answer.fix,
         "assumed": assumed,
-        "replay": Value::Null,
+        "replay": answer.replay.as_ref().map_or(Value::Null, |replay| json!({
+            "text": replay.text,
+            "link": replay.link.as_ref().map(|fragment| format!("{DEFAULT_BASE}{fragment}")),
+            "at": podlab_core::explain::human_duration(replay.at),
+            "at_seconds": replay.at / 1000,
+            "matches": replay.matches,
+            "get_pods": replay.get_pods,
+            "fixed_get_pods": replay.fixed_get_pods,
+        })),
         "recognised": {"en": answer.recognised.en, "zh-TW": answer.recognised.zh_tw},
         "pods": pods,
     })
@@ -146,6 +169,26 @@ fn render(answer: &Answer, lang: Lang) -> String {
             .map(|(name, kind)| format!("{name} {kind}"))
             .collect();
         out.push_str(&format!("{pod}{colon}{}\n", others.join(", ")));
+    }
+    if let Some(replay) = &answer.replay {
+        let at = podlab_core::explain::human_duration(replay.at);
+        let (title, matches, fixed, link) = match (lang, replay.matches) {
+            (Lang::En, true) => ("Replay", format!("podlab's get pods at {at} shows the pasted STATUS and RESTARTS:"), "With the fix:", "Open it"),
+            (Lang::En, false) => ("Replay", format!("podlab's get pods at {at} (the pasted STATUS and RESTARTS were not reached within the paste's age):"), "With the fix:", "Open it"),
+            (Lang::ZhTw, true) => ("重播", format!("podlab 在 {at} 的 get pods 和貼上的 STATUS、RESTARTS 相同："), "套用修正後：", "打開"),
+            (Lang::ZhTw, false) => ("重播", format!("podlab 在 {at} 的 get pods（在貼上內容的 Pod 年齡內沒有出現相同的 STATUS、RESTARTS）："), "套用修正後：", "打開"),
+        };
+        out.push_str(&format!("{title}{}\n  {matches}\n", colon.trim_end()));
+        for line in replay.get_pods.lines() {
+            out.push_str(&format!("    {line}\n"));
+        }
+        out.push_str(&format!("  {fixed}\n"));
+        for line in replay.fixed_get_pods.lines() {
+            out.push_str(&format!("    {line}\n"));
+        }
+        if let Some(fragment) = &replay.link {
+            out.push_str(&format!("  {link}{colon}{DEFAULT_BASE}{fragment}\n"));
+        }
     }
     out.push_str(&format!("{read}{colon}{}\n", answer.recognised.get(lang)));
     out

@@ -94,7 +94,44 @@ fn seed_crash_loop_from_stdin_as_json() {
         answer["assumed"][0]["path"], "workload[api].startup",
         "{out}"
     );
-    assert!(answer["replay"].is_null());
+    // The replay: CrashLoopBackOff with RESTARTS 7 within the paste's 12m,
+    // Ready with the fix.
+    let replay = &answer["replay"];
+    assert_eq!(replay["matches"], true, "{out}");
+    assert!(replay["get_pods"]
+        .as_str()
+        .is_some_and(|t| t.contains("CrashLoopBackOff   7 (")));
+    assert!(replay["fixed_get_pods"]
+        .as_str()
+        .is_some_and(|t| t.contains("1/1     Running   0")));
+    let at = replay["at_seconds"].as_u64().expect("seconds");
+    assert!((720..780).contains(&at), "{at}");
+    let link = replay["link"].as_str().expect("link");
+    let fragment = link.rsplit_once('/').map_or(link, |(_, f)| f);
+    assert_eq!(
+        podlab_core::share::decode(fragment).as_deref(),
+        Ok(replay["text"].as_str().expect("text"))
+    );
+}
+
+#[test]
+fn replay_written_to_a_file_simulates_the_same_crash_loop() {
+    let describe = seed_describe();
+    let dir = std::env::temp_dir().join(format!("podlab-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out_file = dir.join("replay.yaml").display().to_string();
+    let (code, _, err) = podlab(&["diagnose", "-", "--replay", &out_file], Some(&describe));
+    assert_eq!(code, Some(0), "{err}");
+    let (code, pods, _) = podlab(
+        &["kubectl", &out_file, "--at", "12m30s", "--", "get", "pods"],
+        None,
+    );
+    assert_eq!(code, Some(0));
+    assert!(pods.contains("CrashLoopBackOff"), "{pods}");
+    // A paste podlab cannot rebuild: --replay says so.
+    let (code, _, err) = podlab(&["diagnose", "-", "--replay", &out_file], Some("hello\n"));
+    assert_eq!(code, Some(2), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

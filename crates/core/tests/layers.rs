@@ -29,8 +29,8 @@ const CORE: &[&[&str]] = &[
     &["suppress"],
     &["lint", "config"],
     &["explain"],
-    &["exercise", "controls", "share", "paste"],
-    &["kubectl", "picture"],
+    &["exercise", "controls", "share"],
+    &["kubectl", "picture", "paste"],
 ];
 
 /// `web/src`, lowest layer first (`main.rs`, `worker.rs` and `lint_worker.rs` are the

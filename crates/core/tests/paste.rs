@@ -288,8 +288,21 @@ fn round_trip_over_goldens_and_exercises() {
             );
         }
     }
+    // Every replay the describe pastes give (the liveness crash loops) shows,
+    // within the pasted age, the pasted STATUS and RESTARTS.
+    let mut replays = 0;
+    for case in cases
+        .iter()
+        .filter(|c| c.expected == "liveness-kills-slow-start")
+    {
+        let answer = paste::diagnose(&case.describe);
+        if let Some(replay) = &answer.replay {
+            replays += 1;
+            assert!(replay.matches, "{}: {replay:?}", case.label);
+        }
+    }
     let mut report = format!(
-        "{} cases (pod × time); expected kinds: {kinds:?}\n",
+        "{} cases (pod × time); expected kinds: {kinds:?}; {replays} replays, all matching\n",
         cases.len()
     );
     let mut wrong = Vec::new();
@@ -338,6 +351,22 @@ fn seed_crash_loop_describe() {
         .fix
         .as_deref()
         .is_some_and(|f| f.starts_with("startupProbe:")));
+    // The replay: podlab's own get pods within the paste's age [12m, 13m)
+    // shows the pasted STATUS and RESTARTS, and the fix recovers.
+    let replay = answer.replay.as_ref().expect("a replay");
+    assert!(replay.matches, "{replay:?}");
+    assert!((720_000..780_000).contains(&replay.at), "{replay:?}");
+    assert!(
+        replay.get_pods.contains("CrashLoopBackOff   7"),
+        "{}",
+        replay.get_pods
+    );
+    assert!(
+        replay.fixed_get_pods.contains("1/1     Running"),
+        "{}",
+        replay.fixed_get_pods
+    );
+    assert!(replay.link.is_some());
     // Each evidence line is the paste's line of that number.
     let lines: Vec<&str> = case.describe.lines().collect();
     for line in &answer.evidence {

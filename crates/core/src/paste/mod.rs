@@ -12,10 +12,12 @@
 mod judge;
 mod object;
 pub mod read;
+pub mod replay;
 
 use crate::explain::diagnosis::Kind;
 use crate::i18n::Text;
 use crate::manifest::assumed::Assumption;
+use crate::manifest::path::{Path, ProgramField};
 use crate::text;
 
 use self::judge::{judge, Verdict};
@@ -40,6 +42,8 @@ pub struct Answer {
     pub recognised: Text,
     /// Every pod the paste names, with its kind.
     pub pods: Vec<(String, &'static str)>,
+    /// The rebuilt run, where the paste says enough (`replay.rs`).
+    pub replay: Option<replay::Replay>,
 }
 
 /// The name of a diagnosis kind in `podlab diagnose`'s JSON (issue 31): the
@@ -144,6 +148,28 @@ pub fn diagnose(text: &str) -> Answer {
     match chosen {
         Some(i) => {
             let (name, verdict) = judged.into_iter().nth(i).expect("index from position");
+            let facts = paste.pods.iter().find(|p| p.name == name);
+            let container = facts.and_then(|pod| {
+                pod.containers
+                    .iter()
+                    .find(|c| !c.init && Some(&c.name) == verdict.container.as_ref())
+                    .or_else(|| pod.containers.iter().find(|c| !c.init))
+                    .map(|c| (pod, c))
+            });
+            let replay = match (verdict.kind, container) {
+                ("liveness-kills-slow-start", Some((pod, c))) => {
+                    replay::liveness_crash_loop(pod, c)
+                }
+                _ => None,
+            };
+            let mut assumed = verdict.assumed;
+            if let (Some(replay), Some((_, c))) = (&replay, container) {
+                assumed.retain(|a| a.path != Path::program(&c.name, ProgramField::Startup));
+                assumed.push(Assumption {
+                    path: Path::program(&c.name, ProgramField::Startup),
+                    value: format!("{}s", replay.startup_s),
+                });
+            }
             let mut evidence = verdict.evidence;
             evidence.sort_by_key(|line| line.number);
             evidence.dedup_by_key(|line| line.number);
@@ -154,9 +180,10 @@ pub fn diagnose(text: &str) -> Answer {
                 evidence,
                 explanation: verdict.explanation,
                 fix: verdict.fix,
-                assumed: verdict.assumed,
+                assumed,
                 recognised,
                 pods,
+                replay,
             }
         }
         None => Answer {
@@ -172,6 +199,7 @@ pub fn diagnose(text: &str) -> Answer {
             assumed: Vec::new(),
             recognised,
             pods,
+            replay: None,
         },
     }
 }

@@ -36,6 +36,8 @@ pub struct EventRow {
     pub container: Option<String>,
     /// `(x6 over 11m)`'s 6; 1 without.
     pub count: u64,
+    /// The Age (describe) or LAST SEEN (get events) cell: `12m`.
+    pub age: String,
     pub line: Line,
 }
 
@@ -63,6 +65,8 @@ pub struct ContainerFacts {
     pub shm_mount: Option<String>,
     /// `limits.memory`, as written.
     pub limits_memory: Option<String>,
+    /// `Image:`, as written.
+    pub image: Option<String>,
     /// Its mounts were shown (describe's `Mounts:`, `volumeMounts`).
     pub mounts_seen: bool,
 }
@@ -601,6 +605,14 @@ impl Reader {
         let mut next = type_at + 2;
         let mut object = None;
         let mut count = 1;
+        let age = if type_at == 0 {
+            tokens
+                .get(2)
+                .map(|(_, t)| t.to_string())
+                .unwrap_or_default()
+        } else {
+            tokens[type_at - 1].1.to_string()
+        };
         if type_at == 0 {
             // Age, `(x3 over 5m)`.
             match tokens.get(next) {
@@ -652,6 +664,7 @@ impl Reader {
             message: message.to_string(),
             container,
             count,
+            age,
             line: at.clone(),
         };
         let pod = match object {
@@ -863,6 +876,7 @@ impl Reader {
                 }
             }
             "Mounts" => container.mounts_seen = true,
+            "Image" => container.image = Some(value.to_string()),
             "Liveness" | "Readiness" | "Startup" => {
                 container
                     .probes
