@@ -139,7 +139,8 @@ pub fn liveness_crash_loop(pod: &PodFacts, container: &ContainerFacts) -> Option
     let (path, port, delay, timeout, period, success, failure) = http_probe(&probe_line.text)?;
     let scheduled = pod.events.iter().find(|e| e.reason == "Scheduled")?;
     let (from, to) = age_interval(&scheduled.age)?;
-    if to > 6 * 3_600_000 {
+    // Events live one hour (--event-ttl), so a Scheduled row is younger.
+    if to > 2 * 3_600_000 {
         return None;
     }
     let (restarts, _) = container.restarts.as_ref()?;
