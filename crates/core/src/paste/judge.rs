@@ -455,17 +455,22 @@ pub(super) fn judge(pod: &PodFacts, ends_whole: bool) -> Verdict {
                         pod.volumes.contains(v) || (v.is_empty() && pod.status_seen)
                     })
             });
+            // Without the mounts, /dev/shm's share is unknown: still an OOM
+            // kill (`shm-oom-killed` refines it), said with that caveat.
             if !mounts_known {
                 let mut lines = oom;
                 lines.extend(codes);
-                return unknown(
-                    pod,
+                lines.extend(restart_lines.clone());
+                let mut verdict = Verdict::new(
+                    "oom-killed",
                     text!(
-                        "OOMKilled: the container passed limits.memory, but the paste does not show its mounts, so podlab cannot tell whether a memory-backed /dev/shm counted: paste kubectl describe pod whole (its Mounts: and Volumes:)",
-                        "OOMKilled：container 超過了 limits.memory，但貼上的內容看不到它的掛載，podlab 無法判斷記憶體型的 /dev/shm 有沒有算進去：請貼上完整的 kubectl describe pod（包含 Mounts: 和 Volumes:）"
+                        "OOMKilled (exit code 137): the container's memory passed limits.memory and the kernel killed the process. The paste does not show the container's mounts: if a memory-backed emptyDir is mounted at /dev/shm, its pages count too (paste kubectl describe pod whole, its Mounts: and Volumes:, to tell)",
+                        "OOMKilled（exit code 137）：container 的記憶體超過 limits.memory，kernel 把行程砍掉。貼上的內容看不到 container 的掛載：如果 /dev/shm 掛的是記憶體型 emptyDir，它的分頁也算在內（要分辨，請貼上完整的 kubectl describe pod，包含 Mounts: 和 Volumes:）"
                     ),
-                    lines,
-                );
+                )
+                .with(lines);
+                verdict.container = container.map(|c| c.name.clone()).filter(|n| !n.is_empty());
+                return verdict;
             }
             if shm {
                 return Verdict::new(
