@@ -204,7 +204,80 @@ pub(super) fn judge(pod: &PodFacts, ends_whole: bool) -> Verdict {
         return verdict;
     }
 
-    // 3. Init containers.
+    // 3. The image: before the init containers, since an init container
+    // can fail so too (`Init:ErrImagePull`).
+    let image_states = waiting_or_status(
+        pod,
+        &[
+            "ErrImagePull",
+            "ImagePullBackOff",
+            "ErrImageNeverPull",
+            "InvalidImageName",
+        ],
+    );
+    let pull_failed: Vec<&EventRow> = pod
+        .events
+        .iter()
+        .filter(|e| {
+            e.warning
+                && ((e.reason == "Failed" && e.message.contains("pull"))
+                    || (e.reason == "BackOff" && e.message.starts_with("Back-off pulling image"))
+                    || e.reason == "ErrImageNeverPull")
+        })
+        .collect();
+    if !image_states.is_empty() || (!pull_failed.is_empty() && !started_events) {
+        let unauthorized = pull_failed
+            .iter()
+            .any(|e| e.message.contains("unauthorized") || e.message.contains("denied"));
+        let explanation = if unauthorized {
+            text!(
+                "the kubelet cannot pull the image: the registry refuses it (unauthorized or denied), so imagePullSecrets are missing or wrong; the container never starts",
+                "kubelet 拉不到映像：registry 拒絕了（unauthorized 或 denied），也就是少了 imagePullSecrets 或設錯了；container 一直沒有啟動"
+            )
+        } else {
+            text!(
+                "the kubelet cannot pull the image, so the container never starts and the kubelet keeps retrying with back-off (10 s, 20 s, 40 s … up to 5 min): the tag is wrong or was never pushed (the Failed event ends with \"not found\"), or the registry cannot be reached",
+                "kubelet 拉不到映像，所以 container 一直沒有啟動，kubelet 以退避間隔一再重試（10 秒、20 秒、40 秒……最長 5 分鐘）：tag 寫錯了或從來沒有推上去（Failed 事件的結尾是「not found」），或是連不到 registry"
+            )
+        };
+        return Verdict::new("image-pull", explanation)
+            .with(cloned(image_states))
+            .with(pull_failed.iter().map(|e| e.line.clone()));
+    }
+
+    // 4. A Secret or ConfigMap the environment needs (an init container's
+    // too: `Init:CreateContainerConfigError`).
+    let config_states = waiting_or_status(pod, &["CreateContainerConfigError"]);
+    let config_events: Vec<&EventRow> = pod
+        .events
+        .iter()
+        .filter(|e| e.reason == "Failed" && not_found_object(&e.message).is_some())
+        .collect();
+    if !config_states.is_empty() || (!config_events.is_empty() && !started_events) {
+        let object = config_events
+            .iter()
+            .find_map(|e| not_found_object(&e.message))
+            .or_else(|| {
+                pod.containers.iter().find_map(|c| {
+                    c.waiting_message
+                        .as_ref()
+                        .and_then(|(m, _)| not_found_object(m))
+                })
+            });
+        let mut verdict = Verdict::new(
+            "missing-config",
+            text!(
+                "CreateContainerConfigError: the container's env needs a Secret or ConfigMap (or a key in one) that does not exist in the namespace, so the kubelet cannot build the container's configuration and retries on every sync; RESTARTS stays 0 and there is no log",
+                "CreateContainerConfigError：container 的 env 需要的 Secret 或 ConfigMap（或其中的某個 key）在這個 namespace 裡不存在，kubelet 組不出 container 的設定，每次同步都再試一次；RESTARTS 維持 0，也沒有任何日誌"
+            ),
+        )
+        .with(cloned(config_states))
+        .with(config_events.iter().map(|e| e.line.clone()));
+        verdict.fix = object.map(|o| create_command(&o));
+        return verdict;
+    }
+
+    // 5. Init containers.
     let init_failed: Vec<Line> = pod
         .containers
         .iter()
@@ -262,77 +335,6 @@ pub(super) fn judge(pod: &PodFacts, ends_whole: bool) -> Verdict {
                 .map(|r| r.line.clone()),
         );
         return initializing(lines);
-    }
-
-    // 4. The image.
-    let image_states = waiting_or_status(
-        pod,
-        &[
-            "ErrImagePull",
-            "ImagePullBackOff",
-            "ErrImageNeverPull",
-            "InvalidImageName",
-        ],
-    );
-    let pull_failed: Vec<&EventRow> = pod
-        .events
-        .iter()
-        .filter(|e| {
-            e.warning
-                && ((e.reason == "Failed" && e.message.contains("pull"))
-                    || (e.reason == "BackOff" && e.message.starts_with("Back-off pulling image"))
-                    || e.reason == "ErrImageNeverPull")
-        })
-        .collect();
-    if !image_states.is_empty() || (!pull_failed.is_empty() && !started_events) {
-        let unauthorized = pull_failed
-            .iter()
-            .any(|e| e.message.contains("unauthorized") || e.message.contains("denied"));
-        let explanation = if unauthorized {
-            text!(
-                "the kubelet cannot pull the image: the registry refuses it (unauthorized or denied), so imagePullSecrets are missing or wrong; the container never starts",
-                "kubelet 拉不到映像：registry 拒絕了（unauthorized 或 denied），也就是少了 imagePullSecrets 或設錯了；container 一直沒有啟動"
-            )
-        } else {
-            text!(
-                "the kubelet cannot pull the image, so the container never starts and the kubelet keeps retrying with back-off (10 s, 20 s, 40 s … up to 5 min): the tag is wrong or was never pushed (the Failed event ends with \"not found\"), or the registry cannot be reached",
-                "kubelet 拉不到映像，所以 container 一直沒有啟動，kubelet 以退避間隔一再重試（10 秒、20 秒、40 秒……最長 5 分鐘）：tag 寫錯了或從來沒有推上去（Failed 事件的結尾是「not found」），或是連不到 registry"
-            )
-        };
-        return Verdict::new("image-pull", explanation)
-            .with(cloned(image_states))
-            .with(pull_failed.iter().map(|e| e.line.clone()));
-    }
-
-    // 5. A Secret or ConfigMap the environment needs.
-    let config_states = waiting_or_status(pod, &["CreateContainerConfigError"]);
-    let config_events: Vec<&EventRow> = pod
-        .events
-        .iter()
-        .filter(|e| e.reason == "Failed" && not_found_object(&e.message).is_some())
-        .collect();
-    if !config_states.is_empty() || (!config_events.is_empty() && !started_events) {
-        let object = config_events
-            .iter()
-            .find_map(|e| not_found_object(&e.message))
-            .or_else(|| {
-                pod.containers.iter().find_map(|c| {
-                    c.waiting_message
-                        .as_ref()
-                        .and_then(|(m, _)| not_found_object(m))
-                })
-            });
-        let mut verdict = Verdict::new(
-            "missing-config",
-            text!(
-                "CreateContainerConfigError: the container's env needs a Secret or ConfigMap (or a key in one) that does not exist in the namespace, so the kubelet cannot build the container's configuration and retries on every sync; RESTARTS stays 0 and there is no log",
-                "CreateContainerConfigError：container 的 env 需要的 Secret 或 ConfigMap（或其中的某個 key）在這個 namespace 裡不存在，kubelet 組不出 container 的設定，每次同步都再試一次；RESTARTS 維持 0，也沒有任何日誌"
-            ),
-        )
-        .with(cloned(config_states))
-        .with(config_events.iter().map(|e| e.line.clone()));
-        verdict.fix = object.map(|o| create_command(&o));
-        return verdict;
     }
 
     // 6. The main containers' exits.
@@ -866,10 +868,16 @@ fn taint_key(message: &str) -> Option<String> {
 }
 
 /// `secret "mlflow-secret" not found` → (`secret`, `mlflow-secret`).
+/// The API server's NotFound says the resource's plural (`secrets "x" not
+/// found`), newer kubelets their own singular (`secret "x" not found`).
 fn not_found_object(message: &str) -> Option<(String, String)> {
-    for kind in ["secret", "configmap"] {
-        let needle = format!("{kind} \"");
-        if let Some((_, rest)) = message.split_once(&needle) {
+    for (needle, kind) in [
+        ("secrets \"", "secret"),
+        ("secret \"", "secret"),
+        ("configmaps \"", "configmap"),
+        ("configmap \"", "configmap"),
+    ] {
+        if let Some((_, rest)) = message.split_once(needle) {
             if let Some((name, after)) = rest.split_once('"') {
                 if after.trim_start().starts_with("not found") {
                     return Some((kind.to_string(), name.to_string()));
