@@ -225,10 +225,24 @@ pub(super) fn judge(pod: &PodFacts, ends_whole: bool) -> Verdict {
                     || e.reason == "ErrImageNeverPull")
         })
         .collect();
-    if !image_states.is_empty() || (!pull_failed.is_empty() && !started_events) {
+    // The kubelet's message pasted without its event row (image manager:
+    // `Failed to pull image "%s": %v`, `Back-off pulling image "%s"`).
+    let pull_lines: Vec<&Line> = pod
+        .logs
+        .iter()
+        .filter(|l| {
+            l.text.starts_with("Failed to pull image \"")
+                || l.text.starts_with("Back-off pulling image \"")
+        })
+        .collect();
+    if !image_states.is_empty()
+        || ((!pull_failed.is_empty() || !pull_lines.is_empty()) && !started_events)
+    {
         let unauthorized = pull_failed
             .iter()
-            .any(|e| e.message.contains("unauthorized") || e.message.contains("denied"));
+            .map(|e| e.message.as_str())
+            .chain(pull_lines.iter().map(|l| l.text.as_str()))
+            .any(|m| m.contains("unauthorized") || m.contains("denied"));
         let explanation = if unauthorized {
             text!(
                 "the kubelet cannot pull the image: the registry refuses it (unauthorized or denied), so imagePullSecrets are missing or wrong; the container never starts",
@@ -242,7 +256,8 @@ pub(super) fn judge(pod: &PodFacts, ends_whole: bool) -> Verdict {
         };
         return Verdict::new("image-pull", explanation)
             .with(cloned(image_states))
-            .with(pull_failed.iter().map(|e| e.line.clone()));
+            .with(pull_failed.iter().map(|e| e.line.clone()))
+            .with(cloned(pull_lines));
     }
 
     // 4. A Secret or ConfigMap the environment needs (an init container's

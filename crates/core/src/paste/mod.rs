@@ -210,6 +210,8 @@ fn has_any(pod: &PodFacts) -> bool {
         || !pod.events.is_empty()
         || !pod.rows.is_empty()
         || pod.unschedulable.is_some()
+        // A kubelet message pasted alone.
+        || pod.logs.iter().any(|l| l.text.starts_with("Failed to pull image \""))
 }
 
 /// "describe pod (1 pod), an Events table, …" in both languages.
