@@ -83,7 +83,7 @@ pub fn scheduling_kind(message: &str) -> &'static str {
         .split(" preemption:")
         .next()
         .unwrap_or(message)
-        .split_once(": ")
+        .split_once("nodes are available: ")
         .map(|(_, r)| r)
         .unwrap_or(message);
     let mut found = [false; 4];

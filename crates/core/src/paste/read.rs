@@ -536,9 +536,12 @@ impl Reader {
                     .skip(2)
                     .filter(|w| !w.starts_with('-'))
                     .collect();
+                // Only a pod's: `describe pod NAME`, `describe pod/NAME`.
+                let pod = |kind: &str| ["pod", "pods", "po"].contains(&kind);
                 match rest.first().map(|w| w.split_once('/')) {
-                    Some(Some((_, name))) => Some(name),
-                    _ => rest.get(1).map(|w| **w),
+                    Some(Some((kind, name))) if pod(kind) => Some(name),
+                    Some(None) if rest.first().is_some_and(|w| pod(w)) => rest.get(1).map(|w| **w),
+                    _ => None,
                 }
             }
             _ => None,
@@ -585,7 +588,21 @@ impl Reader {
             .take(3)
             .position(|(_, t)| *t == "Normal" || *t == "Warning")
         else {
-            return false;
+            // A describe row copied without its Type cell:
+            // `FailedScheduling  2m21s (x42 over 60m)  default-scheduler  …`.
+            let warning = match tokens.first().map(|(_, t)| *t) {
+                Some("FailedScheduling" | "Failed" | "BackOff" | "Unhealthy" | "FailedMount") => {
+                    "Warning"
+                }
+                Some("Scheduled" | "Pulling" | "Pulled" | "Created" | "Started" | "Killing") => {
+                    "Normal"
+                }
+                _ => return false,
+            };
+            if !tokens.get(1).is_some_and(|(_, t)| is_age(t)) {
+                return false;
+            }
+            return self.event_row(&format!("{warning}  {text}"), at);
         };
         // Before the type: nothing (describe), or the age (and namespace).
         if type_at > 0 && !is_age(tokens[type_at - 1].1) {
