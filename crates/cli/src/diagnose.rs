@@ -1,4 +1,4 @@
-//! `podlab diagnose FILE|- [--format text|json] [--lang en|zh-TW]`: what
+//! `podlab diagnose FILE|- [--format text|json] [--lang en|zh-TW] [--replay OUT]`: what
 //! kubectl printed about a failing pod, pasted (`describe pod`, `get pod -o
 //! yaml|json`, `get events`, `get pods`, `logs`, in any mix, cut anywhere),
 //! read by `podlab_core::paste` and answered: the kind, the pasted lines

@@ -29,7 +29,7 @@
 //! what `kubectl ARGS...` prints against the simulated cluster at `--at`
 //! (stdout, stderr, kubectl's exit status); podlab's notes on stderr.
 //!
-//! `podlab diagnose FILE|- [--format text|json] [--lang en|zh-TW]`: what
+//! `podlab diagnose FILE|- [--format text|json] [--lang en|zh-TW] [--replay OUT]`: what
 //! kubectl printed about a failing pod, pasted, read and answered: the
 //! kind, the pasted lines that show it, the fix (docs/diagnose.md).
 //!
@@ -100,7 +100,7 @@ const USAGE: &str =
        podlab share FILE [--base URL] [--embed [--view timeline|yaml|kubectl|diagnosis] [--at T] [--controls A,B] [--lang en|zh-TW] [--autoplay]]
        podlab exercises list [--format text|json] [--lang en|zh-TW]
        podlab exercises check ID FILE [--format text|json] [--lang en|zh-TW]
-       podlab diagnose FILE|- [--format text|json] [--lang en|zh-TW]";
+       podlab diagnose FILE|- [--format text|json] [--lang en|zh-TW] [--replay OUT.yaml]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
