@@ -628,7 +628,7 @@ pub(super) fn judge(pod: &PodFacts, ends_whole: bool) -> Verdict {
                 "cuda-oom",
                 text!(
                     "the program's CUDA allocation failed: the GPU's memory ran out (a time-sliced neighbour, the MPS cap, a MIG slice or the card itself is smaller than the model needs); the process exits and the kubelet restarts it",
-                    "程式的 CUDA 配置失敗：GPU 記憶體不夠（Time-slicing 的鄰居、MPS 上限、MIG 切片或整張卡比模型需要的小）；行程結束後被 kubelet 重啟"
+                    "程式向 GPU 要記憶體失敗（CUDA out of memory）：GPU 記憶體不夠（Time-slicing 的鄰居、MPS 上限、MIG 切片或整張卡比模型需要的小）；行程結束後被 kubelet 重啟"
                 ),
             )
             .with([line])
