@@ -29,9 +29,13 @@
 //! what `kubectl ARGS...` prints against the simulated cluster at `--at`
 //! (stdout, stderr, kubectl's exit status); podlab's notes on stderr.
 //!
+//! `podlab diagnose FILE|- [--format text|json] [--lang en|zh-TW] [--replay OUT]`: what
+//! kubectl printed about a failing pod, pasted, read and answered: the
+//! kind, the pasted lines that show it, the fix (docs/diagnose.md).
+//!
 //! One module per command: `lint.rs` (its settings and files in
 //! `inputs.rs`, its four output formats in `lint_output.rs`), `rules.rs`,
-//! `simulate.rs`, `kubectl.rs`, `fmt.rs`, `share.rs` and `exercises.rs`. This file reads
+//! `simulate.rs`, `kubectl.rs`, `fmt.rs`, `share.rs`, `exercises.rs` and `diagnose.rs`. This file reads
 //! the command line and holds what they share: standard output that ends
 //! quietly on a closed pipe, `--lang`, and reading a file or standard input.
 
@@ -62,6 +66,7 @@ fn write_stdout(args: std::fmt::Arguments<'_>) {
 }
 
 mod autoscalers;
+mod diagnose;
 mod exercises;
 mod fmt;
 mod inputs;
@@ -75,6 +80,7 @@ mod traffic;
 
 use podlab_core::i18n::Lang;
 
+use diagnose::diagnose_command;
 use exercises::exercises_command;
 use fmt::fmt_command;
 use kubectl::kubectl_command;
@@ -93,7 +99,8 @@ const USAGE: &str =
        podlab fmt --reindent FILE [--write] [--lang en|zh-TW]
        podlab share FILE [--base URL] [--embed [--view timeline|yaml|kubectl|diagnosis] [--at T] [--controls A,B] [--lang en|zh-TW] [--autoplay]]
        podlab exercises list [--format text|json] [--lang en|zh-TW]
-       podlab exercises check ID FILE [--format text|json] [--lang en|zh-TW]";
+       podlab exercises check ID FILE [--format text|json] [--lang en|zh-TW]
+       podlab diagnose FILE|- [--format text|json] [--lang en|zh-TW] [--replay OUT.yaml]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -125,6 +132,7 @@ fn run(args: &[String]) -> Result<u8, String> {
         "share" => share_command(rest),
         "fmt" => fmt_command(rest),
         "exercises" => exercises_command(rest),
+        "diagnose" => diagnose_command(rest),
         "help" | "--help" | "-h" => {
             outln!("{USAGE}");
             Ok(0)

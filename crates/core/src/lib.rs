@@ -13,6 +13,7 @@ pub mod kubectl;
 pub mod lint;
 pub mod manifest;
 pub mod number;
+pub mod paste;
 pub mod picture;
 pub mod rules;
 pub mod sched;

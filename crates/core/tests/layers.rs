@@ -30,7 +30,7 @@ const CORE: &[&[&str]] = &[
     &["lint", "config"],
     &["explain"],
     &["exercise", "controls", "share"],
-    &["kubectl", "picture"],
+    &["kubectl", "picture", "paste"],
 ];
 
 /// `web/src`, lowest layer first (`main.rs`, `worker.rs` and `lint_worker.rs` are the
