@@ -12,6 +12,29 @@ pub const PAGE_LOAD: Duration = Duration::from_secs(30);
 /// The lint debounce is 150 ms; leave room for a slow machine.
 pub const RELINT: Duration = Duration::from_secs(5);
 
+/// Types `text` into the editor in place of what it held, as a person
+/// would (WebDriver's clear, then the keys), and checks it arrived.
+pub fn replace_editor_text(session: &Session, text: &str) {
+    let editor = session
+        .find("[data-testid=editor]")
+        .expect("the page has an editor");
+    session.clear(&editor);
+    session.send_keys(&editor, text);
+    assert_eq!(session.property(&editor, "value"), json!(text));
+}
+
+/// What the editor holds now.
+pub fn editor_value(session: &Session) -> String {
+    session
+        .execute(
+            "return document.querySelector('[data-testid=editor]').value;",
+            json!([]),
+        )
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
 /// The iframe code's `src` for `text` at `at`, as `podlab share --embed`
 /// writes it for a page served at `base` (with its picture: `#v2.`).
 pub fn embed_src(base: &str, text: &str, at: u64, lang: podlab_core::i18n::Lang) -> String {

@@ -3,29 +3,16 @@
 //! changed marked in the editor and undone in one click; the keyboard in
 //! the editor and the terminal. Screenshots go to target/e2e/.
 
-use podlab_e2e::page::{open, text_of, top_of, try_text_of, wait_for_lint, PAGE_LOAD, RELINT};
+use podlab_e2e::page::{
+    editor_value, open, replace_editor_text, text_of, top_of, try_text_of, wait_for_lint,
+    PAGE_LOAD, RELINT,
+};
 use podlab_e2e::server::StaticServer;
 use podlab_e2e::webdriver::{ChromeDriver, Session};
 use podlab_e2e::{dist_dir, output_dir};
 use serde_json::json;
 
 const CRASH_LOOP: &str = include_str!("../../tests/golden/crash-loop-liveness-40s.yaml");
-
-fn replace_editor_text(session: &Session, text: &str) {
-    let editor = session
-        .find("[data-testid=editor]")
-        .expect("the page has an editor");
-    session.clear(&editor);
-    session.send_keys(&editor, text);
-}
-
-fn editor_value(session: &Session) -> String {
-    let value = session.execute(
-        "return document.querySelector('[data-testid=editor]').value;",
-        json!([]),
-    );
-    value.as_str().unwrap_or_default().to_owned()
-}
 
 /// The card says the pod is fine, and `get pods` shows no restart.
 fn wait_for_healthy(session: &Session) {

@@ -7,8 +7,8 @@
 //! editor holds no answer. Screenshots go to target/e2e/.
 
 use podlab_e2e::page::{
-    fully_in_view, intersects_view, open, rect, set_viewport, slide, text_of, top_of, try_text_of,
-    wait_for_lint, PAGE_LOAD, RELINT,
+    editor_value, fully_in_view, intersects_view, open, rect, set_viewport, slide, text_of, top_of,
+    try_text_of, wait_for_lint, PAGE_LOAD, RELINT,
 };
 use podlab_e2e::server::StaticServer;
 use podlab_e2e::webdriver::{ChromeDriver, Session};
@@ -453,17 +453,6 @@ fn paste(session: &Session, text: &str) {
          e.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' }));",
         json!([text]),
     );
-}
-
-fn editor_value(session: &Session) -> String {
-    session
-        .execute(
-            "return document.querySelector('[data-testid=editor]').value;",
-            json!([]),
-        )
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
 }
 
 /// Issue 12 item 4: the blog's YAML copied from the rendered article

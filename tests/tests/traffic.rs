@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use podlab_e2e::page::{open, slide, text_of, try_text_of, RELINT};
+use podlab_e2e::page::{open, rect, slide, text_of, try_text_of, RELINT};
 use podlab_e2e::server::StaticServer;
 use podlab_e2e::webdriver::ChromeDriver;
 use podlab_e2e::{dist_dir, output_dir};
@@ -84,7 +84,8 @@ fn the_rate_slider_past_capacity_sends_p99_over_the_target_in_the_same_view() {
         ] {
             assert!(
                 fully_in_view(&session, selector),
-                "{lang}: {selector} is not on the first screen"
+                "{lang}: {selector} is not on the first screen: {}",
+                rect(&session, selector)
             );
         }
         // At 5:00 (150/s sent since 0:00) the cursor's finding names the

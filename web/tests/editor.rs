@@ -170,11 +170,37 @@ fn selection(root: &Element) -> (u32, u32) {
     )
 }
 
+/// The learner clicks into the editor (a `mousedown` on it): from then on
+/// Tab indents (issue 30: right after the editor is reached, Tab moves on).
+fn work_in(root: &Element) {
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let event = Event::new_with_event_init_dict("mousedown", &init).expect("a mousedown");
+    editor(root)
+        .dispatch_event(&event)
+        .expect("dispatch mousedown");
+}
+
+#[wasm_bindgen_test]
+async fn tab_right_after_reaching_the_editor_moves_on_and_changes_nothing() {
+    let root = mount("a:\nb: 1\n", Lang::En).await;
+    select(&root, 3, 3);
+    assert!(
+        !press(&root, "Tab", false),
+        "the first Tab is the browser's"
+    );
+    assert_eq!(editor(&root).value(), "a:\nb: 1\n");
+    // Typing (any key but Tab, Shift, Esc) means the learner is at work.
+    press(&root, "ArrowRight", false);
+    assert!(press(&root, "Tab", false), "now Tab indents");
+}
+
 #[wasm_bindgen_test]
 async fn tab_indents_and_shift_tab_outdents_with_two_spaces() {
     let root = mount("a:\nb: 1\nc: 名稱\n", Lang::En).await;
     // A caret at the start of line 2: two spaces, the caret after them.
     select(&root, 3, 3);
+    work_in(&root);
     assert!(press(&root, "Tab", false), "Tab must not leave the editor");
     until("the indented text", || {
         editor(&root).value() == "a:\n  b: 1\nc: 名稱\n"

@@ -78,11 +78,15 @@ const PARTS: [Part; 4] = [
     // (docs/size.md "First contact"); 503,897 with issue 29's last gaps
     // (sidecars stopped in order, init containers' GPUs reused, hostIPC's
     // /dev/shm, a sidecar's GPUs in the pod's request, dotted podlab.dev
-    // keys): 500 KiB. The issue's goal for the slider's path is 300 KiB.
+    // keys): 500 KiB. 521,401 with issue 30 (the diagnosis card's fix and
+    // its undo, the counted hints and the solution's undo, the interview's
+    // gated choices and numeric score, the timeline's merged glyphs, one
+    // duration formatter): 515 KiB (docs/size.md "Issue 30"). The issue's
+    // goal for the slider's path is 300 KiB.
     Part {
         label: "page engine: podlab-web (.wasm + .js)",
         prefix: Some("podlab-web"),
-        budget: 500 * 1024,
+        budget: 515 * 1024,
         goal: 300 * 1024,
     },
     Part {

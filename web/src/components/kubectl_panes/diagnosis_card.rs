@@ -64,7 +64,7 @@ pub struct DiagnosisCardProps {
 /// What the card keeps of a fix applied from it: see `DiagnosisCard`.
 #[derive(Default)]
 struct Pinned {
-    /// The focus goes to Undo at the next render.
+    /// The focus goes to Undo at each render of the two frames.
     asked_here: bool,
     /// The card's height at the click, kept until the next edit.
     height: Option<i32>,
@@ -112,8 +112,10 @@ pub fn DiagnosisCard(props: &DiagnosisCardProps) -> Html {
     {
         let (undo_ref, card_ref, pinned) = (undo_ref.clone(), card_ref.clone(), pinned.clone());
         use_effect(move || {
-            let mut pinned = pinned.borrow_mut();
-            if applied && std::mem::take(&mut pinned.asked_here) {
+            let pinned = pinned.borrow();
+            // Again at each render of the two frames: the healthy card that
+            // follows one frame later draws a new Undo button.
+            if applied && pinned.asked_here {
                 if let Some(undo) = undo_ref.cast::<web_sys::HtmlElement>() {
                     let options = web_sys::FocusOptions::new();
                     options.set_prevent_scroll(true);
@@ -165,7 +167,11 @@ pub fn DiagnosisCard(props: &DiagnosisCardProps) -> Html {
                     };
                     let pinned = pinned.clone();
                     crate::persist::after_frame(move || {
-                        crate::persist::after_frame(move || pinned.borrow_mut().top = None)
+                        crate::persist::after_frame(move || {
+                            let mut pinned = pinned.borrow_mut();
+                            pinned.top = None;
+                            pinned.asked_here = false;
+                        })
                     });
                 }
                 on_fix.emit(index);
