@@ -22,7 +22,7 @@
   lang = /^zh/i.test(lang) ? "zh-TW" : "en";
   var embedParam = param("embed");
   var embed = embedParam !== null && /^(1|true|)$/.test(embedParam);
-  var exercises = param("exercise") || param("exercises") !== null;
+  var exercises = param("exercise") || param("interview") || param("exercises") !== null;
   var picture = "none";
   if (!exercises) {
     if (/^#v2\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+$/.test(hash)) {

@@ -68,7 +68,10 @@ fn axe_finds_nothing_on_any_page_in_either_language() {
             ),
             (
                 "interview",
-                format!("?exercise=liveness-crash-loop&mode=interview&lang={lang}"),
+                format!(
+                    "?interview={}&lang={lang}",
+                    podlab_core::exercise::interview::interview_key("liveness-crash-loop")
+                ),
                 true,
             ),
         ];

@@ -380,3 +380,30 @@ fn hints_the_answer_and_the_solution_are_earned_and_recorded_apart() {
     let title = text_of(&session, "[data-testid=exercise] h2");
     assert_eq!(title, next.title.en);
 }
+
+/// The interview's address does not name the cause: the index links each
+/// interview by its opaque key (`?interview=KEY`), never by the exercise's
+/// id (`oom-loading-peak`), and the key opens that interview.
+#[test]
+fn an_interview_is_linked_by_a_key_that_names_nothing() {
+    let server = StaticServer::start(dist_dir());
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    session.set_window_size(1366, 768);
+    session.goto(&server.url("/?exercises&lang=en"));
+    let link = session.wait_for_element("[data-testid=interview-oom-loading-peak]", PAGE_LOAD);
+    let href = session.property(&link, "href");
+    let href = href.as_str().unwrap_or_default().to_owned();
+    let key = podlab_core::exercise::interview::interview_key("oom-loading-peak");
+    assert!(href.contains(&format!("?interview={key}&")), "{href}");
+    for word in ["oom", "loading", "peak", "exercise="] {
+        assert!(!href.contains(word), "{href} names {word}");
+    }
+    session.click(&link);
+    session.wait_for_element("[data-testid=interview-symptom]", PAGE_LOAD);
+    let title = text_of(&session, "[data-testid=interview-title]");
+    let exercise = exercise_file("oom-loading-peak");
+    let interview = exercise.interview.expect("an interview");
+    assert!(title.contains(&interview.title.en), "{title}");
+}

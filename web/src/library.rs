@@ -54,7 +54,18 @@ impl PartialEq for Library {
 }
 
 impl Library {
+    /// The exercise with this id, or whose interview has this key
+    /// (`?interview=KEY`, `exercise::interview::interview_key`).
     pub fn find(&self, id: &str) -> Option<Rc<Exercise>> {
-        self.0.iter().find(|exercise| exercise.id == id).cloned()
+        self.0
+            .iter()
+            .find(|exercise| exercise.id == id)
+            .or_else(|| {
+                self.0.iter().find(|exercise| {
+                    exercise.interview.is_some()
+                        && podlab_core::exercise::interview::interview_key(&exercise.id) == id
+                })
+            })
+            .cloned()
     }
 }

@@ -87,7 +87,10 @@ pub enum Page {
     Playground,
     /// `?exercises`: the index.
     Exercises,
-    /// `?exercise=<id>`: one exercise; with `&mode=interview`, its interview.
+    /// `?exercise=<id>`: one exercise; with `&mode=interview`, its
+    /// interview; `?interview=<key>`: the interview by its opaque key
+    /// (`exercise::interview::interview_key`: the id names the cause), `id`
+    /// holding the key until the library resolves it.
     Exercise {
         id: String,
         interview: bool,
@@ -95,6 +98,12 @@ pub enum Page {
 }
 
 pub fn page(query: &str) -> Page {
+    if let Some(key) = query_param(query, "interview").filter(|key| !key.is_empty()) {
+        return Page::Exercise {
+            id: key,
+            interview: true,
+        };
+    }
     if let Some(id) = query_param(query, "exercise").filter(|id| !id.is_empty()) {
         let interview = query_param(query, "mode").as_deref() == Some("interview");
         return Page::Exercise { id, interview };
@@ -415,6 +424,13 @@ mod tests {
             page("?exercise=gpu-taint&mode=interview"),
             Page::Exercise {
                 id: "gpu-taint".into(),
+                interview: true
+            }
+        );
+        assert_eq!(
+            page("?interview=i0a1b2c&lang=zh-TW"),
+            Page::Exercise {
+                id: "i0a1b2c".into(),
                 interview: true
             }
         );

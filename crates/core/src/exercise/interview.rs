@@ -16,6 +16,28 @@ use super::exec::ExecContext;
 
 pub use crate::manifest::exercise::{Cause, Command, Interview};
 
+/// The interview's name in its link (`?interview=KEY`): an exercise's id
+/// names its lesson (`oom-loading-peak`), so the interview is linked by an
+/// opaque key instead (issue 30: nothing on the page, its address
+/// included, gives the cause away before a command). FNV-32a of the id in
+/// base 36, 7 characters, `i` first; the page finds the exercise by
+/// computing each one's key.
+pub fn interview_key(id: &str) -> String {
+    let mut hash = crate::manifest::canonical::fnv32a(id.as_bytes());
+    let mut digits = Vec::new();
+    for _ in 0..6 {
+        let digit = (hash % 36) as u8;
+        hash /= 36;
+        digits.push(if digit < 10 {
+            b'0' + digit
+        } else {
+            b'a' + digit - 10
+        });
+    }
+    digits.push(b'i');
+    digits.iter().rev().map(|&byte| char::from(byte)).collect()
+}
+
 /// The pod the interview is about: the first pod that is not Ready (or not
 /// Succeeded) at `at`, else the first pod.
 pub fn focus_pod(run: &Run, at: Millis) -> Option<&PodRun> {
@@ -376,6 +398,35 @@ mod tests {
     use super::*;
     use crate::exercise::library;
     use crate::sim::{simulate, Options};
+
+    #[test]
+    fn every_interview_has_its_own_opaque_key() {
+        let library = crate::exercise::library::all();
+        let keys: Vec<String> = library
+            .iter()
+            .map(|exercise| interview_key(&exercise.id))
+            .collect();
+        for (exercise, key) in library.iter().zip(&keys) {
+            assert_eq!(key.len(), 7, "{key}");
+            assert!(key.starts_with('i') && key.chars().all(|c| c.is_ascii_alphanumeric()));
+            for word in exercise.id.split('-').filter(|word| word.len() > 2) {
+                assert!(!key.contains(word), "{key} names {word}");
+            }
+            assert_eq!(
+                keys.iter().filter(|other| *other == key).count(),
+                1,
+                "{key}"
+            );
+        }
+        assert_eq!(
+            interview_key("oom-loading-peak"),
+            interview_key("oom-loading-peak")
+        );
+        assert_ne!(
+            interview_key("oom-loading-peak"),
+            interview_key("oom-workers")
+        );
+    }
 
     #[test]
     fn the_crash_loop_interview_shows_the_symptom_and_the_evidence() {

@@ -91,7 +91,7 @@ pub fn ExerciseIndex(props: &ExerciseIndexProps) -> Html {
             <ul class="interview-list" data-testid="interview-list">
                 { for exercises.0.iter().filter_map(|exercise| Some((exercise.id.as_str(), exercise.interview.as_ref()?))).map(|(id, interview)| html! {
                     <li>
-                        <a data-testid={format!("interview-{id}")} href={format!("?exercise={id}&mode=interview&lang={}", lang.code())}>{ interview.title.html(lang) }</a>
+                        <a data-testid={format!("interview-{id}")} href={format!("?interview={}&lang={}", podlab_core::exercise::interview::interview_key(id), lang.code())}>{ interview.title.html(lang) }</a>
                     </li>
                 }) }
             </ul>

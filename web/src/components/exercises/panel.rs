@@ -146,8 +146,8 @@ pub fn ExercisePanel(props: &ExercisePanelProps) -> Html {
         .clone()
         .map(|undo| Callback::from(move |_: MouseEvent| undo.emit(())));
     let interview_href = format!(
-        "?exercise={}&mode=interview&lang={}",
-        exercise.id,
+        "?interview={}&lang={}",
+        podlab_core::exercise::interview::interview_key(&exercise.id),
         lang.code()
     );
     let index_href = format!("?exercises&lang={}", lang.code());
