@@ -193,6 +193,11 @@ fn the_keyboard_leaves_the_terminal_and_the_editor_as_the_hints_say() {
     assert_ne!(active_testid(&session), json!("editor"));
     assert_eq!(editor_value(&session), before, "the text is unchanged");
     assert!(text_of(&session, "#editor-hint").contains("press Esc, then Tab"));
+    // Clicked into (a real mousedown, focus, click), the editor's Tab indents.
+    session.click(&editor);
+    session.send_keys(&editor, TAB);
+    assert_eq!(active_testid(&session), json!("editor"));
+    assert_ne!(editor_value(&session), before, "the click's Tab indents");
 
     let show = session
         .find("[data-testid=show-terminal]")

@@ -170,15 +170,14 @@ fn selection(root: &Element) -> (u32, u32) {
     )
 }
 
-/// The learner clicks into the editor (a `mousedown` on it): from then on
-/// Tab indents (issue 30: right after the editor is reached, Tab moves on).
+/// The learner clicks into the editor (a `click` on it, which comes after
+/// the `focus`): from then on Tab indents (issue 30: right after the
+/// editor is reached, Tab moves on).
 fn work_in(root: &Element) {
     let init = web_sys::EventInit::new();
     init.set_bubbles(true);
-    let event = Event::new_with_event_init_dict("mousedown", &init).expect("a mousedown");
-    editor(root)
-        .dispatch_event(&event)
-        .expect("dispatch mousedown");
+    let event = Event::new_with_event_init_dict("click", &init).expect("a click");
+    editor(root).dispatch_event(&event).expect("dispatch click");
 }
 
 #[wasm_bindgen_test]

@@ -208,7 +208,6 @@ pub fn Editor(props: &EditorProps) -> Html {
         let meant = meant.clone();
         Callback::from(move |_: FocusEvent| *meant.borrow_mut() = false)
     };
-    let onmousedown = Callback::from(move |_: MouseEvent| *meant.borrow_mut() = true);
     let on_caret = {
         let remember = remember.clone();
         Callback::from(move |event: Event| {
@@ -228,9 +227,13 @@ pub fn Editor(props: &EditorProps) -> Html {
             remember(&textarea);
         })
     };
+    // A click (or a tap) in the editor means the learner is at work in it:
+    // `click` comes after the `focus` that resets `meant` (a `mousedown`
+    // would come before it).
     let on_click = {
         let remember = remember.clone();
         Callback::from(move |event: MouseEvent| {
+            *meant.borrow_mut() = true;
             let textarea: HtmlTextAreaElement = event.target_unchecked_into();
             remember(&textarea);
         })
@@ -351,7 +354,6 @@ pub fn Editor(props: &EditorProps) -> Html {
                         {onchange}
                         {onkeydown}
                         {onfocus}
-                        {onmousedown}
                         {onscroll}
                         onselect={on_caret}
                         onkeyup={on_key}
