@@ -24,8 +24,7 @@ fn exercise_file(id: &str) -> Exercise {
         .unwrap_or_else(|| panic!("{id} lowers"))
 }
 
-const TAB: &str = "\u{E004}";
-const ENTER: &str = "\u{E007}";
+use podlab_e2e::webdriver::keys::{ENTER, TAB};
 
 fn count(session: &Session, selector: &str) -> u64 {
     session

@@ -411,8 +411,7 @@ fn an_exercise_is_solved_in_the_page_and_an_interview_is_scored() {
     session.goto(&server.url("/?exercise=liveness-crash-loop&mode=interview&lang=en"));
     session.wait_for_element("[data-testid=interview-symptom]", PAGE_LOAD);
     let input = session.wait_for_element("[data-testid=terminal-input]", RELINT);
-    const TAB: &str = "\u{E004}";
-    const ENTER: &str = "\u{E007}";
+    use podlab_e2e::webdriver::keys::{ENTER, TAB};
     let typed = |keys: &str, entry: usize, expect: &str| {
         session.send_keys(&input, keys);
         session.wait_for(expect, RELINT, |session| {
@@ -501,13 +500,7 @@ fn an_exercise_is_solved_in_the_page_and_an_interview_is_scored() {
     session.screenshot(&out.join("exercise-embedded.png"));
 }
 
-/// WebDriver's codes for keys that are not characters; a modifier stays
-/// down until `NULL` releases it.
-const TAB: &str = "\u{E004}";
-const SHIFT: &str = "\u{E008}";
-const CONTROL: &str = "\u{E009}";
-const ESCAPE: &str = "\u{E00C}";
-const NULL: &str = "\u{E000}";
+use podlab_e2e::webdriver::keys::{CONTROL, ESCAPE, NULL, SHIFT, TAB};
 
 fn active_element_id(session: &Session) -> serde_json::Value {
     session.execute("return document.activeElement.id;", json!([]))
