@@ -7,7 +7,8 @@
 //   data-pl-picture  default: the playground's default text, pre-rendered
 //                    in this HTML; link: the picture a #v2. link carries
 //                    (drawn by facade.js); none: no picture is true here
-//                    (a v1 link, an autosaved text, the exercise pages)
+//                    (a v1 link, an autosaved text, the exercise pages,
+//                    "From my cluster")
 //   data-pl-embed    present for ?embed=1, whose engine waits for a touch
 // and, except in an embed, preloads the engine's wasm at once.
 (function () {
@@ -22,7 +23,8 @@
   lang = /^zh/i.test(lang) ? "zh-TW" : "en";
   var embedParam = param("embed");
   var embed = embedParam !== null && /^(1|true|)$/.test(embedParam);
-  var exercises = param("exercise") || param("interview") || param("exercises") !== null;
+  var exercises =
+    param("exercise") || param("interview") || param("exercises") !== null || param("cluster") !== null;
   var picture = "none";
   if (!exercises) {
     if (/^#v2\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+$/.test(hash)) {

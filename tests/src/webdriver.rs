@@ -154,6 +154,13 @@ impl Session<'_> {
         self.call("POST", "/url", Some(&json!({ "url": url })));
     }
 
+    /// The browser's Back, as WebDriver's command: it returns once the
+    /// previous page has loaded (`history.back()` from a script does not
+    /// wait, and the next script may run in the page being left).
+    pub fn back(&self) {
+        self.call("POST", "/back", Some(&json!({})));
+    }
+
     pub fn set_window_size(&self, width: u32, height: u32) {
         self.call(
             "POST",

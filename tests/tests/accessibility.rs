@@ -1,7 +1,8 @@
 //! Issue 30 item 7: axe-core (`cargo xtask test` installs 4.14.1 from npm)
 //! run in each kind of page of the release build, in both languages: the
 //! playground, an embed (its picture before a touch, and live), the
-//! exercises index, an exercise and an interview. Every rule of axe's
+//! exercises index, an exercise, an interview and "From my cluster" with
+//! the example answered. Every rule of axe's
 //! default set must pass: the test prints each violation with its
 //! elements.
 
@@ -52,7 +53,7 @@ fn axe_finds_nothing_on_any_page_in_either_language() {
     let mut report = Vec::new();
     for (lang, code) in [("en", Lang::En), ("zh-TW", Lang::ZhTw)] {
         let picture = embed_src(&server.url("/"), CRASH_LOOP, 720_000, code);
-        let pages: [(&str, String, bool); 6] = [
+        let pages: [(&str, String, bool); 7] = [
             ("playground", format!("?lang={lang}"), true),
             ("embed picture", String::new(), false),
             (
@@ -74,6 +75,7 @@ fn axe_finds_nothing_on_any_page_in_either_language() {
                 ),
                 true,
             ),
+            ("from my cluster", format!("?cluster&lang={lang}"), true),
         ];
         for (name, query, live) in pages {
             session.set_window_size(if name.starts_with("embed") { 700 } else { 1366 }, 768);
@@ -86,6 +88,13 @@ fn axe_finds_nothing_on_any_page_in_either_language() {
                 wait_live(&session);
                 if name == "playground" || name == "exercise" {
                     wait_for_lint(&session);
+                }
+                if name == "from my cluster" {
+                    // Answered: the evidence, the fix and the replay drawn.
+                    let example =
+                        session.wait_for_element("[data-testid=paste-example]", PAGE_LOAD);
+                    session.click(&example);
+                    session.wait_for_element("[data-testid=open-replay]", PAGE_LOAD);
                 }
             } else {
                 session.wait_for_element("#facade [data-testid=timeline]", PAGE_LOAD);

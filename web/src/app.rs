@@ -15,8 +15,8 @@ use yew::prelude::*;
 use podlab_core::exercise::{self, Exercise, GoalResult};
 
 use crate::components::{
-    CardFix, Controls, Diagnostics, Editor, ExerciseIndex, ExercisePanel, InterviewView,
-    LangToggle, Locked, ShareBar, Simulation,
+    browser_lang, select_in_editor, set_document_language, CardFix, Controls, Diagnostics, Editor,
+    ExerciseIndex, ExercisePanel, InterviewView, LangToggle, Locked, ShareBar, Simulation,
 };
 use crate::hooks::use_debounced_effect;
 use crate::i18n::TextHtml;
@@ -96,7 +96,7 @@ pub fn App(props: &AppProps) -> Html {
     {
         let library = library.clone();
         let library_error = library_error.clone();
-        let needed = *page != Page::Playground;
+        let needed = matches!(*page, Page::Exercises | Page::Exercise { .. });
         use_effect_with((), move |_| {
             if needed && library.is_none() {
                 wasm_bindgen_futures::spawn_local(async move {
@@ -540,6 +540,7 @@ pub fn App(props: &AppProps) -> Html {
                     }
                     if *page == Page::Playground {
                         <a class="to-exercises" data-testid="to-exercises" href={format!("?exercises&lang={}", lang.code())}>{ i18n::exercises().html(lang) }</a>
+                        <a class="to-exercises" data-testid="to-cluster" href={format!("?cluster&lang={}", lang.code())}>{ i18n::from_cluster().html(lang) }</a>
                     }
                     // An embed whose author chose its language needs no button.
                     if !(*embed && options.lang.is_some()) {
@@ -650,40 +651,4 @@ pub fn App(props: &AppProps) -> Html {
             }
         </div>
     }
-}
-
-/// Selects a span in the editor and scrolls its line into view, about a
-/// third of the way down.
-fn select_in_editor(editor: &NodeRef, selection: view_model::Selection) {
-    let Some(textarea) = editor.cast::<web_sys::HtmlTextAreaElement>() else {
-        return;
-    };
-    let _ = textarea.focus();
-    let _ = textarea.set_selection_range(selection.start, selection.end);
-    let lines = textarea.value().lines().count().max(1) as i32;
-    let line_height = textarea.scroll_height() / lines;
-    let top = (selection.line as i32 - 1) * line_height - textarea.client_height() / 3;
-    textarea.set_scroll_top(top.max(0));
-}
-
-/// The language from `?lang=`, else the browser's, else English.
-fn browser_lang() -> Lang {
-    let Some(window) = web_sys::window() else {
-        return Lang::default();
-    };
-    let query = window.location().search().unwrap_or_default();
-    let navigator_language = window.navigator().language();
-    view_model::initial_lang(&query, navigator_language.as_deref())
-}
-
-/// Keeps `<html lang>` and the window title in the chosen language, so
-/// screen readers and fonts pick the right script.
-fn set_document_language(lang: Lang) {
-    let Some(document) = web_sys::window().and_then(|window| window.document()) else {
-        return;
-    };
-    if let Some(root) = document.document_element() {
-        let _ = root.set_attribute("lang", lang.code());
-    }
-    document.set_title(i18n::title().get(lang));
 }

@@ -27,6 +27,7 @@ use podlab_core::manifest::duration::Millis;
 use podlab_core::sim::{simulate, Options, Run};
 
 use crate::findings::Findings;
+use crate::pasted::Pasted;
 
 /// What a terminal asks the engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,6 +47,12 @@ pub enum Ask {
     /// Lint the text (the page's diagnostics; `terminal`, `at` and `line`
     /// are not read).
     Lint,
+    /// Read the text as what kubectl printed on a real cluster ("From my
+    /// cluster", `podlab_core::paste`; `terminal`, `at`, `line` not read).
+    Diagnose,
+    /// "From my cluster"'s example: the article's crash loop described at
+    /// 12 minutes (nothing of the request is read).
+    Example,
 }
 
 /// The engine's answer: a line's entry, the completions of a line, or the
@@ -58,6 +65,10 @@ pub enum Reply {
     /// The text's findings; `None` when the worker could not load (never
     /// sent by the worker itself).
     Lint(Option<Findings>),
+    /// A paste's answer; `None` when the worker could not load.
+    Diagnosis(Option<Pasted>),
+    /// The example to paste.
+    Example(String),
 }
 
 /// How a terminal reaches the engine: the worker on the page, the engine
@@ -95,6 +106,8 @@ impl Request {
             Ask::Run => "run",
             Ask::Complete => "complete",
             Ask::Lint => "lint",
+            Ask::Diagnose => "diagnose",
+            Ask::Example => "example",
         };
         encode(&[
             &id.to_string(),
@@ -115,6 +128,8 @@ impl Request {
             "run" => Ask::Run,
             "complete" => Ask::Complete,
             "lint" => Ask::Lint,
+            "diagnose" => Ask::Diagnose,
+            "example" => Ask::Example,
             _ => return None,
         };
         Some((
@@ -143,6 +158,16 @@ impl Reply {
                 let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
                 encode(&fields)
             }
+            Reply::Diagnosis(pasted) => {
+                let mut fields = vec![id, "diagnosis".to_owned()];
+                match pasted {
+                    Some(pasted) => pasted.push_fields(&mut fields),
+                    None => fields.push("failed".to_owned()),
+                }
+                let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+                encode(&fields)
+            }
+            Reply::Example(text) => encode(&[&id, "example", text]),
             Reply::Completion(completion) => {
                 let from = completion.from.to_string();
                 let mut fields = vec![id.as_str(), "completion", from.as_str()];
@@ -190,6 +215,16 @@ impl Reply {
                     .is_none()
                     .then_some((id, Reply::Lint(Some(findings))))
             }
+            ["diagnosis", "failed"] => Some((id, Reply::Diagnosis(None))),
+            ["diagnosis", fields @ ..] => {
+                let mut fields = fields.iter().copied();
+                let pasted = Pasted::from_fields(&mut fields)?;
+                fields
+                    .next()
+                    .is_none()
+                    .then_some((id, Reply::Diagnosis(Some(pasted))))
+            }
+            ["example", text] => Some((id, Reply::Example(text.to_string()))),
             ["completion", from, candidates @ ..] => Some((
                 id,
                 Reply::Completion(Completion {
@@ -244,19 +279,21 @@ impl Engine {
     /// Answers a lint or a terminal's line: the in-process engine's
     /// answer (the wasm tests'); on the page each goes to its own worker.
     pub fn answer(&mut self, request: &Request) -> Reply {
-        if request.kind == Ask::Lint {
+        match request.kind {
             // No simulation: the terminal's run stays as it is.
-            return lint_answer(request);
+            Ask::Lint => lint_answer(request),
+            Ask::Diagnose | Ask::Example => paste_answer(request),
+            Ask::Run | Ask::Complete => self.answer_terminal(request),
         }
-        self.answer_terminal(request)
     }
 
     /// A terminal's line or completion (`Ask::Run`, `Ask::Complete`): the
     /// kubectl worker's whole work, without the rules (a lint asked here by
     /// mistake gets `Reply::Lint(None)`, "could not be computed").
     pub fn answer_terminal(&mut self, request: &Request) -> Reply {
-        if request.kind == Ask::Lint {
-            return Reply::Lint(None);
+        match request.kind {
+            Ask::Lint | Ask::Diagnose | Ask::Example => return unanswered(request),
+            Ask::Run | Ask::Complete => {}
         }
         if self.text.as_deref() != Some(&*request.text) {
             self.run = Some(simulate(&request.text, &Options::default()));
@@ -286,9 +323,66 @@ impl Engine {
     }
 }
 
+/// The seed article's crash loop (`tests/golden/crash-loop-liveness-40s.yaml`:
+/// a 40 s load, a livenessProbe with defaults) as `kubectl describe pod`
+/// prints it at 12 minutes, after its prompt line: "From my cluster"'s
+/// example, made by the worker so its text is not in the page.
+pub fn example() -> String {
+    const ARTICLE: &str = include_str!("../../tests/golden/crash-loop-liveness-40s.yaml");
+    const AT: Millis = 12 * 60 * 1000;
+    let run = simulate(ARTICLE, &Options::default());
+    let context = ExecContext::new(ARTICLE, &run);
+    let described = podlab_core::kubectl::run(&context, "kubectl describe pods", AT).stdout;
+    let pod = described
+        .lines()
+        .find_map(|line| line.strip_prefix("Name:"))
+        .map(str::trim)
+        .unwrap_or_default();
+    format!("$ kubectl describe pod {pod}\n{described}")
+}
+
 /// The lint worker's answer: the text's findings.
 pub fn lint_answer(request: &Request) -> Reply {
     Reply::Lint(Some(Findings::of(&request.text)))
+}
+
+/// The paste worker's answer ("From my cluster"): a paste read and judged
+/// (`podlab_core::paste::diagnose`), or the example to paste.
+pub fn paste_answer(request: &Request) -> Reply {
+    match request.kind {
+        Ask::Diagnose => {
+            let answer = podlab_core::paste::diagnose(&request.text);
+            Reply::Diagnosis(Some(Pasted::of(&answer)))
+        }
+        Ask::Example => Reply::Example(example()),
+        Ask::Lint | Ask::Run | Ask::Complete => unanswered(request),
+    }
+}
+
+/// A request sent to a worker that does not answer its kind (the lint to
+/// the kubectl worker, a line to the paste worker...): "could not be
+/// computed", as when the worker cannot load.
+fn unanswered(request: &Request) -> Reply {
+    match request.kind {
+        Ask::Lint => Reply::Lint(None),
+        Ask::Diagnose | Ask::Example => Reply::Diagnosis(None),
+        Ask::Run | Ask::Complete => Reply::Entry(
+            Entry {
+                prompt: "$ ",
+                line: request.line.clone(),
+                at: request.at,
+                output: Output {
+                    stdout: String::new(),
+                    stderr: String::new(),
+                    exit_code: 1,
+                    notes: Vec::new(),
+                },
+                reveals: None,
+                pods: Vec::new(),
+            },
+            "$ ",
+        ),
+    }
 }
 
 /// An in-process runner over one [`Engine`] (the wasm tests' and any
@@ -315,6 +409,13 @@ pub fn start() {
 #[cfg(target_arch = "wasm32")]
 pub fn start_lint() {
     serve(lint_answer);
+}
+
+/// The paste worker's entry point: "From my cluster"'s reader, judge and
+/// replay (docs/diagnose.md), in neither the terminal's nor the lint's.
+#[cfg(target_arch = "wasm32")]
+pub fn start_paste() {
+    serve(paste_answer);
 }
 
 /// A worker's loop: answer every message with its reply.
@@ -352,6 +453,9 @@ pub fn start() {}
 #[cfg(not(target_arch = "wasm32"))]
 pub fn start_lint() {}
 
+#[cfg(not(target_arch = "wasm32"))]
+pub fn start_paste() {}
+
 thread_local! {
     /// The engine the terminals use instead of the worker (`set_engine`).
     static OVERRIDE: RefCell<Option<Runner>> = const { RefCell::new(None) };
@@ -376,20 +480,47 @@ pub fn runner() -> Runner {
 /// `done` gets its findings, or `None` when the worker could not load. The
 /// page's first lint starts the worker, as soon as the page is up.
 pub fn lint(text: Rc<str>, done: impl FnOnce(Option<Findings>) + 'static) {
-    let request = Request {
-        terminal: 0,
-        kind: Ask::Lint,
-        at: 0,
-        line: String::new(),
-        text,
-    };
     runner()(
-        request,
+        request_of(Ask::Lint, text),
         Box::new(move |reply| match reply {
             Reply::Lint(findings) => done(findings),
             _ => done(None),
         }),
     );
+}
+
+/// Reads `paste` in the kubectl worker ("From my cluster"): `done` gets
+/// its answer, or `None` when the worker could not load.
+pub fn diagnose(paste: Rc<str>, done: impl FnOnce(Option<Pasted>) + 'static) {
+    runner()(
+        request_of(Ask::Diagnose, paste),
+        Box::new(move |reply| match reply {
+            Reply::Diagnosis(pasted) => done(pasted),
+            _ => done(None),
+        }),
+    );
+}
+
+/// "From my cluster"'s example, from the kubectl worker (`None` when it
+/// could not load).
+pub fn fetch_example(done: impl FnOnce(Option<String>) + 'static) {
+    runner()(
+        request_of(Ask::Example, Rc::from("")),
+        Box::new(move |reply| match reply {
+            Reply::Example(text) => done(Some(text)),
+            _ => done(None),
+        }),
+    );
+}
+
+fn request_of(kind: Ask, text: Rc<str>) -> Request {
+    Request {
+        terminal: 0,
+        kind,
+        at: 0,
+        line: String::new(),
+        text,
+    }
 }
 
 /// The page's side: the worker, started at the first request, and the
@@ -412,18 +543,26 @@ type Waiting = Vec<(u32, Request, Box<dyn FnOnce(Reply)>)>;
 #[cfg(target_arch = "wasm32")]
 type Started = (web_sys::Worker, u32, Option<Vec<String>>);
 
-// The page's two workers: the lint worker (index 0), started by the first
-// lint, and the kubectl worker (index 1), started when a terminal mounts.
+// The page's three workers: the lint worker (index 0), started by the
+// first lint, the kubectl worker (index 1), started when a terminal mounts,
+// and the paste worker (index 2), started when "From my cluster" opens.
 #[cfg(target_arch = "wasm32")]
 thread_local! {
-    static WORKER: [RefCell<Option<Started>>; 2] = const { [RefCell::new(None), RefCell::new(None)] };
-    static WAITING: [RefCell<Waiting>; 2] = const { [RefCell::new(Vec::new()), RefCell::new(Vec::new())] };
+    static WORKER: [RefCell<Option<Started>>; 3] =
+        const { [RefCell::new(None), RefCell::new(None), RefCell::new(None)] };
+    static WAITING: [RefCell<Waiting>; 3] =
+        const { [RefCell::new(Vec::new()), RefCell::new(Vec::new()), RefCell::new(Vec::new())] };
 }
 
-/// Which worker answers a request: 0 the lint worker, 1 the kubectl worker.
+/// Which worker answers a request: 0 the lint worker, 1 the kubectl
+/// worker, 2 the paste worker.
 #[cfg(target_arch = "wasm32")]
 fn worker_of(kind: Ask) -> usize {
-    usize::from(kind != Ask::Lint)
+    match kind {
+        Ask::Lint => 0,
+        Ask::Run | Ask::Complete => 1,
+        Ask::Diagnose | Ask::Example => 2,
+    }
 }
 
 /// A new terminal's id (its session in the engine).
@@ -439,18 +578,32 @@ pub fn next_terminal() -> u32 {
 
 /// The scripts Trunk writes for the workers (index.html's `data-bin`), by
 /// `worker_of`.
-pub const WORKER_SCRIPTS: [&str; 2] = ["./lint-worker_loader.js", "./kubectl-worker_loader.js"];
+pub const WORKER_SCRIPTS: [&str; 3] = [
+    "./lint-worker_loader.js",
+    "./kubectl-worker_loader.js",
+    "./paste-worker_loader.js",
+];
 
 /// Starts the kubectl worker ahead of a terminal's first line (the
 /// terminal mounted: the reader asked for it), so its engine is in by the
 /// time a line is typed, and later offline too.
 pub fn warm_terminal() {
+    warm(1);
+}
+
+/// Starts the paste worker as "From my cluster" opens, so its engine is in
+/// by the time something is pasted.
+pub fn warm_paste() {
+    warm(2);
+}
+
+fn warm(_which: usize) {
     #[cfg(target_arch = "wasm32")]
     if OVERRIDE.with(|slot| slot.borrow().is_none()) {
         WORKER.with(|workers| {
-            let mut worker = workers[1].borrow_mut();
+            let mut worker = workers[_which].borrow_mut();
             if worker.is_none() {
-                *worker = spawn(1);
+                *worker = spawn(_which);
             }
         });
     }
@@ -528,8 +681,8 @@ fn spawn(which: usize) -> Option<Started> {
 /// The answer to a line (or a lint) when the engine cannot run.
 #[cfg(target_arch = "wasm32")]
 fn unavailable(request: &Request) -> Reply {
-    if request.kind == Ask::Lint {
-        return Reply::Lint(None);
+    if request.kind != Ask::Run && request.kind != Ask::Complete {
+        return unanswered(request);
     }
     Reply::Entry(
         Entry {
@@ -638,6 +791,124 @@ mod tests {
         assert_eq!(completion.candidates, [pod]);
         let (_, back) = Reply::decode(&reply.encode(2)).expect("a reply");
         assert!(back == reply);
+    }
+
+    #[test]
+    fn the_example_paste_is_diagnosed_and_the_answer_crosses_the_boundary_unchanged() {
+        let mut engine = Engine::default();
+        let example = Request {
+            terminal: 0,
+            kind: Ask::Example,
+            at: 0,
+            line: String::new(),
+            text: Rc::from(""),
+        };
+        let (_, decoded) = Request::decode(&example.encode(5)).expect("a request");
+        let Reply::Example(paste) = engine.answer(&decoded) else {
+            panic!("the example");
+        };
+        assert!(
+            paste.starts_with("$ kubectl describe pod model-api-"),
+            "{paste}"
+        );
+        assert!(
+            paste.contains("Back-off restarting failed container"),
+            "{paste}"
+        );
+        let (_, back) = Reply::decode(&Reply::Example(paste.clone()).encode(5)).expect("a reply");
+        assert!(back == Reply::Example(paste.clone()));
+
+        let request = Request {
+            kind: Ask::Diagnose,
+            text: Rc::from(paste.as_str()),
+            ..example
+        };
+        let (id, decoded) = Request::decode(&request.encode(6)).expect("a request");
+        assert_eq!((id, &decoded), (6, &request));
+        let reply = engine.answer(&decoded);
+        let Reply::Diagnosis(Some(answer)) = &reply else {
+            panic!("an answer");
+        };
+        // The seed's crash loop (issue 31's "Done when"), as the CLI answers it.
+        assert_eq!(answer.kind, "liveness-kills-slow-start");
+        let quoted = |wanted: &str| {
+            answer.evidence.iter().any(|line| {
+                paste
+                    .lines()
+                    .nth(line - 1)
+                    .is_some_and(|pasted| pasted.contains(wanted))
+            })
+        };
+        assert!(quoted("Liveness probe failed") && quoted("Back-off restarting failed container"));
+        for (markup, words) in [
+            (
+                &answer.markup.en,
+                [
+                    "startupProbe",
+                    "Open the replay in the playground at 12m",
+                    "CrashLoopBackOff",
+                ],
+            ),
+            (
+                &answer.markup.zh_tw,
+                ["startupProbe", "在練習場打開重播（12m）", "診斷"],
+            ),
+        ] {
+            for word in words {
+                assert!(markup.contains(word), "{word} in {markup}");
+            }
+            assert!(markup.contains("href=\"./?at=12m&amp;lang="), "{markup}");
+            // One button per evidence line, carrying its number.
+            for line in &answer.evidence {
+                assert!(
+                    markup.contains(&format!("data-line=\"{line}\"")),
+                    "{markup}"
+                );
+            }
+        }
+        let (_, back) = Reply::decode(&reply.encode(6)).expect("a reply");
+        assert!(back == reply);
+        // A field too many, or a broken flag, is refused.
+        let mut extra = reply.encode(6);
+        extra.push_str("0:");
+        assert!(Reply::decode(&extra).is_none());
+        // Nothing pasted reads as unknown, and crosses too.
+        let empty = engine.answer(&Request {
+            text: Rc::from(""),
+            ..request
+        });
+        let Reply::Diagnosis(Some(unknown)) = &empty else {
+            panic!("an answer");
+        };
+        assert_eq!(unknown.kind, "unknown");
+        assert!(unknown.evidence.is_empty() && !unknown.markup.en.contains("open-replay"));
+        assert!(Reply::decode(&empty.encode(7)).is_some_and(|(_, back)| back == empty));
+        let failed = Reply::Diagnosis(None);
+        assert!(Reply::decode(&failed.encode(8)).is_some_and(|(_, back)| back == failed));
+    }
+
+    #[test]
+    fn what_the_paste_holds_is_escaped_in_the_answers_markup() {
+        let paste = "Name: <img src=x onerror=alert(1)>\n  Warning  Failed  1m  kubelet  Error: secret \"a&b<script>\" not found\n";
+        let Reply::Diagnosis(Some(answer)) = paste_answer(&Request {
+            terminal: 0,
+            kind: Ask::Diagnose,
+            at: 0,
+            line: String::new(),
+            text: Rc::from(paste),
+        }) else {
+            panic!("an answer");
+        };
+        for markup in [&answer.markup.en, &answer.markup.zh_tw] {
+            assert!(
+                !markup.contains("<img") && !markup.contains("<script"),
+                "{markup}"
+            );
+            assert!(
+                markup.contains("&lt;img") || markup.contains("&lt;script"),
+                "{markup}"
+            );
+        }
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod hooks;
 pub mod i18n;
 pub mod kubectl_worker;
 pub mod library;
+pub mod pasted;
 mod perf;
 pub mod persist;
 pub mod state;
@@ -37,6 +38,21 @@ pub fn run() {
     let host = web_sys::window()
         .and_then(|window| window.document())
         .and_then(|document| document.get_element_by_id("app"));
+    // "From my cluster" is a page of its own: none of the playground's
+    // state, lint or simulation.
+    if persist::page(&persist::query()) == persist::Page::Cluster {
+        let props = components::FromClusterProps {
+            persist: true,
+            ..Default::default()
+        };
+        match host {
+            Some(host) => {
+                yew::Renderer::<components::FromCluster>::with_root_and_props(host, props).render()
+            }
+            None => yew::Renderer::<components::FromCluster>::with_props(props).render(),
+        };
+        return;
+    }
     match host {
         Some(host) => yew::Renderer::<App>::with_root_and_props(host, props).render(),
         None => yew::Renderer::<App>::with_props(props).render(),

@@ -95,6 +95,9 @@ pub enum Page {
         id: String,
         interview: bool,
     },
+    /// `?cluster`: "From my cluster", a paste from a real cluster read
+    /// (issue 31, `components/cluster.rs`).
+    Cluster,
 }
 
 pub fn page(query: &str) -> Page {
@@ -110,6 +113,9 @@ pub fn page(query: &str) -> Page {
     }
     if query_param(query, "exercises").is_some() {
         return Page::Exercises;
+    }
+    if query_param(query, "cluster").is_some() {
+        return Page::Cluster;
     }
     Page::Playground
 }
@@ -228,6 +234,26 @@ pub fn mark_solved(id: &str, how: Solved) {
     let mut progress = load_progress();
     progress.record(id, how);
     save(PROGRESS_KEY, &progress.encode());
+}
+
+/// The sessionStorage key of "From my cluster"'s paste: kept for the tab
+/// (Back from the replay finds it), not across visits (a paste from a
+/// real cluster names its nodes and images).
+pub const PASTE_KEY: &str = "podlab.paste.v1";
+
+pub fn load_paste() -> Option<String> {
+    let storage = web_sys::window()?.session_storage().ok()??;
+    storage.get_item(PASTE_KEY).ok()?
+}
+
+/// Saves the paste for the tab; silently nothing where storage is
+/// unavailable or full.
+pub fn save_paste(text: &str) {
+    if let Some(storage) =
+        web_sys::window().and_then(|window| window.session_storage().ok().flatten())
+    {
+        let _ = storage.set_item(PASTE_KEY, text);
+    }
 }
 
 fn load(key: &str) -> Option<String> {

@@ -47,6 +47,28 @@ pub struct Selection {
     pub line: usize,
 }
 
+/// The whole of `line` (1-based, lines split at `\n` as a textarea's
+/// value is) as a selection, without its line break; `None` past the end.
+/// "From my cluster" shows an evidence line of the paste with it.
+pub fn line_selection(text: &str, line: usize) -> Option<Selection> {
+    let mut start = 0;
+    for _ in 1..line {
+        start += text.get(start..)?.find('\n')? + 1;
+    }
+    let rest = text.get(start..)?;
+    let end = start + rest.find('\n').unwrap_or(rest.len());
+    let end = if text.get(..end)?.ends_with('\r') {
+        end - 1
+    } else {
+        end
+    };
+    (line >= 1).then(|| Selection {
+        start: utf16_offset(text, start),
+        end: utf16_offset(text, end),
+        line,
+    })
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FixButton {
     pub label: String,
@@ -507,6 +529,23 @@ pub fn failure_class(failure: podlab_core::sim::traffic::Failure) -> &'static st
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_pasted_line_is_selected_whole_in_utf16_units() {
+        let text = "Name: 模型\r\n  Warning  Unhealthy  x\nlast";
+        let first = super::line_selection(text, 1).expect("line 1");
+        assert_eq!((first.start, first.end, first.line), (0, 8, 1));
+        let second = super::line_selection(text, 2).expect("line 2");
+        assert_eq!((second.start, second.end), (10, 33));
+        let third = super::line_selection(text, 3).expect("line 3");
+        assert_eq!((third.start, third.end), (34, 38));
+        assert_eq!(super::line_selection(text, 4), None);
+        assert_eq!(super::line_selection(text, 0), None);
+        assert_eq!(
+            super::line_selection("", 1).map(|s| (s.start, s.end)),
+            Some((0, 0))
+        );
+    }
 
     #[test]
     fn an_exercise_offers_no_control_its_goals_forbid() {

@@ -63,7 +63,7 @@ struct Part {
     goal: u64,
 }
 
-const PARTS: [Part; 4] = [
+const PARTS: [Part; 5] = [
     // 15.3 KB on 2026-12-06 (CSS 5 KB, both languages' pictures, the loader).
     Part {
         label: "first screen: index.html (CSS, picture, loader)",
@@ -81,12 +81,15 @@ const PARTS: [Part; 4] = [
     // keys): 500 KiB. 521,401 with issue 30 (the diagnosis card's fix and
     // its undo, the counted hints and the solution's undo, the interview's
     // gated choices and numeric score, the timeline's merged glyphs, one
-    // duration formatter): 515 KiB (docs/size.md "Issue 30"). The issue's
-    // goal for the slider's path is 300 KiB.
+    // duration formatter): 515 KiB (docs/size.md "Issue 30"). 528,250 with
+    // issue 31's "From my cluster" page (its component, words and the paste
+    // worker's protocol; the paste's engine is in its own worker): 520 KiB
+    // (docs/size.md "Issue 31"). The issue's goal for the slider's path is
+    // 300 KiB.
     Part {
         label: "page engine: podlab-web (.wasm + .js)",
         prefix: Some("podlab-web"),
-        budget: 515 * 1024,
+        budget: 520 * 1024,
         goal: 300 * 1024,
     },
     Part {
@@ -103,6 +106,16 @@ const PARTS: [Part; 4] = [
         prefix: Some("kubectl-worker"),
         budget: 330 * 1024,
         goal: 300 * 1024,
+    },
+    // "From my cluster"'s reader of pastes (issue 31): 353,560 bytes when it
+    // was added (the paste's reader, judge and replay, the simulator and
+    // kubectl's renderers the replay prints with, the answer's markup);
+    // fetched only when that page opens.
+    Part {
+        label: "paste worker (.wasm + .js)",
+        prefix: Some("paste-worker"),
+        budget: 360 * 1024,
+        goal: 330 * 1024,
     },
 ];
 

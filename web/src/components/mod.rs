@@ -6,8 +6,10 @@
 //! card); `exercises/` holds the three exercise pages. The stage and the
 //! panes are composed by `simulation.rs`; the sliders are `controls.rs`, the
 //! share and embed buttons `share_bar.rs`; `terminal.rs` is the kubectl
-//! terminal the kubectl panes and interview mode use.
+//! terminal the kubectl panes and interview mode use; `cluster.rs` is
+//! "From my cluster" (`?cluster`), a page of its own.
 
+mod cluster;
 mod controls;
 mod diagnostics;
 mod editor;
@@ -19,12 +21,13 @@ mod simulation;
 mod terminal;
 mod timeline;
 
+pub use cluster::{FromCluster, FromClusterProps};
 pub use controls::Controls;
 pub use diagnostics::{DiagnosticItem, Diagnostics};
-pub use editor::{Editor, Locked};
+pub use editor::{select_in_editor, Editor, Locked};
 pub use exercises::{ExerciseIndex, ExercisePanel, InterviewView};
 pub use kubectl_panes::{CardFix, DiagnosisCard, KubectlPanes};
-pub use lang_toggle::LangToggle;
+pub use lang_toggle::{browser_lang, set_document_language, LangToggle};
 pub use share_bar::ShareBar;
 pub use simulation::Simulation;
 pub use terminal::Terminal;

@@ -7,12 +7,14 @@
 //! are in `controls.rs`, those of the exercise pages in `exercises.rs`, both
 //! re-exported here.
 
+mod cluster;
 mod controls;
 mod exercises;
 
 use podlab_core::i18n::{Lang, Text};
 use podlab_core::text;
 
+pub use self::cluster::*;
 pub use self::controls::*;
 pub use self::exercises::*;
 pub use podlab_core::picture::words::*;

@@ -13,6 +13,7 @@ mod judge;
 mod object;
 pub mod read;
 pub mod replay;
+pub mod words;
 
 use crate::explain::diagnosis::Kind;
 use crate::i18n::Text;

@@ -634,6 +634,20 @@ fn refuse_locked_edit(event: &web_sys::Event, locked: Locked) {
     }
 }
 
+/// Selects a span in the editor and scrolls its line into view, about a
+/// third of the way down.
+pub fn select_in_editor(editor: &NodeRef, selection: crate::view_model::Selection) {
+    let Some(textarea) = editor.cast::<web_sys::HtmlTextAreaElement>() else {
+        return;
+    };
+    let _ = textarea.focus();
+    let _ = textarea.set_selection_range(selection.start, selection.end);
+    let lines = textarea.value().lines().count().max(1) as i32;
+    let line_height = textarea.scroll_height() / lines;
+    let top = (selection.line as i32 - 1) * line_height - textarea.client_height() / 3;
+    textarea.set_scroll_top(top.max(0));
+}
+
 #[cfg(test)]
 mod locked_tests {
     use super::Locked;
