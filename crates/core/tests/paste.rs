@@ -25,6 +25,21 @@ use proptest::prelude::*;
 
 const TIMES_S: [u64; 4] = [20, 90, 300, 720];
 
+/// The kinds `paste::replay` rebuilds from a describe (docs/diagnose.md).
+const REPLAYED: [&str; 9] = [
+    "liveness-kills-slow-start",
+    "oom-killed",
+    "shm-oom-killed",
+    "pending-insufficient-gpu",
+    "pending-untolerated-taint",
+    "image-pull",
+    "missing-config",
+    // Not among the goldens' and exercises' pods: checked by the unit
+    // tests of `paste/replay/pending.rs` and `replayed_pending_kinds`.
+    "pending-node-affinity",
+    "pending-insufficient-resources",
+];
+
 fn texts() -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut out = Vec::new();
@@ -297,23 +312,41 @@ fn round_trip_over_goldens_and_exercises() {
             );
         }
     }
-    // Every replay the describe pastes give (the liveness crash loops) shows,
-    // within the pasted age, the pasted STATUS and RESTARTS.
-    let mut replays = 0;
-    for case in cases
-        .iter()
-        .filter(|c| c.expected == "liveness-kills-slow-start")
-    {
+    // Every describe of a kind the replay rebuilds gives a replay that
+    // shows, within the pasted age, the pasted STATUS and RESTARTS (and
+    // the scheduler's or the kubelet's message), and whose fix recovers.
+    let mut replays: BTreeMap<&str, [usize; 4]> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for case in cases.iter().filter(|c| REPLAYED.contains(&c.expected)) {
         let answer = paste::diagnose(&case.describe);
-        if let Some(replay) = &answer.replay {
-            replays += 1;
-            assert!(replay.matches, "{}: {replay:?}", case.label);
+        let tally = replays.entry(case.expected).or_default();
+        tally[0] += 1;
+        let Some(replay) = &answer.replay else {
+            failures.push(format!("{}: no replay ({})", case.label, answer.kind));
+            continue;
+        };
+        tally[1] += 1;
+        tally[2] += usize::from(replay.matches);
+        tally[3] += usize::from(replay.fixed_recovers);
+        if !replay.matches || !replay.fixed_recovers {
+            failures.push(format!(
+                "{}: matches {} recovers {}: {:?}",
+                case.label, replay.matches, replay.fixed_recovers, replay.compared
+            ));
+        }
+        // The replay's own numbers are in the answer's `assumed`.
+        for a in &replay.assumed {
+            assert!(answer.assumed.contains(a), "{}: {a:?}", case.label);
         }
     }
     let mut report = format!(
-        "{} cases (pod × time); expected kinds: {kinds:?}; {replays} replays, all matching\n",
+        "{} cases (pod × time); expected kinds: {kinds:?}\nreplays (describe cases / replays made / matched / fix recovers): {replays:?}\n",
         cases.len()
     );
+    for line in &failures {
+        println!("REPLAY {line}");
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
     let mut wrong = Vec::new();
     for (what, tally) in &tallies {
         report.push_str(&format!(
@@ -381,6 +414,58 @@ fn seed_crash_loop_describe() {
     let lines: Vec<&str> = case.describe.lines().collect();
     for line in &answer.evidence {
         assert_eq!(lines[line.number - 1].trim(), line.text, "{line:?}");
+    }
+}
+
+/// The Pending kinds no golden or exercise shows: podlab's own describe of
+/// a pod whose nodeSelector no node matches, of one that asks for more CPU
+/// and memory than a node has (two nodes, one full of another pod), and of
+/// one that tolerates a taint but not the other, read back and replayed.
+#[test]
+fn replayed_pending_kinds() {
+    let texts = [
+        (
+            "pending-node-affinity",
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: picky }\nspec:\n  replicas: 1\n  selector: { matchLabels: { app: picky } }\n  template:\n    metadata: { labels: { app: picky } }\n    spec:\n      nodeSelector: { gpu-type: h100 }\n      containers:\n        - name: api\n          image: registry.example.com/picky:1\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: s }\nspec:\n  cluster:\n    nodePools:\n      - { name: a, count: 2, labels: { gpu-type: l4 } }\n",
+        ),
+        (
+            "pending-insufficient-resources",
+            "apiVersion: v1\nkind: Pod\nmetadata: { name: first }\nspec:\n  containers:\n    - name: w\n      image: registry.example.com/w:1\n      resources: { requests: { cpu: \"6\", memory: 8Gi } }\n---\napiVersion: v1\nkind: Pod\nmetadata: { name: big }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/big:1\n      resources: { requests: { cpu: \"4\", memory: 40Gi } }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: s }\nspec:\n  cluster:\n    nodePools:\n      - { name: small, count: 1, cpu: \"8\", memory: 32Gi }\n",
+        ),
+        (
+            "pending-untolerated-taint",
+            "apiVersion: v1\nkind: Pod\nmetadata: { name: half }\nspec:\n  tolerations: [{ key: team, operator: Equal, value: ml, effect: NoSchedule }]\n  containers:\n    - name: api\n      image: registry.example.com/half:1\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: s }\nspec:\n  cluster:\n    nodePools:\n      - { name: a, count: 1, taints: [{ key: team, value: ml, effect: NoSchedule }, { key: spot, value: \"true\", effect: NoSchedule }] }\n",
+        ),
+    ];
+    for (kind, text) in texts {
+        let run = simulate(
+            text,
+            &Options {
+                until: Some(301_000),
+            },
+        );
+        let context = ExecContext::new(text, &run);
+        let pod = run
+            .pods
+            .iter()
+            .find(|p| p.node.is_none())
+            .expect("a Pending pod");
+        let describe = kubectl(
+            &context,
+            &format!("kubectl describe pod {}", pod.name),
+            300_000,
+        )
+        .stdout;
+        let answer = paste::diagnose(&describe);
+        assert_eq!(answer.kind, kind, "{describe}");
+        let replay = answer.replay.as_ref().expect("a replay");
+        assert!(
+            replay.matches,
+            "{kind}: {:?}\n{}",
+            replay.compared, replay.text
+        );
+        assert!(replay.fixed_recovers, "{kind}: {}", replay.fixed_get_pods);
+        println!("{kind}: {:?}", replay.compared.last());
     }
 }
 

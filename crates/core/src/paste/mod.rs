@@ -17,7 +17,6 @@ pub mod replay;
 use crate::explain::diagnosis::Kind;
 use crate::i18n::Text;
 use crate::manifest::assumed::Assumption;
-use crate::manifest::path::{Path, ProgramField};
 use crate::text;
 
 use self::judge::{judge, Verdict};
@@ -156,19 +155,22 @@ pub fn diagnose(text: &str) -> Answer {
                     .or_else(|| pod.containers.iter().find(|c| !c.init))
                     .map(|c| (pod, c))
             });
-            let replay = match (verdict.kind, container) {
-                ("liveness-kills-slow-start", Some((pod, c))) => {
-                    replay::liveness_crash_loop(pod, c)
-                }
-                _ => None,
-            };
+            // The verdict's container (an OOM kill's, a probe's), else the
+            // first app container.
+            let replay = container.and_then(|(pod, _)| {
+                let c = pod
+                    .containers
+                    .iter()
+                    .find(|c| !c.init && Some(&c.name) == verdict.container.as_ref())
+                    .or_else(|| pod.containers.iter().find(|c| !c.init))?;
+                replay::replay(verdict.kind, pod, c)
+            });
+            // What the replay assumed replaces the verdict's guess of the
+            // same number (the liveness replay's load time, the OOM's peak).
             let mut assumed = verdict.assumed;
-            if let (Some(replay), Some((_, c))) = (&replay, container) {
-                assumed.retain(|a| a.path != Path::program(&c.name, ProgramField::Startup));
-                assumed.push(Assumption {
-                    path: Path::program(&c.name, ProgramField::Startup),
-                    value: format!("{}s", replay.startup_s),
-                });
+            if let Some(replay) = &replay {
+                assumed.retain(|a| replay.assumed.iter().all(|r| r.path != a.path));
+                assumed.extend(replay.assumed.iter().cloned());
             }
             let mut evidence = verdict.evidence;
             evidence.sort_by_key(|line| line.number);

@@ -38,6 +38,8 @@ pub struct EventRow {
     pub count: u64,
     /// The Age (describe) or LAST SEEN (get events) cell: `12m`.
     pub age: String,
+    /// `(x6 over 11m)`'s `11m`: the age of the first occurrence.
+    pub over: Option<String>,
     pub line: Line,
 }
 
@@ -69,6 +71,16 @@ pub struct ContainerFacts {
     pub image: Option<String>,
     /// Its mounts were shown (describe's `Mounts:`, `volumeMounts`).
     pub mounts_seen: bool,
+    /// Every `Limits:` and `Requests:` entry (`cpu`, `memory`,
+    /// `nvidia.com/gpu`), as written.
+    pub limits: Vec<(String, String)>,
+    pub requests: Vec<(String, String)>,
+    /// `Started:`/`Finished:` of the terminated State and of Last State,
+    /// as written (`Thu, 01 Jan 2026 00:08:46 +0000`).
+    pub started: Option<String>,
+    pub finished: Option<String>,
+    pub last_started: Option<String>,
+    pub last_finished: Option<String>,
 }
 
 /// A `kubectl get pods` row.
@@ -114,6 +126,12 @@ pub struct PodFacts {
     /// Lines that are none of the above: a program's log, read for its
     /// well-known failures.
     pub logs: Vec<Line>,
+    /// `Controlled By:  ReplicaSet/model-api-66bcc5f8b8`.
+    pub owner: Option<String>,
+    /// `Node-Selectors:` pairs (`pool=gpu`).
+    pub node_selectors: Vec<(String, String)>,
+    /// `Tolerations:` lines, as written (`nvidia.com/gpu:NoSchedule op=Exists`).
+    pub tolerations: Vec<String>,
 }
 
 /// Which outputs a paste holds.
@@ -143,11 +161,16 @@ pub struct Paste {
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Block {
     None,
-    Containers { init: bool },
+    Containers {
+        init: bool,
+    },
     Conditions,
     Volumes,
     Events,
     Object,
+    /// The lines of a multi-line `Node-Selectors:` or `Tolerations:`.
+    Selectors,
+    Tolerations,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -166,8 +189,8 @@ pub(super) struct Reader {
     pub(super) path: Vec<(usize, String)>,
     pub(super) in_fence: bool,
     pub(super) volume: Option<String>,
-    /// Inside a container's `Limits:` block.
-    pub(super) limits: bool,
+    /// Inside a container's `Limits:` (true) or `Requests:` (false) block.
+    pub(super) resources: Option<bool>,
     /// Unrecognised lines are a program's log: after `kubectl logs`, or
     /// before any other output.
     pub(super) log_context: bool,
@@ -192,7 +215,7 @@ pub fn read(text: &str) -> Paste {
         path: Vec::new(),
         in_fence: false,
         volume: None,
-        limits: false,
+        resources: None,
         log_context: true,
         continued: None,
     };
@@ -255,6 +278,9 @@ fn merge(into: &mut PodFacts, from: PodFacts) {
     into.volumes.extend(from.volumes);
     into.status_seen |= from.status_seen;
     into.logs.extend(from.logs);
+    into.owner = into.owner.take().or(from.owner);
+    into.node_selectors.extend(from.node_selectors);
+    into.tolerations.extend(from.tolerations);
 }
 
 /// The line without a terminal's or a chat's leftovers: `\r`, markdown
@@ -622,6 +648,7 @@ impl Reader {
         let mut next = type_at + 2;
         let mut object = None;
         let mut count = 1;
+        let mut over = None;
         let age = if type_at == 0 {
             tokens
                 .get(2)
@@ -647,6 +674,7 @@ impl Reader {
                 while let Some((_, t)) = tokens.get(next) {
                     next += 1;
                     if t.ends_with(')') {
+                        over = Some(t.trim_end_matches(')').to_string()).filter(|o| is_age(o));
                         break;
                     }
                 }
@@ -682,6 +710,7 @@ impl Reader {
             container,
             count,
             age,
+            over,
             line: at.clone(),
         };
         let pod = match object {
@@ -732,6 +761,20 @@ impl Reader {
 
     /// A line of `kubectl describe pod`.
     fn describe_line(&mut self, depth: usize, text: &str, at: &Line) -> bool {
+        // The next lines of a multi-line `Node-Selectors:` or `Tolerations:`.
+        if depth > 0 && matches!(self.block, Block::Selectors | Block::Tolerations) {
+            let value = text.trim().to_string();
+            if self.block == Block::Selectors {
+                if let Some((key, value)) = value.split_once('=') {
+                    self.pod()
+                        .node_selectors
+                        .push((key.to_string(), value.to_string()));
+                }
+            } else {
+                self.pod().tolerations.push(value);
+            }
+            return true;
+        }
         let (key, value) = match text.split_once(':') {
             Some((key, value)) if !key.contains("  ") && key.len() < 40 => (key, value.trim()),
             _ => {
@@ -786,9 +829,28 @@ impl Reader {
                         self.pod().no_events = true;
                     }
                 }
+                "Controlled By" => {
+                    self.pod().owner = Some(value.to_string());
+                    self.block = Block::None;
+                }
+                // kubectl's `printLabelsMultiline`, `printTolerationsMultiline`:
+                // the first on the key's line, the others below it.
+                "Node-Selectors" => {
+                    if let Some((key, value)) = value.split_once('=') {
+                        self.pod()
+                            .node_selectors
+                            .push((key.to_string(), value.to_string()));
+                    }
+                    self.block = Block::Selectors;
+                }
+                "Tolerations" => {
+                    if !value.is_empty() && value != "<none>" {
+                        self.pod().tolerations.push(value.to_string());
+                    }
+                    self.block = Block::Tolerations;
+                }
                 "Namespace" | "Priority" | "Service Account" | "Start Time" | "Labels"
-                | "Annotations" | "IP" | "IPs" | "Controlled By" | "QoS Class"
-                | "Node-Selectors" | "Tolerations" | "Node" | "Reason" | "Message" => {
+                | "Annotations" | "IP" | "IPs" | "QoS Class" | "Node" | "Reason" | "Message" => {
                     self.block = Block::None;
                 }
                 _ => return false,
@@ -802,7 +864,7 @@ impl Reader {
                     self.open_container(key, init);
                     return true;
                 }
-                self.container_line(key, value, at)
+                self.container_line(depth, key, value, at)
             }
             Block::Volumes => {
                 if depth == 2 && value.is_empty() {
@@ -825,22 +887,41 @@ impl Reader {
                 if self.container.is_none() {
                     self.open_container("", false);
                 }
-                self.container_line(key, value, at)
+                self.container_line(depth, key, value, at)
             }
             _ => false,
         }
     }
 
-    fn container_line(&mut self, key: &str, value: &str, at: &Line) -> bool {
+    fn container_line(&mut self, depth: usize, key: &str, value: &str, at: &Line) -> bool {
         let which = self.which;
-        let limits = self.limits;
-        self.limits = key == "Limits" || (limits && !value.is_empty());
+        // `Limits:`/`Requests:` at the container's keys' depth (4), their
+        // entries below it (`describeContainerResource`).
+        let resources = self.resources;
+        let entry = resources.filter(|_| depth > 4 && !value.is_empty());
+        if entry.is_none() {
+            self.resources = match key {
+                "Limits" => Some(true),
+                "Requests" => Some(false),
+                _ => None,
+            };
+        }
         let Some(container) = self.container_mut() else {
             return false;
         };
         let at = at.clone();
-        if key == "memory" && limits {
-            container.limits_memory = Some(value.to_string());
+        if let Some(limits) = entry {
+            if limits {
+                if key == "memory" {
+                    container.limits_memory = Some(value.to_string());
+                }
+                container.limits.push((key.to_string(), value.to_string()));
+            } else {
+                container
+                    .requests
+                    .push((key.to_string(), value.to_string()));
+            }
+            return true;
         }
         match key {
             "State" => {
@@ -891,6 +972,15 @@ impl Reader {
                         container.ports.push(name.to_string());
                     }
                 }
+            }
+            "Started" | "Finished" => {
+                let slot = match (which, key) {
+                    (Which::State, "Started") => &mut container.started,
+                    (Which::State, _) => &mut container.finished,
+                    (Which::Last, "Started") => &mut container.last_started,
+                    (Which::Last, _) => &mut container.last_finished,
+                };
+                *slot = Some(value.to_string());
             }
             "Mounts" => container.mounts_seen = true,
             "Image" => container.image = Some(value.to_string()),
