@@ -50,7 +50,7 @@ pub fn diagnose_command(args: &[String]) -> Result<u8, String> {
     if let Some(out_file) = &replay_out {
         let replay = answer.replay.as_ref().ok_or_else(|| {
             format!(
-                "--replay: podlab cannot rebuild this paste yet (kind {}; only a liveness crash loop read from describe, docs/diagnose.md)",
+                "--replay: podlab cannot rebuild this paste (kind {}; a replay is made from a describe of a liveness crash loop, an OOM kill, a Pending pod, an image pull or a missing Secret/ConfigMap, docs/diagnose.md)",
                 answer.kind
             )
         })?;
@@ -99,7 +99,13 @@ fn to_json(answer: &Answer) -> Value {
             "at_seconds": replay.at / 1000,
             "matches": replay.matches,
             "get_pods": replay.get_pods,
-            "fixed_get_pods": replay.fixed_get_pods,
+            // null where podlab cannot model the fix (`fix_note` says why).
+            "fixed_get_pods": (!replay.fixed_get_pods.is_empty()).then_some(&replay.fixed_get_pods),
+            "fixed_recovers": replay.fixed_recovers,
+            "fix_note": {"en": replay.fix_note.en, "zh-TW": replay.fix_note.zh_tw},
+            "compared": replay.compared.iter().map(|c| json!({
+                "what": c.what, "pasted": c.pasted, "replayed": c.replayed, "same": c.same,
+            })).collect::<Vec<Value>>(),
         })),
         "recognised": {"en": answer.recognised.en, "zh-TW": answer.recognised.zh_tw},
         "pods": pods,
@@ -182,9 +188,29 @@ fn render(answer: &Answer, lang: Lang) -> String {
         for line in replay.get_pods.lines() {
             out.push_str(&format!("    {line}\n"));
         }
-        out.push_str(&format!("  {fixed}\n"));
-        for line in replay.fixed_get_pods.lines() {
-            out.push_str(&format!("    {line}\n"));
+        // The messages compared besides STATUS and RESTARTS.
+        for compared in replay
+            .compared
+            .iter()
+            .filter(|c| c.what != "STATUS" && c.what != "RESTARTS")
+        {
+            let verdict = match (lang, compared.same) {
+                (Lang::En, true) => "same as pasted",
+                (Lang::En, false) => "differs from the paste",
+                (Lang::ZhTw, true) => "和貼上的相同",
+                (Lang::ZhTw, false) => "和貼上的不同",
+            };
+            out.push_str(&format!(
+                "  {}{open}{verdict}{close}{colon}{}\n",
+                compared.what, compared.replayed
+            ));
+        }
+        out.push_str(&format!("  {}\n", replay.fix_note.get(lang)));
+        if !replay.fixed_get_pods.is_empty() {
+            out.push_str(&format!("  {fixed}\n"));
+            for line in replay.fixed_get_pods.lines() {
+                out.push_str(&format!("    {line}\n"));
+            }
         }
         if let Some(fragment) = &replay.link {
             out.push_str(&format!("  {link}{colon}{DEFAULT_BASE}{fragment}\n"));

@@ -469,6 +469,35 @@ fn replayed_pending_kinds() {
     }
 }
 
+/// A replay that cannot reach the paste says so: the OOM golden's describe
+/// at 12 minutes with its restart count edited (6 → 9) is not matched, and
+/// the RESTARTS comparison names both numbers.
+#[test]
+fn replay_reports_a_paste_it_cannot_reach() {
+    let case = cases()
+        .into_iter()
+        .find(|c| {
+            c.label
+                .starts_with("tests/golden/oom-at-loading-peak.yaml at 720s")
+        })
+        .expect("the OOM golden at 12 minutes");
+    let replay = paste::diagnose(&case.describe).replay.expect("a replay");
+    assert!(replay.matches, "{:?}", replay.compared);
+    let edited = case
+        .describe
+        .replace("Restart Count:  6", "Restart Count:  9");
+    assert_ne!(edited, case.describe);
+    let replay = paste::diagnose(&edited).replay.expect("a replay");
+    assert!(!replay.matches, "{:?}", replay.compared);
+    let restarts = replay
+        .compared
+        .iter()
+        .find(|c| c.what == "RESTARTS")
+        .expect("RESTARTS compared");
+    assert_eq!(restarts.pasted, "9");
+    assert!(!restarts.same, "{restarts:?}");
+}
+
 /// The reader's tolerance: prompts, markdown, redacted names, a cut last line.
 #[test]
 fn pasted_from_a_chat() {

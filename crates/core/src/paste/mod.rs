@@ -9,6 +9,7 @@
 //! the scheduler's message ([`scheduling_kind`]). A paste that does not
 //! show the cause gets `unknown` and what to paste (docs/diagnose.md).
 
+mod describe;
 mod judge;
 mod object;
 pub mod read;

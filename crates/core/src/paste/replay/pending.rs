@@ -244,10 +244,13 @@ pub(super) fn replay(pod: &PodFacts, container: &ContainerFacts) -> Option<Repla
     let mut pools: Vec<Pool> = Vec::new();
     let mut occupants: Vec<Occupants> = Vec::new();
     let mut taints: Vec<(String, String)> = Vec::new();
+    // Every taint's key is in the message (kubectl ≤ 1.34's scheduler).
+    let mut taint_named = true;
     for (i, (nodes, reasons, taint)) in groups.iter().enumerate() {
         let mut pool = Pool::fitting(&format!("pool{i}"), *nodes, &asks);
         let reason = reasons[0].as_str();
         if reason == UNTOLERATED_TAINT {
+            taint_named &= taint.is_some();
             let taint = taint.clone().unwrap_or_else(|| {
                 if gpu_pod {
                     ("nvidia.com/gpu".into(), "present".into())
@@ -367,13 +370,19 @@ pub(super) fn replay(pod: &PodFacts, container: &ContainerFacts) -> Option<Repla
             .collect();
         let keys: Vec<&str> = taints.iter().map(|(k, _)| k.as_str()).collect();
         let keys = keys.join(", ");
-        (
-            build(&pools, &own),
+        let note = if taint_named {
             text!(
                 "the fix adds the answer's toleration (operator Exists) for the taint {keys}",
                 "修正加上答案裡對 taint {keys} 的 toleration（operator Exists）"
-            ),
-        )
+            )
+        } else {
+            // v1.35's `untolerated taint(s)` (PR #134740) names no key.
+            text!(
+                "the fix adds a toleration (operator Exists) for the taint the replay assumes, {keys}: the scheduler's message does not name the taint since Kubernetes 1.35, so the answer proposes none; kubectl get nodes -o custom-columns=NAME:.metadata.name,TAINTS:.spec.taints shows the real one",
+                "修正加上對重播假設的 taint {keys} 的 toleration（operator Exists）：從 Kubernetes 1.35 起排程器的訊息不再寫出 taint，所以答案沒有給修正；真正的 taint 可以用 kubectl get nodes -o custom-columns=NAME:.metadata.name,TAINTS:.spec.taints 查看"
+            )
+        };
+        (build(&pools, &own), note)
     } else {
         let mut fixed_pools: Vec<Pool> = pools
             .iter()
