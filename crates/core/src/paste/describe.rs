@@ -1,9 +1,11 @@
 //! Reading a `kubectl describe pod`'s own lines (the pod's keys, its
 //! containers' blocks, Conditions, Volumes, the multi-line Node-Selectors
 //! and Tolerations), as `describe.go` prints them (`describePod`,
-//! `describeContainers`, `describeContainerState`,
-//! `describeContainerResource`, `printLabelsMultiline`,
-//! `printTolerationsMultiline`; kubectl-output.md §2); docs/diagnose.md.
+//! `describeContainers`, `describeStatus` (State and Last State with their
+//! `Started:`/`Finished:`), `describeResources` (`Limits:`, `Requests:`),
+//! `printLabelsMultilineWithIndent` (`Node-Selectors:`),
+//! `printTolerationsMultilineWithIndent`; kubectl-output.md §2; podlab's
+//! own renderer, `explain/describe/`); docs/diagnose.md.
 
 use super::read::{Block, Line, Reader, Which};
 
