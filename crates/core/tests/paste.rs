@@ -339,8 +339,30 @@ fn round_trip_over_goldens_and_exercises() {
             assert!(answer.assumed.contains(a), "{}: {a:?}", case.label);
         }
     }
+    // A Pending pod's `kubectl get events` alone (no describe: its request
+    // is assumed from the message) when the answer is about that pod.
+    let mut from_events = [0usize; 3];
+    for case in cases.iter().filter(|c| c.expected.starts_with("pending-")) {
+        let answer = paste::diagnose(&case.events);
+        if answer.pod.as_deref() != Some(case.pod.as_str()) {
+            continue;
+        }
+        from_events[0] += 1;
+        let Some(replay) = &answer.replay else {
+            failures.push(format!("{} (get events): no replay", case.label));
+            continue;
+        };
+        from_events[1] += usize::from(replay.matches);
+        from_events[2] += usize::from(replay.fixed_recovers);
+        if !replay.matches || !replay.fixed_recovers {
+            failures.push(format!(
+                "{} (get events): {:?}",
+                case.label, replay.compared
+            ));
+        }
+    }
     let mut report = format!(
-        "{} cases (pod × time); expected kinds: {kinds:?}\nreplays (describe cases / replays made / matched / fix recovers): {replays:?}\n",
+        "{} cases (pod × time); expected kinds: {kinds:?}\nreplays (describe cases / replays made / matched / fix recovers): {replays:?}\nPending pods' get events alone (answered about the pod / matched / fix recovers): {from_events:?}\n",
         cases.len()
     );
     for line in &failures {

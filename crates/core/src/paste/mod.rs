@@ -149,21 +149,20 @@ pub fn diagnose(text: &str) -> Answer {
         Some(i) => {
             let (name, verdict) = judged.into_iter().nth(i).expect("index from position");
             let facts = paste.pods.iter().find(|p| p.name == name);
-            let container = facts.and_then(|pod| {
-                pod.containers
-                    .iter()
-                    .find(|c| !c.init && Some(&c.name) == verdict.container.as_ref())
-                    .or_else(|| pod.containers.iter().find(|c| !c.init))
-                    .map(|c| (pod, c))
-            });
             // The verdict's container (an OOM kill's, a probe's), else the
-            // first app container.
-            let replay = container.and_then(|(pod, _)| {
+            // first app container; a Pending pod's replay needs none (its
+            // events rebuild the nodes).
+            let unnamed = read::ContainerFacts {
+                name: "app".into(),
+                ..read::ContainerFacts::default()
+            };
+            let replay = facts.and_then(|pod| {
                 let c = pod
                     .containers
                     .iter()
                     .find(|c| !c.init && Some(&c.name) == verdict.container.as_ref())
-                    .or_else(|| pod.containers.iter().find(|c| !c.init))?;
+                    .or_else(|| pod.containers.iter().find(|c| !c.init))
+                    .or_else(|| verdict.kind.starts_with("pending-").then_some(&unnamed))?;
                 replay::replay(verdict.kind, pod, c)
             });
             // What the replay assumed replaces the verdict's guess of the

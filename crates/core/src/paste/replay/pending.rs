@@ -180,16 +180,64 @@ pub(super) fn replay(pod: &PodFacts, container: &ContainerFacts) -> Option<Repla
     let message = parse_message(&pasted)?;
     let kind = super::super::scheduling_kind(&pasted);
     let age = pod_age(pod)?;
+    let workload = Workload::of(pod);
+    let mut assumed = Vec::new();
+    // A resource the message says is short is one the pod asks for: when
+    // the paste does not show the request (an events table alone), one
+    // GPU, 1 CPU or 1Gi is assumed.
+    let mut container = container.clone();
+    let mut guessed = Vec::new();
+    for entry in &message.filters {
+        let Some(resource) = entry.reason.strip_prefix("Insufficient ") else {
+            continue;
+        };
+        let shown = container
+            .requests
+            .iter()
+            .chain(&container.limits)
+            .any(|(k, _)| k == resource);
+        if !shown {
+            let amount = match resource {
+                "cpu" => "1",
+                "memory" => "1Gi",
+                _ => "1",
+            };
+            quoted(resource)?;
+            container
+                .requests
+                .push((resource.to_string(), amount.to_string()));
+            if resource.contains('/') {
+                container
+                    .limits
+                    .push((resource.to_string(), amount.to_string()));
+            }
+            guessed.push(format!("{resource}: {amount}"));
+        }
+    }
+    if !guessed.is_empty() {
+        let prefix = match workload.owner {
+            super::Owner::Deployment => "spec.template.spec",
+            super::Owner::Pod(_) => "spec",
+        };
+        if let Ok(path) = crate::manifest::path::parse(&format!(
+            "{prefix}.containers[{}].resources.requests",
+            container.name
+        )) {
+            assumed.push(Assumption {
+                path,
+                value: format!("{{ {} }}", guessed.join(", ")),
+            });
+        }
+    }
+    let container = &container;
     let asks = Asks::of(container)?;
     if asks.other_devices() {
         return None;
     }
-    let workload = Workload::of(pod);
     let name = dns_name(&container.name, "app");
     let image =
         image_of(container).unwrap_or_else(|| "registry.example.com/app:pasted".to_string());
     let gpu_pod = asks.gpus() > 0 || !asks.extended.is_empty();
-    let mut assumed = Vec::new();
     // The pod's node selector: as pasted, or (an affinity describe does
     // not print) one assumed.
     let mut selectors = pod.node_selectors.clone();
