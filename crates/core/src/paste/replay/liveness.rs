@@ -78,6 +78,13 @@ pub(super) fn replay(pod: &PodFacts, container: &ContainerFacts) -> Option<Repla
     let probe = format!(
         "httpGet: {{ path: {path}, port: {port_yaml} }}\n            initialDelaySeconds: {delay}\n            timeoutSeconds: {timeout}\n            periodSeconds: {period}\n            successThreshold: {success}\n            failureThreshold: {failure}"
     );
+    // The container's other probes (a readinessProbe's failures while
+    // loading are events too).
+    let others: String = super::probes_yaml(container, &["Liveness"])
+        .0
+        .lines()
+        .map(|l| format!("          {l}\n"))
+        .collect();
     let build = |startup_probe: &str| {
         format!(
             "# Rebuilt by `podlab diagnose` from a pasted `kubectl describe pod` (docs/diagnose.md):\n\
@@ -89,7 +96,7 @@ pub(super) fn replay(pod: &PodFacts, container: &ContainerFacts) -> Option<Repla
              \x20       - name: {name}\n\
              \x20         image: {image}\n\
              \x20         ports: [{{ containerPort: {port_yaml} }}]\n\
-             \x20         livenessProbe:\n            {probe}\n{startup_probe}\
+             \x20         livenessProbe:\n            {probe}\n{others}{startup_probe}\
              ---\n\
              apiVersion: podlab.dev/v1alpha1\n\
              kind: Scenario\n\
@@ -121,5 +128,5 @@ pub(super) fn replay(pod: &PodFacts, container: &ContainerFacts) -> Option<Repla
             "the fix adds the startupProbe of the answer's fix (failureThreshold 30 × periodSeconds 10: up to 300 s of load)",
             "修正加上答案裡的 startupProbe（failureThreshold 30 × periodSeconds 10：最多 300 秒的載入時間）"
         ),
-    }))
+    }, pod))
 }

@@ -409,18 +409,83 @@ fn status_and_restarts(status: &str, restarts: Option<u64>, view: &View<'_>) -> 
     out
 }
 
+/// The reasons whose rows carry a failure's timing: how often and how
+/// long ago the kubelet started, killed, probed and backed off, the
+/// scheduler's retries, the failed starts.
+const TIMED_REASONS: [&str; 6] = [
+    "Started",
+    "Killing",
+    "Unhealthy",
+    "BackOff",
+    "FailedScheduling",
+    "Failed",
+];
+
+/// describe's Age cells of the pasted rows of [`TIMED_REASONS`] against
+/// podlab's own for the same reason (`explain::describe::age_column` over
+/// `explain::events::aggregate`: the recorder's counting and its spam
+/// filter, kubectl-output.md §3.2, §3.5): each pasted cell (`3m14s (x7
+/// over 11m)`) must be one of podlab's, so the counts, the last and the
+/// first occurrence agree within describe's truncation. None when the
+/// paste has no such row from a describe's Events table.
+fn event_cells(pod: &PodFacts, view: &View<'_>) -> Option<Compared> {
+    if !pod.events_header {
+        return None;
+    }
+    let cell = |reason: &str, age: &str, count: u64, over: Option<&str>| match over {
+        Some(over) if count > 1 => format!("{reason} {age} (x{count} over {over})"),
+        _ => format!("{reason} {age}"),
+    };
+    let pasted: Vec<String> = pod
+        .events
+        .iter()
+        .filter(|e| TIMED_REASONS.contains(&e.reason.as_str()))
+        .map(|e| cell(&e.reason, &e.age, e.count, e.over.as_deref()))
+        .collect();
+    if pasted.is_empty() {
+        return None;
+    }
+    let replayed: Vec<String> = match view.pod {
+        Some(p) => crate::explain::events::aggregate(view.run, &format!("Pod/{}", p.name), view.at)
+            .iter()
+            .filter(|e| TIMED_REASONS.contains(&e.reason))
+            .map(|e| {
+                format!(
+                    "{} {}",
+                    e.reason,
+                    crate::explain::describe::age_column(e, view.at)
+                )
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    let same = pasted.iter().all(|p| replayed.contains(p));
+    Some(Compared {
+        what: "Events",
+        pasted: pasted.join("; "),
+        replayed: replayed.join("; "),
+        same,
+    })
+}
+
 /// The first second within [from, to) at which everything `compare` looks
 /// at is the same; else `from` and what differs there.
 fn search(
     run: &Run,
     workload: &Workload,
     (from, to): (Millis, Millis),
+    pasted: &PodFacts,
     compare: impl Fn(&View<'_>) -> Vec<Compared>,
 ) -> (Millis, bool, Vec<Compared>) {
     let view = |at: Millis| View {
         run,
         pod: workload.pod(run, at),
         at,
+    };
+    let compare = |view: &View<'_>| {
+        let mut compared = compare(view);
+        compared.extend(event_cells(pasted, view));
+        compared
     };
     let mut t = from;
     while t < to {
@@ -453,15 +518,22 @@ where
     fix_note: Text,
 }
 
-/// Simulates a rebuilt text and its fix, and looks for the paste's state.
-fn run<C, R>(rebuilt: Rebuilt<C, R>) -> Replay
+/// Simulates a rebuilt text and its fix, and looks for the paste's state
+/// (`pasted`: the pod's facts, for its Events rows).
+fn run<C, R>(rebuilt: Rebuilt<C, R>, pasted: &PodFacts) -> Replay
 where
     C: Fn(&View<'_>) -> Vec<Compared>,
     R: Fn(&View<'_>) -> bool,
 {
     let until = Some(rebuilt.age.1 + 1_000);
     let run = simulate(&rebuilt.text, &Options { until });
-    let (at, matches, compared) = search(&run, &rebuilt.workload, rebuilt.age, &rebuilt.compare);
+    let (at, matches, compared) = search(
+        &run,
+        &rebuilt.workload,
+        rebuilt.age,
+        pasted,
+        &rebuilt.compare,
+    );
     let get_pods = get_pods::render(&run, at);
     let (fixed_get_pods, fixed_recovers) = match &rebuilt.fixed_text {
         Some(fixed_text) => {
@@ -735,4 +807,114 @@ fn rfc1123_seconds(text: &str) -> Option<i64> {
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     let days = era * 146_097 + doe - 719_468;
     Some(days * 86_400 + h * 3600 + m * 60 + s)
+}
+
+/// A describe probe line (`DescribeProbe`: `http-get http://:8000/health
+/// delay=0s timeout=1s period=5s #success=1 #failure=3`, `tcp-socket
+/// :8000 …`) as the probe's YAML keys at indentation 0, with its port
+/// and HTTP path. An `exec` or `grpc` probe is not rebuilt (None).
+fn probe_keys(line: &str) -> Option<(String, String, Option<String>)> {
+    let value = line.split_once(':').map(|(_, v)| v.trim())?;
+    let mut words = value.split_whitespace();
+    let kind = words.next()?;
+    let target = words.next()?;
+    let number = |key: &str| -> Option<u64> {
+        value
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix(key))
+            .map(|v| v.trim_end_matches('s'))
+            .and_then(|v| v.parse().ok())
+    };
+    let (handler, port, path) = match kind {
+        "http-get" => {
+            let rest = target.split_once("://").map(|(_, r)| r).unwrap_or(target);
+            let (hostport, path) = rest.split_once('/').unwrap_or((rest, ""));
+            let (_, port) = hostport.rsplit_once(':')?;
+            let path = format!("/{path}");
+            quoted(&path)?;
+            (
+                format!("httpGet: {{ path: {path}, port: {} }}", port_value(port)?),
+                port.to_string(),
+                Some(path),
+            )
+        }
+        "tcp-socket" => {
+            let (_, port) = target.rsplit_once(':')?;
+            (
+                format!("tcpSocket: {{ port: {} }}", port_value(port)?),
+                port.to_string(),
+                None,
+            )
+        }
+        _ => return None,
+    };
+    Some((
+        format!(
+            "{handler}\ninitialDelaySeconds: {}\ntimeoutSeconds: {}\nperiodSeconds: {}\nsuccessThreshold: {}\nfailureThreshold: {}\n",
+            number("delay=")?,
+            number("timeout=")?,
+            number("period=")?,
+            number("#success=").or_else(|| number("successThreshold="))?,
+            number("#failure=").or_else(|| number("failureThreshold="))?,
+        ),
+        port.to_string(),
+        path,
+    ))
+}
+
+/// A probe's port as YAML: a number, or a named port quoted.
+fn port_value(port: &str) -> Option<String> {
+    if !port.is_empty() && port.chars().all(|c| c.is_ascii_digit()) {
+        Some(port.to_string())
+    } else {
+        quoted(port)
+    }
+}
+
+/// The container's pasted probes other than `skip` (`Liveness`,
+/// `Readiness`, `Startup`) as container keys (`readinessProbe:` …), and
+/// the program's port and health path they imply (the replay assumes the
+/// program answers its probes once loaded, as it did for them to pass).
+fn probes_yaml(
+    container: &ContainerFacts,
+    skip: &[&str],
+) -> (String, Option<(String, Option<String>)>) {
+    let mut out = String::new();
+    let mut target = None;
+    for (title, _, line) in &container.probes {
+        if skip.contains(&title.as_str()) {
+            continue;
+        }
+        let Some((keys, port, path)) = probe_keys(&line.text) else {
+            continue;
+        };
+        let key = match title.as_str() {
+            "Liveness" => "livenessProbe",
+            "Readiness" => "readinessProbe",
+            _ => "startupProbe",
+        };
+        out.push_str(&format!("{key}:\n"));
+        for l in keys.lines() {
+            out.push_str(&format!("  {l}\n"));
+        }
+        target.get_or_insert((port, path));
+    }
+    (out, target)
+}
+
+/// The container's declared ports (`Port:`'s numbers) as a `ports:` key.
+fn ports_yaml(container: &ContainerFacts) -> String {
+    let numbers: Vec<&String> = container
+        .ports
+        .iter()
+        .filter(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+        .collect();
+    if numbers.is_empty() {
+        return String::new();
+    }
+    let items: Vec<String> = numbers
+        .iter()
+        .map(|p| format!("{{ containerPort: {p} }}"))
+        .collect();
+    format!("ports: [{}]\n", items.join(", "))
 }

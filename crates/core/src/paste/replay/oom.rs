@@ -87,6 +87,8 @@ pub(super) fn replay(
             ..asks.clone()
         },
     );
+    // The pasted probes: their failures while loading are events too.
+    let (probes, target) = super::probes_yaml(container, &[]);
     let shm_volume = "volumes:\n  - name: dshm\n    emptyDir: { medium: Memory }\n";
     let shm_mount = "volumeMounts: [{ name: dshm, mountPath: /dev/shm }]\n";
     let build = |memory: Option<&str>, run_ms: Millis| -> Option<String> {
@@ -95,7 +97,9 @@ pub(super) fn replay(
             c.limits = with_memory(&c.limits, memory);
             c.requests = with_memory(&c.requests, memory);
         }
-        let mut keys = super::resources_yaml(&c, None)?;
+        let mut keys = super::ports_yaml(container);
+        keys.push_str(&super::resources_yaml(&c, None)?);
+        keys.push_str(&probes);
         if shm {
             keys.push_str(shm_mount);
         }
@@ -122,6 +126,14 @@ pub(super) fn replay(
             )
         };
         let mut body = format!("workload:\n  - container: {name}\n    startup: {startup}ms\n");
+        if let Some((port, path)) = &target {
+            if port.chars().all(|c| c.is_ascii_digit()) {
+                body.push_str(&format!("    listenPort: {port}\n"));
+            }
+            if let Some(path) = path {
+                body.push_str(&format!("    healthPath: {path}\n"));
+            }
+        }
         for line in memory_line.lines() {
             body.push_str(&format!("    {line}\n"));
         }
@@ -141,8 +153,14 @@ pub(super) fn replay(
     // truncated): try within it, the middle first.
     let candidates: Vec<Millis> = match pasted_run {
         Some(run_s) => {
+            // The middle of [run, run + 1) first, then the rest of the
+            // second and the one before, by tenths (Started and Finished
+            // are both truncated).
             let base = Millis::try_from(run_s.max(1)).ok()? * 1000;
-            vec![base + 500, base + 100, base + 900, base.saturating_sub(500)]
+            let mut tenths: Vec<Millis> = (0..10).map(|i| base + i * 100).collect();
+            tenths.sort_by_key(|t| t.abs_diff(base + 500));
+            tenths.extend((1..10).map(|i| base.saturating_sub(i * 100)));
+            tenths
         }
         None => vec![30_000],
     };
@@ -177,18 +195,21 @@ pub(super) fn replay(
                 "修正把 limits.memory 和 requests.memory 加倍到 {fixed_memory}，高於假設的載入尖峰"
             )
         };
-        let replay = run(Rebuilt {
-            kind,
-            text,
-            fixed_text: Some(fixed_text),
-            workload: workload.clone(),
-            age,
-            startup_s: startup_ms / 1000,
-            compare,
-            recovers: running,
-            assumed,
-            fix_note,
-        });
+        let replay = run(
+            Rebuilt {
+                kind,
+                text,
+                fixed_text: Some(fixed_text),
+                workload: workload.clone(),
+                age,
+                startup_s: startup_ms / 1000,
+                compare,
+                recovers: running,
+                assumed,
+                fix_note,
+            },
+            pod,
+        );
         let done = replay.matches;
         if best.as_ref().is_none_or(|b| !b.matches) {
             best = Some(replay);

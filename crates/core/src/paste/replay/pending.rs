@@ -480,21 +480,24 @@ pub(super) fn replay(pod: &PodFacts, container: &ContainerFacts) -> Option<Repla
         });
         out
     };
-    Some(run(Rebuilt {
-        kind,
-        text,
-        fixed_text: Some(fixed_text),
-        workload,
-        age,
-        startup_s: 0,
-        compare,
-        recovers: |view: &View<'_>| {
-            view.pod
-                .is_some_and(|p| p.node.as_ref().is_some_and(|(_, t)| *t <= view.at))
+    Some(run(
+        Rebuilt {
+            kind,
+            text,
+            fixed_text: Some(fixed_text),
+            workload,
+            age,
+            startup_s: 0,
+            compare,
+            recovers: |view: &View<'_>| {
+                view.pod
+                    .is_some_and(|p| p.node.as_ref().is_some_and(|(_, t)| *t <= view.at))
+            },
+            assumed,
+            fix_note,
         },
-        assumed,
-        fix_note,
-    }))
+        pod,
+    ))
 }
 
 /// `spec.template.spec.nodeSelector` (a Deployment) or `spec.nodeSelector`.

@@ -126,18 +126,21 @@ pub(super) fn replay(
             }
             out
         };
-        return Some(run(Rebuilt {
-            kind,
-            text,
-            fixed_text,
-            workload,
-            age,
-            startup_s: 0,
-            compare,
-            recovers: running,
-            assumed: vec![super::cluster_assumed(std::slice::from_ref(&pool))],
-            fix_note,
-        }));
+        return Some(run(
+            Rebuilt {
+                kind,
+                text,
+                fixed_text,
+                workload,
+                age,
+                startup_s: 0,
+                compare,
+                recovers: running,
+                assumed: vec![super::cluster_assumed(std::slice::from_ref(&pool))],
+                fix_note,
+            },
+            pod,
+        ));
     }
     // missing-config: the object the kubelet's message names.
     if status != "CreateContainerConfigError" {
@@ -213,5 +216,5 @@ pub(super) fn replay(
             "the fix creates the {object_kind} {object} (the answer's kubectl create command): the fixed replay drops it from cluster.missing",
             "修正建立 {object_kind} {object}（答案裡的 kubectl create 指令）：修正後的重播把它從 cluster.missing 移除"
         ),
-    }))
+    }, pod))
 }
