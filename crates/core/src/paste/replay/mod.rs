@@ -132,7 +132,7 @@ pub fn age_interval(age: &str) -> Option<(Millis, Millis)> {
 /// bound when it was created), else the oldest first occurrence of any row
 /// (`(x2 over 6m30s)`'s `6m30s`: a Pending pod's first FailedScheduling
 /// comes at its creation). Events live one hour (`--event-ttl`), so an age
-/// above two hours is not trusted.
+/// above two hours is not trusted, nor an interval over a minute.
 fn pod_age(pod: &PodFacts) -> Option<(Millis, Millis)> {
     let interval = match pod.events.iter().find(|e| e.reason == "Scheduled") {
         Some(scheduled) => age_interval(&scheduled.age)?,
@@ -142,7 +142,9 @@ fn pod_age(pod: &PodFacts) -> Option<(Millis, Millis)> {
             .filter_map(|e| age_interval(e.over.as_deref().unwrap_or(&e.age)))
             .max_by_key(|(from, _)| *from)?,
     };
-    (interval.1 <= 2 * 3_600_000).then_some(interval)
+    // Below three hours HumanDuration's coarsest unit is the minute
+    // (`179m`, `3h5m`), so a wider interval is not describe's: bounded work.
+    (interval.1 <= 2 * 3_600_000 && interval.1 - interval.0 <= 60_000).then_some(interval)
 }
 
 /// A Deployment's name from its pod's: `model-api-66bcc5f8b8-t7wlz` →
