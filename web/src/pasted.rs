@@ -127,13 +127,38 @@ pub fn markup(answer: &Answer, lang: Lang) -> String {
     if let Some(replay) = &answer.replay {
         let at = podlab_core::explain::human_duration(replay.at);
         out.push_str(&format!(
-            "<h4>{}</h4><p>{}</p><pre class=\"get-pods\">{}</pre><p>{}</p><pre class=\"get-pods\">{}</pre>",
+            "<h4>{}</h4><p>{}</p><pre class=\"get-pods\">{}</pre>",
             word(words::replay()),
             word(words::replay_at(&at, replay.matches)),
             escape(&replay.get_pods),
-            word(words::with_the_fix()),
-            escape(&replay.fixed_get_pods),
         ));
+        // The messages compared besides STATUS and RESTARTS.
+        let messages: Vec<_> = replay
+            .compared
+            .iter()
+            .filter(|c| c.what != "STATUS" && c.what != "RESTARTS")
+            .collect();
+        if !messages.is_empty() {
+            out.push_str("<ul class=\"compared\">");
+            for compared in messages {
+                out.push_str(&format!(
+                    "<li><b>{}</b> ({}): <code>{}</code></li>",
+                    escape(compared.what),
+                    word(words::compared(compared.same)),
+                    escape(&compared.replayed)
+                ));
+            }
+            out.push_str("</ul>");
+        }
+        out.push_str(&format!("<p>{}</p>", escape(replay.fix_note.get(lang))));
+        // Empty where podlab cannot model the fix (the note says why).
+        if !replay.fixed_get_pods.is_empty() {
+            out.push_str(&format!(
+                "<p>{}</p><pre class=\"get-pods\">{}</pre>",
+                word(words::with_the_fix()),
+                escape(&replay.fixed_get_pods),
+            ));
+        }
         if let Some(fragment) = &replay.link {
             let at = at_param(replay.at);
             out.push_str(&format!(

@@ -7,7 +7,7 @@
 //! included: it says what to paste), 2 on a usage or I/O problem.
 
 use podlab_core::i18n::Lang;
-use podlab_core::paste::{self, Answer};
+use podlab_core::paste::{self, words, Answer};
 use serde_json::{json, Value};
 
 use crate::{lang_value, read_input, USAGE};
@@ -50,7 +50,7 @@ pub fn diagnose_command(args: &[String]) -> Result<u8, String> {
     if let Some(out_file) = &replay_out {
         let replay = answer.replay.as_ref().ok_or_else(|| {
             format!(
-                "--replay: podlab cannot rebuild this paste yet (kind {}; only a liveness crash loop read from describe, docs/diagnose.md)",
+                "--replay: podlab cannot rebuild this paste (kind {}; a replay is made from a describe of a liveness crash loop, an OOM kill, a Pending pod, an image pull or a missing Secret/ConfigMap, docs/diagnose.md)",
                 answer.kind
             )
         })?;
@@ -94,12 +94,18 @@ fn to_json(answer: &Answer) -> Value {
         "assumed": assumed,
         "replay": answer.replay.as_ref().map_or(Value::Null, |replay| json!({
             "text": replay.text,
-            "link": replay.link.as_ref().map(|fragment| format!("{DEFAULT_BASE}{fragment}")),
+            "link": replay.link.as_deref().map(link),
             "at": podlab_core::explain::human_duration(replay.at),
             "at_seconds": replay.at / 1000,
             "matches": replay.matches,
             "get_pods": replay.get_pods,
-            "fixed_get_pods": replay.fixed_get_pods,
+            // null where podlab cannot model the fix (`fix_note` says why).
+            "fixed_get_pods": (!replay.fixed_get_pods.is_empty()).then_some(&replay.fixed_get_pods),
+            "fixed_recovers": replay.fixed_recovers,
+            "fix_note": {"en": replay.fix_note.en, "zh-TW": replay.fix_note.zh_tw},
+            "compared": replay.compared.iter().map(|c| json!({
+                "what": c.what, "pasted": c.pasted, "replayed": c.replayed, "same": c.same,
+            })).collect::<Vec<Value>>(),
         })),
         "recognised": {"en": answer.recognised.en, "zh-TW": answer.recognised.zh_tw},
         "pods": pods,
@@ -107,40 +113,21 @@ fn to_json(answer: &Answer) -> Value {
 }
 
 fn render(answer: &Answer, lang: Lang) -> String {
-    let (open, close) = match lang {
-        Lang::En => (" (", ")"),
-        Lang::ZhTw => ("（", "）"),
+    let (open, close, colon) = match lang {
+        Lang::En => (" (", ")", ": "),
+        Lang::ZhTw => ("（", "）", "："),
     };
-    let (colon, title, evidence, fix, no_fix, assumed, read, pod) = match lang {
-        Lang::En => (
-            ": ",
-            "Diagnosis",
-            "Evidence (line of the paste)",
-            "Fix",
-            "podlab cannot know the fix from the paste",
-            "Assumed",
-            "Read",
-            "pod",
-        ),
-        Lang::ZhTw => (
-            "：",
-            "診斷",
-            "證據（貼上內容的行號）",
-            "修正",
-            "光看貼上的內容，podlab 無法知道該怎麼修",
-            "假設",
-            "讀到",
-            "Pod",
-        ),
-    };
-    let mut out = format!("{title}{colon}{}", answer.kind);
+    let word = |text: podlab_core::i18n::Text| text.get(lang).to_owned();
+    let heading = |text: podlab_core::i18n::Text| format!("{}{}\n", word(text), colon.trim_end());
+    let pod = word(words::pod());
+    let mut out = format!("{}{colon}{}", word(words::diagnosis()), answer.kind);
     if let Some(name) = &answer.pod {
         out.push_str(&format!("{open}{pod} {name}{close}"));
     }
     out.push('\n');
     out.push_str(&format!("  {}\n", answer.explanation.get(lang)));
     if !answer.evidence.is_empty() {
-        out.push_str(&format!("{evidence}{}\n", colon.trim_end()));
+        out.push_str(&heading(words::evidence()));
         for line in &answer.evidence {
             out.push_str(&format!("  {:>5}  {}\n", line.number, line.text));
         }
@@ -148,18 +135,24 @@ fn render(answer: &Answer, lang: Lang) -> String {
     if answer.kind != "healthy" && answer.kind != "unknown" {
         match &answer.fix {
             Some(text) => {
-                out.push_str(&format!("{fix}{}\n", colon.trim_end()));
+                out.push_str(&heading(words::fix()));
                 for line in text.lines() {
                     out.push_str(&format!("  {line}\n"));
                 }
             }
-            None => out.push_str(&format!("{fix}{colon}{no_fix}\n")),
+            None => out.push_str(&format!(
+                "{}{colon}{}\n",
+                word(words::fix()),
+                word(words::no_fix())
+            )),
         }
     }
     for assumption in &answer.assumed {
         out.push_str(&format!(
-            "{assumed}{colon}{} = {}\n",
-            assumption.path, assumption.value
+            "{}{colon}{} = {}\n",
+            word(words::assumed()),
+            assumption.path,
+            assumption.value
         ));
     }
     if answer.pods.len() > 1 {
@@ -172,24 +165,52 @@ fn render(answer: &Answer, lang: Lang) -> String {
     }
     if let Some(replay) = &answer.replay {
         let at = podlab_core::explain::human_duration(replay.at);
-        let (title, matches, fixed, link) = match (lang, replay.matches) {
-            (Lang::En, true) => ("Replay", format!("podlab's get pods at {at} shows the pasted STATUS and RESTARTS:"), "With the fix:", "Open it"),
-            (Lang::En, false) => ("Replay", format!("podlab's get pods at {at} (the pasted STATUS and RESTARTS were not reached within the paste's age):"), "With the fix:", "Open it"),
-            (Lang::ZhTw, true) => ("重播", format!("podlab 在 {at} 的 get pods 和貼上的 STATUS、RESTARTS 相同："), "套用修正後：", "打開"),
-            (Lang::ZhTw, false) => ("重播", format!("podlab 在 {at} 的 get pods（在貼上內容的 Pod 年齡內沒有出現相同的 STATUS、RESTARTS）："), "套用修正後：", "打開"),
-        };
-        out.push_str(&format!("{title}{}\n  {matches}\n", colon.trim_end()));
+        out.push_str(&heading(words::replay()));
+        out.push_str(&format!(
+            "  {}\n",
+            word(words::replay_at(&at, replay.matches))
+        ));
         for line in replay.get_pods.lines() {
             out.push_str(&format!("    {line}\n"));
         }
-        out.push_str(&format!("  {fixed}\n"));
-        for line in replay.fixed_get_pods.lines() {
-            out.push_str(&format!("    {line}\n"));
+        // The messages compared besides STATUS and RESTARTS.
+        for compared in replay
+            .compared
+            .iter()
+            .filter(|c| c.what != "STATUS" && c.what != "RESTARTS")
+        {
+            out.push_str(&format!(
+                "  {}{open}{}{close}{colon}{}\n",
+                compared.what,
+                word(words::compared(compared.same)),
+                compared.replayed
+            ));
+        }
+        out.push_str(&format!("  {}\n", replay.fix_note.get(lang)));
+        if !replay.fixed_get_pods.is_empty() {
+            out.push_str(&format!("  {}\n", word(words::with_the_fix())));
+            for line in replay.fixed_get_pods.lines() {
+                out.push_str(&format!("    {line}\n"));
+            }
         }
         if let Some(fragment) = &replay.link {
-            out.push_str(&format!("  {link}{colon}{DEFAULT_BASE}{fragment}\n"));
+            out.push_str(&format!(
+                "  {}{colon}{}\n",
+                word(words::open_it()),
+                link(fragment)
+            ));
         }
     }
-    out.push_str(&format!("{read}{colon}{}\n", answer.recognised.get(lang)));
+    out.push_str(&format!(
+        "{}{colon}{}\n",
+        word(words::read()),
+        answer.recognised.get(lang)
+    ));
     out
+}
+
+/// The playground link of a replay's fragment (`share::encode`'s, without
+/// its `#`).
+fn link(fragment: &str) -> String {
+    format!("{DEFAULT_BASE}#{fragment}")
 }

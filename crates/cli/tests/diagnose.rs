@@ -36,14 +36,10 @@ fn golden(name: &str) -> String {
         .to_string()
 }
 
-/// `podlab kubectl tests/golden/crash-loop-liveness-40s.yaml --at 12m --
-/// describe pod <pod>`: the pod's name from `get pods`.
-fn seed_describe() -> String {
-    let file = golden("crash-loop-liveness-40s.yaml");
-    let (code, pods, _) = podlab(
-        &["kubectl", &file, "--at", "12m", "--", "get", "pods"],
-        None,
-    );
+/// `podlab kubectl FILE --at AT -- describe pod <pod>` of the first pod
+/// `get pods` lists then, with its name.
+fn describe_at(file: &str, at: &str) -> (String, String) {
+    let (code, pods, _) = podlab(&["kubectl", file, "--at", at, "--", "get", "pods"], None);
     assert_eq!(code, Some(0), "{pods}");
     let pod = pods
         .lines()
@@ -52,13 +48,29 @@ fn seed_describe() -> String {
         .expect("a pod")
         .to_string();
     let (code, describe, _) = podlab(
-        &[
-            "kubectl", &file, "--at", "12m", "--", "describe", "pod", &pod,
-        ],
+        &["kubectl", file, "--at", at, "--", "describe", "pod", &pod],
         None,
     );
     assert_eq!(code, Some(0));
+    (pod, describe)
+}
+
+/// `podlab kubectl tests/golden/crash-loop-liveness-40s.yaml --at 12m --
+/// describe pod <pod>`.
+fn seed_describe() -> String {
+    describe_at(&golden("crash-loop-liveness-40s.yaml"), "12m").1
+}
+
+/// The FailedScheduling rows' messages of a describe, oldest first.
+fn failed_scheduling(describe: &str) -> Vec<String> {
     describe
+        .lines()
+        .filter(|line| line.contains("FailedScheduling"))
+        .filter_map(|line| {
+            line.split_once("default-scheduler")
+                .map(|(_, m)| m.trim().to_string())
+        })
+        .collect()
 }
 
 #[test]
@@ -107,7 +119,11 @@ fn seed_crash_loop_from_stdin_as_json() {
     let at = replay["at_seconds"].as_u64().expect("seconds");
     assert!((720..780).contains(&at), "{at}");
     let link = replay["link"].as_str().expect("link");
-    let fragment = link.rsplit_once('/').map_or(link, |(_, f)| f);
+    // The playground's address, then the text in the fragment (as `podlab
+    // share` writes it).
+    let fragment = link
+        .strip_prefix("http://127.0.0.1:8080/#")
+        .unwrap_or_else(|| panic!("a playground link: {link}"));
     assert_eq!(
         podlab_core::share::decode(fragment).as_deref(),
         Ok(replay["text"].as_str().expect("text"))
@@ -183,4 +199,70 @@ fn usage_problems_exit_2() {
     assert_eq!(code, Some(2), "{err}");
     let (code, _, err) = podlab(&["diagnose", "/nonexistent/paste.txt"], None);
     assert_eq!(code, Some(2), "{err}");
+}
+
+/// A Pending pod (the gpu-taint exercise at 3 minutes: a tainted GPU node
+/// and one without GPUs): the replay rebuilds both nodes from the
+/// FailedScheduling message, `--replay` writes it, and podlab's own
+/// describe of the written text at that age shows the pasted message and
+/// STATUS; with the answer's toleration the pod is scheduled.
+#[test]
+fn pending_pod_replay_written_with_replay() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("exercises/gpu-taint.yaml")
+        .display()
+        .to_string();
+    let (_, describe) = describe_at(&file, "3m");
+    let dir = std::env::temp_dir().join(format!("podlab-replay-pending-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out_file = dir.join("replay.yaml").display().to_string();
+    let (code, out, err) = podlab(
+        &["diagnose", "-", "--format", "json", "--replay", &out_file],
+        Some(&describe),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let answer: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(answer["kind"], "pending-untolerated-taint", "{out}");
+    let replay = &answer["replay"];
+    assert_eq!(replay["matches"], true, "{out}");
+    assert_eq!(replay["fixed_recovers"], true, "{out}");
+    assert!(replay["fix_note"]["zh-TW"].as_str().is_some(), "{out}");
+    let compared = replay["compared"].as_array().expect("compared");
+    assert!(
+        compared
+            .iter()
+            .any(|c| c["what"] == "FailedScheduling" && c["same"] == true),
+        "{out}"
+    );
+    // The cluster podlab guessed is stated.
+    assert!(
+        answer["assumed"]
+            .as_array()
+            .is_some_and(|a| a.iter().any(|x| x["path"] == "cluster")),
+        "{out}"
+    );
+    // The written text, simulated by podlab at the paste's age.
+    let (pod, replayed) = describe_at(&out_file, "3m");
+    assert_eq!(
+        failed_scheduling(&replayed),
+        failed_scheduling(&describe),
+        "{replayed}"
+    );
+    let (_, pods, _) = podlab(
+        &["kubectl", &out_file, "--at", "3m", "--", "get", "pods"],
+        None,
+    );
+    assert!(pods.contains(&pod) && pods.contains("Pending"), "{pods}");
+    assert!(
+        replay["fixed_get_pods"]
+            .as_str()
+            .is_some_and(|t| !t.contains("Pending")),
+        "{out}"
+    );
+    // The text in both languages names the compared message.
+    let (_, en, _) = podlab(&["diagnose", "-"], Some(&describe));
+    assert!(en.contains("FailedScheduling (same as pasted)"), "{en}");
+    let (_, zh, _) = podlab(&["diagnose", "-", "--lang", "zh-TW"], Some(&describe));
+    assert!(zh.contains("FailedScheduling（和貼上的相同）"), "{zh}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

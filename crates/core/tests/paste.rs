@@ -25,6 +25,21 @@ use proptest::prelude::*;
 
 const TIMES_S: [u64; 4] = [20, 90, 300, 720];
 
+/// The kinds `paste::replay` rebuilds from a describe (docs/diagnose.md).
+const REPLAYED: [&str; 9] = [
+    "liveness-kills-slow-start",
+    "oom-killed",
+    "shm-oom-killed",
+    "pending-insufficient-gpu",
+    "pending-untolerated-taint",
+    "image-pull",
+    "missing-config",
+    // Not among the goldens' and exercises' pods: checked by the unit
+    // tests of `paste/replay/pending.rs` and `replayed_pending_kinds`.
+    "pending-node-affinity",
+    "pending-insufficient-resources",
+];
+
 fn texts() -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut out = Vec::new();
@@ -297,23 +312,63 @@ fn round_trip_over_goldens_and_exercises() {
             );
         }
     }
-    // Every replay the describe pastes give (the liveness crash loops) shows,
-    // within the pasted age, the pasted STATUS and RESTARTS.
-    let mut replays = 0;
-    for case in cases
-        .iter()
-        .filter(|c| c.expected == "liveness-kills-slow-start")
-    {
+    // Every describe of a kind the replay rebuilds gives a replay that
+    // shows, within the pasted age, the pasted STATUS and RESTARTS (and
+    // the scheduler's or the kubelet's message), and whose fix recovers.
+    let mut replays: BTreeMap<&str, [usize; 4]> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for case in cases.iter().filter(|c| REPLAYED.contains(&c.expected)) {
         let answer = paste::diagnose(&case.describe);
-        if let Some(replay) = &answer.replay {
-            replays += 1;
-            assert!(replay.matches, "{}: {replay:?}", case.label);
+        let tally = replays.entry(case.expected).or_default();
+        tally[0] += 1;
+        let Some(replay) = &answer.replay else {
+            failures.push(format!("{}: no replay ({})", case.label, answer.kind));
+            continue;
+        };
+        tally[1] += 1;
+        tally[2] += usize::from(replay.matches);
+        tally[3] += usize::from(replay.fixed_recovers);
+        if !replay.matches || !replay.fixed_recovers {
+            failures.push(format!(
+                "{}: matches {} recovers {}: {:?}",
+                case.label, replay.matches, replay.fixed_recovers, replay.compared
+            ));
+        }
+        // The replay's own numbers are in the answer's `assumed`.
+        for a in &replay.assumed {
+            assert!(answer.assumed.contains(a), "{}: {a:?}", case.label);
+        }
+    }
+    // A Pending pod's `kubectl get events` alone (no describe: its request
+    // is assumed from the message) when the answer is about that pod.
+    let mut from_events = [0usize; 3];
+    for case in cases.iter().filter(|c| c.expected.starts_with("pending-")) {
+        let answer = paste::diagnose(&case.events);
+        if answer.pod.as_deref() != Some(case.pod.as_str()) {
+            continue;
+        }
+        from_events[0] += 1;
+        let Some(replay) = &answer.replay else {
+            failures.push(format!("{} (get events): no replay", case.label));
+            continue;
+        };
+        from_events[1] += usize::from(replay.matches);
+        from_events[2] += usize::from(replay.fixed_recovers);
+        if !replay.matches || !replay.fixed_recovers {
+            failures.push(format!(
+                "{} (get events): {:?}",
+                case.label, replay.compared
+            ));
         }
     }
     let mut report = format!(
-        "{} cases (pod × time); expected kinds: {kinds:?}; {replays} replays, all matching\n",
+        "{} cases (pod × time); expected kinds: {kinds:?}\nreplays (describe cases / replays made / matched / fix recovers): {replays:?}\nPending pods' get events alone (answered about the pod / matched / fix recovers): {from_events:?}\n",
         cases.len()
     );
+    for line in &failures {
+        println!("REPLAY {line}");
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
     let mut wrong = Vec::new();
     for (what, tally) in &tallies {
         report.push_str(&format!(
@@ -382,6 +437,87 @@ fn seed_crash_loop_describe() {
     for line in &answer.evidence {
         assert_eq!(lines[line.number - 1].trim(), line.text, "{line:?}");
     }
+}
+
+/// The Pending kinds no golden or exercise shows: podlab's own describe of
+/// a pod whose nodeSelector no node matches, of one that asks for more CPU
+/// and memory than a node has (two nodes, one full of another pod), and of
+/// one that tolerates a taint but not the other, read back and replayed.
+#[test]
+fn replayed_pending_kinds() {
+    let texts = [
+        (
+            "pending-node-affinity",
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: picky }\nspec:\n  replicas: 1\n  selector: { matchLabels: { app: picky } }\n  template:\n    metadata: { labels: { app: picky } }\n    spec:\n      nodeSelector: { gpu-type: h100 }\n      containers:\n        - name: api\n          image: registry.example.com/picky:1\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: s }\nspec:\n  cluster:\n    nodePools:\n      - { name: a, count: 2, labels: { gpu-type: l4 } }\n",
+        ),
+        (
+            "pending-insufficient-resources",
+            "apiVersion: v1\nkind: Pod\nmetadata: { name: first }\nspec:\n  containers:\n    - name: w\n      image: registry.example.com/w:1\n      resources: { requests: { cpu: \"6\", memory: 8Gi } }\n---\napiVersion: v1\nkind: Pod\nmetadata: { name: big }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/big:1\n      resources: { requests: { cpu: \"4\", memory: 40Gi } }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: s }\nspec:\n  cluster:\n    nodePools:\n      - { name: small, count: 1, cpu: \"8\", memory: 32Gi }\n",
+        ),
+        (
+            "pending-untolerated-taint",
+            "apiVersion: v1\nkind: Pod\nmetadata: { name: half }\nspec:\n  tolerations: [{ key: team, operator: Equal, value: ml, effect: NoSchedule }]\n  containers:\n    - name: api\n      image: registry.example.com/half:1\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: s }\nspec:\n  cluster:\n    nodePools:\n      - { name: a, count: 1, taints: [{ key: team, value: ml, effect: NoSchedule }, { key: spot, value: \"true\", effect: NoSchedule }] }\n",
+        ),
+    ];
+    for (kind, text) in texts {
+        let run = simulate(
+            text,
+            &Options {
+                until: Some(301_000),
+            },
+        );
+        let context = ExecContext::new(text, &run);
+        let pod = run
+            .pods
+            .iter()
+            .find(|p| p.node.is_none())
+            .expect("a Pending pod");
+        let describe = kubectl(
+            &context,
+            &format!("kubectl describe pod {}", pod.name),
+            300_000,
+        )
+        .stdout;
+        let answer = paste::diagnose(&describe);
+        assert_eq!(answer.kind, kind, "{describe}");
+        let replay = answer.replay.as_ref().expect("a replay");
+        assert!(
+            replay.matches,
+            "{kind}: {:?}\n{}",
+            replay.compared, replay.text
+        );
+        assert!(replay.fixed_recovers, "{kind}: {}", replay.fixed_get_pods);
+        println!("{kind}: {:?}", replay.compared.last());
+    }
+}
+
+/// A replay that cannot reach the paste says so: the OOM golden's describe
+/// at 12 minutes with its restart count edited (6 → 9) is not matched, and
+/// the RESTARTS comparison names both numbers.
+#[test]
+fn replay_reports_a_paste_it_cannot_reach() {
+    let case = cases()
+        .into_iter()
+        .find(|c| {
+            c.label
+                .starts_with("tests/golden/oom-at-loading-peak.yaml at 720s")
+        })
+        .expect("the OOM golden at 12 minutes");
+    let replay = paste::diagnose(&case.describe).replay.expect("a replay");
+    assert!(replay.matches, "{:?}", replay.compared);
+    let edited = case
+        .describe
+        .replace("Restart Count:  6", "Restart Count:  9");
+    assert_ne!(edited, case.describe);
+    let replay = paste::diagnose(&edited).replay.expect("a replay");
+    assert!(!replay.matches, "{:?}", replay.compared);
+    let restarts = replay
+        .compared
+        .iter()
+        .find(|c| c.what == "RESTARTS")
+        .expect("RESTARTS compared");
+    assert_eq!(restarts.pasted, "9");
+    assert!(!restarts.same, "{restarts:?}");
 }
 
 /// The reader's tolerance: prompts, markdown, redacted names, a cut last line.

@@ -490,7 +490,7 @@ pub(super) fn judge(pod: &PodFacts, ends_whole: bool) -> Verdict {
                 return verdict;
             }
             if shm {
-                return Verdict::new(
+                let mut verdict = Verdict::new(
                     "shm-oom-killed",
                     text!(
                         "OOMKilled with a memory emptyDir at /dev/shm: its pages are charged to the container, so the process plus what the workers put in /dev/shm passes limits.memory and the kernel kills it",
@@ -500,6 +500,15 @@ pub(super) fn judge(pod: &PodFacts, ends_whole: bool) -> Verdict {
                 .with(oom)
                 .with(codes)
                 .with(restart_lines.clone());
+                if let Some(c) = container {
+                    verdict.container = Some(c.name.clone());
+                    verdict.fix = c
+                        .limits_memory
+                        .as_deref()
+                        .and_then(double_quantity)
+                        .map(|limit| format!("resources:\n  limits:\n    memory: {limit}\n  requests:\n    memory: {limit}"));
+                }
+                return verdict;
             }
             let mut verdict = Verdict::new(
                 "oom-killed",
@@ -885,7 +894,7 @@ fn taint_key(message: &str) -> Option<String> {
 /// `secret "mlflow-secret" not found` → (`secret`, `mlflow-secret`).
 /// The API server's NotFound says the resource's plural (`secrets "x" not
 /// found`), newer kubelets their own singular (`secret "x" not found`).
-fn not_found_object(message: &str) -> Option<(String, String)> {
+pub(super) fn not_found_object(message: &str) -> Option<(String, String)> {
     for (needle, kind) in [
         ("secrets \"", "secret"),
         ("secret \"", "secret"),

@@ -9,6 +9,7 @@
 //! the scheduler's message ([`scheduling_kind`]). A paste that does not
 //! show the cause gets `unknown` and what to paste (docs/diagnose.md).
 
+mod describe;
 mod judge;
 mod object;
 pub mod read;
@@ -18,7 +19,6 @@ pub mod words;
 use crate::explain::diagnosis::Kind;
 use crate::i18n::Text;
 use crate::manifest::assumed::Assumption;
-use crate::manifest::path::{Path, ProgramField};
 use crate::text;
 
 use self::judge::{judge, Verdict};
@@ -150,26 +150,28 @@ pub fn diagnose(text: &str) -> Answer {
         Some(i) => {
             let (name, verdict) = judged.into_iter().nth(i).expect("index from position");
             let facts = paste.pods.iter().find(|p| p.name == name);
-            let container = facts.and_then(|pod| {
-                pod.containers
+            // The verdict's container (an OOM kill's, a probe's), else the
+            // first app container; a Pending pod's replay needs none (its
+            // events rebuild the nodes).
+            let unnamed = read::ContainerFacts {
+                name: "app".into(),
+                ..read::ContainerFacts::default()
+            };
+            let replay = facts.and_then(|pod| {
+                let c = pod
+                    .containers
                     .iter()
                     .find(|c| !c.init && Some(&c.name) == verdict.container.as_ref())
                     .or_else(|| pod.containers.iter().find(|c| !c.init))
-                    .map(|c| (pod, c))
+                    .or_else(|| verdict.kind.starts_with("pending-").then_some(&unnamed))?;
+                replay::replay(verdict.kind, pod, c)
             });
-            let replay = match (verdict.kind, container) {
-                ("liveness-kills-slow-start", Some((pod, c))) => {
-                    replay::liveness_crash_loop(pod, c)
-                }
-                _ => None,
-            };
+            // What the replay assumed replaces the verdict's guess of the
+            // same number (the liveness replay's load time, the OOM's peak).
             let mut assumed = verdict.assumed;
-            if let (Some(replay), Some((_, c))) = (&replay, container) {
-                assumed.retain(|a| a.path != Path::program(&c.name, ProgramField::Startup));
-                assumed.push(Assumption {
-                    path: Path::program(&c.name, ProgramField::Startup),
-                    value: format!("{}s", replay.startup_s),
-                });
+            if let Some(replay) = &replay {
+                assumed.retain(|a| replay.assumed.iter().all(|r| r.path != a.path));
+                assumed.extend(replay.assumed.iter().cloned());
             }
             let mut evidence = verdict.evidence;
             evidence.sort_by_key(|line| line.number);

@@ -38,6 +38,8 @@ pub struct EventRow {
     pub count: u64,
     /// The Age (describe) or LAST SEEN (get events) cell: `12m`.
     pub age: String,
+    /// `(x6 over 11m)`'s `11m`: the age of the first occurrence.
+    pub over: Option<String>,
     pub line: Line,
 }
 
@@ -69,6 +71,16 @@ pub struct ContainerFacts {
     pub image: Option<String>,
     /// Its mounts were shown (describe's `Mounts:`, `volumeMounts`).
     pub mounts_seen: bool,
+    /// Every `Limits:` and `Requests:` entry (`cpu`, `memory`,
+    /// `nvidia.com/gpu`), as written.
+    pub limits: Vec<(String, String)>,
+    pub requests: Vec<(String, String)>,
+    /// `Started:`/`Finished:` of the terminated State and of Last State,
+    /// as written (`Thu, 01 Jan 2026 00:08:46 +0000`).
+    pub started: Option<String>,
+    pub finished: Option<String>,
+    pub last_started: Option<String>,
+    pub last_finished: Option<String>,
 }
 
 /// A `kubectl get pods` row.
@@ -114,6 +126,12 @@ pub struct PodFacts {
     /// Lines that are none of the above: a program's log, read for its
     /// well-known failures.
     pub logs: Vec<Line>,
+    /// `Controlled By:  ReplicaSet/model-api-66bcc5f8b8`.
+    pub owner: Option<String>,
+    /// `Node-Selectors:` pairs (`pool=gpu`).
+    pub node_selectors: Vec<(String, String)>,
+    /// `Tolerations:` lines, as written (`nvidia.com/gpu:NoSchedule op=Exists`).
+    pub tolerations: Vec<String>,
 }
 
 /// Which outputs a paste holds.
@@ -143,15 +161,20 @@ pub struct Paste {
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Block {
     None,
-    Containers { init: bool },
+    Containers {
+        init: bool,
+    },
     Conditions,
     Volumes,
     Events,
     Object,
+    /// The lines of a multi-line `Node-Selectors:` or `Tolerations:`.
+    Selectors,
+    Tolerations,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Which {
+pub(super) enum Which {
     State,
     Last,
 }
@@ -161,13 +184,13 @@ pub(super) struct Reader {
     pub(super) current: usize,
     pub(super) block: Block,
     pub(super) container: Option<usize>,
-    which: Which,
+    pub(super) which: Which,
     /// The key path of a YAML/JSON object: (indentation, key).
     pub(super) path: Vec<(usize, String)>,
     pub(super) in_fence: bool,
     pub(super) volume: Option<String>,
-    /// Inside a container's `Limits:` block.
-    pub(super) limits: bool,
+    /// Inside a container's `Limits:` (true) or `Requests:` (false) block.
+    pub(super) resources: Option<bool>,
     /// Unrecognised lines are a program's log: after `kubectl logs`, or
     /// before any other output.
     pub(super) log_context: bool,
@@ -192,7 +215,7 @@ pub fn read(text: &str) -> Paste {
         path: Vec::new(),
         in_fence: false,
         volume: None,
-        limits: false,
+        resources: None,
         log_context: true,
         continued: None,
     };
@@ -255,6 +278,9 @@ fn merge(into: &mut PodFacts, from: PodFacts) {
     into.volumes.extend(from.volumes);
     into.status_seen |= from.status_seen;
     into.logs.extend(from.logs);
+    into.owner = into.owner.take().or(from.owner);
+    into.node_selectors.extend(from.node_selectors);
+    into.tolerations.extend(from.tolerations);
 }
 
 /// The line without a terminal's or a chat's leftovers: `\r`, markdown
@@ -328,23 +354,6 @@ fn strip_field_path(message: &str) -> (Option<String>, &str) {
     (None, message)
 }
 
-/// The port of a describe probe line: `http-get http://:8000/health`,
-/// `tcp-socket :8000`, `grpc <pod>:9000`.
-fn probe_port(value: &str) -> Option<String> {
-    let first = value.split_whitespace().nth(1)?;
-    let kind = value.split_whitespace().next()?;
-    let hostport = match kind {
-        "http-get" => {
-            let rest = first.split_once("://").map(|(_, r)| r).unwrap_or(first);
-            rest.split('/').next().unwrap_or(rest)
-        }
-        "tcp-socket" | "grpc" => first,
-        _ => return None,
-    };
-    let (_, port) = hostport.rsplit_once(':')?;
-    (!port.is_empty()).then(|| port.to_string())
-}
-
 pub(super) fn unquote(value: &str) -> String {
     let value = value.trim().trim_end_matches(',');
     let value = value
@@ -404,7 +413,7 @@ impl Reader {
         self.paste.pods[current].containers.get_mut(i)
     }
 
-    fn open_container(&mut self, name: &str, init: bool) {
+    pub(super) fn open_container(&mut self, name: &str, init: bool) {
         let pod = self.pod();
         let i = match pod
             .containers
@@ -622,6 +631,7 @@ impl Reader {
         let mut next = type_at + 2;
         let mut object = None;
         let mut count = 1;
+        let mut over = None;
         let age = if type_at == 0 {
             tokens
                 .get(2)
@@ -647,6 +657,7 @@ impl Reader {
                 while let Some((_, t)) = tokens.get(next) {
                     next += 1;
                     if t.ends_with(')') {
+                        over = Some(t.trim_end_matches(')').to_string()).filter(|o| is_age(o));
                         break;
                     }
                 }
@@ -682,6 +693,7 @@ impl Reader {
             container,
             count,
             age,
+            over,
             line: at.clone(),
         };
         let pod = match object {
@@ -729,199 +741,7 @@ impl Reader {
         });
         true
     }
-
-    /// A line of `kubectl describe pod`.
-    fn describe_line(&mut self, depth: usize, text: &str, at: &Line) -> bool {
-        let (key, value) = match text.split_once(':') {
-            Some((key, value)) if !key.contains("  ") && key.len() < 40 => (key, value.trim()),
-            _ => {
-                // `  PodScheduled   False` under Conditions.
-                if self.block == Block::Conditions {
-                    let words: Vec<&str> = text.split_whitespace().collect();
-                    if let [kind, status] = words.as_slice() {
-                        let status = *status == "True";
-                        match *kind {
-                            "PodScheduled" if !status => {
-                                self.pod().unschedulable = Some((String::new(), at.clone()));
-                            }
-                            "Ready" => self.pod().ready_condition = Some((status, at.clone())),
-                            _ => {}
-                        }
-                        return true;
-                    }
-                }
-                // `/dev/shm from dshm (rw)` under Mounts.
-                if let Some(rest) = text.strip_prefix("/dev/shm from ") {
-                    let volume = rest.split_whitespace().next().unwrap_or("").to_string();
-                    if let Some(c) = self.container_mut() {
-                        c.shm_mount = Some(volume);
-                    }
-                    return true;
-                }
-                return false;
-            }
-        };
-        if depth == 0 {
-            match key {
-                "Name" => {
-                    self.log_context = false;
-                    self.select(value);
-                    self.paste.seen.describe = true;
-                    self.block = Block::None;
-                }
-                "Status" => {
-                    let phase = value.split_whitespace().next().unwrap_or("").to_string();
-                    self.pod().phase = Some((phase, at.clone()));
-                }
-                "Node" if value == "<none>" => self.pod().node_none = Some(at.clone()),
-                "Node" if !value.is_empty() => self.pod().node = Some(at.clone()),
-                "Containers" => self.block = Block::Containers { init: false },
-                "Init Containers" => self.block = Block::Containers { init: true },
-                "Conditions" => self.block = Block::Conditions,
-                "Volumes" => self.block = Block::Volumes,
-                "Events" => {
-                    self.block = Block::Events;
-                    self.paste.seen.describe = true;
-                    if value == "<none>" {
-                        self.pod().no_events = true;
-                    }
-                }
-                "Namespace" | "Priority" | "Service Account" | "Start Time" | "Labels"
-                | "Annotations" | "IP" | "IPs" | "Controlled By" | "QoS Class"
-                | "Node-Selectors" | "Tolerations" | "Node" | "Reason" | "Message" => {
-                    self.block = Block::None;
-                }
-                _ => return false,
-            }
-            self.paste.seen.describe = true;
-            return true;
-        }
-        match self.block {
-            Block::Containers { init } => {
-                if depth == 2 && value.is_empty() {
-                    self.open_container(key, init);
-                    return true;
-                }
-                self.container_line(key, value, at)
-            }
-            Block::Volumes => {
-                if depth == 2 && value.is_empty() {
-                    self.volume = Some(key.to_string());
-                } else if let Some(volume) = self.volume.clone() {
-                    // Known once its type is read (an emptyDir's with its medium).
-                    let known =
-                        (key == "Type" && !value.starts_with("EmptyDir")) || key == "Medium";
-                    if known {
-                        self.pod().volumes.push(volume.clone());
-                    }
-                    if key == "Medium" && value == "Memory" {
-                        self.pod().memory_volumes.push(volume);
-                    }
-                }
-                true
-            }
-            // A container's lines cut from their `  name:` line.
-            Block::None if depth >= 4 && CONTAINER_KEYS.contains(&key) => {
-                if self.container.is_none() {
-                    self.open_container("", false);
-                }
-                self.container_line(key, value, at)
-            }
-            _ => false,
-        }
-    }
-
-    fn container_line(&mut self, key: &str, value: &str, at: &Line) -> bool {
-        let which = self.which;
-        let limits = self.limits;
-        self.limits = key == "Limits" || (limits && !value.is_empty());
-        let Some(container) = self.container_mut() else {
-            return false;
-        };
-        let at = at.clone();
-        if key == "memory" && limits {
-            container.limits_memory = Some(value.to_string());
-        }
-        match key {
-            "State" => {
-                container.state = Some((value.to_string(), at));
-                self.which = Which::State;
-            }
-            "Last State" => self.which = Which::Last,
-            "Reason" => match which {
-                Which::State => {
-                    let waiting = container
-                        .state
-                        .as_ref()
-                        .is_some_and(|(s, _)| s == "Waiting");
-                    if waiting {
-                        container.waiting_reason = Some((value.to_string(), at));
-                    } else {
-                        container.terminated_reason = Some((value.to_string(), at));
-                    }
-                }
-                Which::Last => container.last_reason = Some((value.to_string(), at)),
-            },
-            "Message" => container.waiting_message = Some((value.to_string(), at)),
-            "Exit Code" => {
-                if let Ok(code) = value.parse() {
-                    match which {
-                        Which::State => container.exit_code = Some((code, at)),
-                        Which::Last => container.last_exit_code = Some((code, at)),
-                    }
-                }
-            }
-            "Ready" => {
-                container.ready = Some((value == "True", at));
-                self.which = Which::State;
-            }
-            "Restart Count" => {
-                if let Ok(n) = value.parse() {
-                    container.restarts = Some((n, at));
-                }
-            }
-            "Port" | "Ports" => {
-                for port in value.split(", ") {
-                    if let Some((number, _)) = port.split_once('/') {
-                        container.ports.push(number.to_string());
-                    }
-                    // A named port: `8000/TCP (http)`.
-                    if let Some(name) = port.split_once(" (").map(|(_, n)| n.trim_end_matches(')'))
-                    {
-                        container.ports.push(name.to_string());
-                    }
-                }
-            }
-            "Mounts" => container.mounts_seen = true,
-            "Image" => container.image = Some(value.to_string()),
-            "Liveness" | "Readiness" | "Startup" => {
-                container
-                    .probes
-                    .push((key.to_string(), probe_port(value), at));
-            }
-            _ => {}
-        }
-        true
-    }
 }
-
-/// The keys of a describe container block.
-const CONTAINER_KEYS: [&str; 14] = [
-    "Container ID",
-    "Image",
-    "Image ID",
-    "Port",
-    "Ports",
-    "State",
-    "Last State",
-    "Reason",
-    "Exit Code",
-    "Ready",
-    "Restart Count",
-    "Liveness",
-    "Readiness",
-    "Startup",
-];
 
 fn ready_cell(token: &str) -> Option<(u64, u64)> {
     let (a, b) = token.split_once('/')?;

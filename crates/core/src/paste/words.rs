@@ -56,6 +56,15 @@ pub fn replay_at(at: &str, matches: bool) -> Text {
     }
 }
 
+/// A message compared between the paste and the replay.
+pub fn compared(same: bool) -> Text {
+    if same {
+        Text::new("same as pasted", "和貼上的相同")
+    } else {
+        Text::new("differs from the paste", "和貼上的不同")
+    }
+}
+
 pub fn with_the_fix() -> Text {
     Text::new("With the fix:", "套用修正後：")
 }
