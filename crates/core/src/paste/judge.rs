@@ -252,12 +252,25 @@ pub(super) fn judge(pod: &PodFacts, ends_whole: bool) -> Verdict {
     if !image_states.is_empty()
         || ((!pull_failed.is_empty() || !pull_lines.is_empty()) && !started_events)
     {
-        let unauthorized = pull_failed
-            .iter()
-            .map(|e| e.message.as_str())
-            .chain(pull_lines.iter().map(|l| l.text.as_str()))
-            .any(|m| m.contains("unauthorized") || m.contains("denied"));
-        let explanation = if unauthorized {
+        let messages = || {
+            pull_failed
+                .iter()
+                .map(|e| e.message.as_str())
+                .chain(pull_lines.iter().map(|l| l.text.as_str()))
+        };
+        let unauthorized = messages().any(|m| m.contains("unauthorized") || m.contains("denied"));
+        // Docker's and containerd's `pull access denied …, repository does
+        // not exist or may require 'docker login'|authorization`: the
+        // registry answers alike for a repository that does not exist and
+        // one the node may not read (keda-example#6: images built locally,
+        // pushed nowhere).
+        let absent_or_private = messages().any(|m| m.contains("repository does not exist"));
+        let explanation = if absent_or_private {
+            text!(
+                "the kubelet cannot pull the image: the registry says the repository does not exist or needs credentials (it answers alike for both), so check the image's name first (a typo, an image built on a laptop and pushed nowhere), then imagePullSecrets; the container never starts",
+                "kubelet 拉不到映像：registry 回答 repository 不存在或需要憑證（這兩種情況它的回答一樣），所以先檢查映像名稱（打錯字、只在筆電上 build 而沒有推到任何 registry），再檢查 imagePullSecrets；container 一直沒有啟動"
+            )
+        } else if unauthorized {
             text!(
                 "the kubelet cannot pull the image: the registry refuses it (unauthorized or denied), so imagePullSecrets are missing or wrong; the container never starts",
                 "kubelet 拉不到映像：registry 拒絕了（unauthorized 或 denied），也就是少了 imagePullSecrets 或設錯了；container 一直沒有啟動"

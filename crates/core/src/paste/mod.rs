@@ -425,6 +425,28 @@ mod tests {
         assert_ne!(diagnose(&table(&killed)).kind, "readiness-failing");
     }
 
+    /// keda-example#6: `pull access denied …, repository does not exist or
+    /// may require 'docker login'` is said as the registry words it (absent
+    /// or private), not as missing credentials only.
+    #[test]
+    fn pull_access_denied_names_both_causes() {
+        let paste = "Events:\n  Type     Reason     Age                  From               Message\n  ----     ------     ----                 ----               -------\n  Warning  Failed     49s (x4 over 2m27s)  kubelet            Failed to pull image \"local/dummy\": rpc error: code = Unknown desc = Error response from daemon: pull access denied for local/dummy, repository does not exist or may require 'docker login': denied: requested access to the resource is denied\n";
+        let answer = diagnose(paste);
+        assert_eq!(answer.kind, "image-pull", "{answer:?}");
+        assert!(answer
+            .explanation
+            .en
+            .contains("does not exist or needs credentials"));
+        let private = paste.replace(
+            "pull access denied for local/dummy, repository does not exist or may require 'docker login': denied",
+            "unauthorized: authentication required",
+        );
+        assert!(diagnose(&private)
+            .explanation
+            .en
+            .contains("imagePullSecrets are missing"));
+    }
+
     #[test]
     fn nothing_recognised() {
         let answer = diagnose("hello\nworld");
