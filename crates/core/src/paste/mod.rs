@@ -137,15 +137,36 @@ fn node_state_taint(key: &str) -> bool {
         || key == "node.cloudprovider.kubernetes.io/uninitialized"
 }
 
+/// `Insufficient <resource>` names an accelerator: a vendor's device-plugin
+/// resource (`nvidia.com/gpu`, `nvidia.com/mig-1g.5gb`, `amd.com/gpu`,
+/// `gpu.intel.com/i915`, `google.com/tpu`), or another extended resource
+/// (a name with a domain) that says what it shares: a GPU-sharing
+/// scheduler's `aliyun.com/gpu-mem`, `tencent.com/vcuda-core`, the device
+/// plugins' `aws.amazon.com/neuron`, `habana.ai/gaudi`, 1.9's
+/// `alpha.kubernetes.io/nvidia-gpu`.
 fn is_gpu(item: &str) -> bool {
-    [
+    let resource = item
+        .split_once("Insufficient ")
+        .map(|(_, r)| r)
+        .unwrap_or(item)
+        .split_whitespace()
+        .next()
+        .unwrap_or("");
+    let vendor = [
         "nvidia.com/",
         "amd.com/gpu",
         "gpu.intel.com/",
         "google.com/tpu",
     ]
     .iter()
-    .any(|r| item.contains(r))
+    .any(|r| resource.contains(r));
+    let extended = resource.split_once('/').is_some_and(|(_, name)| {
+        let name = name.to_ascii_lowercase();
+        ["gpu", "cuda", "tpu", "neuron", "gaudi"]
+            .iter()
+            .any(|word| name.contains(word))
+    });
+    vendor || extended
 }
 
 /// Reads and judges a paste.
@@ -337,6 +358,20 @@ mod tests {
         );
         assert_eq!(
             scheduling_kind("0/2 nodes are available: 1 Insufficient memory, 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }."),
+            "pending-insufficient-resources"
+        );
+        // A GPU-sharing scheduler's extended resource is a GPU too
+        // (gpushare-scheduler-extender#59).
+        assert_eq!(
+            scheduling_kind("0/2 nodes are available: 2 Insufficient aliyun.com/gpu-mem."),
+            "pending-insufficient-gpu"
+        );
+        assert_eq!(
+            scheduling_kind("0/1 nodes are available: 1 Insufficient tencent.com/vcuda-core, 1 Insufficient tencent.com/vcuda-memory."),
+            "pending-insufficient-gpu"
+        );
+        assert_eq!(
+            scheduling_kind("0/3 nodes are available: 3 Insufficient example.com/licenses."),
             "pending-insufficient-resources"
         );
         // A node's state does not win over what the other nodes lack.
