@@ -262,8 +262,8 @@ pub(super) fn judge(pod: &PodFacts, ends_whole: bool) -> Verdict {
         // Docker's and containerd's `pull access denied …, repository does
         // not exist or may require 'docker login'|authorization`: the
         // registry answers alike for a repository that does not exist and
-        // one the node may not read (keda-example#6: images built locally,
-        // pushed nowhere).
+        // one the node may not read (keda-example#6: images named
+        // `local/…`).
         let absent_or_private = messages().any(|m| m.contains("repository does not exist"));
         let explanation = if absent_or_private {
             text!(
