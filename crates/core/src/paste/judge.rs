@@ -15,7 +15,7 @@ use crate::manifest::assumed::Assumption;
 use crate::manifest::path::{Path, ProgramField};
 use crate::text;
 
-use super::scheduling_kind;
+use super::{node_state_taint, scheduling_kind};
 
 /// What was judged of one pod.
 pub(super) struct Verdict {
@@ -150,6 +150,20 @@ fn failure_threshold(line: Option<&Line>) -> Option<u64> {
     rest.split_whitespace().next()?.parse().ok()
 }
 
+/// A program's log line saying the GPU's memory ran out.
+const CUDA_OOM: &[&str] = &[
+    "CUDA out of memory",
+    "OutOfMemoryError",
+    "CUDA error: out of memory",
+];
+
+/// Whether the pod's log lines say the GPU's memory ran out.
+pub(super) fn log_says_cuda_oom(pod: &PodFacts) -> bool {
+    pod.logs
+        .iter()
+        .any(|l| CUDA_OOM.iter().any(|n| l.text.contains(n)))
+}
+
 /// `ends_whole`: the paste's last line is whole, so a table or a log that
 /// runs to its end is whole too.
 pub(super) fn judge(pod: &PodFacts, ends_whole: bool) -> Verdict {
@@ -238,12 +252,25 @@ pub(super) fn judge(pod: &PodFacts, ends_whole: bool) -> Verdict {
     if !image_states.is_empty()
         || ((!pull_failed.is_empty() || !pull_lines.is_empty()) && !started_events)
     {
-        let unauthorized = pull_failed
-            .iter()
-            .map(|e| e.message.as_str())
-            .chain(pull_lines.iter().map(|l| l.text.as_str()))
-            .any(|m| m.contains("unauthorized") || m.contains("denied"));
-        let explanation = if unauthorized {
+        let messages = || {
+            pull_failed
+                .iter()
+                .map(|e| e.message.as_str())
+                .chain(pull_lines.iter().map(|l| l.text.as_str()))
+        };
+        let unauthorized = messages().any(|m| m.contains("unauthorized") || m.contains("denied"));
+        // Docker's and containerd's `pull access denied …, repository does
+        // not exist or may require 'docker login'|authorization`: the
+        // registry answers alike for a repository that does not exist and
+        // one the node may not read (keda-example#6: images named
+        // `local/…`).
+        let absent_or_private = messages().any(|m| m.contains("repository does not exist"));
+        let explanation = if absent_or_private {
+            text!(
+                "the kubelet cannot pull the image: the registry says the repository does not exist or needs credentials (it answers alike for both), so check the image's name first (a typo, an image built on a laptop and pushed nowhere), then imagePullSecrets; the container never starts",
+                "kubelet 拉不到映像：registry 回答 repository 不存在或需要憑證（這兩種情況它的回答一樣），所以先檢查映像名稱（打錯字、只在筆電上 build 而沒有推到任何 registry），再檢查 imagePullSecrets；container 一直沒有啟動"
+            )
+        } else if unauthorized {
             text!(
                 "the kubelet cannot pull the image: the registry refuses it (unauthorized or denied), so imagePullSecrets are missing or wrong; the container never starts",
                 "kubelet 拉不到映像：registry 拒絕了（unauthorized 或 denied），也就是少了 imagePullSecrets 或設錯了；container 一直沒有啟動"
@@ -628,11 +655,7 @@ pub(super) fn judge(pod: &PodFacts, ends_whole: bool) -> Verdict {
             return verdict.with(lines);
         }
         // CUDA out of memory.
-        if let Some(line) = log_line(&[
-            "CUDA out of memory",
-            "OutOfMemoryError",
-            "CUDA error: out of memory",
-        ]) {
+        if let Some(line) = log_line(CUDA_OOM) {
             return Verdict::new(
                 "cuda-oom",
                 text!(
@@ -717,13 +740,46 @@ pub(super) fn judge(pod: &PodFacts, ends_whole: bool) -> Verdict {
         return unknown(pod, missing, lines);
     }
 
+    // A program's log pasted alone: nothing else says how the container is,
+    // and a CUDA out of memory error that the program does not catch ends
+    // the process (PyTorch raises `torch.OutOfMemoryError`).
+    let state_shown =
+        !main.is_empty() || !pod.rows.is_empty() || !pod.events.is_empty() || pod.phase.is_some();
+    if let Some(line) = log_line(CUDA_OOM).filter(|_| !state_shown) {
+        return Verdict::new(
+            "cuda-oom",
+            text!(
+                "the program's CUDA allocation failed: the GPU's memory ran out (a time-sliced neighbour, the MPS cap, a MIG slice or the card itself is smaller than the model needs); an error that the program does not catch ends the process and the kubelet restarts it (the paste shows the log alone: kubectl get pod shows the RESTARTS)",
+                "程式向 GPU 要記憶體失敗（CUDA out of memory）：GPU 記憶體不夠（Time-slicing 的鄰居、MPS 上限、MIG 切片或整張卡比模型需要的小）；程式沒有接住這個錯誤，行程就會結束、被 kubelet 重啟（貼上的只有日誌：kubectl get pod 會顯示 RESTARTS）"
+            ),
+        )
+        .with([line]);
+    }
+
     // 7. Running, never Ready.
     let readiness: Vec<&EventRow> = events(pod, "Unhealthy", "Readiness probe failed");
     let not_ready = main
         .iter()
         .any(|c| c.ready.as_ref().is_some_and(|(r, _)| !r))
         || pod.rows.iter().any(|r| r.ready.0 < r.ready.1);
-    if not_ready && !readiness.is_empty() {
+    // Events alone, without the container's Ready: a readiness probe whose
+    // failures are answers, at least the default failureThreshold (3) of
+    // them, in a whole table with no restart: the kubelet marks the
+    // container not ready after failureThreshold consecutive failures and
+    // before its first success (`pkg/kubelet/prober/worker.go`), and an
+    // answer says the program serves.
+    let ready_shown = main.iter().any(|c| c.ready.is_some()) || !pod.rows.is_empty();
+    let answered_failures: u64 = readiness
+        .iter()
+        .filter(|e| !refused_connection(&e.message))
+        .map(|e| e.count)
+        .sum();
+    let failing_alone = !ready_shown
+        && events_whole
+        && answered_failures >= 3
+        && events(pod, "Killing", "").is_empty()
+        && backoff.is_empty();
+    if (not_ready || failing_alone) && !readiness.is_empty() {
         let container = readiness
             .iter()
             .find_map(|e| e.container.clone())
@@ -735,15 +791,20 @@ pub(super) fn judge(pod: &PodFacts, ends_whole: bool) -> Verdict {
         let (probe_line, declared) = probe_of(facts, "Readiness");
         let answered = readiness.iter().any(|e| !refused_connection(&e.message));
         if answered || declared == Some(false) {
-            let mut verdict = Verdict::new(
-                "readiness-failing",
+            let explanation = if not_ready {
                 text!(
                     "Running but not Ready: the readinessProbe never passes although the program serves (it asks a path or port the program does not answer, or times out), so the Service sends the pod no traffic",
                     "Running 但沒有 Ready：程式在服務，readinessProbe 卻從來沒有成功（它問的路徑或 port 程式不回應，或是逾時），所以 Service 不會把流量送給這個 Pod"
-                ),
-            )
-            .with(readiness.iter().map(|e| e.line.clone()))
-            .with(probe_line.cloned());
+                )
+            } else {
+                text!(
+                    "the readinessProbe keeps failing although the program serves (it answers, with a status code or too late), so the kubelet keeps the container not Ready and the Service sends the pod no traffic; no probe kills it, so it does not restart (the paste does not show Ready:; kubectl get pod shows READY)",
+                    "程式在服務（有回應，只是狀態碼不對或太慢），readinessProbe 卻一直失敗，所以 kubelet 讓 container 維持沒有 Ready，Service 不會把流量送給這個 Pod；沒有探針砍它，所以不會重啟（貼上的內容看不到 Ready:；kubectl get pod 的 READY 欄會顯示）"
+                )
+            };
+            let mut verdict = Verdict::new("readiness-failing", explanation)
+                .with(readiness.iter().map(|e| e.line.clone()))
+                .with(probe_line.cloned());
             verdict.container = container;
             return verdict;
         }
@@ -849,6 +910,8 @@ fn unknown_events(pod: &PodFacts, line: &Line) -> Verdict {
 }
 
 fn scheduling_verdict(kind: &'static str, message: &str, line: &Line, pod: &PodFacts) -> Verdict {
+    let key = taint_key(message).unwrap_or_default();
+    let state_taint = node_state_taint(&key);
     let explanation = match kind {
         "pending-insufficient-gpu" => text!(
             "Pending: no node has the GPUs the pod requests free (Insufficient nvidia.com/gpu): they are all allocated to other pods, or no node has that many; the scheduler retries when something changes",
@@ -858,6 +921,12 @@ fn scheduling_verdict(kind: &'static str, message: &str, line: &Line, pod: &PodF
             "Pending: no node has the CPU, memory or pod slots the pod requests free (the scheduler counts requests, not use)",
             "Pending：沒有任何節點還有 Pod 要求的空閒 CPU、記憶體或 Pod 數量（排程器算的是 requests，不是實際用量）"
         ),
+        "pending-untolerated-taint" if state_taint => {
+            text!(
+                "Pending: the nodes carry a taint that says their state ({key}), which the node lifecycle controller or the kubelet puts on a node that is not ready, unreachable, cordoned, or short of disk, memory or PIDs, so that nothing new lands there; a toleration would put the pod on that node: fix the node (kubectl describe node shows its Conditions and Taints), or add one that is healthy",
+                "Pending：節點帶著表示自身狀態的 taint（{key}）；節點沒有就緒、失聯、被 cordon，或磁碟、記憶體、PID 不足時，node lifecycle controller 或 kubelet 就會加上它，讓新的 Pod 不要再放上去；加 toleration 只會把 Pod 放到那個節點上：要修的是節點（kubectl describe node 會列出它的 Conditions 和 Taints），或是加一個健康的節點"
+            )
+        }
         "pending-untolerated-taint" => text!(
             "Pending: the nodes that could run the pod carry a taint it does not tolerate (GPU node pools are usually tainted nvidia.com/gpu): add the toleration",
             "Pending：能跑這個 Pod 的節點帶著它不容忍的 taint（GPU 節點池通常有 nvidia.com/gpu 的 taint）：加上 toleration"
@@ -876,19 +945,27 @@ fn scheduling_verdict(kind: &'static str, message: &str, line: &Line, pod: &PodF
         .evidence
         .extend(pod.phase.iter().map(|(_, l)| l.clone()));
     if kind == "pending-untolerated-taint" {
-        verdict.fix =
-            taint_key(message).map(|key| format!("tolerations:\n- key: {key}\n  operator: Exists"));
+        verdict.fix = Some(key)
+            .filter(|key| !key.is_empty() && !state_taint)
+            .map(|key| format!("tolerations:\n- key: {key}\n  operator: Exists"));
     }
     verdict
 }
 
-/// The key of the first untolerated taint: `{nvidia.com/gpu: present}`.
+/// The key of the untolerated taint to act on: `{nvidia.com/gpu: present}`;
+/// the first that someone put there, else the first that says a node's
+/// state; never the control plane's.
 fn taint_key(message: &str) -> Option<String> {
-    message
+    let keys: Vec<String> = message
         .split('{')
         .skip(1)
         .filter_map(|part| part.split_once(':').map(|(key, _)| key.trim().to_string()))
-        .find(|key| !key.starts_with("node-role.kubernetes.io/"))
+        .filter(|key| !key.starts_with("node-role.kubernetes.io/"))
+        .collect();
+    keys.iter()
+        .find(|key| !node_state_taint(key))
+        .or(keys.first())
+        .cloned()
 }
 
 /// `secret "mlflow-secret" not found` → (`secret`, `mlflow-secret`).

@@ -21,7 +21,7 @@ use crate::i18n::Text;
 use crate::manifest::assumed::Assumption;
 use crate::text;
 
-use self::judge::{judge, Verdict};
+use self::judge::{judge, log_says_cuda_oom, Verdict};
 
 pub use read::{read, Line, Paste, PodFacts};
 
@@ -78,7 +78,9 @@ pub fn kind_name(kind: Kind, scheduler_message: &str, liveness: bool) -> &'stati
 /// Insufficient nvidia.com/gpu, 2 node(s) had untolerated taint {…}.`
 /// (kube-scheduler's `FitError.Error`; kubectl-output.md §3.6). A taint
 /// other than the control plane's wins (the nodes with GPUs are the tainted
-/// ones), then a GPU shortage, then another resource, then node affinity.
+/// ones), then a GPU shortage, then another resource, then node affinity;
+/// a taint that says a node's state (`node_state_taint`) only when the
+/// message lists nothing else.
 pub fn scheduling_kind(message: &str) -> &'static str {
     let reasons = message
         .split(" preemption:")
@@ -87,13 +89,19 @@ pub fn scheduling_kind(message: &str) -> &'static str {
         .split_once("nodes are available: ")
         .map(|(_, r)| r)
         .unwrap_or(message);
-    let mut found = [false; 4];
+    let mut found = [false; 5];
     for item in reasons.split(", ") {
         let item = item.trim().trim_end_matches('.');
         // ≤ 1.2x: `3 node(s) had taint {k: v}, that the pod didn't tolerate`.
         let taint = item.contains("untolerated taint")
             || (item.contains("had taint") && message.contains("didn't tolerate"));
-        if taint && !item.contains("node-role.kubernetes.io/") {
+        let state = item
+            .split_once('{')
+            .and_then(|(_, key)| key.split_once(':'))
+            .is_some_and(|(key, _)| node_state_taint(key.trim()));
+        if taint && state {
+            found[4] = true;
+        } else if taint && !item.contains("node-role.kubernetes.io/") {
             found[0] = true;
         } else if item.contains("Insufficient") && is_gpu(item) {
             found[1] = true;
@@ -103,11 +111,12 @@ pub fn scheduling_kind(message: &str) -> &'static str {
             found[3] = true;
         }
     }
-    const NAMES: [&str; 4] = [
+    const NAMES: [&str; 5] = [
         "pending-untolerated-taint",
         "pending-insufficient-gpu",
         "pending-insufficient-resources",
         "pending-node-affinity",
+        "pending-untolerated-taint",
     ];
     found
         .iter()
@@ -115,15 +124,50 @@ pub fn scheduling_kind(message: &str) -> &'static str {
         .map_or("unschedulable", |i| NAMES[i])
 }
 
+/// A taint the cluster puts on a node to say its state, not one a person
+/// puts to reserve it: the node lifecycle controller's and the kubelet's
+/// `node.kubernetes.io/not-ready`, `unreachable`, `unschedulable`,
+/// `memory-pressure`, `disk-pressure`, `pid-pressure`,
+/// `network-unavailable`, `out-of-service`, and the cloud provider's
+/// `node.cloudprovider.kubernetes.io/uninitialized`
+/// (`staging/src/k8s.io/api/core/v1/well_known_taints.go`). Tolerating one
+/// would place the pod on a node that is broken or full; the node is what
+/// to fix.
+fn node_state_taint(key: &str) -> bool {
+    key.starts_with("node.kubernetes.io/")
+        || key == "node.cloudprovider.kubernetes.io/uninitialized"
+}
+
+/// `Insufficient <resource>` names an accelerator: a vendor's device-plugin
+/// resource (`nvidia.com/gpu`, `nvidia.com/mig-1g.5gb`, `amd.com/gpu`,
+/// `gpu.intel.com/i915`, `google.com/tpu`), or another extended resource
+/// (a name with a domain) that says what it shares: a GPU-sharing
+/// scheduler's `aliyun.com/gpu-mem`, `tencent.com/vcuda-core`, the device
+/// plugins' `aws.amazon.com/neuron`, `habana.ai/gaudi`, 1.9's
+/// `alpha.kubernetes.io/nvidia-gpu`.
 fn is_gpu(item: &str) -> bool {
-    [
+    let resource = item
+        .split_once("Insufficient ")
+        .map(|(_, r)| r)
+        .unwrap_or(item)
+        .split_whitespace()
+        .next()
+        .unwrap_or("");
+    let vendor = [
         "nvidia.com/",
         "amd.com/gpu",
         "gpu.intel.com/",
         "google.com/tpu",
     ]
     .iter()
-    .any(|r| item.contains(r))
+    .any(|r| resource.contains(r));
+    let extended = resource.split_once('/').is_some_and(|(_, name)| {
+        let name = name.to_ascii_lowercase();
+        ["gpu", "cuda", "tpu", "neuron", "gaudi"]
+            .iter()
+            .any(|word| name.contains(word))
+    });
+    vendor || extended
 }
 
 /// Reads and judges a paste.
@@ -215,6 +259,8 @@ fn has_any(pod: &PodFacts) -> bool {
         || pod.unschedulable.is_some()
         // A kubelet message pasted alone.
         || pod.logs.iter().any(|l| l.text.starts_with("Failed to pull image \""))
+        // A program's log alone that says how it ended.
+        || log_says_cuda_oom(pod)
 }
 
 /// "describe pod (1 pod), an Events table, …" in both languages.
@@ -317,6 +363,29 @@ mod tests {
             scheduling_kind("0/2 nodes are available: 1 Insufficient memory, 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }."),
             "pending-insufficient-resources"
         );
+        // A GPU-sharing scheduler's extended resource is a GPU too
+        // (gpushare-scheduler-extender#59).
+        assert_eq!(
+            scheduling_kind("0/2 nodes are available: 2 Insufficient aliyun.com/gpu-mem."),
+            "pending-insufficient-gpu"
+        );
+        assert_eq!(
+            scheduling_kind("0/1 nodes are available: 1 Insufficient tencent.com/vcuda-core, 1 Insufficient tencent.com/vcuda-memory."),
+            "pending-insufficient-gpu"
+        );
+        assert_eq!(
+            scheduling_kind("0/3 nodes are available: 3 Insufficient example.com/licenses."),
+            "pending-insufficient-resources"
+        );
+        // A node's state does not win over what the other nodes lack.
+        assert_eq!(
+            scheduling_kind("0/3 nodes are available: 1 node(s) had untolerated taint {node.kubernetes.io/unreachable: }, 2 Insufficient nvidia.com/gpu."),
+            "pending-insufficient-gpu"
+        );
+        assert_eq!(
+            scheduling_kind("0/3 nodes are available: 1 node(s) had untolerated taint {node.kubernetes.io/not-ready: }, 2 node(s) had untolerated taint {nvidia.com/gpu: present}."),
+            "pending-untolerated-taint"
+        );
         assert_eq!(
             scheduling_kind(
                 "0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector."
@@ -334,6 +403,86 @@ mod tests {
             .evidence
             .iter()
             .any(|l| l.text.contains("Back-off restarting failed container")));
+    }
+
+    /// A taint that says a node's state (kuscia#45's disk-pressure,
+    /// optscale#568's unreachable) gets no toleration; a GPU pool's does.
+    #[test]
+    fn node_state_taints_get_no_toleration() {
+        let row = |message: &str| {
+            format!("Events:\n  Type     Reason            Age   From               Message\n  ----     ------            ----  ----               -------\n  Warning  FailedScheduling  1m    default-scheduler  {message}\n")
+        };
+        let answer = diagnose(&row("0/2 nodes are available: 2 node(s) had untolerated taint {node.kubernetes.io/disk-pressure: }. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."));
+        assert_eq!(answer.kind, "pending-untolerated-taint", "{answer:?}");
+        assert_eq!(answer.fix, None);
+        assert!(answer
+            .explanation
+            .en
+            .contains("node.kubernetes.io/disk-pressure"));
+        assert!(answer
+            .explanation
+            .zh_tw
+            .contains("node.kubernetes.io/disk-pressure"));
+        // Beside a taint someone put on the GPU nodes, that one is the fix.
+        let answer = diagnose(&row("0/3 nodes are available: 1 node(s) had untolerated taint {node.kubernetes.io/not-ready: }, 2 node(s) had untolerated taint {nvidia.com/gpu: present}."));
+        assert_eq!(answer.kind, "pending-untolerated-taint", "{answer:?}");
+        assert_eq!(
+            answer.fix.as_deref(),
+            Some("tolerations:\n- key: nvidia.com/gpu\n  operator: Exists")
+        );
+    }
+
+    /// A program's log pasted alone (llm-d-infra#195) says how it ended; the
+    /// same log beside a container that is Ready with no restart does not.
+    #[test]
+    fn cuda_oom_from_a_log_alone() {
+        let log = "ERROR 08-25 22:00:44 [core.py:632] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 330.00 MiB.\n";
+        let answer = diagnose(log);
+        assert_eq!(answer.kind, "cuda-oom", "{answer:?}");
+        assert_eq!(answer.evidence.first().map(|l| l.number), Some(1));
+        let ready = format!("{log}Name:  p\nContainers:\n  api:\n    State:          Running\n    Ready:          True\n    Restart Count:  0\n");
+        assert_eq!(diagnose(&ready).kind, "healthy");
+    }
+
+    /// Events alone (gravity#1335): readiness failures that are answers, at
+    /// least failureThreshold's default 3 of them, in a whole table with no
+    /// kill; fewer, a cut table, or a kill beside them say too little.
+    #[test]
+    fn readiness_failing_from_events_alone() {
+        let table = |rows: &str| {
+            format!("Events:\n  Type     Reason     Age   From     Message\n  ----     ------     ----  ----     -------\n{rows}")
+        };
+        let failing = "  Warning  Unhealthy  86s (x25710 over 2d23h)  kubelet, ip.ec2.internal  Readiness probe failed: HTTP probe failed with statuscode: 503\n";
+        let answer = diagnose(&table(failing));
+        assert_eq!(answer.kind, "readiness-failing", "{answer:?}");
+        assert!(answer.explanation.en.contains("does not show Ready:"));
+        let once = "  Warning  Unhealthy  86s   kubelet  Readiness probe failed: HTTP probe failed with statuscode: 503\n";
+        assert_eq!(diagnose(&table(once)).kind, "unknown");
+        assert_eq!(diagnose(table(failing).trim_end()).kind, "unknown");
+        let killed = format!("{failing}  Normal   Killing    80s   kubelet  Container api failed liveness probe, will be restarted\n");
+        assert_ne!(diagnose(&table(&killed)).kind, "readiness-failing");
+    }
+
+    /// keda-example#6: `pull access denied …, repository does not exist or
+    /// may require 'docker login'` is said as the registry words it (absent
+    /// or private), not as missing credentials only.
+    #[test]
+    fn pull_access_denied_names_both_causes() {
+        let paste = "Events:\n  Type     Reason     Age                  From               Message\n  ----     ------     ----                 ----               -------\n  Warning  Failed     49s (x4 over 2m27s)  kubelet            Failed to pull image \"local/dummy\": rpc error: code = Unknown desc = Error response from daemon: pull access denied for local/dummy, repository does not exist or may require 'docker login': denied: requested access to the resource is denied\n";
+        let answer = diagnose(paste);
+        assert_eq!(answer.kind, "image-pull", "{answer:?}");
+        assert!(answer
+            .explanation
+            .en
+            .contains("does not exist or needs credentials"));
+        let private = paste.replace(
+            "pull access denied for local/dummy, repository does not exist or may require 'docker login': denied",
+            "unauthorized: authentication required",
+        );
+        assert!(diagnose(&private)
+            .explanation
+            .en
+            .contains("imagePullSecrets are missing"));
     }
 
     #[test]
