@@ -73,6 +73,7 @@ mod inputs;
 mod kubectl;
 mod lint;
 mod lint_output;
+mod map;
 mod rules;
 mod share;
 mod simulate;
@@ -85,6 +86,7 @@ use exercises::exercises_command;
 use fmt::fmt_command;
 use kubectl::kubectl_command;
 use lint::lint_command;
+use map::map_command;
 use rules::rules_command;
 use share::share_command;
 use simulate::simulate_command;
@@ -100,7 +102,8 @@ const USAGE: &str =
        podlab share FILE [--base URL] [--embed [--view timeline|yaml|kubectl|diagnosis] [--at T] [--controls A,B] [--lang en|zh-TW] [--autoplay]]
        podlab exercises list [--format text|json] [--lang en|zh-TW]
        podlab exercises check ID FILE [--format text|json] [--lang en|zh-TW]
-       podlab diagnose FILE|- [--format text|json] [--lang en|zh-TW] [--replay OUT.yaml]";
+       podlab diagnose FILE|- [--format text|json] [--lang en|zh-TW] [--replay OUT.yaml]
+       podlab map FILE|- [--x startup=0s..300s] [--y memory.peak=1Gi..16Gi] [--steps 32x24] [--format text|json|svg] [--lang en|zh-TW]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -133,6 +136,7 @@ fn run(args: &[String]) -> Result<u8, String> {
         "fmt" => fmt_command(rest),
         "exercises" => exercises_command(rest),
         "diagnose" => diagnose_command(rest),
+        "map" => map_command(rest),
         "help" | "--help" | "-h" => {
             outln!("{USAGE}");
             Ok(0)

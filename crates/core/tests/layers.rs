@@ -29,7 +29,7 @@ const CORE: &[&[&str]] = &[
     &["suppress"],
     &["lint", "config"],
     &["explain"],
-    &["exercise", "controls", "share"],
+    &["exercise", "controls", "share", "map"],
     &["kubectl", "picture", "paste"],
 ];
 
