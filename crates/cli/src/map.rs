@@ -28,12 +28,31 @@ pub fn map_command(args: &[String]) -> Result<u8, String> {
         match arg.as_str() {
             "--format" => format = iter.next().ok_or("--format needs a value")?.clone(),
             "--lang" => lang = lang_value(iter.next())?,
-            "--x" => x = iter.next().ok_or("--x needs an axis (`startup=0s..300s`)")?.clone(),
-            "--y" => y = iter.next().ok_or("--y needs an axis (`memory.peak=1Gi..16Gi`)")?.clone(),
-            "--steps" => steps = parse_steps(iter.next().ok_or("--steps needs COLUMNSxROWS (`32x24`)")?, lang)?,
+            "--x" => {
+                x = iter
+                    .next()
+                    .ok_or("--x needs an axis (`startup=0s..300s`)")?
+                    .clone()
+            }
+            "--y" => {
+                y = iter
+                    .next()
+                    .ok_or("--y needs an axis (`memory.peak=1Gi..16Gi`)")?
+                    .clone()
+            }
+            "--steps" => {
+                steps = parse_steps(
+                    iter.next().ok_or("--steps needs COLUMNSxROWS (`32x24`)")?,
+                    lang,
+                )?
+            }
             _ if arg.starts_with("--") => return Err(format!("unknown option `{arg}`\n{USAGE}")),
             _ if file.is_none() => file = Some(arg.clone()),
-            _ => return Err(format!("podlab map reads one file (`{arg}` is a second)\n{USAGE}")),
+            _ => {
+                return Err(format!(
+                    "podlab map reads one file (`{arg}` is a second)\n{USAGE}"
+                ))
+            }
         }
     }
     let Some(file) = file else {
@@ -48,7 +67,10 @@ pub fn map_command(args: &[String]) -> Result<u8, String> {
     let y = Axis::parse(&y, &reading).map_err(|message| format!("--y: {}", message.get(lang)))?;
     let map = map::compute(&reading, &x, &y, steps);
     match format.as_str() {
-        "json" => outln!("{}", serde_json::to_string_pretty(&map_json(&map)).unwrap_or_default()),
+        "json" => outln!(
+            "{}",
+            serde_json::to_string_pretty(&map_json(&map)).unwrap_or_default()
+        ),
         "svg" => out!("{}", map::svg(&map, lang)),
         _ => out!("{}", map::grid(&map, lang)),
     }

@@ -40,8 +40,18 @@ fn main() {
         println!("map bench: test mode (no --bench), one 4 × 3 map");
         return;
     }
-    bench("reference Deployment, startup × memory.peak", &reading, &x, &y);
-    bench("reference Deployment, startup × livenessProbe.periodSeconds", &reading, &x, &probe);
+    bench(
+        "reference Deployment, startup × memory.peak",
+        &reading,
+        &x,
+        &y,
+    );
+    bench(
+        "reference Deployment, startup × livenessProbe.periodSeconds",
+        &reading,
+        &x,
+        &probe,
+    );
 }
 
 fn bench(name: &str, reading: &podlab_core::lint::Reading, x: &Axis, y: &Axis) {

@@ -29,8 +29,8 @@ const CORE: &[&[&str]] = &[
     &["suppress"],
     &["lint", "config"],
     &["explain"],
-    &["exercise", "controls", "share", "map"],
-    &["kubectl", "picture", "paste"],
+    &["exercise", "controls", "share"],
+    &["kubectl", "picture", "paste", "map"],
 ];
 
 /// `web/src`, lowest layer first (`main.rs`, `worker.rs` and `lint_worker.rs` are the

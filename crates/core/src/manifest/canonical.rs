@@ -327,12 +327,27 @@ mod tests {
 
     #[test]
     fn with_value_is_the_object_written_with_that_value() {
-        let old = canon("spec: {containers: [{name: api, livenessProbe: {periodSeconds: 10}}, {name: b}]}");
-        let path = [("spec", None), ("containers", Some("api")), ("livenessProbe", None), ("periodSeconds", None)];
-        let new = canon("spec: {containers: [{name: api, livenessProbe: {periodSeconds: 5}}, {name: b}]}");
+        let old = canon(
+            "spec: {containers: [{name: api, livenessProbe: {periodSeconds: 10}}, {name: b}]}",
+        );
+        let path = [
+            ("spec", None),
+            ("containers", Some("api")),
+            ("livenessProbe", None),
+            ("periodSeconds", None),
+        ];
+        let new = canon(
+            "spec: {containers: [{name: api, livenessProbe: {periodSeconds: 5}}, {name: b}]}",
+        );
         assert_eq!(old.with_value(&path, Canon::Int(5)), Some(new));
         // A missing mapping is added, as writing the field adds it.
-        let path = [("spec", None), ("containers", Some("b")), ("resources", None), ("limits", None), ("memory", None)];
+        let path = [
+            ("spec", None),
+            ("containers", Some("b")),
+            ("resources", None),
+            ("limits", None),
+            ("memory", None),
+        ];
         let added = canon("spec: {containers: [{name: api, livenessProbe: {periodSeconds: 10}}, {name: b, resources: {limits: {memory: 4Gi}}}]}");
         assert_eq!(old.with_value(&path, Canon::Str("4Gi".into())), Some(added));
         // A container that is not there: no object.

@@ -51,12 +51,10 @@ impl Unit {
             Unit::Bytes => quantity::parse(written)
                 .map(|q| q.value())
                 .map_err(|error| error.message(written)),
-            Unit::Count => written.parse::<i64>().map(i128::from).map_err(|_| {
-                text!(
-                    "`{written}` is not a whole number",
-                    "`{written}` 不是整數"
-                )
-            }),
+            Unit::Count => written
+                .parse::<i64>()
+                .map(i128::from)
+                .map_err(|_| text!("`{written}` is not a whole number", "`{written}` 不是整數")),
         }
     }
 
@@ -359,11 +357,15 @@ impl Axis {
 
 /// The full path of a manifest field target in the first workload, as
 /// (name, list entry) segments.
-fn manifest_path(workload: &Workload, target: &Target) -> Vec<(String, Option<String>)> {
+pub(super) fn manifest_path(workload: &Workload, target: &Target) -> Vec<(String, Option<String>)> {
     let plain = |name: &str| (name.to_string(), None);
     let mut out: Vec<(String, Option<String>)> = Vec::new();
     let pod_spec = |out: &mut Vec<(String, Option<String>)>, container: &str| {
-        out.extend(crate::manifest::api::pod_spec_path(workload).split('.').map(plain));
+        out.extend(
+            crate::manifest::api::pod_spec_path(workload)
+                .split('.')
+                .map(plain),
+        );
         out.push(("containers".into(), Some(container.to_string())));
     };
     match target {
@@ -490,7 +492,11 @@ fn probe_of_mut(
     }
 }
 
-const PROBES: [ProbeKind; 3] = [ProbeKind::Startup, ProbeKind::Liveness, ProbeKind::Readiness];
+const PROBES: [ProbeKind; 3] = [
+    ProbeKind::Startup,
+    ProbeKind::Liveness,
+    ProbeKind::Readiness,
+];
 
 /// What an axis name moves, its unit and its full name.
 fn target_of(name: &str, reading: &Reading) -> Result<(Target, Unit, String), Text> {

@@ -26,7 +26,12 @@ fn nearest(values: &[i128], value: Option<i128>) -> Option<usize> {
 fn present(map: &Map) -> Vec<Outcome> {
     Outcome::ALL
         .into_iter()
-        .filter(|outcome| map.cells.iter().flatten().any(|cell| cell.outcome == *outcome))
+        .filter(|outcome| {
+            map.cells
+                .iter()
+                .flatten()
+                .any(|cell| cell.outcome == *outcome)
+        })
         .collect()
 }
 
@@ -81,8 +86,16 @@ pub fn grid(map: &Map, lang: Lang) -> String {
     }
     let columns = map.x.values.len();
     out.push_str(&format!("{:width$} +{}\n", "", "-".repeat(columns)));
-    let first = map.x.values.first().map_or(String::new(), |v| unit_x.format(*v));
-    let last = map.x.values.last().map_or(String::new(), |v| unit_x.format(*v));
+    let first = map
+        .x
+        .values
+        .first()
+        .map_or(String::new(), |v| unit_x.format(*v));
+    let last = map
+        .x
+        .values
+        .last()
+        .map_or(String::new(), |v| unit_x.format(*v));
     let gap = columns.saturating_sub(first.chars().count());
     out.push_str(&format!("{:width$}  {first}{last:>gap$}\n", ""));
     let (x, y) = (&map.x.axis.name, &map.y.axis.name);
@@ -126,8 +139,14 @@ pub fn grid(map: &Map, lang: Lang) -> String {
             while end + 1 < line.bands.len() && line.bands[end + 1] == band {
                 end += 1;
             }
-            let from = other.axis.unit.format(other.values.get(index).copied().unwrap_or(0));
-            let to = other.axis.unit.format(other.values.get(end).copied().unwrap_or(0));
+            let from = other
+                .axis
+                .unit
+                .format(other.values.get(index).copied().unwrap_or(0));
+            let to = other
+                .axis
+                .unit
+                .format(other.values.get(end).copied().unwrap_or(0));
             let name = &other.axis.name;
             let at = if index == end {
                 format!("{name} = {from}")
@@ -204,8 +223,16 @@ pub fn svg(map: &Map, lang: Lang) -> String {
         let y = row_top(i128::try_from(row).unwrap_or(0));
         for (column, cell) in cells.iter().enumerate() {
             let x = LEFT + i128::try_from(column).unwrap_or(0) * CELL_W;
-            let xv = map.x.axis.unit.format(map.x.values.get(column).copied().unwrap_or(0));
-            let yv = map.y.axis.unit.format(map.y.values.get(row).copied().unwrap_or(0));
+            let xv = map
+                .x
+                .axis
+                .unit
+                .format(map.x.values.get(column).copied().unwrap_or(0));
+            let yv = map
+                .y
+                .axis
+                .unit
+                .format(map.y.values.get(row).copied().unwrap_or(0));
             let tip = format!(
                 "{} = {xv}, {} = {yv}: {} — STATUS {}, RESTARTS {}",
                 map.x.axis.name,

@@ -17,15 +17,18 @@
 //! which the seed leaves out (docs/simulator.md "Names and the seed"), so
 //! all the cells share it; re-hashed from the edited canonical form for a
 //! manifest field. The rules' lines (`lines.rs`) are computed by the rules'
-//! own functions; `draw.rs` draws the map as text and as SVG.
+//! own functions; `draw.rs` draws the map as text and as SVG; `write.rs`
+//! writes a cell's value into the text (a click on it, the exactness test).
 
 mod axis;
 mod draw;
 mod lines;
+mod write;
 
 pub use axis::{Axis, ProbeField, Target, Unit};
 pub use draw::{grid, svg};
 pub use lines::{RuleLine, Side};
+pub use write::write;
 
 use crate::i18n::Text;
 use crate::manifest::duration::Millis;
@@ -287,10 +290,12 @@ fn pod_outcome(run: &Run, pod: &PodRun, status: &str, restarts: usize) -> Outcom
         && (!ready
             || pod.containers.iter().any(|container| {
                 let loading = container.instances.last().is_some_and(|newest| {
-                    newest.started.saturating_add(container.program.startup.value) > at
+                    newest
+                        .started
+                        .saturating_add(container.program.startup.value)
+                        > at
                 });
-                let exits =
-                    container.program.exit.is_some() || container.program.run_for.is_some();
+                let exits = container.program.exit.is_some() || container.program.run_for.is_some();
                 container.instances.len() > 1 && (loading || exits)
             }));
     if ready && !looping {
