@@ -33,9 +33,13 @@
 //! kubectl printed about a failing pod, pasted, read and answered: the
 //! kind, the pasted lines that show it, the fix (docs/diagnose.md).
 //!
+//! `podlab map FILE|- [--x AXIS] [--y AXIS] [--steps 32x24] [--format text|json|svg] [--lang en|zh-TW]`:
+//! the outcome of the text over two of its numbers, each cell a full
+//! simulation, with the rules' lines (docs/map.md).
+//!
 //! One module per command: `lint.rs` (its settings and files in
 //! `inputs.rs`, its four output formats in `lint_output.rs`), `rules.rs`,
-//! `simulate.rs`, `kubectl.rs`, `fmt.rs`, `share.rs`, `exercises.rs` and `diagnose.rs`. This file reads
+//! `simulate.rs`, `kubectl.rs`, `fmt.rs`, `share.rs`, `exercises.rs`, `diagnose.rs` and `map.rs`. This file reads
 //! the command line and holds what they share: standard output that ends
 //! quietly on a closed pipe, `--lang`, and reading a file or standard input.
 

@@ -44,7 +44,9 @@ const Y: &str = "livenessProbe.periodSeconds=5..15";
 #[test]
 fn json_cells_are_what_simulate_prints_for_the_text_with_the_values() {
     let file = golden("crash-loop-liveness-40s.yaml");
-    let args = ["map", &file, "--x", X, "--y", Y, "--steps", "7x3", "--format", "json"];
+    let args = [
+        "map", &file, "--x", X, "--y", Y, "--steps", "7x3", "--format", "json",
+    ];
     let (code, out, _) = podlab(&args, "");
     assert_eq!(code, Some(0));
     let json: Value = serde_json::from_str(&out).expect("JSON");
@@ -59,7 +61,9 @@ fn json_cells_are_what_simulate_prints_for_the_text_with_the_values() {
     assert_eq!(json["point"], serde_json::json!({ "x": "40s", "y": "10" }));
     let rows = json["cells"].as_array().expect("rows");
     assert_eq!(rows.len(), 3);
-    assert!(rows.iter().all(|row| row.as_array().map(Vec::len) == Some(7)));
+    assert!(rows
+        .iter()
+        .all(|row| row.as_array().map(Vec::len) == Some(7)));
     // The band of PL201 at periodSeconds 10: 10 + 2 × 10 s to 10 + 3 × 10 s.
     assert_eq!(json["lines"][0]["rule"], "PL201");
     assert_eq!(json["lines"][0]["axis"], "x");
@@ -103,14 +107,22 @@ fn text_is_a_grid_with_the_point_and_a_legend_in_both_languages() {
     // The highest periodSeconds on top; 13 cells a row; the point at
     // (40s, 10), in the middle row.
     assert!(rows[0].trim_start().starts_with("15 |"), "{en}");
-    assert!(rows.iter().all(|row| row.split('|').nth(1).map(str::len) == Some(13)));
+    assert!(rows
+        .iter()
+        .all(|row| row.split('|').nth(1).map(str::len) == Some(13)));
     assert!(rows[1].contains('@') && !rows[0].contains('@'), "{en}");
-    assert!(en.contains("C CrashLoopBackOff") && en.contains(". Running, Ready"), "{en}");
+    assert!(
+        en.contains("C CrashLoopBackOff") && en.contains(". Running, Ready"),
+        "{en}"
+    );
     assert!(en.contains("PL201"), "{en}");
     let mut zh_args = args.to_vec();
     zh_args.extend(["--lang", "zh-TW"]);
     let (_, zh, _) = podlab(&zh_args, "");
-    assert!(zh.contains("結果地圖") && zh.contains("文字目前的設定"), "{zh}");
+    assert!(
+        zh.contains("結果地圖") && zh.contains("文字目前的設定"),
+        "{zh}"
+    );
 }
 
 #[test]
@@ -141,7 +153,10 @@ fn bad_arguments_are_refused_with_a_message() {
     let file = golden("crash-loop-liveness-40s.yaml");
     for (args, says) in [
         (vec!["--x", "memory.limit=1Gi..2Gi"], "--x: `memory.limit`"),
-        (vec!["--y", "startup=5m..1m"], "--y: `startup=5m..1m`: the range runs from"),
+        (
+            vec!["--y", "startup=5m..1m"],
+            "--y: `startup=5m..1m`: the range runs from",
+        ),
         (vec!["--steps", "0x4"], "--steps: `0x4`"),
         (vec!["--steps", "many"], "--steps: `many`"),
         (vec!["--format", "png"], "unknown format `png`"),

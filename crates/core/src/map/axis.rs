@@ -100,8 +100,12 @@ impl ProbeField {
         }
     }
 
-    /// The least value the API server accepts (`ValidateProbe`:
-    /// `initialDelaySeconds` ≥ 0, the others ≥ 1).
+    /// The least value a map takes. The API server accepts 0 for each
+    /// (`validateProbe`, `pkg/apis/core/validation/validation.go`:
+    /// `ValidateNonnegativeField`), but `SetDefaults_Probe`
+    /// (`pkg/apis/core/v1/defaults.go`) turns a 0 period, threshold or
+    /// timeout into its default (10, 3, 1), so 0 is not a value of those
+    /// axes; `initialDelaySeconds` has no default and 0 is 0.
     fn least(self) -> i128 {
         match self {
             ProbeField::InitialDelaySeconds => 0,
