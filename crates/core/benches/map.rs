@@ -8,7 +8,9 @@
 //! end of a drag. Reported: the median and minimum time of one map over a
 //! few rounds after a warm-up, maps per second, and simulations per
 //! second; then the same for a map over a manifest field (the livenessProbe's
-//! `periodSeconds`), whose cells re-hash the seed.
+//! `periodSeconds`), whose cells re-hash the seed. First a baseline: the
+//! text as written simulated 768 times, so the map's own cost (the edits,
+//! the seeds, the classification) shows as the difference.
 //!
 //! Without `--bench` (as `cargo test --benches` runs it) one small map is
 //! computed and checked to hold cells; nothing is timed.
@@ -40,6 +42,7 @@ fn main() {
         println!("map bench: test mode (no --bench), one 4 × 3 map");
         return;
     }
+    baseline(&reading);
     bench(
         "reference Deployment, startup × memory.peak",
         &reading,
@@ -51,6 +54,43 @@ fn main() {
         &reading,
         &x,
         &probe,
+    );
+}
+
+/// One simulation of the text as read, 768 times: what a map would cost
+/// if a cell cost nothing beyond its simulation (the edits, the seed, the
+/// classification are the difference).
+fn baseline(reading: &podlab_core::lint::Reading) {
+    let options = podlab_core::sim::Options::default();
+    let cells = 32 * 24;
+    for _ in 0..WARMUP {
+        for _ in 0..cells {
+            black_box(podlab_core::sim::simulate_reading(
+                reading,
+                reading.seed,
+                &options,
+            ));
+        }
+    }
+    let mut times: Vec<Duration> = (0..ROUNDS)
+        .map(|_| {
+            let started = Instant::now();
+            for _ in 0..cells {
+                black_box(podlab_core::sim::simulate_reading(
+                    black_box(reading),
+                    reading.seed,
+                    &options,
+                ));
+            }
+            started.elapsed()
+        })
+        .collect();
+    times.sort();
+    let ms = |duration: Duration| duration.as_secs_f64() * 1e3;
+    println!(
+        "baseline: the reference Deployment as written, {cells} simulations, {ROUNDS} rounds: median {:.1} ms, min {:.1} ms",
+        ms(times[times.len() / 2]),
+        ms(times[0])
     );
 }
 

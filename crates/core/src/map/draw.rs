@@ -207,17 +207,32 @@ pub fn svg(map: &Map, lang: Lang) -> String {
     let plot_h = rows * CELL_H;
     let outcomes = present(map);
     let legend_rows = i128::try_from(outcomes.len() + map.lines.len() + 1).unwrap_or(0);
-    let width = (LEFT + plot_w + 20).max(560);
+    // Wide enough for the axes' names and the legend's longest line at
+    // about 6 px a character (11 px sans-serif).
+    let longest = [map.x.axis.name.len() + 3, map.y.axis.name.len() + 3]
+        .into_iter()
+        .chain(
+            map.lines
+                .iter()
+                .map(|line| rule_words(line.rule).get(lang).chars().count()),
+        )
+        .max()
+        .unwrap_or(0);
+    let text_w = i128::try_from(longest).unwrap_or(0) * 6;
+    let width = (LEFT + plot_w + 20).max(LEFT + 18 + text_w).max(560);
     let height = TOP + plot_h + 48 + legend_rows * LEGEND_LINE + 8;
     // Row `r` (of `y`'s values) is drawn from the bottom up.
     let row_top = |row: i128| TOP + (rows - 1 - row) * CELL_H;
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"outcome-map\" viewBox=\"0 0 {width} {height}\" width=\"{width}\" height=\"{height}\" font-family=\"sans-serif\" font-size=\"11\">\n"
     );
+    let heading = text!("outcome map", "結果地圖");
     out.push_str(&format!(
-        "<text x=\"{LEFT}\" y=\"20\" font-size=\"13\" font-weight=\"bold\">{}</text>\n",
-        escape(title(map).get(lang))
+        "<text x=\"{LEFT}\" y=\"16\" font-size=\"13\" font-weight=\"bold\">{}</text>\n",
+        escape(heading.get(lang))
     ));
+    // The rules' band: black stripes over the cells' colours.
+    out.push_str("<defs><pattern id=\"rule-band\" width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"2\" height=\"4\" fill=\"#000\" fill-opacity=\"0.55\"/></pattern></defs>\n");
     // Cells.
     for (row, cells) in map.cells.iter().enumerate() {
         let y = row_top(i128::try_from(row).unwrap_or(0));
@@ -314,7 +329,7 @@ pub fn svg(map: &Map, lang: Lang) -> String {
             }
         }
         out.push_str(&format!(
-            "<g class=\"rule-line\" data-rule=\"{}\" fill=\"#000\" fill-opacity=\"0.35\" stroke=\"#000\" stroke-opacity=\"0.8\" stroke-width=\"0.5\">{marks}</g>\n",
+            "<g class=\"rule-line\" data-rule=\"{}\" fill=\"url(#rule-band)\" stroke=\"#000\" stroke-width=\"1\">{marks}</g>\n",
             line.rule
         ));
     }
@@ -334,12 +349,23 @@ pub fn svg(map: &Map, lang: Lang) -> String {
     out.push_str(&format!(
         "<rect x=\"{LEFT}\" y=\"{TOP}\" width=\"{plot_w}\" height=\"{plot_h}\" fill=\"none\" stroke=\"#333\"/>\n"
     ));
-    let ticks = |len: usize| -> Vec<usize> {
-        let mut picks = vec![0, len / 2, len.saturating_sub(1)];
-        picks.dedup();
+    // The first, middle and last values, less those nearer than 20 px to
+    // one kept (a short axis).
+    let ticks = |len: usize, size: i128| -> Vec<usize> {
+        let mut picks: Vec<usize> = Vec::new();
+        for pick in [0, len.saturating_sub(1), len / 2] {
+            let near = picks.iter().any(|kept| {
+                (i128::try_from(*kept).unwrap_or(0) - i128::try_from(pick).unwrap_or(0)).abs()
+                    * size
+                    < 20
+            });
+            if !near {
+                picks.push(pick);
+            }
+        }
         picks
     };
-    for index in ticks(map.x.values.len()) {
+    for index in ticks(map.x.values.len(), CELL_W) {
         let value = map.x.values.get(index).copied().unwrap_or(0);
         let x = LEFT + i128::try_from(index).unwrap_or(0) * CELL_W + CELL_W / 2;
         out.push_str(&format!(
@@ -348,7 +374,7 @@ pub fn svg(map: &Map, lang: Lang) -> String {
             escape(&map.x.axis.unit.format(value))
         ));
     }
-    for index in ticks(map.y.values.len()) {
+    for index in ticks(map.y.values.len(), CELL_H) {
         let value = map.y.values.get(index).copied().unwrap_or(0);
         let y = row_top(i128::try_from(index).unwrap_or(0)) + CELL_H / 2 + 4;
         out.push_str(&format!(
@@ -364,8 +390,8 @@ pub fn svg(map: &Map, lang: Lang) -> String {
         escape(&map.x.axis.name)
     ));
     out.push_str(&format!(
-        "<text x=\"{LEFT}\" y=\"{}\" text-anchor=\"start\" font-size=\"10\">y: {}</text>\n",
-        TOP - 4,
+        "<text x=\"{LEFT}\" y=\"{}\" text-anchor=\"start\">y: {}</text>\n",
+        TOP - 5,
         escape(&map.y.axis.name)
     ));
     // Legend.
@@ -383,7 +409,7 @@ pub fn svg(map: &Map, lang: Lang) -> String {
     }
     for line in &map.lines {
         out.push_str(&format!(
-            "<rect x=\"{LEFT}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"#000\" fill-opacity=\"0.35\"/><text x=\"{}\" y=\"{}\">{}</text>\n",
+            "<rect x=\"{LEFT}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"url(#rule-band)\" stroke=\"#000\"/><text x=\"{}\" y=\"{}\">{}</text>\n",
             y - 10,
             LEFT + 18,
             y,

@@ -47,10 +47,21 @@ pub(super) fn lines(
     xs: &[i128],
     ys: &[i128],
 ) -> Vec<RuleLine> {
-    let mut out = Vec::new();
+    let mut out: Vec<RuleLine> = Vec::new();
     for (side, axis, other, others) in [(Side::X, x, y, ys), (Side::Y, y, x, xs)] {
-        out.extend(kill_band(reading, side, axis, other, others));
-        out.extend(memory_line(reading, side, axis, other, others));
+        // A rule draws on one axis: on `x` when both could carry it (the
+        // same edge, seen from the other side).
+        for line in [
+            kill_band(reading, side, axis, other, others),
+            memory_line(reading, side, axis, other, others),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if !out.iter().any(|drawn| drawn.rule == line.rule) {
+                out.push(line);
+            }
+        }
     }
     out
 }
