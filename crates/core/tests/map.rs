@@ -373,3 +373,31 @@ fn the_svg_has_a_cell_per_value_pair_in_the_outcomes_colours() {
     assert_eq!(grid.lines().filter(|line| line.contains(" |")).count(), 3);
     assert!(grid.contains('@') && grid.contains("crash-loop"));
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config {
+        cases: 256,
+        failure_persistence: None,
+        ..proptest::test_runner::Config::default()
+    })]
+
+    /// Whatever is typed after `--x`: a value or a message, never a panic;
+    /// the values of an axis read lie in its range, increasing.
+    #[test]
+    fn any_axis_text_is_read_or_refused(
+        name in "(startup|memory\\.peak|memory\\.steady|workers|replicas|gpuMemory|cluster|livenessProbe\\.periodSeconds|resources\\.limits\\.memory|workload\\[api\\]\\.startup|spec\\.[a-z\\[\\]\\.]{0,12}|[a-zA-Z\\[\\]\\.= ]{0,12})",
+        from in "(-?[0-9]{1,22}|[0-9]{1,6}(s|m|h|ms|Mi|Gi|Ti|Ei|e9)|[a-z]{0,3})",
+        to in "(-?[0-9]{1,22}|[0-9]{1,6}(s|m|h|ms|Mi|Gi|Ti|Ei|e9)|[a-z]{0,3})",
+        separator in "(\\.\\.|\\.|=|)",
+        steps in 0usize..80,
+    ) {
+        let reading = read(&golden("crash-loop-liveness-40s.yaml"));
+        let spec = format!("{name}={from}{separator}{to}");
+        if let Ok(axis) = Axis::parse(&spec, &reading) {
+            let values = axis.values(steps);
+            proptest::prop_assert!(!values.is_empty());
+            proptest::prop_assert!(values.iter().all(|v| *v >= axis.from && *v <= axis.to), "{spec}: {values:?}");
+            proptest::prop_assert!(values.windows(2).all(|w| w[0] < w[1]), "{spec}: {values:?}");
+        }
+    }
+}

@@ -205,7 +205,7 @@ impl Axis {
             let value = if i == 0 || i == n - 1 {
                 exact
             } else {
-                ((exact + grain / 2) / grain * grain).clamp(from, to)
+                (exact.saturating_add(grain / 2) / grain * grain).clamp(from, to)
             };
             if values.last() != Some(&value) {
                 values.push(value);
