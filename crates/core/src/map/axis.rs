@@ -18,7 +18,6 @@ use crate::manifest::model::{Amount, Container, ProbeKind, Setting, Workload, Wo
 use crate::manifest::path::{self, Path, ProgramField};
 use crate::manifest::quantity::{self, format_bytes, Quantity};
 use crate::manifest::read::Reading;
-use crate::manifest::scenario::ProgramSpec;
 use crate::span::Span;
 use crate::text;
 
@@ -219,14 +218,7 @@ impl Axis {
         match &self.target {
             Target::Program { container, field } => {
                 let container = find_any(reading, container)?;
-                let program = reading.scenario.program(container);
-                Some(match field {
-                    ProgramField::Startup => i128::from(program.startup.value),
-                    ProgramField::MemorySteady => program.memory_steady.value,
-                    ProgramField::MemoryPeak => program.memory_peak.value,
-                    ProgramField::Workers => i128::from(program.workers.value),
-                    ProgramField::GpuMemory => program.gpu_memory.value,
-                })
+                Some(reading.scenario.program(container).number(*field))
             }
             Target::Replicas => reading
                 .workloads
@@ -271,7 +263,7 @@ impl Axis {
     pub fn set(&self, reading: &mut Reading, value: i128) {
         match &self.target {
             Target::Program { container, field } => {
-                set_program(&mut reading.scenario.programs, container, *field, value);
+                reading.scenario.set_number(container, *field, value);
             }
             target => {
                 let Some(workload) = reading.workloads.first_mut() else {
@@ -416,40 +408,6 @@ fn set_limit(container: &mut Container, bytes: i128) {
             key_span: Span::empty(0),
             value_span: Span::empty(0),
         }),
-    }
-}
-
-/// The program entry the simulator uses for `container` gets `value`: its
-/// own entry, else `*`'s (as `controls::apply` edits it), else a new one.
-fn set_program(programs: &mut Vec<ProgramSpec>, container: &str, field: ProgramField, value: i128) {
-    let index = programs
-        .iter()
-        .position(|p| p.container == container)
-        .or_else(|| programs.iter().position(|p| p.container == "*"));
-    let index = match index {
-        Some(index) => index,
-        None => {
-            programs.push(ProgramSpec {
-                container: container.to_string(),
-                ..ProgramSpec::default()
-            });
-            programs.len() - 1
-        }
-    };
-    let Some(entry) = programs.get_mut(index) else {
-        return;
-    };
-    let bytes = || Some(stated(Quantity::from_units(value)));
-    match field {
-        ProgramField::Startup => {
-            entry.startup = Some(stated(Millis::try_from(value.max(0)).unwrap_or(0)));
-        }
-        ProgramField::MemorySteady => entry.memory_steady = bytes(),
-        ProgramField::MemoryPeak => entry.memory_peak = bytes(),
-        ProgramField::Workers => {
-            entry.workers = Some(stated(i64::try_from(value).unwrap_or(i64::MAX)));
-        }
-        ProgramField::GpuMemory => entry.gpu_memory = bytes(),
     }
 }
 
