@@ -33,9 +33,13 @@
 //! kubectl printed about a failing pod, pasted, read and answered: the
 //! kind, the pasted lines that show it, the fix (docs/diagnose.md).
 //!
+//! `podlab map FILE|- [--x AXIS] [--y AXIS] [--steps 32x24] [--format text|json|svg] [--lang en|zh-TW]`:
+//! the outcome of the text over two of its numbers, each cell a full
+//! simulation, with the rules' lines (docs/map.md).
+//!
 //! One module per command: `lint.rs` (its settings and files in
 //! `inputs.rs`, its four output formats in `lint_output.rs`), `rules.rs`,
-//! `simulate.rs`, `kubectl.rs`, `fmt.rs`, `share.rs`, `exercises.rs` and `diagnose.rs`. This file reads
+//! `simulate.rs`, `kubectl.rs`, `fmt.rs`, `share.rs`, `exercises.rs`, `diagnose.rs` and `map.rs`. This file reads
 //! the command line and holds what they share: standard output that ends
 //! quietly on a closed pipe, `--lang`, and reading a file or standard input.
 
@@ -73,6 +77,7 @@ mod inputs;
 mod kubectl;
 mod lint;
 mod lint_output;
+mod map;
 mod rules;
 mod share;
 mod simulate;
@@ -85,6 +90,7 @@ use exercises::exercises_command;
 use fmt::fmt_command;
 use kubectl::kubectl_command;
 use lint::lint_command;
+use map::map_command;
 use rules::rules_command;
 use share::share_command;
 use simulate::simulate_command;
@@ -100,7 +106,8 @@ const USAGE: &str =
        podlab share FILE [--base URL] [--embed [--view timeline|yaml|kubectl|diagnosis] [--at T] [--controls A,B] [--lang en|zh-TW] [--autoplay]]
        podlab exercises list [--format text|json] [--lang en|zh-TW]
        podlab exercises check ID FILE [--format text|json] [--lang en|zh-TW]
-       podlab diagnose FILE|- [--format text|json] [--lang en|zh-TW] [--replay OUT.yaml]";
+       podlab diagnose FILE|- [--format text|json] [--lang en|zh-TW] [--replay OUT.yaml]
+       podlab map FILE|- [--x startup=0s..300s] [--y memory.peak=1Gi..16Gi] [--steps 32x24] [--format text|json|svg] [--lang en|zh-TW]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -133,6 +140,7 @@ fn run(args: &[String]) -> Result<u8, String> {
         "fmt" => fmt_command(rest),
         "exercises" => exercises_command(rest),
         "diagnose" => diagnose_command(rest),
+        "map" => map_command(rest),
         "help" | "--help" | "-h" => {
             outln!("{USAGE}");
             Ok(0)

@@ -309,6 +309,16 @@ pub fn apply(text: &str, change: &Change) -> Result<String, EditError> {
         _ => {}
     }
     let container = values(text).ok_or(EditError::NoContainer)?.container;
+    apply_to(text, &container, change)
+}
+
+/// The text with `change` written into the Scenario's entry for
+/// `container` (the one the simulator uses for it: its own, else `*`), for
+/// a program's number (`Startup` … `ServiceLatency`), the cluster and the
+/// traffic; `apply` is this for the first container. `map::write` writes
+/// a map cell's value with it.
+pub fn apply_to(text: &str, container: &str, change: &Change) -> Result<String, EditError> {
+    let container = container.to_string();
     let index = LineIndex::new(text);
     let stream = yaml::parse(text, &index, &Limits::default());
     let scenario = stream.documents.iter().find(|document| {

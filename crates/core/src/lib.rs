@@ -12,6 +12,7 @@ pub mod i18n;
 pub mod kubectl;
 pub mod lint;
 pub mod manifest;
+pub mod map;
 pub mod number;
 pub mod paste;
 pub mod picture;

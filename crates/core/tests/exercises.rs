@@ -615,3 +615,41 @@ fn the_workload_is_locked_only_where_a_goal_forbids_program_changes() {
     }
     assert!(locked_any >= 3, "{locked_any}");
 }
+
+/// The `edge` goal (docs/exercises.md, docs/map.md): the learner's number is
+/// the edge of the starting file's healthy region: one step below says
+/// "higher", one step above "lower", only the edge passes; and what else the
+/// learner changed does not count (the runs are of the starting file).
+#[test]
+fn the_edge_goal_passes_only_at_the_edge() {
+    let exercise = library::find("load-time-edge").expect("in the library");
+    let start = library::FILES
+        .iter()
+        .find(|(id, _, _)| *id == "load-time-edge")
+        .map(|(_, start, _)| *start)
+        .expect("in the library");
+    let edge_goal = |text: &str| {
+        goals::check(&exercise, text)
+            .into_iter()
+            .find(|result| matches!(result.goal, Goal::Edge { .. }))
+            .expect("an edge goal")
+    };
+    for (startup, passed, says) in [
+        ("37s", false, "the edge is higher"),
+        ("38s", true, "that is the edge"),
+        ("39s", false, "the edge is lower"),
+    ] {
+        let text = start.replace("startup: 40s", &format!("startup: {startup}"));
+        let result = edge_goal(&text);
+        assert_eq!(result.passed, passed, "{startup}: {}", result.why.en);
+        assert!(result.why.en.contains(says), "{startup}: {}", result.why.en);
+        assert!(!result.why.zh_tw.is_empty() && result.why.zh_tw != result.why.en);
+    }
+    // A startupProbe added by the learner does not move the starting
+    // file's edge: 45s is still past it.
+    let text = start.replace("startup: 40s", "startup: 45s").replace(
+        "          livenessProbe:",
+        "          startupProbe:\n            httpGet: { path: /health, port: 8000 }\n            failureThreshold: 30\n          livenessProbe:",
+    );
+    assert!(!edge_goal(&text).passed);
+}

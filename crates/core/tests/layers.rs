@@ -30,7 +30,7 @@ const CORE: &[&[&str]] = &[
     &["lint", "config"],
     &["explain"],
     &["exercise", "controls", "share"],
-    &["kubectl", "picture", "paste"],
+    &["kubectl", "picture", "paste", "map"],
 ];
 
 /// `web/src`, lowest layer first (`main.rs`, `worker.rs`, `lint_worker.rs` and `paste_worker.rs` are the

@@ -14,6 +14,7 @@ use crate::i18n::Text;
 use crate::lint::{lint, read, Reading};
 use crate::manifest::duration::Millis;
 use crate::manifest::model::{Workload, WorkloadKind};
+use crate::manifest::path::ProgramField;
 use crate::manifest::quantity;
 use crate::manifest::scenario::{ProgramSpec, Scenario};
 use crate::manifest::yaml::Node;
@@ -289,6 +290,11 @@ impl World<'_> {
                 remove_taints,
             } => self.forbid(*more_gpus, *program_changes, *remove_taints),
             Goal::MaxMemoryLimit { bytes, written } => self.max_memory_limit(*bytes, written),
+            Goal::Edge {
+                field,
+                step,
+                written,
+            } => self.edge(*field, *step, written, end),
             Goal::Exec {
                 container,
                 command,
@@ -392,6 +398,69 @@ impl World<'_> {
             text!(
                 "{count} pod(s) Ready at {within} and at {end}",
                 "{count} 個 Pod 在 {within} 與 {end} 時都是 Ready"
+            ),
+        )
+    }
+
+    /// `edge`: the learner's value of the first program's `field`, written
+    /// into the starting file, keeps it healthy (every serving pod Ready at
+    /// the end, no restart), and one `step` more does not: the edge of the
+    /// healthy region the outcome map draws (docs/map.md). Two runs of the
+    /// starting file, so nothing else the learner changed counts.
+    fn edge(&self, field: ProgramField, step: i128, written: &str, end: Millis) -> (bool, Text) {
+        let name = field.as_str();
+        let first = crate::manifest::path::first_program(&self.start.workloads).unwrap_or("");
+        let mut containers = self
+            .reading
+            .workloads
+            .iter()
+            .flat_map(|w| &w.pod.containers);
+        let Some(learner) = containers.find(|container| container.name == first) else {
+            return (false, no_pods());
+        };
+        let value = self.reading.scenario.program(learner).number(field);
+        let healthy_with = |value: i128| {
+            let mut start = self.start.clone();
+            start.scenario.set_number(first, field, value);
+            let run = sim::simulate_reading(&start, start.seed, &sim::Options { until: Some(end) });
+            let mut serving = (run.pods.iter())
+                .filter(|pod| !is_batch_owner(&pod.owner) && pod.exists_at(run.end))
+                .peekable();
+            let once = |pod: &PodRun| {
+                (pod.containers.iter().chain(&pod.init_containers)).all(|c| c.instances.len() <= 1)
+            };
+            serving.peek().is_some() && serving.all(|pod| pod_ready(pod, run.end) && once(pod))
+        };
+        let shown = match field {
+            ProgramField::Startup => {
+                crate::manifest::duration::format(Millis::try_from(value.max(0)).unwrap_or(0))
+            }
+            ProgramField::Workers => value.to_string(),
+            _ => quantity::format_bytes(value),
+        };
+        if !healthy_with(value) {
+            return (
+                false,
+                text!(
+                    "with `{name}` {shown} the starting file does not end with every pod Ready and no restart: the edge is lower",
+                    "`{name}` 設為 {shown} 時，原本的檔案無法讓每個 Pod 都 Ready 且不重啟：邊界更低"
+                ),
+            );
+        }
+        if healthy_with(value.saturating_add(step)) {
+            return (
+                false,
+                text!(
+                    "with `{name}` {shown} + {written} the starting file is still healthy: the edge is higher",
+                    "`{name}` 設為 {shown} + {written} 時，原本的檔案仍然健康：邊界更高"
+                ),
+            );
+        }
+        (
+            true,
+            text!(
+                "healthy with `{name}` {shown}, not with {written} more: that is the edge",
+                "`{name}` 為 {shown} 時健康，再多 {written} 就不行：這就是邊界"
             ),
         )
     }

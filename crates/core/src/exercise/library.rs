@@ -46,6 +46,8 @@ pub const IDS: &[&str] = &[
     "hpa-cpu-gpu-never-scales",
     "rollout-stuck-on-gpus",
     "scale-to-zero-timeout",
+    "load-time-edge",
+    "memory-peak-edge",
 ];
 
 /// An exercise from its two files (as fetched by the page).
@@ -82,6 +84,8 @@ pub const FILES: &[(&str, &str, &str)] = &[
     entry!("hpa-cpu-gpu-never-scales"),
     entry!("rollout-stuck-on-gpus"),
     entry!("scale-to-zero-timeout"),
+    entry!("load-time-edge"),
+    entry!("memory-peak-edge"),
 ];
 
 /// Every exercise of the library, in order. An exercise whose file does not

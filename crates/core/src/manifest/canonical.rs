@@ -124,6 +124,40 @@ impl Canon {
         template
     }
 
+    /// The object with `value` at `path`, a field path of the grammar of
+    /// `manifest::path` as (name, list entry's `name`) pairs:
+    /// `spec.template.spec.containers[api].livenessProbe.periodSeconds`.
+    /// Mappings missing on the way are added, as writing the field into the
+    /// text adds them; a list entry that is not there leaves the object as
+    /// it was (`None`). What `podlab map` hashes for a cell's seed, so a
+    /// cell's names are those of the text with the value written into it.
+    pub fn with_value(&self, path: &[(&str, Option<&str>)], value: Canon) -> Option<Canon> {
+        let mut object = self.clone();
+        let mut at = &mut object;
+        let Some(((last, last_key), before)) = path.split_last() else {
+            return Some(value);
+        };
+        for (name, key) in before.iter().chain(std::iter::once(&(*last, *last_key))) {
+            if !matches!(at, Canon::Map(_)) {
+                return None;
+            }
+            if at.get(name).is_none() {
+                at.set(name, Canon::Map(Vec::new()));
+            }
+            at = at.get_mut(name)?;
+            if let Some(key) = key {
+                at = match at {
+                    Canon::Seq(items) => items
+                        .iter_mut()
+                        .find(|item| item.get("name") == Some(&Canon::Str((*key).to_string())))?,
+                    _ => return None,
+                };
+            }
+        }
+        *at = value;
+        Some(object)
+    }
+
     /// The canonical bytes: an unambiguous encoding (lengths before
     /// strings), the input of every hash here.
     pub fn bytes(&self) -> Vec<u8> {
@@ -195,6 +229,17 @@ pub fn safe_encode(text: &str) -> String {
             char::from(ALPHANUMS.get(index).copied().unwrap_or(b'b'))
         })
         .collect()
+}
+
+/// The seed of a run (`Reading::seed`): FNV-64a over the canonical bytes
+/// of the workload documents, in the order written (docs/simulator.md
+/// "Names and the seed").
+pub fn seed(documents: &[Canon]) -> u64 {
+    let mut bytes = Vec::new();
+    for document in documents {
+        document.write(&mut bytes);
+    }
+    fnv64a(&bytes)
 }
 
 /// A ReplicaSet's `pod-template-hash` as `controller.ComputeHash`
@@ -278,6 +323,36 @@ mod tests {
         }
         // An int and a quoted string differ, as they do to the API.
         assert_ne!(canon("port: 80"), canon("port: \"80\""));
+    }
+
+    #[test]
+    fn with_value_is_the_object_written_with_that_value() {
+        let old = canon(
+            "spec: {containers: [{name: api, livenessProbe: {periodSeconds: 10}}, {name: b}]}",
+        );
+        let path = [
+            ("spec", None),
+            ("containers", Some("api")),
+            ("livenessProbe", None),
+            ("periodSeconds", None),
+        ];
+        let new = canon(
+            "spec: {containers: [{name: api, livenessProbe: {periodSeconds: 5}}, {name: b}]}",
+        );
+        assert_eq!(old.with_value(&path, Canon::Int(5)), Some(new));
+        // A missing mapping is added, as writing the field adds it.
+        let path = [
+            ("spec", None),
+            ("containers", Some("b")),
+            ("resources", None),
+            ("limits", None),
+            ("memory", None),
+        ];
+        let added = canon("spec: {containers: [{name: api, livenessProbe: {periodSeconds: 10}}, {name: b, resources: {limits: {memory: 4Gi}}}]}");
+        assert_eq!(old.with_value(&path, Canon::Str("4Gi".into())), Some(added));
+        // A container that is not there: no object.
+        let path = [("spec", None), ("containers", Some("c")), ("image", None)];
+        assert_eq!(old.with_value(&path, Canon::Str("x".into())), None);
     }
 
     #[test]

@@ -15,6 +15,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::i18n::Text;
 use crate::manifest::duration::{self, Millis};
+use crate::manifest::path::ProgramField;
 use crate::manifest::quantity::{self, Quantity};
 use crate::manifest::validate::invalid_value;
 use crate::manifest::yaml::Node;
@@ -250,6 +251,18 @@ pub enum Goal {
     /// `ProgressDeadlineExceeded`), to the image of the starting file's
     /// Scenario `rollout` when it has one (docs/rollouts.md).
     RolloutComplete { name: String },
+    /// `edge: { number: startup, step: 1s }`: the value the learner's
+    /// Scenario states for the first program's number (`manifest::path`'s
+    /// short form), put into the starting file, is the edge of the healthy
+    /// region there: with it every serving pod ends Ready without a
+    /// restart, with one `step` more it does not. A "find the number"
+    /// exercise, the outcome map's question (docs/map.md).
+    Edge {
+        field: ProgramField,
+        /// In the number's unit: ms, bytes or a count.
+        step: i128,
+        written: String,
+    },
 }
 
 impl Goal {
@@ -269,6 +282,7 @@ impl Goal {
             Goal::MaxP99(_) => "maxP99",
             Goal::MaxFailedRequests { .. } => "maxFailedRequests",
             Goal::RolloutComplete { .. } => "rolloutComplete",
+            Goal::Edge { .. } => "edge",
         }
     }
 
@@ -331,6 +345,13 @@ impl Goal {
                 "every memory limit at most {written}",
                 "每個記憶體 limit 最多 {written}"
             ),
+            Goal::Edge { field, written, .. } => {
+                let field = field.as_str();
+                text!(
+                    "the Scenario's `{field}` is the largest the starting file stays healthy with (to within {written})",
+                    "Scenario 的 `{field}` 是原本的檔案還能保持健康的最大值（誤差在 {written} 以內）"
+                )
+            }
             Goal::Exec {
                 container,
                 command,
@@ -469,6 +490,32 @@ fn lower_goals(items: &[Node], out: &mut Vec<Diagnostic>) -> Vec<Goal> {
                     None
                 } else {
                     Some(goal)
+                }
+            }
+            "edge" => {
+                let field = string("number").and_then(|number| ProgramField::parse(&number));
+                let step_node = value.get("step");
+                let step = match field {
+                    Some(ProgramField::Startup) => duration_of(step_node).map(i128::from),
+                    Some(ProgramField::Workers) => step_node.and_then(Node::as_int).map(i128::from),
+                    Some(_) => step_node.and_then(quantity_of).map(|q: Quantity| q.value()),
+                    None => None,
+                };
+                match (field, step) {
+                    (Some(field), Some(step)) if step > 0 => Some(Goal::Edge {
+                        field,
+                        step,
+                        written: step_node
+                            .and_then(|node| node.as_str().map(str::to_string))
+                            .unwrap_or_default(),
+                    }),
+                    _ => {
+                        missing(
+                            "number (startup, memory.steady, memory.peak, workers, gpuMemory) and a positive step in its unit",
+                            out,
+                        );
+                        None
+                    }
                 }
             }
             "maxMemoryLimit" => quantity_of(value).map(|limit: Quantity| Goal::MaxMemoryLimit {

@@ -52,6 +52,10 @@ pub struct Reading {
     /// never sees a Scenario, so a slider or a recorded action renames no
     /// pod; the Scenario's own `seed` is mixed in by the simulator.
     pub seed: u64,
+    /// The canonical form of each workload document (one per entry of
+    /// `workloads`, in the same order), which `seed` hashes
+    /// (`canonical::seed`): `map` re-hashes it with a cell's value written.
+    pub canons: Vec<canonical::Canon>,
     /// The numbers the run uses that nothing in the text states
     /// (`manifest::assumed`): an outcome resting on one is conditional.
     pub assumed: Vec<assumed::Assumption>,
@@ -69,7 +73,7 @@ pub fn read(text: &str) -> Reading {
     let mut unread_kinds = Vec::new();
     let mut scenario: Option<Scenario> = None;
     let mut exercise_seen = false;
-    let mut seed_bytes: Vec<u8> = Vec::new();
+    let mut canons: Vec<canonical::Canon> = Vec::new();
     // One click mends the whole paste: each flattened document's Fix
     // re-indents every flattened document of the text (a blog's Deployment
     // and Service come as one copy).
@@ -181,7 +185,7 @@ pub fn read(text: &str) -> Reading {
             }
             if let Some(workload_kind) = workload_kind {
                 diagnostics.extend(annotations::read(root, workload_kind).diagnostics);
-                seed_bytes.extend(canonical::Canon::of(root).bytes());
+                canons.push(canonical::Canon::of(root));
                 workloads.push(model::lower_workload(
                     root,
                     workload_kind,
@@ -255,6 +259,7 @@ pub fn read(text: &str) -> Reading {
         unread_kinds,
         diagnostics,
         index,
-        seed: canonical::fnv64a(&seed_bytes),
+        seed: canonical::seed(&canons),
+        canons,
     }
 }

@@ -483,8 +483,10 @@ schema!(EXERCISE_GOAL, "goal", "目標", [
     "noPending" => Any, "forbid" => Object(&GOAL_FORBID), "maxMemoryLimit" => Quantity,
     "exec" => Object(&GOAL_EXEC), "seesGpu" => Object(&GOAL_CONTAINER),
     "readyOnlyWhenLoaded" => Any, "maxP99" => Duration, "maxFailedRequests" => Any,
-    "rolloutComplete" => Str,
+    "rolloutComplete" => Str, "edge" => Object(&GOAL_EDGE),
 ]);
+
+schema!(GOAL_EDGE, "edge goal", "edge 目標", ["number" => Str, "step" => Any]);
 
 schema!(GOAL_WITHIN, "allReady goal", "allReady 目標", ["within" => Duration]);
 

@@ -9,6 +9,7 @@
 use crate::gpu::{self, GpuModel};
 use crate::manifest::duration::{self, Millis};
 use crate::manifest::model::{Container, Setting};
+use crate::manifest::path::ProgramField;
 use crate::manifest::quantity::{self, Quantity};
 use crate::manifest::yaml::Node;
 use crate::span::Span;
@@ -198,6 +199,18 @@ pub struct Program {
 }
 
 impl Program {
+    /// The number a path's program field names (`manifest::path`), in its
+    /// unit: ms, bytes or a count.
+    pub fn number(&self, field: ProgramField) -> i128 {
+        match field {
+            ProgramField::Startup => i128::from(self.startup.value),
+            ProgramField::MemorySteady => self.memory_steady.value,
+            ProgramField::MemoryPeak => self.memory_peak.value,
+            ProgramField::Workers => i128::from(self.workers.value),
+            ProgramField::GpuMemory => self.gpu_memory.value,
+        }
+    }
+
     /// Memory at the loading peak for all workers: what the limit must hold.
     pub fn peak_total(&self) -> i128 {
         self.memory_peak
@@ -402,6 +415,50 @@ impl Scenario {
     /// cluster, some cloud hint): a cluster nobody stated.
     pub fn is_cluster_inferred(&self) -> bool {
         self.inferred_note.is_some()
+    }
+
+    /// Writes a program's number for `container` into the entry the
+    /// simulator uses for it: its own, else `*`'s (as `controls::apply`
+    /// edits the text), else a new entry; the value is stated (a span that
+    /// names no text). What `map` does to a cell's model, and what an
+    /// exercise's `edge` goal does to the starting file.
+    pub fn set_number(&mut self, container: &str, field: ProgramField, value: i128) {
+        let index = self
+            .programs
+            .iter()
+            .position(|p| p.container == container)
+            .or_else(|| self.programs.iter().position(|p| p.container == "*"));
+        let index = match index {
+            Some(index) => index,
+            None => {
+                self.programs.push(ProgramSpec {
+                    container: container.to_string(),
+                    ..ProgramSpec::default()
+                });
+                self.programs.len() - 1
+            }
+        };
+        let Some(entry) = self.programs.get_mut(index) else {
+            return;
+        };
+        fn stated<T>(value: T) -> Setting<T> {
+            Setting {
+                value,
+                span: Some(Span::empty(0)),
+            }
+        }
+        let bytes = || Some(stated(Quantity::from_units(value)));
+        match field {
+            ProgramField::Startup => {
+                entry.startup = Some(stated(Millis::try_from(value.max(0)).unwrap_or(0)));
+            }
+            ProgramField::MemorySteady => entry.memory_steady = bytes(),
+            ProgramField::MemoryPeak => entry.memory_peak = bytes(),
+            ProgramField::Workers => {
+                entry.workers = Some(stated(i64::try_from(value).unwrap_or(i64::MAX)));
+            }
+            ProgramField::GpuMemory => entry.gpu_memory = bytes(),
+        }
     }
 
     /// The program entry for a container: its own name first, then `*`.
