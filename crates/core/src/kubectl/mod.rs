@@ -12,7 +12,10 @@
 //! Pure and deterministic: the output depends only on the file's text
 //! (through `ExecContext`), the run, the line and `at`.
 
+pub mod columns;
+pub mod jsonpath;
 pub mod parse;
+pub mod selector;
 pub mod session;
 mod top;
 pub mod watch;
@@ -183,9 +186,13 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
         Command::Get {
             name: Some(name),
             kind,
+            all_namespaces: false,
             ..
         } if elsewhere => not_found(*kind, name),
-        Command::Get { .. } if elsewhere => Output::none_found(namespace),
+        Command::Get {
+            all_namespaces: false,
+            ..
+        } if elsewhere => Output::none_found(namespace),
         Command::Describe {
             name: Some(name),
             kind,
@@ -200,14 +207,6 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
             kind: Kind::Pod,
             name,
             format,
-            ..
-        } if matches!(format, Format::Yaml | Format::Json) => {
-            get_pod_objects(context, name.as_deref(), *format == Format::Json, at)
-        }
-        Command::Get {
-            kind: Kind::Pod,
-            name,
-            format,
             watch: true,
             ..
         } => watch::get_pods(context, name.as_deref(), *format == Format::Wide, at),
@@ -215,8 +214,25 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
             kind: Kind::Pod,
             name,
             format,
+            show_labels,
+            selector,
+            all_namespaces,
+            no_headers,
+            template,
             ..
-        } => get_pods(context, name.as_deref(), *format == Format::Wide, at),
+        } => get_pods(
+            context,
+            &PodsQuery {
+                name: name.as_deref(),
+                format: *format,
+                template: template.as_deref().unwrap_or(""),
+                selector: selector.as_deref(),
+                all_namespaces: *all_namespaces,
+                no_headers: *no_headers,
+                show_labels: *show_labels,
+            },
+            at,
+        ),
         Command::Get {
             kind: Kind::Event,
             sort_by,
@@ -481,27 +497,135 @@ fn tail_lines(text: &str, tail: Option<i64>) -> String {
         .collect()
 }
 
-/// `kubectl get pods [NAME] [-o wide]`: the pods that exist at `at` (one by
-/// its exact name: `get` does no prefix matching). Wide adds IP, NODE,
-/// NOMINATED NODE and READINESS GATES (kubectl-output.md §1.1), `<none>`
-/// when unset (podlab has no nomination or readiness gates).
-fn get_pods(context: &ExecContext, name: Option<&str>, wide: bool, at: Millis) -> Output {
+/// What `kubectl get pods` was asked for.
+struct PodsQuery<'a> {
+    name: Option<&'a str>,
+    format: Format,
+    /// The `jsonpath=` template or the `custom-columns=` spec.
+    template: &'a str,
+    selector: Option<&'a str>,
+    all_namespaces: bool,
+    no_headers: bool,
+    show_labels: bool,
+}
+
+/// `kubectl get pods [NAME]` in every format podlab prints: the pods that
+/// exist at `at` (one by its exact name: `get` does no prefix matching), in
+/// the API server's order (by name: its storage's key order), those the
+/// label selector matches (the server parses and applies `labelSelector`,
+/// `selector.rs`).
+///
+/// The table (`-o wide`: IP, NODE, NOMINATED NODE and READINESS GATES,
+/// kubectl-output.md §1.1, `<none>` when unset: podlab has no nomination
+/// or readiness gates) is the server's; kubectl adds NAMESPACE first for
+/// `-A` and LABELS last for `--show-labels` (`labels.FormatLabels`: sorted
+/// `k=v`, `<none>`), and drops the header for `--no-headers` (cli-runtime
+/// `printers.HumanReadablePrinter`, `decorateTable`). Every other format
+/// prints the objects (`GetOptions.printGeneric`): `-o yaml|json` the Pod
+/// object (`explain::pod_object`) or kubectl's `v1` `List` of them, `-o
+/// name` `pod/NAME`, `-o jsonpath=` and `-o custom-columns=` over the same
+/// objects; an empty list is printed too, without `No resources found`.
+fn get_pods(context: &ExecContext, query: &PodsQuery, at: Millis) -> Output {
     let mut pods: Vec<&PodRun> = pods_at(context, at)
-        .filter(|pod| name.is_none_or(|name| pod.name == name))
+        .filter(|pod| query.name.is_none_or(|name| pod.name == name))
         .collect();
-    // The API server lists by name (its storage's key order).
     pods.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut refused = None;
+    if let Some(text) = query.selector {
+        match selector::parse(text) {
+            Ok(selector) => pods.retain(|pod| selector.matches(&describe::pod_labels(pod))),
+            Err(message) => {
+                refused = Some(selector::bad_request("/v1, Resource=pods", text, &message));
+                pods.clear();
+            }
+        }
+    }
+    if matches!(query.format, Format::Table | Format::Wide) {
+        if let Some(error) = refused {
+            return Output::error(error);
+        }
+        return pod_table(&pods, query, at);
+    }
+    let object = |pod: &PodRun| {
+        pod_object::pod(
+            context.run,
+            pod,
+            at,
+            &context.source,
+            pod_object::Clock::EPOCH,
+        )
+    };
+    let value: Value = match query.name {
+        Some(name) => match pods.first() {
+            Some(pod) => object(pod),
+            None => return not_found(Kind::Pod, name),
+        },
+        None => pod_object::list(pods.iter().map(|pod| object(pod)).collect()),
+    };
+    let mut output = match query.format {
+        Format::Json => Output::out(printers::json(&value)),
+        Format::Name => Output::out(
+            pods.iter()
+                .map(|pod| format!("pod/{}\n", pod.name))
+                .collect(),
+        ),
+        Format::JsonPath => {
+            match jsonpath::parse(query.template).and_then(|template| template.execute(&value)) {
+                Ok(text) => Output::out(text),
+                Err(error) => Output::error(format!(
+                    "error: {}",
+                    jsonpath::execution_error(query.template, &error, &value)
+                )),
+            }
+        }
+        Format::CustomColumns => {
+            let columns = columns::parse_spec(query.template).unwrap_or_default();
+            let (text, error) = columns::print(&columns, &value, query.no_headers);
+            let mut output = Output::out(text);
+            if let Some(error) = error {
+                output.stderr = format!("error: {error}\n");
+                output.exit_code = 1;
+            }
+            output
+        }
+        _ => Output::out(printers::yaml(&value)),
+    };
+    // The list was printed; then kubectl reports the server's refusal.
+    if let Some(error) = refused {
+        output.stderr.push_str(&error);
+        output.exit_code = 1;
+    }
+    output
+}
+
+/// The pods' table (see [`get_pods`]), or kubectl's lines for none.
+fn pod_table(pods: &[&PodRun], query: &PodsQuery, at: Millis) -> Output {
     if pods.is_empty() {
-        return match name {
+        return match query.name {
             Some(name) => not_found(Kind::Pod, name),
+            None if query.all_namespaces => {
+                let mut output = Output::out(String::new());
+                output.stderr = "No resources found\n".into();
+                output
+            }
             None => Output::none_found("default"),
         };
     }
+    let wide = query.format == Format::Wide;
     let mut header = vec!["NAME", "READY", "STATUS", "RESTARTS", "AGE"];
     if wide {
         header.extend(["IP", "NODE", "NOMINATED NODE", "READINESS GATES"]);
     }
-    let mut rows = vec![header.into_iter().map(String::from).collect::<Vec<_>>()];
+    if query.all_namespaces {
+        header.insert(0, "NAMESPACE");
+    }
+    if query.show_labels {
+        header.push("LABELS");
+    }
+    let mut rows = Vec::new();
+    if !query.no_headers {
+        rows.push(header.into_iter().map(String::from).collect::<Vec<_>>());
+    }
     for pod in pods {
         let row = get_pods::row(pod, at);
         let mut cells = vec![row.name, row.ready, row.status, row.restarts, row.age];
@@ -517,42 +641,27 @@ fn get_pods(context: &ExecContext, name: Option<&str>, wide: bool, at: Millis) -
             cells.push(none());
             cells.push(none());
         }
+        if query.all_namespaces {
+            cells.insert(0, "default".to_string());
+        }
+        if query.show_labels {
+            cells.push(format_labels(&describe::pod_labels(pod)));
+        }
         rows.push(cells);
     }
     Output::out(get_pods::table(&rows))
 }
 
-/// `kubectl get pod NAME -o yaml|json`: the Pod object as the API server
-/// returns it at `at` (`explain::pod_object`), printed by kubectl's JSON or
-/// YAML printer; without a name, kubectl's `v1` `List` of every pod, in the
-/// API server's order (by name). An empty list is still printed (`items:
-/// []`), as kubectl does.
-fn get_pod_objects(context: &ExecContext, name: Option<&str>, json: bool, at: Millis) -> Output {
-    let mut pods: Vec<&PodRun> = pods_at(context, at)
-        .filter(|pod| name.is_none_or(|name| pod.name == name))
-        .collect();
-    pods.sort_by(|a, b| a.name.cmp(&b.name));
-    let object = |pod: &PodRun| {
-        pod_object::pod(
-            context.run,
-            pod,
-            at,
-            &context.source,
-            pod_object::Clock::EPOCH,
-        )
-    };
-    let value: Value = match name {
-        Some(name) => match pods.first() {
-            Some(pod) => object(pod),
-            None => return not_found(Kind::Pod, name),
-        },
-        None => pod_object::list(pods.into_iter().map(object).collect()),
-    };
-    Output::out(if json {
-        printers::json(&value)
-    } else {
-        printers::yaml(&value)
-    })
+/// apimachinery `labels.FormatLabels`: `k=v` sorted by key, joined by
+/// commas; `<none>` for none.
+pub fn format_labels(labels: &[(String, String)]) -> String {
+    if labels.is_empty() {
+        return "<none>".into();
+    }
+    let mut sorted: Vec<&(String, String)> = labels.iter().collect();
+    sorted.sort_by(|a, b| a.0.cmp(&b.0));
+    let pairs: Vec<String> = sorted.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    pairs.join(",")
 }
 
 /// `kubectl describe TYPE [NAME]` (`DescribeOptions.Run`): no name

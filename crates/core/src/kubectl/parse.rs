@@ -159,17 +159,14 @@ pub const RESOURCE_WORDS: &[&str] = &[
     "endpointslices",
 ];
 
-/// `-o` formats kubectl has besides `wide`, `yaml` and `json`.
+/// `-o` formats kubectl has that podlab does not emulate.
 const PRINTERS: &[&str] = &[
-    "custom-columns",
     "custom-columns-file",
     "go-template",
     "go-template-file",
-    "jsonpath",
     "jsonpath-as-json",
     "jsonpath-file",
     "kyaml",
-    "name",
     "template",
     "templatefile",
 ];
@@ -181,6 +178,12 @@ pub enum Format {
     Wide,
     Yaml,
     Json,
+    /// `-o name`: `pod/NAME` per object.
+    Name,
+    /// `-o jsonpath=TEMPLATE` (the template in `Command::Get::template`).
+    JsonPath,
+    /// `-o custom-columns=SPEC` (the spec in `Command::Get::template`).
+    CustomColumns,
 }
 
 /// A command line kubectl accepts and podlab emulates.
@@ -196,6 +199,14 @@ pub enum Command {
         object_name: Option<String>,
         /// `-w`/`--watch` (pods, as a table).
         watch: bool,
+        /// `-l`/`--selector` as written (pods): the server parses it.
+        selector: Option<String>,
+        /// `-A`/`--all-namespaces` (pods).
+        all_namespaces: bool,
+        /// `--no-headers` (pods).
+        no_headers: bool,
+        /// The template of `-o jsonpath=…` or the spec of `-o custom-columns=…`.
+        template: Option<String>,
     },
     Describe {
         kind: Kind,
@@ -245,7 +256,8 @@ pub enum Refusal {
 
 /// The commands podlab emulates, in the order a note lists them.
 pub const EMULATED: &str = "get pods|nodes|events|deploy|rs|hpa|endpointslices, get pod NAME, \
-get jobs|cronjobs [NAME] [-o wide], get pod[s] [NAME] -o yaml|json, \
+get jobs|cronjobs [NAME] [-o wide], get pod[s] [NAME] -o yaml|json|name|jsonpath=…|custom-columns=…, \
+get pods -l SELECTOR -A --no-headers --show-labels, \
 describe pod|node|deployment|rs|job|cronjob|hpa|service, logs, exec, top pod|node, rollout status, apply -f";
 
 /// The kubectl commands a completer offers.
@@ -390,14 +402,14 @@ const GET: &[Flag] = &[
     Flag("sort-by", None, true),
     Flag("field-selector", None, true),
     Flag("watch", Some('w'), false),
+    Flag("all-namespaces", Some('A'), false),
+    Flag("selector", Some('l'), true),
+    Flag("no-headers", None, false),
 ];
 /// Flags kubectl's `get` has that podlab does not emulate.
 const GET_OTHER: &[Flag] = &[
-    Flag("all-namespaces", Some('A'), false),
-    Flag("selector", Some('l'), true),
     Flag("watch-only", None, false),
     Flag("label-columns", Some('L'), true),
-    Flag("no-headers", None, false),
     Flag("filename", Some('f'), true),
     Flag("chunk-size", None, true),
     Flag("ignore-not-found", None, false),
@@ -705,21 +717,53 @@ fn slash_name_given(word: &str) -> bool {
 
 fn get(words: &[String]) -> Result<Parsed, Refusal> {
     let flags = flags(words, GET, GET_OTHER, "get")?;
+    // The printer is made in `Complete`, before the resource is looked up.
+    let (format, template) = printer(flags.get("output"))?;
     let (kind, name) = resource(&flags.args, "get")?;
-    let format = match flags.get("output") {
-        None => Format::Table,
-        Some("wide") => Format::Wide,
-        Some("yaml") => Format::Yaml,
-        Some("json") => Format::Json,
-        Some(other)
-            if PRINTERS
-                .iter()
-                .any(|printer| other.split_once('=').map_or(other, |(p, _)| p) == *printer) =>
-        {
-            return Err(not_emulated(&format!("get -o {other}")))
+    let selector = flags.get("selector").map(str::to_string);
+    let all_namespaces = flags.bool("all-namespaces", Some('A'), "get")?;
+    let no_headers = flags.bool("no-headers", None, "get")?;
+    let printed_by_podlab = matches!(
+        format,
+        Format::Name | Format::JsonPath | Format::CustomColumns
+    );
+    if kind != Kind::Pod {
+        if printed_by_podlab {
+            return Err(not_emulated(&format!(
+                "get {} -o {} (only pods)",
+                kind.plural(),
+                flags.get("output").unwrap_or_default()
+            )));
         }
-        Some(other) => return Err(Refusal::Kubectl(format!("error: unable to match a printer suitable for the output format \"{other}\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,template,templatefile,wide,yaml\n"))),
-    };
+        for (given, flag) in [
+            (selector.is_some(), "-l"),
+            (all_namespaces, "-A"),
+            (no_headers, "--no-headers"),
+        ] {
+            if given {
+                return Err(not_emulated(&format!(
+                    "get {} {flag} (only pods)",
+                    kind.plural()
+                )));
+            }
+        }
+    }
+    let watch = flags.bool("watch", Some('w'), "get")?;
+    if watch && (selector.is_some() || all_namespaces || no_headers) {
+        return Err(not_emulated("get -w with -l, -A or --no-headers"));
+    }
+    if watch && printed_by_podlab {
+        return Err(not_emulated("get -w -o name|jsonpath|custom-columns"));
+    }
+    if all_namespaces && name.is_some() {
+        return Err(not_emulated("get pod NAME -A"));
+    }
+    // cli-runtime `Builder.Do`: a name and a selector together.
+    if name.is_some() && selector.is_some() {
+        return Err(Refusal::Kubectl(
+            "error: name cannot be provided when a selector is specified\n".into(),
+        ));
+    }
     if matches!(format, Format::Yaml | Format::Json) && kind != Kind::Pod {
         return Err(not_emulated(&format!("get {} -o yaml|json", kind.plural())));
     }
@@ -736,13 +780,17 @@ fn get(words: &[String]) -> Result<Parsed, Refusal> {
             _ => return Err(not_emulated(&format!("get --field-selector {selector}"))),
         },
     };
-    let watch = flags.bool("watch", Some('w'), "get")?;
     if watch && (kind != Kind::Pod || !matches!(format, Format::Table | Format::Wide)) {
         return Err(not_emulated("get -w (except get pods [-o wide])"));
     }
     let show_labels = flags.bool("show-labels", None, "get")?;
-    if show_labels && kind != Kind::Node {
-        return Err(not_emulated("get --show-labels (except for nodes)"));
+    if show_labels && !matches!(kind, Kind::Node | Kind::Pod) {
+        return Err(not_emulated(
+            "get --show-labels (except for pods and nodes)",
+        ));
+    }
+    if show_labels && watch {
+        return Err(not_emulated("get -w --show-labels"));
     }
     let supported = match kind {
         Kind::Pod | Kind::Node => true,
@@ -766,8 +814,56 @@ fn get(words: &[String]) -> Result<Parsed, Refusal> {
             sort_by,
             object_name,
             watch,
+            selector,
+            all_namespaces,
+            no_headers,
+            template,
         },
     })
+}
+
+/// `-o`: the format, and the template of `jsonpath=` or the spec of
+/// `custom-columns=` (kubectl's `PrintFlags.ToPrinter`; the template is
+/// parsed there, so its errors come before any request).
+fn printer(output: Option<&str>) -> Result<(Format, Option<String>), Refusal> {
+    let format = match output {
+        None => Format::Table,
+        Some("wide") => Format::Wide,
+        Some("yaml") => Format::Yaml,
+        Some("json") => Format::Json,
+        Some("name") => Format::Name,
+        Some(other) if other == "jsonpath" || other.starts_with("jsonpath=") => {
+            let template = other.strip_prefix("jsonpath=").unwrap_or("");
+            if template.is_empty() {
+                return Err(Refusal::Kubectl(
+                    "error: template format specified but no template given\n".into(),
+                ));
+            }
+            // `JSONPathPrintFlags.ToPrinter`: `error parsing jsonpath %s, %v\n`.
+            if let Err(error) = super::jsonpath::parse(template) {
+                return Err(Refusal::Kubectl(format!(
+                    "error: error parsing jsonpath {template}, {error}\n"
+                )));
+            }
+            return Ok((Format::JsonPath, Some(template.to_string())));
+        }
+        Some(other) if other == "custom-columns" || other.starts_with("custom-columns=") => {
+            let spec = other.strip_prefix("custom-columns=").unwrap_or("");
+            if let Err(error) = super::columns::parse_spec(spec) {
+                return Err(Refusal::Kubectl(format!("error: {error}\n")));
+            }
+            return Ok((Format::CustomColumns, Some(spec.to_string())));
+        }
+        Some(other)
+            if PRINTERS
+                .iter()
+                .any(|printer| other.split_once('=').map_or(other, |(p, _)| p) == *printer) =>
+        {
+            return Err(not_emulated(&format!("get -o {other}")))
+        }
+        Some(other) => return Err(Refusal::Kubectl(format!("error: unable to match a printer suitable for the output format \"{other}\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,template,templatefile,wide,yaml\n"))),
+    };
+    Ok((format, None))
 }
 
 fn describe(words: &[String]) -> Result<Parsed, Refusal> {

@@ -32,6 +32,10 @@ fn get(kind: Kind, name: Option<&str>, format: Format) -> Command {
         sort_by: None,
         object_name: None,
         watch: false,
+        selector: None,
+        all_namespaces: false,
+        no_headers: false,
+        template: None,
     }
 }
 
@@ -100,7 +104,11 @@ fn every_accepted_form_parses() {
                 show_labels: true,
                 sort_by: None,
                 object_name: None,
-                watch: false
+                watch: false,
+                selector: None,
+                all_namespaces: false,
+                no_headers: false,
+                template: None,
             }
     );
     assert!(
@@ -112,7 +120,11 @@ fn every_accepted_form_parses() {
                 show_labels: false,
                 sort_by: Some(".lastTimestamp".into()),
                 object_name: Some("p".into()),
-                watch: false
+                watch: false,
+                selector: None,
+                all_namespaces: false,
+                no_headers: false,
+                template: None,
             }
     );
     let describe = |kind, name: &str| Command::Describe {
@@ -233,15 +245,18 @@ fn what_kubectl_has_and_podlab_does_not_gets_a_note() {
         "delete pod p",
         "get cm",
         "get secrets",
-        "get pods -A",
+        "get nodes -A",
         "get nodes -w",
         "get pods -w -o yaml",
-        "get pods -l app=x",
+        "get deploy -l app=x",
+        "get pods -w -l app=x",
         "get nodes -o yaml",
         "get deploy -o json",
-        "get pods -o name",
-        "get pods -o jsonpath={.items}",
+        "get pods -o jsonpath-as-json={.items}",
+        "get pods -o go-template={{.kind}}",
         "get jobs -o name",
+        "get jobs -o custom-columns=N:.metadata.name",
+        "get events --no-headers",
         "get cronjobs -o yaml",
         "get svc",
         "describe statefulset s",
