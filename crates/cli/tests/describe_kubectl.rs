@@ -1539,3 +1539,28 @@ fn get_pods_watch_matches_kubectl() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The read forms of issue 33 item 3 (`-l` in every form, `-A`,
+/// `--no-headers`, `--show-labels`, `-o name`, `-o jsonpath=`, `-o
+/// custom-columns=`, their errors) through podlab's line against kubectl
+/// v1.35.2 given the same objects, the fake server applying the label
+/// selector as the API server does (kubectl/lines.rs `read_form_lines`),
+/// on the goldens and times of the `get pods` comparison.
+#[test]
+fn get_pods_read_forms_match_kubectl() {
+    let cases: &[(&str, &[Millis])] = &[
+        ("crash-loop-liveness-40s.yaml", &[10_000, 720_000]),
+        ("image-pull-and-config.yaml", &[30_000]),
+        ("init-containers.yaml", &[64_000, 420_000]),
+        ("cronjob-policies.yaml", &[121_000]),
+        ("reference-one-gpu.yaml", &[900_000]),
+    ];
+    let mut failures = Vec::new();
+    for (file, times) in cases {
+        for at in *times {
+            let (text, run) = golden(file, *at);
+            failures.extend(kubectl::lines::compare_read_forms(file, &text, &run, *at));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

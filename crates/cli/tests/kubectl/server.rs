@@ -13,6 +13,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 
+use podlab_core::kubectl::selector::{self, Selector};
 use serde_json::{json, Value};
 
 /// What the server holds: v1 Pod, Event and Service objects and
@@ -153,6 +154,7 @@ fn handle(stream: TcpStream, objects: &Objects, log: &Mutex<Vec<String>>) -> std
     };
     let reason = match status {
         200 => "OK",
+        400 => "Bad Request",
         404 => "Not Found",
         _ => "Method Not Allowed",
     };
@@ -240,13 +242,19 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
             200,
             json!({ "kind": "NodeList", "apiVersion": "v1", "metadata": { "resourceVersion": "1000" }, "items": objects.nodes }),
         ),
+        // A pods list with a `labelSelector` the API server cannot parse:
+        // 400 with `labels.Parse`'s message.
+        "/api/v1/namespaces/default/pods" | "/api/v1/pods" if label_selector(query).is_err() => {
+            let message = label_selector(query).err().unwrap_or_default();
+            (400, bad_request(&message))
+        }
         "/api/v1/namespaces/default/pods" | "/api/v1/pods"
             if table && objects.pod_table.is_some() =>
         {
             (
                 200,
-                rows_where(objects.pod_table.as_ref().expect("checked"), query, |_| {
-                    true
+                rows_where(objects.pod_table.as_ref().expect("checked"), query, |pod| {
+                    labels_match(pod, query)
                 }),
             )
         }
@@ -258,7 +266,7 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
                 "kind": "PodList",
                 "apiVersion": "v1",
                 "metadata": { "resourceVersion": "1000" },
-                "items": objects.pods.iter().filter(|pod| fields_match(pod, query)).collect::<Vec<_>>(),
+                "items": objects.pods.iter().filter(|pod| fields_match(pod, query) && labels_match(pod, query)).collect::<Vec<_>>(),
             }),
         ),
         "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices" => {
@@ -727,6 +735,49 @@ fn percent_decode(text: &str) -> String {
         }
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The query's `labelSelector`, parsed as the API server parses it
+/// (`labels.Parse`; podlab's port, `podlab_core::kubectl::selector`, whose
+/// grammar and messages its unit tests check against the source); the
+/// error is the message of the server's 400.
+fn label_selector(query: &str) -> Result<Option<Selector>, String> {
+    query
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(key, _)| *key == "labelSelector")
+        .map(|(_, value)| selector::parse(&percent_decode(value)))
+        .transpose()
+}
+
+/// Whether `object`'s labels match the query's `labelSelector` (every
+/// object when there is none or it does not parse).
+fn labels_match(object: &Value, query: &str) -> bool {
+    let Ok(Some(selector)) = label_selector(query) else {
+        return true;
+    };
+    let labels: Vec<(String, String)> = object["metadata"]["labels"]
+        .as_object()
+        .map(|labels| {
+            labels
+                .iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+    selector.matches(&labels)
+}
+
+fn bad_request(message: &str) -> Value {
+    json!({
+        "kind": "Status",
+        "apiVersion": "v1",
+        "metadata": {},
+        "status": "Failure",
+        "message": message,
+        "reason": "BadRequest",
+        "code": 400
+    })
 }
 
 fn not_found(message: &str) -> Value {
