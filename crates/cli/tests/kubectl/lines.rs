@@ -218,7 +218,8 @@ pub fn compare_watch(label: &str, text: &str, run: &Run, at: Millis) -> Vec<Stri
 /// `--no-headers`, `--show-labels`, `-o name`, `-o jsonpath=` (fields,
 /// `[*]`, an index, a range with `{"\t"}` and `{"\n"}`, a filter, a map
 /// printed as JSON, an execution error with the object's dump) and `-o
-/// custom-columns=` (`<none>`, several values, a map), on the list and on
+/// custom-columns=` (`<none>`, several values, a map), `--sort-by` on
+/// names, counts, times, quantities and a missing field, on the list and on
 /// each pod by name.
 pub fn read_form_lines(run: &Run, at: Millis, text: &str) -> Vec<Vec<String>> {
     let names = existing_names(run, at);
@@ -323,6 +324,22 @@ pub fn read_form_lines(run: &Run, at: Millis, text: &str) -> Vec<Vec<String>> {
         vec!["get", "pods", "-o", "custom-columns=A:.x["],
         vec!["get", "pods", "-o", "custom-columns=A"],
         vec!["get", "pod", "x", "-l", "a=b"],
+        vec!["get", "pods", "--sort-by=.metadata.name"],
+        vec!["get", "pods", "--sort-by=.status.containerStatuses[0].restartCount"],
+        vec!["get", "pods", "--sort-by", "metadata.creationTimestamp", "-o", "wide"],
+        vec!["get", "pods", "--sort-by=.spec.containers[0].resources.requests.memory"],
+        vec!["get", "pods", "--sort-by=.spec.nodeName", "-A"],
+        vec!["get", "pods", "--sort-by=.status.podIP", "-o", "name"],
+        vec![
+            "get",
+            "pods",
+            "--sort-by={.status.phase}",
+            "-o",
+            "custom-columns=NAME:.metadata.name,PHASE:.status.phase",
+        ],
+        vec!["get", "pods", "--sort-by=.nothing"],
+        vec!["get", "pods", "--sort-by=.nothing", "-o", "name"],
+        vec!["get", "pods", "--sort-by=.items["],
     ]);
     for name in &names {
         lines.push(vec!["get", "pod", name, "-o", "name"]);

@@ -46,7 +46,7 @@ pub fn parse_spec(spec: &str) -> Result<Vec<Column>, String> {
 
 /// `RelaxedJSONPathExpression`: `a.b`, `.a.b`, `{a.b}` and `{.a.b}` all
 /// become `{.a.b}` (`^\{\.?([^{}]+)\}$|^\.?([^{}]+)$`).
-fn relaxed(path: &str) -> Result<String, String> {
+pub(crate) fn relaxed(path: &str) -> Result<String, String> {
     if path.is_empty() {
         return Ok(String::new());
     }

@@ -17,6 +17,7 @@ pub mod jsonpath;
 pub mod parse;
 pub mod selector;
 pub mod session;
+pub mod sort_by;
 mod top;
 pub mod watch;
 
@@ -219,6 +220,7 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
             all_namespaces,
             no_headers,
             template,
+            sort_by,
             ..
         } => get_pods(
             context,
@@ -230,6 +232,7 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
                 all_namespaces: *all_namespaces,
                 no_headers: *no_headers,
                 show_labels: *show_labels,
+                sort_by: sort_by.as_deref(),
             },
             at,
         ),
@@ -498,6 +501,7 @@ fn tail_lines(text: &str, tail: Option<i64>) -> String {
 }
 
 /// What `kubectl get pods` was asked for.
+#[derive(Clone, Copy)]
 struct PodsQuery<'a> {
     name: Option<&'a str>,
     format: Format,
@@ -507,6 +511,8 @@ struct PodsQuery<'a> {
     all_namespaces: bool,
     no_headers: bool,
     show_labels: bool,
+    /// `--sort-by` (`sort_by.rs`).
+    sort_by: Option<&'a str>,
 }
 
 /// `kubectl get pods [NAME]` in every format podlab prints: the pods that
@@ -540,11 +546,11 @@ fn get_pods(context: &ExecContext, query: &PodsQuery, at: Millis) -> Output {
             }
         }
     }
-    if matches!(query.format, Format::Table | Format::Wide) {
+    let table = matches!(query.format, Format::Table | Format::Wide);
+    if table {
         if let Some(error) = refused {
             return Output::error(error);
         }
-        return pod_table(&pods, query, at);
     }
     let object = |pod: &PodRun| {
         pod_object::pod(
@@ -555,6 +561,36 @@ fn get_pods(context: &ExecContext, query: &PodsQuery, at: Millis) -> Output {
             pod_object::Clock::EPOCH,
         )
     };
+    if let Some(field) = query.sort_by.filter(|_| query.name.is_none()) {
+        let mut objects: Vec<(&PodRun, Value)> =
+            pods.iter().map(|pod| (*pod, object(pod))).collect();
+        let sorted = sort_by::sort(&mut objects, field, table);
+        pods = objects.into_iter().map(|(pod, _)| pod).collect();
+        match sorted {
+            Ok(()) => {}
+            // kubectl v1.35.2 loses the table sorter's error: it prints
+            // nothing and then its empty-list line, exit 0 (checked with the
+            // binary: a field no pod has, a field that does not parse).
+            Err(sort_by::SortError::Kubectl(_)) if table => {
+                return pod_table(&[], &PodsQuery { name: None, ..*query }, at)
+            }
+            Err(sort_by::SortError::Kubectl(error)) => {
+                return Output::error(format!("error: {error}\n"))
+            }
+            Err(sort_by::SortError::Unsortable(error)) => {
+                return Output::note(
+                    text!(
+                        "kubectl cannot sort by {field} ({error}): it exits with status 255 and a klog line; podlab prints nothing",
+                        "kubectl 無法依 {field} 排序（{error}）：它會印出一行 klog 訊息並以狀態 255 結束；podlab 不輸出任何內容"
+                    ),
+                    1,
+                )
+            }
+        }
+    }
+    if table {
+        return pod_table(&pods, query, at);
+    }
     let value: Value = match query.name {
         Some(name) => match pods.first() {
             Some(pod) => object(pod),

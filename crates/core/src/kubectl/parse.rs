@@ -257,7 +257,7 @@ pub enum Refusal {
 /// The commands podlab emulates, in the order a note lists them.
 pub const EMULATED: &str = "get pods|nodes|events|deploy|rs|hpa|endpointslices, get pod NAME, \
 get jobs|cronjobs [NAME] [-o wide], get pod[s] [NAME] -o yaml|json|name|jsonpath=…|custom-columns=…, \
-get pods -l SELECTOR -A --no-headers --show-labels, \
+get pods -l SELECTOR -A --no-headers --show-labels --sort-by=FIELD, \
 describe pod|node|deployment|rs|job|cronjob|hpa|service, logs, exec, top pod|node, rollout status, apply -f";
 
 /// The kubectl commands a completer offers.
@@ -769,8 +769,12 @@ fn get(words: &[String]) -> Result<Parsed, Refusal> {
     }
     let sort_by = flags.get("sort-by").map(str::to_string);
     if let Some(sort) = &sort_by {
-        if kind != Kind::Event || sort != ".lastTimestamp" {
-            return Err(not_emulated(&format!("get --sort-by={sort}")));
+        let events = kind == Kind::Event && sort == ".lastTimestamp";
+        if !events && (kind != Kind::Pod || watch) {
+            return Err(not_emulated(&format!(
+                "get {} --sort-by={sort} (pods, and events by .lastTimestamp)",
+                kind.plural()
+            )));
         }
     }
     let object_name = match flags.get("field-selector") {
