@@ -374,6 +374,7 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
             container,
             previous,
             tail,
+            follow,
         } => {
             let Some(pod) = pods_at(context, at).find(|p| p.name == *pod) else {
                 return logs_not_found(pod, namespace);
@@ -384,6 +385,14 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
                 Err(error) => Output::error(format!("{error}\n")),
             };
             output.stderr.insert_str(0, &defaulted);
+            // `logs -f` streams what the container writes next, until it
+            // stops or Ctrl+C; the terminal stands at T.
+            if *follow && !*previous && output.exit_code == 0 {
+                output.notes.push(text!(
+                    "kubectl -f would go on printing what the container writes after this time, until it stops or you press Ctrl+C; move the time on to see the next lines",
+                    "kubectl -f 會繼續印出容器在這個時間之後寫出的內容，直到容器停止或按下 Ctrl+C；把時間往後移就能看到後面的輸出"
+                ));
+            }
             output
         }
         Command::Exec {

@@ -217,6 +217,8 @@ pub enum Command {
         container: Option<String>,
         previous: bool,
         tail: Option<i64>,
+        /// `-f`/`--follow`: what was written up to T, then a note.
+        follow: bool,
     },
     Exec {
         pod: String,
@@ -258,7 +260,7 @@ pub enum Refusal {
 pub const EMULATED: &str = "get pods|nodes|events|deploy|rs|hpa|endpointslices, get pod NAME, \
 get jobs|cronjobs [NAME] [-o wide], get pod[s] [NAME] -o yaml|json|name|jsonpath=…|custom-columns=…, \
 get pods -l SELECTOR -A --no-headers --show-labels --sort-by=FIELD, \
-describe pod|node|deployment|rs|job|cronjob|hpa|service, logs, exec, top pod|node, rollout status, apply -f";
+describe pod|node|deployment|rs|job|cronjob|hpa|service, logs [-f], exec, top pod|node, rollout status, apply -f";
 
 /// The kubectl commands a completer offers.
 pub const COMMAND_WORDS: &[&str] = &["get", "describe", "logs", "exec", "top", "rollout", "apply"];
@@ -429,9 +431,9 @@ const LOGS: &[Flag] = &[
     Flag("container", Some('c'), true),
     Flag("previous", Some('p'), false),
     Flag("tail", None, true),
+    Flag("follow", Some('f'), false),
 ];
 const LOGS_OTHER: &[Flag] = &[
-    Flag("follow", Some('f'), false),
     Flag("all-containers", None, false),
     Flag("since", None, true),
     Flag("since-time", None, true),
@@ -932,6 +934,7 @@ fn logs(words: &[String]) -> Result<Parsed, Refusal> {
         },
     };
     let previous = flags.bool("previous", Some('p'), "logs")?;
+    let follow = flags.bool("follow", Some('f'), "logs")?;
     Ok(Parsed {
         namespace: namespace(&flags),
         command: Command::Logs {
@@ -939,6 +942,7 @@ fn logs(words: &[String]) -> Result<Parsed, Refusal> {
             container: flags.get("container").map(str::to_string),
             previous,
             tail,
+            follow,
         },
     })
 }

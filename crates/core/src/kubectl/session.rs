@@ -623,7 +623,7 @@ fn kubectl_candidates(context: &ExecContext, before: &[&str], at: Millis) -> Vec
             "--field-selector",
             "-n",
         ],
-        "logs" => &["--previous", "-c", "--tail", "-n"],
+        "logs" => &["--previous", "-f", "-c", "--tail", "-n"],
         "exec" => &["-it", "-c", "--", "-n"],
         "apply" => &["-f"],
         _ => &["-n"],

@@ -157,6 +157,7 @@ fn every_accepted_form_parses() {
         container: container.map(str::to_string),
         previous,
         tail,
+        follow: false,
     };
     assert!(parsed("logs p") == logs(None, false, None));
     assert!(parsed("logs pod/p") == logs(None, false, None));
@@ -165,6 +166,16 @@ fn every_accepted_form_parses() {
     assert!(parsed("logs p --previous=false") == logs(None, false, None));
     assert!(parsed("logs p -c api --tail 5") == logs(Some("api"), false, Some(5)));
     assert!(parsed("logs p --container=api --tail=-1 -p") == logs(Some("api"), true, Some(-1)));
+    assert!(
+        parsed("logs -f p")
+            == Command::Logs {
+                pod: "p".into(),
+                container: None,
+                previous: false,
+                tail: None,
+                follow: true,
+            }
+    );
     let exec = |container: Option<&str>, command: &[&str], interactive| Command::Exec {
         pod: "p".into(),
         container: container.map(str::to_string),
@@ -260,7 +271,7 @@ fn what_kubectl_has_and_podlab_does_not_gets_a_note() {
         "get cronjobs -o yaml",
         "get svc",
         "describe statefulset s",
-        "logs -f p",
+        "logs --all-containers p",
         "logs deploy/m",
         "logs p api",
         "get pods,nodes",
@@ -360,6 +371,15 @@ fn commands_run_against_the_run_at_t() {
     let tail = k(&format!("logs {name} -p --tail 2")).stdout;
     assert_eq!(tail, format!("{}\n{}\n", last_two[1], last_two[0]));
     assert_eq!(k(&format!("logs {name} -p --tail 0")).stdout, "");
+    // logs -f: what was written up to T, then podlab's note (none with -p:
+    // a terminated instance's stream ends).
+    let follow = k(&format!("logs -f {name}"));
+    assert_eq!(follow.stdout, k(&format!("logs {name}")).stdout);
+    assert!(
+        follow.notes.iter().any(|note| note.en.contains("Ctrl+C")),
+        "a note"
+    );
+    assert!(k(&format!("logs -f -p {name}")).notes.is_empty());
     assert_eq!(
         k("logs model").stderr,
         "error: error from server (NotFound): pods \"model\" not found in namespace \"default\"\n"
