@@ -1564,3 +1564,25 @@ fn get_pods_read_forms_match_kubectl() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `get svc`, `get svc NAME`, `-o wide` and `get pods,svc` (each type's
+/// table apart, names as `TYPE/NAME`) through podlab's line against kubectl
+/// v1.35.2 (kubectl/lines.rs `compare_services`): Services of every kind
+/// with their pods, an autoscaled Deployment's Service, and a run without
+/// Services.
+#[test]
+fn get_services_and_pods_with_services_match_kubectl() {
+    let cases: &[(&str, &[Millis])] = &[
+        ("service-endpoints.yaml", &[30_000, 120_000]),
+        ("hpa-cpu-step.yaml", &[200_000]),
+        ("crash-loop-liveness-40s.yaml", &[720_000]),
+    ];
+    let mut failures = Vec::new();
+    for (file, times) in cases {
+        for at in *times {
+            let (text, run) = golden(file, *at);
+            failures.extend(kubectl::lines::compare_services(file, &text, &run, *at));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

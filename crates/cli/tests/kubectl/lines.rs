@@ -395,3 +395,58 @@ pub fn compare_read_forms(label: &str, text: &str, run: &Run, at: Millis) -> Vec
     }
     failures
 }
+
+/// `get svc [NAME] [-o wide]` and `get pods,svc` (either order, `-o wide`)
+/// through podlab's line and the real kubectl, the server serving the
+/// pods' and Services' Tables (`tables::service_table`, a port of
+/// `printService`); returns a diff for each line that differs.
+pub fn compare_services(label: &str, text: &str, run: &Run, at: Millis) -> Vec<String> {
+    let context = podlab_core::exercise::exec::ExecContext::new(text, run);
+    let clock = Clock { base: EPOCH };
+    let mut objects = served_tables(text, run, at);
+    let (mut services, _) = super::services::served(run, at, clock);
+    services.sort_by(|a, b| {
+        a["metadata"]["name"]
+            .as_str()
+            .cmp(&b["metadata"]["name"].as_str())
+    });
+    let now = EPOCH * 1000 + i64::try_from(at).expect("a time in range");
+    objects.service_table = Some(tables::service_table(&services, now));
+    objects.services = services.clone();
+    let server = ApiServer::start(objects);
+    let dir = TempDir::new("kubectl-services-line");
+    let kubeconfig = write_kubeconfig(&dir.0, &server);
+    let mut lines: Vec<String> = [
+        "get svc",
+        "get services -o wide",
+        "get svc nope",
+        "get pods,svc",
+        "get svc,pods",
+        "get po,services -o wide",
+    ]
+    .map(String::from)
+    .to_vec();
+    for service in &services {
+        let name = service["metadata"]["name"].as_str().unwrap_or_default();
+        lines.push(format!("get svc {name}"));
+        lines.push(format!("get service {name} -o wide"));
+    }
+    let mut failures = Vec::new();
+    for line in lines {
+        let args: Vec<&str> = line.split_whitespace().collect();
+        let printed = run_kubectl(&dir.0, &kubeconfig, &args);
+        let podlab = podlab_core::kubectl::run(&context, &line, at);
+        if podlab.stdout != printed.stdout
+            || podlab.stderr != printed.stderr
+            || (podlab.exit_code == 0) != printed.success
+        {
+            failures.push(format!(
+                "{line} ({label} at {at} ms) differs from kubectl v1.35 (- podlab, + kubectl):\n{}stderr: podlab {:?}, kubectl {:?}",
+                line_diff(&podlab.stdout, &printed.stdout),
+                podlab.stderr,
+                printed.stderr,
+            ));
+        }
+    }
+    failures
+}

@@ -54,6 +54,8 @@ pub struct Objects {
     pub leases: Vec<Value>,
     /// The Table printed for `kubectl get nodes` (`tables::node_table`).
     pub node_table: Option<Value>,
+    /// The Table printed for `kubectl get services` (`tables::service_table`).
+    pub service_table: Option<Value>,
     /// The watch events a pods watch streams (`kubectl get pods -w`), each
     /// `{"type", "object"}` with a Table of one row; `None`: an empty
     /// stream, as for every other watch.
@@ -269,6 +271,18 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
                 "items": objects.pods.iter().filter(|pod| fields_match(pod, query) && labels_match(pod, query)).collect::<Vec<_>>(),
             }),
         ),
+        "/api/v1/namespaces/default/services" => match (&objects.service_table, table) {
+            (Some(printed), true) => (200, printed.clone()),
+            _ => (
+                200,
+                json!({
+                    "kind": "ServiceList",
+                    "apiVersion": "v1",
+                    "metadata": { "resourceVersion": "1000" },
+                    "items": objects.services,
+                }),
+            ),
+        },
         "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices" => {
             match (&objects.endpoint_slice_table, table) {
                 (Some(printed), true) => (200, printed.clone()),
@@ -444,6 +458,11 @@ fn named_row(path: &str, objects: &Objects) -> Option<(u16, Value)> {
             "/api/v1/namespaces/default/pods/",
             &objects.pod_table,
             "pods",
+        ),
+        (
+            "/api/v1/namespaces/default/services/",
+            &objects.service_table,
+            "services",
         ),
         ("/api/v1/nodes/", &objects.node_table, "nodes"),
     ]

@@ -212,6 +212,49 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
             ..
         } => watch::get_pods(context, name.as_deref(), *format == Format::Wide, at),
         Command::Get {
+            kind, more, format, ..
+        } if !more.is_empty() => {
+            // kubectl prints each type's table, flushed apart and separated
+            // by a blank line, its names as `TYPE/NAME` (`printWithKind`
+            // when several types are asked for; get.go's separatorWriter).
+            let wide = *format == Format::Wide;
+            let mut tables = Vec::new();
+            for kind in std::iter::once(*kind).chain(more.iter().copied()) {
+                let output = match kind {
+                    Kind::Pod => get_pods(
+                        context,
+                        &PodsQuery {
+                            name: None,
+                            format: *format,
+                            template: "",
+                            selector: None,
+                            all_namespaces: false,
+                            no_headers: false,
+                            show_labels: false,
+                            sort_by: None,
+                            with_kind: true,
+                        },
+                        at,
+                    ),
+                    _ => get_services(run, None, wide, true, at),
+                };
+                if output.exit_code == 0 && !output.stdout.is_empty() {
+                    tables.push(output.stdout);
+                }
+            }
+            if tables.is_empty() {
+                Output::none_found("default")
+            } else {
+                Output::out(tables.join("\n"))
+            }
+        }
+        Command::Get {
+            kind: Kind::Service,
+            name,
+            format,
+            ..
+        } => get_services(run, name.as_deref(), *format == Format::Wide, false, at),
+        Command::Get {
             kind: Kind::Pod,
             name,
             format,
@@ -233,6 +276,7 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
                 no_headers: *no_headers,
                 show_labels: *show_labels,
                 sort_by: sort_by.as_deref(),
+                with_kind: false,
             },
             at,
         ),
@@ -443,6 +487,52 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
     }
 }
 
+/// `kubectl get services [NAME] [-o wide]`: the Services of the text, by
+/// name (the API server's order), each row `service::service_row`;
+/// `with_kind` names them `service/NAME`.
+fn get_services(
+    run: &crate::sim::Run,
+    name: Option<&str>,
+    wide: bool,
+    with_kind: bool,
+    at: Millis,
+) -> Output {
+    let mut services: Vec<_> = run
+        .services
+        .iter()
+        .filter(|service| name.is_none_or(|name| service.name == name))
+        .collect();
+    services.sort_by(|a, b| a.name.cmp(&b.name));
+    if services.is_empty() {
+        return match name {
+            Some(name) => not_found(Kind::Service, name),
+            None => Output::none_found("default"),
+        };
+    }
+    let mut header = vec![
+        "NAME",
+        "TYPE",
+        "CLUSTER-IP",
+        "EXTERNAL-IP",
+        "PORT(S)",
+        "AGE",
+    ];
+    if wide {
+        header.push("SELECTOR");
+    }
+    let mut rows = vec![header.into_iter().map(String::from).collect::<Vec<_>>()];
+    for service in services {
+        let mut row = service::service_row(run, service, at, wide);
+        if with_kind {
+            if let Some(first) = row.first_mut() {
+                *first = format!("service/{first}");
+            }
+        }
+        rows.push(row);
+    }
+    Output::out(get_pods::table(&rows))
+}
+
 /// A list command's table, or kubectl's empty-list line.
 fn listed(table: String) -> Output {
     if table.is_empty() {
@@ -522,6 +612,8 @@ struct PodsQuery<'a> {
     show_labels: bool,
     /// `--sort-by` (`sort_by.rs`).
     sort_by: Option<&'a str>,
+    /// Names as `pod/NAME` (several types asked for at once).
+    with_kind: bool,
 }
 
 /// `kubectl get pods [NAME]` in every format podlab prints: the pods that
@@ -673,7 +765,12 @@ fn pod_table(pods: &[&PodRun], query: &PodsQuery, at: Millis) -> Output {
     }
     for pod in pods {
         let row = get_pods::row(pod, at);
-        let mut cells = vec![row.name, row.ready, row.status, row.restarts, row.age];
+        let name = if query.with_kind {
+            format!("pod/{}", row.name)
+        } else {
+            row.name
+        };
+        let mut cells = vec![name, row.ready, row.status, row.restarts, row.age];
         if wide {
             let none = || "<none>".to_string();
             cells.push(describe::pod_ip_at(pod, at).map_or_else(none, str::to_string));
@@ -690,23 +787,11 @@ fn pod_table(pods: &[&PodRun], query: &PodsQuery, at: Millis) -> Output {
             cells.insert(0, "default".to_string());
         }
         if query.show_labels {
-            cells.push(format_labels(&describe::pod_labels(pod)));
+            cells.push(service::format_labels(&describe::pod_labels(pod)));
         }
         rows.push(cells);
     }
     Output::out(get_pods::table(&rows))
-}
-
-/// apimachinery `labels.FormatLabels`: `k=v` sorted by key, joined by
-/// commas; `<none>` for none.
-pub fn format_labels(labels: &[(String, String)]) -> String {
-    if labels.is_empty() {
-        return "<none>".into();
-    }
-    let mut sorted: Vec<&(String, String)> = labels.iter().collect();
-    sorted.sort_by(|a, b| a.0.cmp(&b.0));
-    let pairs: Vec<String> = sorted.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    pairs.join(",")
 }
 
 /// `kubectl describe TYPE [NAME]` (`DescribeOptions.Run`): no name

@@ -198,6 +198,8 @@ pub enum Command {
         no_headers: bool,
         /// The template of `-o jsonpath=…` or the spec of `-o custom-columns=…`.
         template: Option<String>,
+        /// More types listed with the first (`get pods,svc`).
+        more: Vec<Kind>,
     },
     Describe {
         kind: Kind,
@@ -250,7 +252,7 @@ pub enum Refusal {
 /// The commands podlab emulates, in the order a note lists them.
 pub const EMULATED: &str = "get pods|nodes|events|deploy|rs|hpa|endpointslices, get pod NAME, \
 get jobs|cronjobs [NAME] [-o wide], get pod[s] [NAME] -o yaml|json|name|jsonpath=…|custom-columns=…, \
-get pods -l SELECTOR -A --no-headers --show-labels --sort-by=FIELD, \
+get pods -l SELECTOR -A --no-headers --show-labels --sort-by=FIELD, get svc, get pods,svc, \
 describe pod|node|deployment|rs|job|cronjob|hpa|service, logs [-f], exec, top pod|node, rollout status, apply -f";
 
 /// The kubectl commands a completer offers.

@@ -638,6 +638,7 @@ fn kubectl_candidates(context: &ExecContext, before: &[&str], at: Millis) -> Vec
             "jobs",
             "cronjobs",
             "hpa",
+            "services",
             "endpointslices",
         ]),
         ("describe", 0) => strings(&[

@@ -36,6 +36,7 @@ fn get(kind: Kind, name: Option<&str>, format: Format) -> Command {
         all_namespaces: false,
         no_headers: false,
         template: None,
+        more: Vec::new(),
     }
 }
 
@@ -109,6 +110,7 @@ fn every_accepted_form_parses() {
                 all_namespaces: false,
                 no_headers: false,
                 template: None,
+                more: Vec::new(),
             }
     );
     assert!(
@@ -125,6 +127,7 @@ fn every_accepted_form_parses() {
                 all_namespaces: false,
                 no_headers: false,
                 template: None,
+                more: Vec::new(),
             }
     );
     let describe = |kind, name: &str| Command::Describe {
@@ -269,7 +272,9 @@ fn what_kubectl_has_and_podlab_does_not_gets_a_note() {
         "get jobs -o custom-columns=N:.metadata.name",
         "get events --no-headers",
         "get cronjobs -o yaml",
-        "get svc",
+        "get svc -o yaml",
+        "get pods,nodes",
+        "get pods,svc -l app=x",
         "describe statefulset s",
         "logs --all-containers p",
         "logs deploy/m",

@@ -44,7 +44,7 @@ pub(super) fn get(words: &[String]) -> Result<Parsed, Refusal> {
     let flags = flags(words, GET, GET_OTHER, "get")?;
     // The printer is made in `Complete`, before the resource is looked up.
     let (format, template) = printer(flags.get("output"))?;
-    let (kind, name) = resource(&flags.args, "get")?;
+    let (kind, name, more) = kinds(&flags.args)?;
     let selector = flags.get("selector").map(str::to_string);
     let all_namespaces = flags.bool("all-namespaces", Some('A'), "get")?;
     let no_headers = flags.bool("no-headers", None, "get")?;
@@ -121,8 +121,22 @@ pub(super) fn get(words: &[String]) -> Result<Parsed, Refusal> {
     if show_labels && watch {
         return Err(not_emulated("get -w --show-labels"));
     }
+    if !more.is_empty()
+        && (!matches!(format, Format::Table | Format::Wide)
+            || selector.is_some()
+            || all_namespaces
+            || no_headers
+            || show_labels
+            || sort_by.is_some()
+            || watch)
+    {
+        return Err(not_emulated(
+            "get pods,services with flags other than -o wide",
+        ));
+    }
     let supported = match kind {
         Kind::Pod | Kind::Node => true,
+        Kind::Service => matches!(format, Format::Table | Format::Wide),
         Kind::Event => name.is_none(),
         Kind::Deployment | Kind::ReplicaSet | Kind::Hpa | Kind::EndpointSlice => {
             name.is_none() && format == Format::Table
@@ -147,8 +161,36 @@ pub(super) fn get(words: &[String]) -> Result<Parsed, Refusal> {
             all_namespaces,
             no_headers,
             template,
+            more,
         },
     })
+}
+
+/// The resource argument: `TYPE [NAME]`, `TYPE/NAME`, or several types at
+/// once (`pods,svc`: podlab prints pods and Services together; kubectl
+/// prints each type's table, its names as `TYPE/NAME`).
+fn kinds(args: &[String]) -> Result<(Kind, Option<String>, Vec<Kind>), Refusal> {
+    let Some(first) = args
+        .first()
+        .filter(|first| first.contains(',') && !first.contains('/'))
+    else {
+        let (kind, name) = resource(args, "get")?;
+        return Ok((kind, name, Vec::new()));
+    };
+    let mut found = Vec::new();
+    for word in first.split(',') {
+        match super::kind(word) {
+            Some(kind @ (Kind::Pod | Kind::Service)) if args.len() == 1 => found.push(kind),
+            Some(_) => return Err(not_emulated(&format!("get {first} (only pods,services)"))),
+            None => {
+                return Err(Refusal::Kubectl(format!(
+                    "error: the server doesn't have a resource type \"{word}\"\n"
+                )))
+            }
+        }
+    }
+    let kind = found.remove(0);
+    Ok((kind, None, found))
 }
 
 /// `-o`: the format, and the template of `jsonpath=` or the spec of
