@@ -1093,6 +1093,16 @@ fn kubectl_line_errors_match_kubectl() {
         "describe cronjob nope",
         "describe rs nope",
         "get jobs -o foo",
+        "get pods -o jsonpath={.a",
+        "get pods -o jsonpath=",
+        "get pods -o custom-columns=A",
+        "get pods -o custom-columns=",
+        "get frob -o jsonpath={#}",
+        "get pod p -l a=b",
+        "get pod p -l a=b -o jsonpath={#}",
+        "get pods,frob",
+        "get pods -l a=b,",
+        "get svc nope",
     ] {
         let (podlab, kubectl) = both("crash-loop-liveness-40s.yaml", 720_000, line);
         assert_eq!(podlab.stdout, kubectl.stdout, "{line}");

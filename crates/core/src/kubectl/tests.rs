@@ -130,6 +130,19 @@ fn every_accepted_form_parses() {
                 more: Vec::new(),
             }
     );
+    for line in [
+        "get pods -l app=model-api",
+        "get pods --selector 'app in (a, b),!tier'",
+        "get pods -A --no-headers --show-labels",
+        "get pods -o name",
+        "get pod p -o jsonpath={.metadata.name}",
+        "get pods -o custom-columns=NAME:.metadata.name",
+        "get pods --sort-by=.status.startTime -o wide",
+        "get svc",
+        "get pods,svc -o wide",
+    ] {
+        assert!(parse(line).is_ok(), "{line}");
+    }
     let describe = |kind, name: &str| Command::Describe {
         kind,
         name: Some(name.into()),
@@ -245,6 +258,19 @@ fn kubectl_refuses_in_its_own_words() {
         ("exec p", "error: you must specify at least one command for the container\n"),
         ("exec p --", "error: you must specify at least one command for the container\n"),
         ("get pods -o foo", "error: unable to match a printer suitable for the output format \"foo\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,template,templatefile,wide,yaml\n"),
+        // The printers' and the builder's refusals (kubectl v1.35.2's words,
+        // checked with the binary; get_pods_read_forms_match_kubectl).
+        ("get pods -o jsonpath={.a", "error: error parsing jsonpath {.a, unclosed action\n"),
+        ("get pods -o jsonpath={.items[x]}", "error: error parsing jsonpath {.items[x]}, invalid array index x\n"),
+        ("get pods -o jsonpath=", "error: template format specified but no template given\n"),
+        ("get pods -o jsonpath", "error: template format specified but no template given\n"),
+        ("get pods -o custom-columns=A", "error: unexpected custom-columns spec: A, expected <header>:<json-path-expr>\n"),
+        ("get pods -o custom-columns=", "error: custom-columns format specified but no custom columns given\n"),
+        ("get pods -o jsonpath={#}", "error: error parsing jsonpath {#}, unrecognized character in action: U+0023 '#'\n"),
+        ("get frob -o jsonpath={#}", "error: the server doesn't have a resource type \"frob\"\n"),
+        ("get pod p -l a=b -o jsonpath={#}", "error: name cannot be provided when a selector is specified\n"),
+        ("get pod p -l app=x", "error: name cannot be provided when a selector is specified\n"),
+        ("get pods,frob", "error: the server doesn't have a resource type \"frob\"\n"),
         ("rollout status", "error: required resource not specified\n"),
         ("rollout frob", "error: unknown command \"frob\"\nSee 'kubectl rollout -h' for help and examples\n"),
         ("frobnicate", "error: unknown command \"frobnicate\" for \"kubectl\"\n"),

@@ -1,7 +1,7 @@
 //! `kubectl get`'s flags and printers (`-o`), read as kubectl v1.35.2
-//! reads them: the printer first (`PrintFlags.ToPrinter` in `Complete`, so
-//! its errors come before any request), then the resource and the flags
-//! that select and order what is listed.
+//! reads them: the resource and the builder's checks first, then the
+//! printer (`PrintFlags.ToPrinter`, whose template errors come before the
+//! list is printed), then the flags that select and order what is listed.
 
 use super::{
     flags, namespace, not_emulated, resource, Command, Flag, Format, Kind, Parsed, Refusal,
@@ -42,10 +42,19 @@ const GET_OTHER: &[Flag] = &[
 ];
 pub(super) fn get(words: &[String]) -> Result<Parsed, Refusal> {
     let flags = flags(words, GET, GET_OTHER, "get")?;
-    // The printer is made in `Complete`, before the resource is looked up.
-    let (format, template) = printer(flags.get("output"))?;
+    // kubectl v1.35.2 looks the resource up and builds the request first,
+    // then makes the printer (checked with the binary: `get frob -o
+    // jsonpath={#}` is the resource error, `get pod x -l a=b -o
+    // jsonpath={#}` the builder's).
     let (kind, name, more) = kinds(&flags.args)?;
     let selector = flags.get("selector").map(str::to_string);
+    // cli-runtime `Builder.Do`: a name and a selector together.
+    if name.is_some() && selector.is_some() {
+        return Err(Refusal::Kubectl(
+            "error: name cannot be provided when a selector is specified\n".into(),
+        ));
+    }
+    let (format, template) = printer(flags.get("output"))?;
     let all_namespaces = flags.bool("all-namespaces", Some('A'), "get")?;
     let no_headers = flags.bool("no-headers", None, "get")?;
     let printed_by_podlab = matches!(
@@ -82,12 +91,6 @@ pub(super) fn get(words: &[String]) -> Result<Parsed, Refusal> {
     }
     if all_namespaces && name.is_some() {
         return Err(not_emulated("get pod NAME -A"));
-    }
-    // cli-runtime `Builder.Do`: a name and a selector together.
-    if name.is_some() && selector.is_some() {
-        return Err(Refusal::Kubectl(
-            "error: name cannot be provided when a selector is specified\n".into(),
-        ));
     }
     if matches!(format, Format::Yaml | Format::Json) && kind != Kind::Pod {
         return Err(not_emulated(&format!("get {} -o yaml|json", kind.plural())));
@@ -195,7 +198,7 @@ fn kinds(args: &[String]) -> Result<(Kind, Option<String>, Vec<Kind>), Refusal> 
 
 /// `-o`: the format, and the template of `jsonpath=` or the spec of
 /// `custom-columns=` (kubectl's `PrintFlags.ToPrinter`; the template is
-/// parsed there, so its errors come before any request).
+/// parsed there, so its errors come before anything is printed).
 fn printer(output: Option<&str>) -> Result<(Format, Option<String>), Refusal> {
     let format = match output {
         None => Format::Table,
