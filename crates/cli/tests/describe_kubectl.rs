@@ -1596,3 +1596,64 @@ fn get_services_and_pods_with_services_match_kubectl() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `get configmaps`, `get secrets` and each by name (NAME, [TYPE,] DATA,
+/// AGE; values never shown) through podlab's line against kubectl v1.35.2
+/// (kubectl/lines.rs `compare_config_objects`): a ConfigMap with `data` and
+/// `binaryData`, an Opaque Secret with `data` and `stringData` sharing a
+/// key, a TLS Secret, and `kube-root-ca.crt`; and a file without any (the
+/// crash loop: `kube-root-ca.crt` alone, no Secrets).
+#[test]
+fn get_configmaps_and_secrets_match_kubectl() {
+    let text = r#"apiVersion: v1
+kind: ConfigMap
+metadata: { name: model-config }
+data:
+  MODEL_NAME: llama
+  MAX_BATCH: "8"
+binaryData:
+  vocab.bin: AAEC
+---
+apiVersion: v1
+kind: Secret
+metadata: { name: hf-token }
+data:
+  token: c2VjcmV0
+stringData:
+  token: other
+  user: me
+---
+apiVersion: v1
+kind: Secret
+metadata: { name: tls }
+type: kubernetes.io/tls
+data:
+  tls.crt: Y3J0
+  tls.key: a2V5
+---
+apiVersion: v1
+kind: Pod
+metadata: { name: api }
+spec:
+  containers:
+    - name: api
+      image: vllm/vllm-openai:v0.8.5
+      envFrom:
+        - configMapRef: { name: model-config }
+"#;
+    let mut failures = Vec::new();
+    for at in [30_000, 720_000] {
+        let run = sim::simulate(text, &Options { until: Some(at) });
+        failures.extend(kubectl::lines::compare_config_objects(
+            "configs", text, &run, at,
+        ));
+    }
+    let (crash, run) = golden("crash-loop-liveness-40s.yaml", 720_000);
+    failures.extend(kubectl::lines::compare_config_objects(
+        "crash loop",
+        &crash,
+        &run,
+        720_000,
+    ));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

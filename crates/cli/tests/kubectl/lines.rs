@@ -450,3 +450,103 @@ pub fn compare_services(label: &str, text: &str, run: &Run, at: Millis) -> Vec<S
     }
     failures
 }
+
+/// The file's ConfigMaps and Secrets as the API server returns them (the
+/// keys as `exercise::exec::config_objects` reads them, values never
+/// printed), and the `kube-root-ca.crt` ConfigMap every namespace holds.
+fn config_objects(text: &str) -> (Vec<Value>, Vec<Value>) {
+    let created = Clock { base: EPOCH }.time(0);
+    let object = |kind: &str, name: &str, data: Vec<(String, String)>| {
+        let map: serde_json::Map<String, Value> = data
+            .into_iter()
+            .map(|(k, v)| (k, Value::String(v)))
+            .collect();
+        serde_json::json!({
+            "apiVersion": "v1",
+            "kind": kind,
+            "metadata": {
+                "name": name,
+                "namespace": "default",
+                "resourceVersion": "100",
+                "creationTimestamp": created,
+            },
+            "data": map,
+        })
+    };
+    let mut config_maps = vec![object(
+        "ConfigMap",
+        "kube-root-ca.crt",
+        vec![("ca.crt".into(), "-----BEGIN CERTIFICATE-----".into())],
+    )];
+    let mut secrets = Vec::new();
+    for found in podlab_core::exercise::exec::config_objects(text) {
+        let mut value = object(found.kind, &found.name, found.data);
+        if found.kind == "Secret" {
+            value["type"] = Value::String(found.secret_type);
+            secrets.push(value);
+        } else {
+            config_maps.push(value);
+        }
+    }
+    let by_name = |a: &Value, b: &Value| {
+        a["metadata"]["name"]
+            .as_str()
+            .cmp(&b["metadata"]["name"].as_str())
+    };
+    config_maps.sort_by(by_name);
+    secrets.sort_by(by_name);
+    (config_maps, secrets)
+}
+
+/// `get configmaps|cm|secrets [NAME]` through podlab's line and the real
+/// kubectl given the file's ConfigMaps and Secrets and their Tables
+/// (`tables::config_map_table`, `secret_table`); returns a diff for each
+/// line that differs.
+pub fn compare_config_objects(label: &str, text: &str, run: &Run, at: Millis) -> Vec<String> {
+    let context = podlab_core::exercise::exec::ExecContext::new(text, run);
+    let mut objects = served_tables(text, run, at);
+    let (config_maps, secrets) = config_objects(text);
+    let now = EPOCH * 1000 + i64::try_from(at).expect("a time in range");
+    objects.config_map_table = Some(tables::config_map_table(&config_maps, now));
+    objects.secret_table = Some(tables::secret_table(&secrets, now));
+    objects.config_maps = config_maps.clone();
+    objects.secrets = secrets.clone();
+    let server = ApiServer::start(objects);
+    let dir = TempDir::new("kubectl-config-line");
+    let kubeconfig = write_kubeconfig(&dir.0, &server);
+    let mut lines: Vec<String> = [
+        "get configmaps",
+        "get cm nope",
+        "get secrets",
+        "get secret nope",
+    ]
+    .map(String::from)
+    .to_vec();
+    for object in config_maps.iter().chain(&secrets) {
+        let name = object["metadata"]["name"].as_str().unwrap_or_default();
+        let kind = if object["kind"] == "Secret" {
+            "secret"
+        } else {
+            "cm"
+        };
+        lines.push(format!("get {kind} {name}"));
+    }
+    let mut failures = Vec::new();
+    for line in lines {
+        let args: Vec<&str> = line.split_whitespace().collect();
+        let printed = run_kubectl(&dir.0, &kubeconfig, &args);
+        let podlab = podlab_core::kubectl::run(&context, &line, at);
+        if podlab.stdout != printed.stdout
+            || podlab.stderr != printed.stderr
+            || (podlab.exit_code == 0) != printed.success
+        {
+            failures.push(format!(
+                "{line} ({label} at {at} ms) differs from kubectl v1.35 (- podlab, + kubectl):\n{}stderr: podlab {:?}, kubectl {:?}",
+                line_diff(&podlab.stdout, &printed.stdout),
+                podlab.stderr,
+                printed.stderr,
+            ));
+        }
+    }
+    failures
+}

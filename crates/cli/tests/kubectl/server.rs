@@ -56,6 +56,13 @@ pub struct Objects {
     pub node_table: Option<Value>,
     /// The Table printed for `kubectl get services` (`tables::service_table`).
     pub service_table: Option<Value>,
+    /// v1 ConfigMaps and Secrets, and the Tables printed for `kubectl get
+    /// configmaps` and `get secrets` (`tables::config_map_table`,
+    /// `secret_table`).
+    pub config_maps: Vec<Value>,
+    pub config_map_table: Option<Value>,
+    pub secrets: Vec<Value>,
+    pub secret_table: Option<Value>,
     /// The watch events a pods watch streams (`kubectl get pods -w`), each
     /// `{"type", "object"}` with a Table of one row; `None`: an empty
     /// stream, as for every other watch.
@@ -271,6 +278,17 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
                 "items": objects.pods.iter().filter(|pod| fields_match(pod, query) && labels_match(pod, query)).collect::<Vec<_>>(),
             }),
         ),
+        "/api/v1/namespaces/default/configmaps" => match (&objects.config_map_table, table) {
+            (Some(printed), true) => (200, printed.clone()),
+            _ => (
+                200,
+                list_of("ConfigMapList", "v1", &objects.config_maps, query),
+            ),
+        },
+        "/api/v1/namespaces/default/secrets" => match (&objects.secret_table, table) {
+            (Some(printed), true) => (200, printed.clone()),
+            _ => (200, list_of("SecretList", "v1", &objects.secrets, query)),
+        },
         "/api/v1/namespaces/default/services" => match (&objects.service_table, table) {
             (Some(printed), true) => (200, printed.clone()),
             _ => (
@@ -464,6 +482,16 @@ fn named_row(path: &str, objects: &Objects) -> Option<(u16, Value)> {
             &objects.service_table,
             "services",
         ),
+        (
+            "/api/v1/namespaces/default/configmaps/",
+            &objects.config_map_table,
+            "configmaps",
+        ),
+        (
+            "/api/v1/namespaces/default/secrets/",
+            &objects.secret_table,
+            "secrets",
+        ),
         ("/api/v1/nodes/", &objects.node_table, "nodes"),
     ]
     .into_iter()
@@ -636,6 +664,21 @@ fn core_v1_resources() -> Value {
                 "verbs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
                 "shortNames": ["svc"],
                 "categories": ["all"]
+            },
+            {
+                "name": "configmaps",
+                "singularName": "configmap",
+                "namespaced": true,
+                "kind": "ConfigMap",
+                "verbs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
+                "shortNames": ["cm"]
+            },
+            {
+                "name": "secrets",
+                "singularName": "secret",
+                "namespaced": true,
+                "kind": "Secret",
+                "verbs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"]
             },
             {
                 "name": "events",

@@ -617,3 +617,66 @@ pub fn service_table(services: &[Value], now: i64) -> Value {
         rows,
     )
 }
+
+/// The number of keys `printConfigMap` and `printSecret` count:
+/// `len(data) + len(binaryData)` (a Secret has only `data`).
+fn data_count(object: &Value) -> usize {
+    ["data", "binaryData"]
+        .iter()
+        .map(|key| object[*key].as_object().map_or(0, |map| map.len()))
+        .sum()
+}
+
+/// The Table the API server prints for `kubectl get configmaps`
+/// (`printConfigMap`: Name, Data, Age).
+pub fn config_map_table(config_maps: &[Value], now: i64) -> Value {
+    let rows = config_maps
+        .iter()
+        .map(|object| {
+            json!({
+                "cells": [
+                    text(&object["metadata"], "name"),
+                    data_count(object),
+                    since(&object["metadata"]["creationTimestamp"], now),
+                ],
+                "object": object,
+            })
+        })
+        .collect();
+    table(
+        vec![
+            column("Name", "string", 0),
+            column("Data", "string", 0),
+            column("Age", "string", 0),
+        ],
+        rows,
+    )
+}
+
+/// The Table the API server prints for `kubectl get secrets`
+/// (`printSecret`: Name, Type, Data, Age).
+pub fn secret_table(secrets: &[Value], now: i64) -> Value {
+    let rows = secrets
+        .iter()
+        .map(|object| {
+            json!({
+                "cells": [
+                    text(&object["metadata"], "name"),
+                    text(object, "type"),
+                    data_count(object),
+                    since(&object["metadata"]["creationTimestamp"], now),
+                ],
+                "object": object,
+            })
+        })
+        .collect();
+    table(
+        vec![
+            column("Name", "string", 0),
+            column("Type", "string", 0),
+            column("Data", "string", 0),
+            column("Age", "string", 0),
+        ],
+        rows,
+    )
+}

@@ -255,6 +255,11 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
             ..
         } => get_services(run, name.as_deref(), *format == Format::Wide, false, at),
         Command::Get {
+            kind: kind @ (Kind::ConfigMap | Kind::Secret),
+            name,
+            ..
+        } => get_config_objects(context, *kind, name.as_deref(), at),
+        Command::Get {
             kind: Kind::Pod,
             name,
             format,
@@ -531,6 +536,64 @@ fn get_services(
         rows.push(row);
     }
     Output::out(get_pods::table(&rows))
+}
+
+/// `kubectl get configmaps|secrets [NAME]`: the text's ConfigMaps or
+/// Secrets, by name, as `printConfigMap` (NAME, DATA, AGE) and
+/// `printSecret` (NAME, TYPE, DATA, AGE) print them
+/// (`pkg/printers/internalversion/printers.go`); DATA counts the keys
+/// (`data` and `binaryData`, or a Secret's `data` with `stringData` merged
+/// in, as the API server stores it); values are never shown. Every
+/// namespace also holds `kube-root-ca.crt` (one key, `ca.crt`), which the
+/// root-ca-cert-publisher controller writes when the namespace appears
+/// (`pkg/controller/certificates/rootcacertpublisher`) and every pod's
+/// token volume projects; the text's objects and it exist from 0.
+fn get_config_objects(context: &ExecContext, kind: Kind, name: Option<&str>, at: Millis) -> Output {
+    let wanted = if kind == Kind::Secret {
+        "Secret"
+    } else {
+        "ConfigMap"
+    };
+    let mut rows: Vec<(String, String, usize)> = context
+        .objects
+        .iter()
+        .filter(|object| object.kind == wanted)
+        .map(|object| {
+            (
+                object.name.clone(),
+                object.secret_type.clone(),
+                object.data.len(),
+            )
+        })
+        .collect();
+    if kind == Kind::ConfigMap && !rows.iter().any(|(n, _, _)| n == "kube-root-ca.crt") {
+        rows.push(("kube-root-ca.crt".into(), String::new(), 1));
+    }
+    rows.retain(|(n, _, _)| name.is_none_or(|name| n == name));
+    rows.sort_by(|a, b| a.0.cmp(&b.0));
+    rows.dedup_by(|a, b| a.0 == b.0);
+    if rows.is_empty() {
+        return match name {
+            Some(name) => not_found(kind, name),
+            None => Output::none_found("default"),
+        };
+    }
+    let age = crate::explain::human_duration(at);
+    let header: &[&str] = if kind == Kind::Secret {
+        &["NAME", "TYPE", "DATA", "AGE"]
+    } else {
+        &["NAME", "DATA", "AGE"]
+    };
+    let mut table = vec![header.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
+    for (name, secret_type, count) in rows {
+        let mut row = vec![name];
+        if kind == Kind::Secret {
+            row.push(secret_type);
+        }
+        row.extend([count.to_string(), age.clone()]);
+        table.push(row);
+    }
+    Output::out(get_pods::table(&table))
 }
 
 /// A list command's table, or kubectl's empty-list line.

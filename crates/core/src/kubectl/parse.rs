@@ -30,6 +30,8 @@ pub enum Kind {
     Hpa,
     Service,
     EndpointSlice,
+    ConfigMap,
+    Secret,
     /// A type the API server has that podlab does not model (its plural).
     Other(&'static str),
 }
@@ -48,6 +50,8 @@ impl Kind {
             Kind::Hpa => "horizontalpodautoscalers.autoscaling",
             Kind::Service => "services",
             Kind::EndpointSlice => "endpointslices.discovery.k8s.io",
+            Kind::ConfigMap => "configmaps",
+            Kind::Secret => "secrets",
             Kind::Other(plural) => plural,
         }
     }
@@ -84,14 +88,17 @@ const KINDS: &[(&str, Kind)] = &[
     ("svc", Kind::Service),
     ("endpointslices", Kind::EndpointSlice),
     ("endpointslice", Kind::EndpointSlice),
+    ("configmaps", Kind::ConfigMap),
+    ("configmap", Kind::ConfigMap),
+    ("cm", Kind::ConfigMap),
+    ("secrets", Kind::Secret),
+    ("secret", Kind::Secret),
 ];
 
 /// Types of a real cluster that podlab does not model: kubectl would list
 /// them, podlab says it does not emulate them (rather than claim the server
 /// lacks them). Plural, then its other names.
 const OTHER_KINDS: &[&[&str]] = &[
-    &["configmaps", "configmap", "cm"],
-    &["secrets", "secret"],
     &["namespaces", "namespace", "ns"],
     &["statefulsets", "statefulset", "sts"],
     &["daemonsets", "daemonset", "ds"],
@@ -160,6 +167,8 @@ pub const RESOURCE_WORDS: &[&str] = &[
     "hpa",
     "services",
     "endpointslices",
+    "configmaps",
+    "secrets",
 ];
 
 /// `get`'s output formats.
@@ -252,7 +261,7 @@ pub enum Refusal {
 /// The commands podlab emulates, in the order a note lists them.
 pub const EMULATED: &str = "get pods|nodes|events|deploy|rs|hpa|endpointslices, get pod NAME, \
 get jobs|cronjobs [NAME] [-o wide], get pod[s] [NAME] -o yaml|json|name|jsonpath=…|custom-columns=…, \
-get pods -l SELECTOR -A --no-headers --show-labels --sort-by=FIELD, get svc, get pods,svc, \
+get pods -l SELECTOR -A --no-headers --show-labels --sort-by=FIELD, get svc, get pods,svc, get configmaps|secrets [NAME], \
 describe pod|node|deployment|rs|job|cronjob|hpa|service, logs [-f], exec, top pod|node, rollout status, apply -f";
 
 /// The kubectl commands a completer offers.

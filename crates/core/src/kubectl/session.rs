@@ -640,6 +640,8 @@ fn kubectl_candidates(context: &ExecContext, before: &[&str], at: Millis) -> Vec
             "hpa",
             "services",
             "endpointslices",
+            "configmaps",
+            "secrets",
         ]),
         ("describe", 0) => strings(&[
             "pod",

@@ -283,8 +283,8 @@ fn kubectl_refuses_in_its_own_words() {
 fn what_kubectl_has_and_podlab_does_not_gets_a_note() {
     for line in [
         "delete pod p",
-        "get cm",
-        "get secrets",
+        "get cm -o yaml",
+        "describe secrets",
         "get nodes -A",
         "get nodes -w",
         "get pods -w -o yaml",

@@ -139,7 +139,9 @@ pub(super) fn get(words: &[String]) -> Result<Parsed, Refusal> {
     }
     let supported = match kind {
         Kind::Pod | Kind::Node => true,
-        Kind::Service => matches!(format, Format::Table | Format::Wide),
+        Kind::Service | Kind::ConfigMap | Kind::Secret => {
+            matches!(format, Format::Table | Format::Wide)
+        }
         Kind::Event => name.is_none(),
         Kind::Deployment | Kind::ReplicaSet | Kind::Hpa | Kind::EndpointSlice => {
             name.is_none() && format == Format::Table
