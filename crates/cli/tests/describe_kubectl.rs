@@ -1093,6 +1093,16 @@ fn kubectl_line_errors_match_kubectl() {
         "describe cronjob nope",
         "describe rs nope",
         "get jobs -o foo",
+        "get pods -o jsonpath={.a",
+        "get pods -o jsonpath=",
+        "get pods -o custom-columns=A",
+        "get pods -o custom-columns=",
+        "get frob -o jsonpath={#}",
+        "get pod p -l a=b",
+        "get pod p -l a=b -o jsonpath={#}",
+        "get pods,frob",
+        "get pods -l a=b,",
+        "get svc nope",
     ] {
         let (podlab, kubectl) = both("crash-loop-liveness-40s.yaml", 720_000, line);
         assert_eq!(podlab.stdout, kubectl.stdout, "{line}");
@@ -1537,5 +1547,113 @@ fn get_pods_watch_matches_kubectl() {
         let run = sim::simulate(&text, &Options::default());
         failures.extend(kubectl::lines::compare_watch(file, &text, &run, *at));
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The read forms of issue 33 item 3 (`-l` in every form, `-A`,
+/// `--no-headers`, `--show-labels`, `-o name`, `-o jsonpath=`, `-o
+/// custom-columns=`, their errors) through podlab's line against kubectl
+/// v1.35.2 given the same objects, the fake server applying the label
+/// selector as the API server does (kubectl/lines.rs `read_form_lines`),
+/// on the goldens and times of the `get pods` comparison.
+#[test]
+fn get_pods_read_forms_match_kubectl() {
+    let cases: &[(&str, &[Millis])] = &[
+        ("crash-loop-liveness-40s.yaml", &[10_000, 720_000]),
+        ("image-pull-and-config.yaml", &[30_000]),
+        ("init-containers.yaml", &[64_000, 420_000]),
+        ("cronjob-policies.yaml", &[121_000]),
+        ("reference-one-gpu.yaml", &[900_000]),
+    ];
+    let mut failures = Vec::new();
+    for (file, times) in cases {
+        for at in *times {
+            let (text, run) = golden(file, *at);
+            failures.extend(kubectl::lines::compare_read_forms(file, &text, &run, *at));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `get svc`, `get svc NAME`, `-o wide` and `get pods,svc` (each type's
+/// table apart, names as `TYPE/NAME`) through podlab's line against kubectl
+/// v1.35.2 (kubectl/lines.rs `compare_services`): Services of every kind
+/// with their pods, an autoscaled Deployment's Service, and a run without
+/// Services.
+#[test]
+fn get_services_and_pods_with_services_match_kubectl() {
+    let cases: &[(&str, &[Millis])] = &[
+        ("service-endpoints.yaml", &[30_000, 120_000]),
+        ("hpa-cpu-step.yaml", &[200_000]),
+        ("crash-loop-liveness-40s.yaml", &[720_000]),
+    ];
+    let mut failures = Vec::new();
+    for (file, times) in cases {
+        for at in *times {
+            let (text, run) = golden(file, *at);
+            failures.extend(kubectl::lines::compare_services(file, &text, &run, *at));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `get configmaps`, `get secrets` and each by name (NAME, [TYPE,] DATA,
+/// AGE; values never shown) through podlab's line against kubectl v1.35.2
+/// (kubectl/lines.rs `compare_config_objects`): a ConfigMap with `data` and
+/// `binaryData`, an Opaque Secret with `data` and `stringData` sharing a
+/// key, a TLS Secret, and `kube-root-ca.crt`; and a file without any (the
+/// crash loop: `kube-root-ca.crt` alone, no Secrets).
+#[test]
+fn get_configmaps_and_secrets_match_kubectl() {
+    let text = r#"apiVersion: v1
+kind: ConfigMap
+metadata: { name: model-config }
+data:
+  MODEL_NAME: llama
+  MAX_BATCH: "8"
+binaryData:
+  vocab.bin: AAEC
+---
+apiVersion: v1
+kind: Secret
+metadata: { name: hf-token }
+data:
+  token: c2VjcmV0
+stringData:
+  token: other
+  user: me
+---
+apiVersion: v1
+kind: Secret
+metadata: { name: tls }
+type: kubernetes.io/tls
+data:
+  tls.crt: Y3J0
+  tls.key: a2V5
+---
+apiVersion: v1
+kind: Pod
+metadata: { name: api }
+spec:
+  containers:
+    - name: api
+      image: vllm/vllm-openai:v0.8.5
+      envFrom:
+        - configMapRef: { name: model-config }
+"#;
+    let mut failures = Vec::new();
+    for at in [30_000, 720_000] {
+        let run = sim::simulate(text, &Options { until: Some(at) });
+        failures.extend(kubectl::lines::compare_config_objects(
+            "configs", text, &run, at,
+        ));
+    }
+    let (crash, run) = golden("crash-loop-liveness-40s.yaml", 720_000);
+    failures.extend(kubectl::lines::compare_config_objects(
+        "crash loop",
+        &crash,
+        &run,
+        720_000,
+    ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -211,3 +211,342 @@ pub fn compare_watch(label: &str, text: &str, run: &Run, at: Millis) -> Vec<Stri
     }
     failures
 }
+
+/// The read forms people type most (issue 33), as argument lists: label
+/// selectors of every form built from the first pod's labels (one that
+/// matches, one that does not, one the server refuses), `-A`,
+/// `--no-headers`, `--show-labels`, `-o name`, `-o jsonpath=` (fields,
+/// `[*]`, an index, a range with `{"\t"}` and `{"\n"}`, a filter, a map
+/// printed as JSON, an execution error with the object's dump) and `-o
+/// custom-columns=` (`<none>`, several values, a map), `--sort-by` on
+/// names, counts, times, quantities and a missing field, on the list and on
+/// each pod by name.
+pub fn read_form_lines(run: &Run, at: Millis, text: &str) -> Vec<Vec<String>> {
+    let names = existing_names(run, at);
+    let mut lines: Vec<Vec<&str>> = Vec::new();
+    let words = |line: &str| -> Vec<String> { line.split(' ').map(String::from).collect() };
+    let mut out: Vec<Vec<String>> = Vec::new();
+    // Labels of the first pod, as served.
+    let labels: Vec<(String, String)> = names
+        .first()
+        .and_then(|name| run.pods.iter().find(|pod| pod.name == *name))
+        .map(|pod| {
+            let object = objects::pod(run, pod, at, Clock { base: EPOCH }, text);
+            object["metadata"]["labels"]
+                .as_object()
+                .map(|labels| {
+                    labels
+                        .iter()
+                        .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .unwrap_or_default();
+    let mut selectors: Vec<String> = vec![
+        "app=nothing-here".into(),
+        "tier notin (web)".into(),
+        "!app".into(),
+        "app in (".into(),
+        "app=a b".into(),
+        "-ltier=x".into(),
+    ];
+    for (key, value) in labels.iter().take(2) {
+        selectors.extend([
+            format!("{key}={value}"),
+            format!("{key}=={value}"),
+            format!("{key}!={value}"),
+            format!("{key} in ({value}, other)"),
+            format!("{key} notin ({value})"),
+            key.clone(),
+            format!("!{key}"),
+        ]);
+    }
+    for selector in &selectors {
+        out.push(vec![
+            "get".into(),
+            "pods".into(),
+            "-l".into(),
+            selector.clone(),
+        ]);
+    }
+    if let Some((key, value)) = labels.first() {
+        let selector = format!("--selector={key}={value}");
+        out.push(words(&format!("get pods {selector} -o name")));
+        out.push(words(&format!("get pods {selector} -o wide --show-labels")));
+        out.push(vec![
+            "get".into(),
+            "pods".into(),
+            "-l".into(),
+            "app in (".into(),
+            "-o".into(),
+            "name".into(),
+        ]);
+    }
+    lines.extend([
+        vec!["get", "pods", "-A"],
+        vec!["get", "pods", "--all-namespaces", "-o", "wide"],
+        vec!["get", "pods", "--no-headers"],
+        vec!["get", "pods", "--show-labels"],
+        vec!["get", "pods", "-A", "--no-headers", "--show-labels"],
+        vec!["get", "pods", "-o", "name"],
+        vec!["get", "pods", "-o", "jsonpath={.items[*].metadata.name}"],
+        vec![
+            "get",
+            "pods",
+            "-o",
+            "jsonpath={range .items[*]}{.metadata.name}{\"\\t\"}{.status.phase}{\"\\t\"}{.status.containerStatuses[*].restartCount}{\"\\n\"}{end}",
+        ],
+        vec![
+            "get",
+            "pods",
+            "-o",
+            "jsonpath={.items[?(@.status.phase==\"Running\")].metadata.name}",
+        ],
+        vec!["get", "pods", "-o", "jsonpath={.items[0].metadata.labels}"],
+        vec!["get", "pods", "-o", "jsonpath={.items[*].spec.containers[0].resources}"],
+        vec!["get", "pods", "-o", "jsonpath={.items[99]}"],
+        vec!["get", "pods", "-o", "jsonpath={end}"],
+        vec!["get", "pods", "-o", "jsonpath={.items["],
+        vec![
+            "get",
+            "pods",
+            "-o",
+            "custom-columns=NAME:.metadata.name,STATUS:.status.phase,RESTARTS:.status.containerStatuses[*].restartCount,NODE:.spec.nodeName,LABELS:.metadata.labels",
+        ],
+        vec![
+            "get",
+            "pods",
+            "--no-headers",
+            "-o",
+            "custom-columns=N:metadata.name,IMAGES:{.spec.containers[*].image},Started:.status.startTime",
+        ],
+        vec!["get", "pods", "-o", "custom-columns=A:.x["],
+        vec!["get", "pods", "-o", "custom-columns=A"],
+        vec!["get", "pod", "x", "-l", "a=b"],
+        vec!["get", "pods", "--sort-by=.metadata.name"],
+        vec!["get", "pods", "--sort-by=.status.containerStatuses[0].restartCount"],
+        vec!["get", "pods", "--sort-by", "metadata.creationTimestamp", "-o", "wide"],
+        vec!["get", "pods", "--sort-by=.spec.containers[0].resources.requests.memory"],
+        vec!["get", "pods", "--sort-by=.spec.nodeName", "-A"],
+        vec!["get", "pods", "--sort-by=.status.podIP", "-o", "name"],
+        vec![
+            "get",
+            "pods",
+            "--sort-by={.status.phase}",
+            "-o",
+            "custom-columns=NAME:.metadata.name,PHASE:.status.phase",
+        ],
+        vec!["get", "pods", "--sort-by=.nothing"],
+        vec!["get", "pods", "--sort-by=.nothing", "-o", "name"],
+        vec!["get", "pods", "--sort-by=.items["],
+    ]);
+    for name in &names {
+        lines.push(vec!["get", "pod", name, "-o", "name"]);
+        lines.push(vec![
+            "get",
+            "pod",
+            name,
+            "-o",
+            "jsonpath={.metadata.name} {.spec.nodeName} {.status.containerStatuses[0].lastState}{\"\\n\"}",
+        ]);
+        lines.push(vec![
+            "get",
+            "pod",
+            name,
+            "-o",
+            "custom-columns=NAME:.metadata.name,QOS:.status.qosClass,PORTS:.spec.containers[*].ports[*].containerPort,GONE:.status.nothing",
+        ]);
+    }
+    out.extend(
+        lines
+            .into_iter()
+            .map(|line| line.into_iter().map(String::from).collect()),
+    );
+    out
+}
+
+/// Each line of [`read_form_lines`] through podlab's line (as words, the
+/// way `podlab kubectl FILE -- ARGS` passes them) and the real kubectl;
+/// returns a diff for each line whose stdout, stderr or success differ.
+pub fn compare_read_forms(label: &str, text: &str, run: &Run, at: Millis) -> Vec<String> {
+    let context = podlab_core::exercise::exec::ExecContext::new(text, run);
+    let server = ApiServer::start(served_tables(text, run, at));
+    let dir = TempDir::new("kubectl-read-forms");
+    let kubeconfig = write_kubeconfig(&dir.0, &server);
+    let mut failures = Vec::new();
+    for words in read_form_lines(run, at, text) {
+        let args: Vec<&str> = words.iter().map(String::as_str).collect();
+        let printed = run_kubectl(&dir.0, &kubeconfig, &args);
+        let podlab = podlab_core::kubectl::run_words(&context, words.clone(), at);
+        if podlab.stdout != printed.stdout
+            || podlab.stderr != printed.stderr
+            || (podlab.exit_code == 0) != printed.success
+        {
+            failures.push(format!(
+                "{words:?} ({label} at {at} ms) differs from kubectl v1.35 (- podlab, + kubectl; · is a trailing space):\n{}stderr:\n- {:?}\n+ {:?}\nexit: podlab {}, kubectl success {}",
+                line_diff(&podlab.stdout, &printed.stdout),
+                podlab.stderr,
+                printed.stderr,
+                podlab.exit_code,
+                printed.success,
+            ));
+        }
+    }
+    failures
+}
+
+/// `get svc [NAME] [-o wide]` and `get pods,svc` (either order, `-o wide`)
+/// through podlab's line and the real kubectl, the server serving the
+/// pods' and Services' Tables (`tables::service_table`, a port of
+/// `printService`); returns a diff for each line that differs.
+pub fn compare_services(label: &str, text: &str, run: &Run, at: Millis) -> Vec<String> {
+    let context = podlab_core::exercise::exec::ExecContext::new(text, run);
+    let clock = Clock { base: EPOCH };
+    let mut objects = served_tables(text, run, at);
+    let (mut services, _) = super::services::served(run, at, clock);
+    services.sort_by(|a, b| {
+        a["metadata"]["name"]
+            .as_str()
+            .cmp(&b["metadata"]["name"].as_str())
+    });
+    let now = EPOCH * 1000 + i64::try_from(at).expect("a time in range");
+    objects.service_table = Some(tables::service_table(&services, now));
+    objects.services = services.clone();
+    let server = ApiServer::start(objects);
+    let dir = TempDir::new("kubectl-services-line");
+    let kubeconfig = write_kubeconfig(&dir.0, &server);
+    let mut lines: Vec<String> = [
+        "get svc",
+        "get services -o wide",
+        "get svc nope",
+        "get pods,svc",
+        "get svc,pods",
+        "get po,services -o wide",
+    ]
+    .map(String::from)
+    .to_vec();
+    for service in &services {
+        let name = service["metadata"]["name"].as_str().unwrap_or_default();
+        lines.push(format!("get svc {name}"));
+        lines.push(format!("get service {name} -o wide"));
+    }
+    let mut failures = Vec::new();
+    for line in lines {
+        let args: Vec<&str> = line.split_whitespace().collect();
+        let printed = run_kubectl(&dir.0, &kubeconfig, &args);
+        let podlab = podlab_core::kubectl::run(&context, &line, at);
+        if podlab.stdout != printed.stdout
+            || podlab.stderr != printed.stderr
+            || (podlab.exit_code == 0) != printed.success
+        {
+            failures.push(format!(
+                "{line} ({label} at {at} ms) differs from kubectl v1.35 (- podlab, + kubectl):\n{}stderr: podlab {:?}, kubectl {:?}",
+                line_diff(&podlab.stdout, &printed.stdout),
+                podlab.stderr,
+                printed.stderr,
+            ));
+        }
+    }
+    failures
+}
+
+/// The file's ConfigMaps and Secrets as the API server returns them (the
+/// keys as `exercise::exec::config_objects` reads them, values never
+/// printed), and the `kube-root-ca.crt` ConfigMap every namespace holds.
+fn config_objects(text: &str) -> (Vec<Value>, Vec<Value>) {
+    let created = Clock { base: EPOCH }.time(0);
+    let object = |kind: &str, name: &str, data: Vec<(String, String)>| {
+        let map: serde_json::Map<String, Value> = data
+            .into_iter()
+            .map(|(k, v)| (k, Value::String(v)))
+            .collect();
+        serde_json::json!({
+            "apiVersion": "v1",
+            "kind": kind,
+            "metadata": {
+                "name": name,
+                "namespace": "default",
+                "resourceVersion": "100",
+                "creationTimestamp": created,
+            },
+            "data": map,
+        })
+    };
+    let mut config_maps = vec![object(
+        "ConfigMap",
+        "kube-root-ca.crt",
+        vec![("ca.crt".into(), "-----BEGIN CERTIFICATE-----".into())],
+    )];
+    let mut secrets = Vec::new();
+    for found in podlab_core::exercise::exec::config_objects(text) {
+        let mut value = object(found.kind, &found.name, found.data);
+        if found.kind == "Secret" {
+            value["type"] = Value::String(found.secret_type);
+            secrets.push(value);
+        } else {
+            config_maps.push(value);
+        }
+    }
+    let by_name = |a: &Value, b: &Value| {
+        a["metadata"]["name"]
+            .as_str()
+            .cmp(&b["metadata"]["name"].as_str())
+    };
+    config_maps.sort_by(by_name);
+    secrets.sort_by(by_name);
+    (config_maps, secrets)
+}
+
+/// `get configmaps|cm|secrets [NAME]` through podlab's line and the real
+/// kubectl given the file's ConfigMaps and Secrets and their Tables
+/// (`tables::config_map_table`, `secret_table`); returns a diff for each
+/// line that differs.
+pub fn compare_config_objects(label: &str, text: &str, run: &Run, at: Millis) -> Vec<String> {
+    let context = podlab_core::exercise::exec::ExecContext::new(text, run);
+    let mut objects = served_tables(text, run, at);
+    let (config_maps, secrets) = config_objects(text);
+    let now = EPOCH * 1000 + i64::try_from(at).expect("a time in range");
+    objects.config_map_table = Some(tables::config_map_table(&config_maps, now));
+    objects.secret_table = Some(tables::secret_table(&secrets, now));
+    objects.config_maps = config_maps.clone();
+    objects.secrets = secrets.clone();
+    let server = ApiServer::start(objects);
+    let dir = TempDir::new("kubectl-config-line");
+    let kubeconfig = write_kubeconfig(&dir.0, &server);
+    let mut lines: Vec<String> = [
+        "get configmaps",
+        "get cm nope",
+        "get secrets",
+        "get secret nope",
+    ]
+    .map(String::from)
+    .to_vec();
+    for object in config_maps.iter().chain(&secrets) {
+        let name = object["metadata"]["name"].as_str().unwrap_or_default();
+        let kind = if object["kind"] == "Secret" {
+            "secret"
+        } else {
+            "cm"
+        };
+        lines.push(format!("get {kind} {name}"));
+    }
+    let mut failures = Vec::new();
+    for line in lines {
+        let args: Vec<&str> = line.split_whitespace().collect();
+        let printed = run_kubectl(&dir.0, &kubeconfig, &args);
+        let podlab = podlab_core::kubectl::run(&context, &line, at);
+        if podlab.stdout != printed.stdout
+            || podlab.stderr != printed.stderr
+            || (podlab.exit_code == 0) != printed.success
+        {
+            failures.push(format!(
+                "{line} ({label} at {at} ms) differs from kubectl v1.35 (- podlab, + kubectl):\n{}stderr: podlab {:?}, kubectl {:?}",
+                line_diff(&podlab.stdout, &printed.stdout),
+                podlab.stderr,
+                printed.stderr,
+            ));
+        }
+    }
+    failures
+}

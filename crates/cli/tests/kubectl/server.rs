@@ -13,6 +13,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 
+use podlab_core::kubectl::selector::{self, Selector};
 use serde_json::{json, Value};
 
 /// What the server holds: v1 Pod, Event and Service objects and
@@ -53,6 +54,15 @@ pub struct Objects {
     pub leases: Vec<Value>,
     /// The Table printed for `kubectl get nodes` (`tables::node_table`).
     pub node_table: Option<Value>,
+    /// The Table printed for `kubectl get services` (`tables::service_table`).
+    pub service_table: Option<Value>,
+    /// v1 ConfigMaps and Secrets, and the Tables printed for `kubectl get
+    /// configmaps` and `get secrets` (`tables::config_map_table`,
+    /// `secret_table`).
+    pub config_maps: Vec<Value>,
+    pub config_map_table: Option<Value>,
+    pub secrets: Vec<Value>,
+    pub secret_table: Option<Value>,
     /// The watch events a pods watch streams (`kubectl get pods -w`), each
     /// `{"type", "object"}` with a Table of one row; `None`: an empty
     /// stream, as for every other watch.
@@ -153,6 +163,7 @@ fn handle(stream: TcpStream, objects: &Objects, log: &Mutex<Vec<String>>) -> std
     };
     let reason = match status {
         200 => "OK",
+        400 => "Bad Request",
         404 => "Not Found",
         _ => "Method Not Allowed",
     };
@@ -240,13 +251,19 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
             200,
             json!({ "kind": "NodeList", "apiVersion": "v1", "metadata": { "resourceVersion": "1000" }, "items": objects.nodes }),
         ),
+        // A pods list with a `labelSelector` the API server cannot parse:
+        // 400 with `labels.Parse`'s message.
+        "/api/v1/namespaces/default/pods" | "/api/v1/pods" if label_selector(query).is_err() => {
+            let message = label_selector(query).err().unwrap_or_default();
+            (400, bad_request(&message))
+        }
         "/api/v1/namespaces/default/pods" | "/api/v1/pods"
             if table && objects.pod_table.is_some() =>
         {
             (
                 200,
-                rows_where(objects.pod_table.as_ref().expect("checked"), query, |_| {
-                    true
+                rows_where(objects.pod_table.as_ref().expect("checked"), query, |pod| {
+                    labels_match(pod, query)
                 }),
             )
         }
@@ -258,9 +275,32 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
                 "kind": "PodList",
                 "apiVersion": "v1",
                 "metadata": { "resourceVersion": "1000" },
-                "items": objects.pods.iter().filter(|pod| fields_match(pod, query)).collect::<Vec<_>>(),
+                "items": objects.pods.iter().filter(|pod| fields_match(pod, query) && labels_match(pod, query)).collect::<Vec<_>>(),
             }),
         ),
+        "/api/v1/namespaces/default/configmaps" => match (&objects.config_map_table, table) {
+            (Some(printed), true) => (200, printed.clone()),
+            _ => (
+                200,
+                list_of("ConfigMapList", "v1", &objects.config_maps, query),
+            ),
+        },
+        "/api/v1/namespaces/default/secrets" => match (&objects.secret_table, table) {
+            (Some(printed), true) => (200, printed.clone()),
+            _ => (200, list_of("SecretList", "v1", &objects.secrets, query)),
+        },
+        "/api/v1/namespaces/default/services" => match (&objects.service_table, table) {
+            (Some(printed), true) => (200, printed.clone()),
+            _ => (
+                200,
+                json!({
+                    "kind": "ServiceList",
+                    "apiVersion": "v1",
+                    "metadata": { "resourceVersion": "1000" },
+                    "items": objects.services,
+                }),
+            ),
+        },
         "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices" => {
             match (&objects.endpoint_slice_table, table) {
                 (Some(printed), true) => (200, printed.clone()),
@@ -437,6 +477,21 @@ fn named_row(path: &str, objects: &Objects) -> Option<(u16, Value)> {
             &objects.pod_table,
             "pods",
         ),
+        (
+            "/api/v1/namespaces/default/services/",
+            &objects.service_table,
+            "services",
+        ),
+        (
+            "/api/v1/namespaces/default/configmaps/",
+            &objects.config_map_table,
+            "configmaps",
+        ),
+        (
+            "/api/v1/namespaces/default/secrets/",
+            &objects.secret_table,
+            "secrets",
+        ),
         ("/api/v1/nodes/", &objects.node_table, "nodes"),
     ]
     .into_iter()
@@ -611,6 +666,21 @@ fn core_v1_resources() -> Value {
                 "categories": ["all"]
             },
             {
+                "name": "configmaps",
+                "singularName": "configmap",
+                "namespaced": true,
+                "kind": "ConfigMap",
+                "verbs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
+                "shortNames": ["cm"]
+            },
+            {
+                "name": "secrets",
+                "singularName": "secret",
+                "namespaced": true,
+                "kind": "Secret",
+                "verbs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"]
+            },
+            {
                 "name": "events",
                 "singularName": "event",
                 "namespaced": true,
@@ -727,6 +797,49 @@ fn percent_decode(text: &str) -> String {
         }
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The query's `labelSelector`, parsed as the API server parses it
+/// (`labels.Parse`; podlab's port, `podlab_core::kubectl::selector`, whose
+/// grammar and messages its unit tests check against the source); the
+/// error is the message of the server's 400.
+fn label_selector(query: &str) -> Result<Option<Selector>, String> {
+    query
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(key, _)| *key == "labelSelector")
+        .map(|(_, value)| selector::parse(&percent_decode(value)))
+        .transpose()
+}
+
+/// Whether `object`'s labels match the query's `labelSelector` (every
+/// object when there is none or it does not parse).
+fn labels_match(object: &Value, query: &str) -> bool {
+    let Ok(Some(selector)) = label_selector(query) else {
+        return true;
+    };
+    let labels: Vec<(String, String)> = object["metadata"]["labels"]
+        .as_object()
+        .map(|labels| {
+            labels
+                .iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+    selector.matches(&labels)
+}
+
+fn bad_request(message: &str) -> Value {
+    json!({
+        "kind": "Status",
+        "apiVersion": "v1",
+        "metadata": {},
+        "status": "Failure",
+        "message": message,
+        "reason": "BadRequest",
+        "code": 400
+    })
 }
 
 fn not_found(message: &str) -> Value {

@@ -527,3 +527,156 @@ pub fn node_table(nodes: &[Value], now: i64) -> Value {
         rows,
     )
 }
+
+/// `printService`'s cells from a served v1 Service (`getServiceExternalIP`,
+/// `makePortString`): the first `clusterIPs` entry or `<none>`, the
+/// external IPs by type (`<pending>` for a LoadBalancer without ingress),
+/// `port[:nodePort]/PROTOCOL`, the age, and the selector (priority 1).
+pub fn service_cells(service: &Value, now: i64) -> Vec<Value> {
+    let spec = &service["spec"];
+    let kind = text(spec, "type");
+    let cluster_ip = spec["clusterIPs"]
+        .as_array()
+        .and_then(|ips| ips.first())
+        .and_then(Value::as_str)
+        .unwrap_or("<none>")
+        .to_string();
+    let external_ips: Vec<&str> = spec["externalIPs"]
+        .as_array()
+        .map(|ips| ips.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let external = match kind {
+        "ClusterIP" | "NodePort" if !external_ips.is_empty() => external_ips.join(","),
+        "ClusterIP" | "NodePort" => "<none>".to_string(),
+        "LoadBalancer" if !external_ips.is_empty() => external_ips.join(","),
+        "LoadBalancer" => "<pending>".to_string(),
+        "ExternalName" => text(spec, "externalName").to_string(),
+        _ => "<unknown>".to_string(),
+    };
+    let ports: Vec<String> = spec["ports"]
+        .as_array()
+        .map(|ports| {
+            ports
+                .iter()
+                .map(|port| {
+                    let node_port = port["nodePort"].as_i64().unwrap_or(0);
+                    if node_port > 0 {
+                        format!("{}:{node_port}/{}", port["port"], text(port, "protocol"))
+                    } else {
+                        format!("{}/{}", port["port"], text(port, "protocol"))
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut selector: Vec<String> = spec["selector"]
+        .as_object()
+        .map(|pairs| {
+            pairs
+                .iter()
+                .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or_default()))
+                .collect()
+        })
+        .unwrap_or_default();
+    selector.sort();
+    vec![
+        json!(text(&service["metadata"], "name")),
+        json!(kind),
+        json!(cluster_ip),
+        json!(external),
+        json!(if ports.is_empty() {
+            "<none>".to_string()
+        } else {
+            ports.join(",")
+        }),
+        json!(since(&service["metadata"]["creationTimestamp"], now)),
+        json!(if selector.is_empty() {
+            "<none>".to_string()
+        } else {
+            selector.join(",")
+        }),
+    ]
+}
+
+/// The Table the API server prints for `kubectl get services`.
+pub fn service_table(services: &[Value], now: i64) -> Value {
+    let rows = services
+        .iter()
+        .map(|service| json!({ "cells": service_cells(service, now), "object": service }))
+        .collect();
+    table(
+        vec![
+            column("Name", "string", 0),
+            column("Type", "string", 0),
+            column("Cluster-IP", "string", 0),
+            column("External-IP", "string", 0),
+            column("Port(s)", "string", 0),
+            column("Age", "string", 0),
+            column("Selector", "string", 1),
+        ],
+        rows,
+    )
+}
+
+/// The number of keys `printConfigMap` and `printSecret` count:
+/// `len(data) + len(binaryData)` (a Secret has only `data`).
+fn data_count(object: &Value) -> usize {
+    ["data", "binaryData"]
+        .iter()
+        .map(|key| object[*key].as_object().map_or(0, |map| map.len()))
+        .sum()
+}
+
+/// The Table the API server prints for `kubectl get configmaps`
+/// (`printConfigMap`: Name, Data, Age).
+pub fn config_map_table(config_maps: &[Value], now: i64) -> Value {
+    let rows = config_maps
+        .iter()
+        .map(|object| {
+            json!({
+                "cells": [
+                    text(&object["metadata"], "name"),
+                    data_count(object),
+                    since(&object["metadata"]["creationTimestamp"], now),
+                ],
+                "object": object,
+            })
+        })
+        .collect();
+    table(
+        vec![
+            column("Name", "string", 0),
+            column("Data", "string", 0),
+            column("Age", "string", 0),
+        ],
+        rows,
+    )
+}
+
+/// The Table the API server prints for `kubectl get secrets`
+/// (`printSecret`: Name, Type, Data, Age).
+pub fn secret_table(secrets: &[Value], now: i64) -> Value {
+    let rows = secrets
+        .iter()
+        .map(|object| {
+            json!({
+                "cells": [
+                    text(&object["metadata"], "name"),
+                    text(object, "type"),
+                    data_count(object),
+                    since(&object["metadata"]["creationTimestamp"], now),
+                ],
+                "object": object,
+            })
+        })
+        .collect();
+    table(
+        vec![
+            column("Name", "string", 0),
+            column("Type", "string", 0),
+            column("Data", "string", 0),
+            column("Age", "string", 0),
+        ],
+        rows,
+    )
+}

@@ -115,6 +115,9 @@ pub struct ConfigObject {
     pub kind: &'static str,
     pub name: String,
     pub data: Vec<(String, String)>,
+    /// A Secret's `type` (`Opaque` when not written, the API's default);
+    /// empty for a ConfigMap.
+    pub secret_type: String,
 }
 
 /// The largest file `cat` prints (the exercises need a few lines).
@@ -874,10 +877,19 @@ pub fn config_objects(text: &str) -> Vec<ConfigObject> {
                 entry.value.as_str().unwrap_or("").to_string(),
             );
         }
+        let secret_type = match kind {
+            "Secret" => root
+                .get("type")
+                .and_then(Node::as_str)
+                .unwrap_or("Opaque")
+                .to_string(),
+            _ => String::new(),
+        };
         objects.push(ConfigObject {
             kind,
             name: name.to_string(),
             data,
+            secret_type,
         });
     }
     objects

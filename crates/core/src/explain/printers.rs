@@ -164,6 +164,45 @@ fn write_json(out: &mut String, value: &Value, depth: usize) {
     }
 }
 
+/// Go's `json.Marshal` of an unstructured value: compact, keys in byte
+/// order, the same escapes as [`json`] (kubectl's JSONPath prints a map or
+/// a list in its results so, client-go `jsonpath.PrintResults`).
+pub fn json_compact(value: &Value) -> String {
+    let mut out = String::new();
+    write_compact(&mut out, value);
+    out
+}
+
+fn write_compact(out: &mut String, value: &Value) {
+    match value {
+        Value::List(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_compact(out, item);
+            }
+            out.push(']');
+        }
+        Value::Object(entries) => {
+            let mut sorted: Vec<&(String, Value)> = entries.iter().collect();
+            sorted.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            out.push('{');
+            for (i, (key, item)) in sorted.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                json_string(out, key);
+                out.push(':');
+                write_compact(out, item);
+            }
+            out.push('}');
+        }
+        scalar => write_json(out, scalar, 0),
+    }
+}
+
 /// Go's `encoding/json` string: HTML-safe escapes, `\b` `\f` `\n` `\r`
 /// `\t`, other control characters as `\u00xx`.
 fn json_string(out: &mut String, text: &str) {

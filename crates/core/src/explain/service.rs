@@ -437,8 +437,64 @@ fn format_endpoint_slices(slices: &[EndpointSlice], port: &str) -> String {
     }
 }
 
-/// `labels.FormatLabels`: `k=v` sorted by key, joined by `,`; `<none>`.
-fn format_labels(labels: &[(String, String)]) -> String {
+/// `kubectl get services`' row (`printService`, `getServiceExternalIP`,
+/// `makePortString`, `pkg/printers/internalversion/printers.go`): NAME,
+/// TYPE, CLUSTER-IP (the first of `clusterIPs`, `None` when headless,
+/// `<none>` without), EXTERNAL-IP (the `externalIPs` of a ClusterIP or
+/// NodePort Service, `<none>` without; a LoadBalancer's ingress, which no
+/// simulated cloud gives, then its `externalIPs`, else `<pending>`; an
+/// ExternalName's name), PORT(S) (`port/PROTOCOL` or
+/// `port:nodePort/PROTOCOL`, comma-joined, `<none>` without), AGE (from
+/// 0); `-o wide` adds SELECTOR (`labels.FormatLabels` of `spec.selector`).
+pub fn service_row(run: &Run, service: &Service, at: Millis, wide: bool) -> Vec<String> {
+    let stored = stored(run, service);
+    let cluster_ip = stored
+        .cluster_ips
+        .first()
+        .cloned()
+        .unwrap_or_else(|| "<none>".into());
+    let external = match service.type_.as_str() {
+        "ClusterIP" | "NodePort" if !service.external_ips.is_empty() => {
+            service.external_ips.join(",")
+        }
+        "ClusterIP" | "NodePort" => "<none>".into(),
+        "LoadBalancer" if !service.external_ips.is_empty() => service.external_ips.join(","),
+        "LoadBalancer" => "<pending>".into(),
+        "ExternalName" => service.external_name.clone().unwrap_or_default(),
+        _ => "<unknown>".into(),
+    };
+    let ports: Vec<String> = service
+        .ports
+        .iter()
+        .enumerate()
+        .map(|(index, port)| match stored.node_ports.get(index) {
+            Some(node_port) if *node_port > 0 => {
+                format!("{}:{node_port}/{}", port.port, port.protocol)
+            }
+            _ => format!("{}/{}", port.port, port.protocol),
+        })
+        .collect();
+    let mut row = vec![
+        service.name.clone(),
+        service.type_.clone(),
+        cluster_ip,
+        external,
+        if ports.is_empty() {
+            "<none>".into()
+        } else {
+            ports.join(",")
+        },
+        super::human_duration(at),
+    ];
+    if wide {
+        row.push(format_labels(service.selector.as_deref().unwrap_or(&[])));
+    }
+    row
+}
+
+/// `labels.FormatLabels`: `k=v` sorted by key, joined by `,`; `<none>`
+/// (also `kubectl get pods --show-labels`' LABELS).
+pub fn format_labels(labels: &[(String, String)]) -> String {
     let mut sorted: Vec<&(String, String)> = labels.iter().collect();
     crate::sort::sort_by(&mut sorted, |a, b| a.0.cmp(&b.0));
     let text: Vec<String> = sorted.iter().map(|(k, v)| format!("{k}={v}")).collect();

@@ -12,8 +12,12 @@
 //! Pure and deterministic: the output depends only on the file's text
 //! (through `ExecContext`), the run, the line and `at`.
 
+pub mod columns;
+pub mod jsonpath;
 pub mod parse;
+pub mod selector;
 pub mod session;
+pub mod sort_by;
 mod top;
 pub mod watch;
 
@@ -183,9 +187,13 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
         Command::Get {
             name: Some(name),
             kind,
+            all_namespaces: false,
             ..
         } if elsewhere => not_found(*kind, name),
-        Command::Get { .. } if elsewhere => Output::none_found(namespace),
+        Command::Get {
+            all_namespaces: false,
+            ..
+        } if elsewhere => Output::none_found(namespace),
         Command::Describe {
             name: Some(name),
             kind,
@@ -200,23 +208,83 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
             kind: Kind::Pod,
             name,
             format,
-            ..
-        } if matches!(format, Format::Yaml | Format::Json) => {
-            get_pod_objects(context, name.as_deref(), *format == Format::Json, at)
-        }
-        Command::Get {
-            kind: Kind::Pod,
-            name,
-            format,
             watch: true,
             ..
         } => watch::get_pods(context, name.as_deref(), *format == Format::Wide, at),
         Command::Get {
-            kind: Kind::Pod,
+            kind, more, format, ..
+        } if !more.is_empty() => {
+            // kubectl prints each type's table, flushed apart and separated
+            // by a blank line, its names as `TYPE/NAME` (`printWithKind`
+            // when several types are asked for; get.go's separatorWriter).
+            let wide = *format == Format::Wide;
+            let mut tables = Vec::new();
+            for kind in std::iter::once(*kind).chain(more.iter().copied()) {
+                let output = match kind {
+                    Kind::Pod => get_pods(
+                        context,
+                        &PodsQuery {
+                            name: None,
+                            format: *format,
+                            template: "",
+                            selector: None,
+                            all_namespaces: false,
+                            no_headers: false,
+                            show_labels: false,
+                            sort_by: None,
+                            with_kind: true,
+                        },
+                        at,
+                    ),
+                    _ => get_services(run, None, wide, true, at),
+                };
+                if output.exit_code == 0 && !output.stdout.is_empty() {
+                    tables.push(output.stdout);
+                }
+            }
+            if tables.is_empty() {
+                Output::none_found("default")
+            } else {
+                Output::out(tables.join("\n"))
+            }
+        }
+        Command::Get {
+            kind: Kind::Service,
             name,
             format,
             ..
-        } => get_pods(context, name.as_deref(), *format == Format::Wide, at),
+        } => get_services(run, name.as_deref(), *format == Format::Wide, false, at),
+        Command::Get {
+            kind: kind @ (Kind::ConfigMap | Kind::Secret),
+            name,
+            ..
+        } => get_config_objects(context, *kind, name.as_deref(), at),
+        Command::Get {
+            kind: Kind::Pod,
+            name,
+            format,
+            show_labels,
+            selector,
+            all_namespaces,
+            no_headers,
+            template,
+            sort_by,
+            ..
+        } => get_pods(
+            context,
+            &PodsQuery {
+                name: name.as_deref(),
+                format: *format,
+                template: template.as_deref().unwrap_or(""),
+                selector: selector.as_deref(),
+                all_namespaces: *all_namespaces,
+                no_headers: *no_headers,
+                show_labels: *show_labels,
+                sort_by: sort_by.as_deref(),
+                with_kind: false,
+            },
+            at,
+        ),
         Command::Get {
             kind: Kind::Event,
             sort_by,
@@ -355,6 +423,7 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
             container,
             previous,
             tail,
+            follow,
         } => {
             let Some(pod) = pods_at(context, at).find(|p| p.name == *pod) else {
                 return logs_not_found(pod, namespace);
@@ -365,6 +434,14 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
                 Err(error) => Output::error(format!("{error}\n")),
             };
             output.stderr.insert_str(0, &defaulted);
+            // `logs -f` streams what the container writes next, until it
+            // stops or Ctrl+C; the terminal stands at T.
+            if *follow && !*previous && output.exit_code == 0 {
+                output.notes.push(text!(
+                    "kubectl -f would go on printing what the container writes after this time, until it stops or you press Ctrl+C; move the time on to see the next lines",
+                    "kubectl -f 會繼續印出容器在這個時間之後寫出的內容，直到容器停止或按下 Ctrl+C；把時間往後移就能看到後面的輸出"
+                ));
+            }
             output
         }
         Command::Exec {
@@ -413,6 +490,110 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
             }
         },
     }
+}
+
+/// `kubectl get services [NAME] [-o wide]`: the Services of the text, by
+/// name (the API server's order), each row `service::service_row`;
+/// `with_kind` names them `service/NAME`.
+fn get_services(
+    run: &crate::sim::Run,
+    name: Option<&str>,
+    wide: bool,
+    with_kind: bool,
+    at: Millis,
+) -> Output {
+    let mut services: Vec<_> = run
+        .services
+        .iter()
+        .filter(|service| name.is_none_or(|name| service.name == name))
+        .collect();
+    services.sort_by(|a, b| a.name.cmp(&b.name));
+    if services.is_empty() {
+        return match name {
+            Some(name) => not_found(Kind::Service, name),
+            None => Output::none_found("default"),
+        };
+    }
+    let mut header = vec![
+        "NAME",
+        "TYPE",
+        "CLUSTER-IP",
+        "EXTERNAL-IP",
+        "PORT(S)",
+        "AGE",
+    ];
+    if wide {
+        header.push("SELECTOR");
+    }
+    let mut rows = vec![header.into_iter().map(String::from).collect::<Vec<_>>()];
+    for service in services {
+        let mut row = service::service_row(run, service, at, wide);
+        if with_kind {
+            if let Some(first) = row.first_mut() {
+                *first = format!("service/{first}");
+            }
+        }
+        rows.push(row);
+    }
+    Output::out(get_pods::table(&rows))
+}
+
+/// `kubectl get configmaps|secrets [NAME]`: the text's ConfigMaps or
+/// Secrets, by name, as `printConfigMap` (NAME, DATA, AGE) and
+/// `printSecret` (NAME, TYPE, DATA, AGE) print them
+/// (`pkg/printers/internalversion/printers.go`); DATA counts the keys
+/// (`data` and `binaryData`, or a Secret's `data` with `stringData` merged
+/// in, as the API server stores it); values are never shown. Every
+/// namespace also holds `kube-root-ca.crt` (one key, `ca.crt`), which the
+/// root-ca-cert-publisher controller writes when the namespace appears
+/// (`pkg/controller/certificates/rootcacertpublisher`) and every pod's
+/// token volume projects; the text's objects and it exist from 0.
+fn get_config_objects(context: &ExecContext, kind: Kind, name: Option<&str>, at: Millis) -> Output {
+    let wanted = if kind == Kind::Secret {
+        "Secret"
+    } else {
+        "ConfigMap"
+    };
+    let mut rows: Vec<(String, String, usize)> = context
+        .objects
+        .iter()
+        .filter(|object| object.kind == wanted)
+        .map(|object| {
+            (
+                object.name.clone(),
+                object.secret_type.clone(),
+                object.data.len(),
+            )
+        })
+        .collect();
+    if kind == Kind::ConfigMap && !rows.iter().any(|(n, _, _)| n == "kube-root-ca.crt") {
+        rows.push(("kube-root-ca.crt".into(), String::new(), 1));
+    }
+    rows.retain(|(n, _, _)| name.is_none_or(|name| n == name));
+    rows.sort_by(|a, b| a.0.cmp(&b.0));
+    rows.dedup_by(|a, b| a.0 == b.0);
+    if rows.is_empty() {
+        return match name {
+            Some(name) => not_found(kind, name),
+            None => Output::none_found("default"),
+        };
+    }
+    let age = crate::explain::human_duration(at);
+    let header: &[&str] = if kind == Kind::Secret {
+        &["NAME", "TYPE", "DATA", "AGE"]
+    } else {
+        &["NAME", "DATA", "AGE"]
+    };
+    let mut table = vec![header.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
+    for (name, secret_type, count) in rows {
+        let mut row = vec![name];
+        if kind == Kind::Secret {
+            row.push(secret_type);
+        }
+        row.extend([count.to_string(), age.clone()]);
+        table.push(row);
+    }
+    Output::out(get_pods::table(&table))
 }
 
 /// A list command's table, or kubectl's empty-list line.
@@ -481,30 +662,178 @@ fn tail_lines(text: &str, tail: Option<i64>) -> String {
         .collect()
 }
 
-/// `kubectl get pods [NAME] [-o wide]`: the pods that exist at `at` (one by
-/// its exact name: `get` does no prefix matching). Wide adds IP, NODE,
-/// NOMINATED NODE and READINESS GATES (kubectl-output.md §1.1), `<none>`
-/// when unset (podlab has no nomination or readiness gates).
-fn get_pods(context: &ExecContext, name: Option<&str>, wide: bool, at: Millis) -> Output {
+/// What `kubectl get pods` was asked for.
+#[derive(Clone, Copy)]
+struct PodsQuery<'a> {
+    name: Option<&'a str>,
+    format: Format,
+    /// The `jsonpath=` template or the `custom-columns=` spec.
+    template: &'a str,
+    selector: Option<&'a str>,
+    all_namespaces: bool,
+    no_headers: bool,
+    show_labels: bool,
+    /// `--sort-by` (`sort_by.rs`).
+    sort_by: Option<&'a str>,
+    /// Names as `pod/NAME` (several types asked for at once).
+    with_kind: bool,
+}
+
+/// `kubectl get pods [NAME]` in every format podlab prints: the pods that
+/// exist at `at` (one by its exact name: `get` does no prefix matching), in
+/// the API server's order (by name: its storage's key order), those the
+/// label selector matches (the server parses and applies `labelSelector`,
+/// `selector.rs`).
+///
+/// The table (`-o wide`: IP, NODE, NOMINATED NODE and READINESS GATES,
+/// kubectl-output.md §1.1, `<none>` when unset: podlab has no nomination
+/// or readiness gates) is the server's; kubectl adds NAMESPACE first for
+/// `-A` and LABELS last for `--show-labels` (`labels.FormatLabels`: sorted
+/// `k=v`, `<none>`), and drops the header for `--no-headers` (cli-runtime
+/// `printers.HumanReadablePrinter`, `decorateTable`). Every other format
+/// prints the objects (`GetOptions.printGeneric`): `-o yaml|json` the Pod
+/// object (`explain::pod_object`) or kubectl's `v1` `List` of them, `-o
+/// name` `pod/NAME`, `-o jsonpath=` and `-o custom-columns=` over the same
+/// objects; an empty list is printed too, without `No resources found`.
+fn get_pods(context: &ExecContext, query: &PodsQuery, at: Millis) -> Output {
     let mut pods: Vec<&PodRun> = pods_at(context, at)
-        .filter(|pod| name.is_none_or(|name| pod.name == name))
+        .filter(|pod| query.name.is_none_or(|name| pod.name == name))
         .collect();
-    // The API server lists by name (its storage's key order).
     pods.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut refused = None;
+    if let Some(text) = query.selector {
+        match selector::parse(text) {
+            Ok(selector) => pods.retain(|pod| selector.matches(&describe::pod_labels(pod))),
+            Err(message) => {
+                refused = Some(selector::bad_request("/v1, Resource=pods", text, &message));
+                pods.clear();
+            }
+        }
+    }
+    let table = matches!(query.format, Format::Table | Format::Wide);
+    if table {
+        if let Some(error) = refused {
+            return Output::error(error);
+        }
+    }
+    let object = |pod: &PodRun| {
+        pod_object::pod(
+            context.run,
+            pod,
+            at,
+            &context.source,
+            pod_object::Clock::EPOCH,
+        )
+    };
+    if let Some(field) = query.sort_by.filter(|_| query.name.is_none()) {
+        let mut objects: Vec<(&PodRun, Value)> =
+            pods.iter().map(|pod| (*pod, object(pod))).collect();
+        let sorted = sort_by::sort(&mut objects, field, table);
+        pods = objects.into_iter().map(|(pod, _)| pod).collect();
+        match sorted {
+            Ok(()) => {}
+            // kubectl v1.35.2 loses the table sorter's error: it prints
+            // nothing and then its empty-list line, exit 0 (checked with the
+            // binary: a field no pod has, a field that does not parse).
+            Err(sort_by::SortError::Kubectl(_)) if table => {
+                return pod_table(&[], &PodsQuery { name: None, ..*query }, at)
+            }
+            Err(sort_by::SortError::Kubectl(error)) => {
+                return Output::error(format!("error: {error}\n"))
+            }
+            Err(sort_by::SortError::Unsortable(error)) => {
+                return Output::note(
+                    text!(
+                        "kubectl cannot sort by {field} ({error}): it exits with status 255 and a klog line; podlab prints nothing",
+                        "kubectl 無法依 {field} 排序（{error}）：它會印出一行 klog 訊息並以狀態 255 結束；podlab 不輸出任何內容"
+                    ),
+                    1,
+                )
+            }
+        }
+    }
+    if table {
+        return pod_table(&pods, query, at);
+    }
+    let value: Value = match query.name {
+        Some(name) => match pods.first() {
+            Some(pod) => object(pod),
+            None => return not_found(Kind::Pod, name),
+        },
+        None => pod_object::list(pods.iter().map(|pod| object(pod)).collect()),
+    };
+    let mut output = match query.format {
+        Format::Json => Output::out(printers::json(&value)),
+        Format::Name => Output::out(
+            pods.iter()
+                .map(|pod| format!("pod/{}\n", pod.name))
+                .collect(),
+        ),
+        Format::JsonPath => {
+            match jsonpath::parse(query.template).and_then(|template| template.execute(&value)) {
+                Ok(text) => Output::out(text),
+                Err(error) => Output::error(format!(
+                    "error: {}",
+                    jsonpath::execution_error(query.template, &error, &value)
+                )),
+            }
+        }
+        Format::CustomColumns => {
+            let columns = columns::parse_spec(query.template).unwrap_or_default();
+            let (text, error) = columns::print(&columns, &value, query.no_headers);
+            let mut output = Output::out(text);
+            if let Some(error) = error {
+                output.stderr = format!("error: {error}\n");
+                output.exit_code = 1;
+            }
+            output
+        }
+        _ => Output::out(printers::yaml(&value)),
+    };
+    // The list was printed; then kubectl reports the server's refusal.
+    if let Some(error) = refused {
+        output.stderr.push_str(&error);
+        output.exit_code = 1;
+    }
+    output
+}
+
+/// The pods' table (see [`get_pods`]), or kubectl's lines for none.
+fn pod_table(pods: &[&PodRun], query: &PodsQuery, at: Millis) -> Output {
     if pods.is_empty() {
-        return match name {
+        return match query.name {
             Some(name) => not_found(Kind::Pod, name),
+            None if query.all_namespaces => {
+                let mut output = Output::out(String::new());
+                output.stderr = "No resources found\n".into();
+                output
+            }
             None => Output::none_found("default"),
         };
     }
+    let wide = query.format == Format::Wide;
     let mut header = vec!["NAME", "READY", "STATUS", "RESTARTS", "AGE"];
     if wide {
         header.extend(["IP", "NODE", "NOMINATED NODE", "READINESS GATES"]);
     }
-    let mut rows = vec![header.into_iter().map(String::from).collect::<Vec<_>>()];
+    if query.all_namespaces {
+        header.insert(0, "NAMESPACE");
+    }
+    if query.show_labels {
+        header.push("LABELS");
+    }
+    let mut rows = Vec::new();
+    if !query.no_headers {
+        rows.push(header.into_iter().map(String::from).collect::<Vec<_>>());
+    }
     for pod in pods {
         let row = get_pods::row(pod, at);
-        let mut cells = vec![row.name, row.ready, row.status, row.restarts, row.age];
+        let name = if query.with_kind {
+            format!("pod/{}", row.name)
+        } else {
+            row.name
+        };
+        let mut cells = vec![name, row.ready, row.status, row.restarts, row.age];
         if wide {
             let none = || "<none>".to_string();
             cells.push(describe::pod_ip_at(pod, at).map_or_else(none, str::to_string));
@@ -517,42 +846,15 @@ fn get_pods(context: &ExecContext, name: Option<&str>, wide: bool, at: Millis) -
             cells.push(none());
             cells.push(none());
         }
+        if query.all_namespaces {
+            cells.insert(0, "default".to_string());
+        }
+        if query.show_labels {
+            cells.push(service::format_labels(&describe::pod_labels(pod)));
+        }
         rows.push(cells);
     }
     Output::out(get_pods::table(&rows))
-}
-
-/// `kubectl get pod NAME -o yaml|json`: the Pod object as the API server
-/// returns it at `at` (`explain::pod_object`), printed by kubectl's JSON or
-/// YAML printer; without a name, kubectl's `v1` `List` of every pod, in the
-/// API server's order (by name). An empty list is still printed (`items:
-/// []`), as kubectl does.
-fn get_pod_objects(context: &ExecContext, name: Option<&str>, json: bool, at: Millis) -> Output {
-    let mut pods: Vec<&PodRun> = pods_at(context, at)
-        .filter(|pod| name.is_none_or(|name| pod.name == name))
-        .collect();
-    pods.sort_by(|a, b| a.name.cmp(&b.name));
-    let object = |pod: &PodRun| {
-        pod_object::pod(
-            context.run,
-            pod,
-            at,
-            &context.source,
-            pod_object::Clock::EPOCH,
-        )
-    };
-    let value: Value = match name {
-        Some(name) => match pods.first() {
-            Some(pod) => object(pod),
-            None => return not_found(Kind::Pod, name),
-        },
-        None => pod_object::list(pods.into_iter().map(object).collect()),
-    };
-    Output::out(if json {
-        printers::json(&value)
-    } else {
-        printers::yaml(&value)
-    })
 }
 
 /// `kubectl describe TYPE [NAME]` (`DescribeOptions.Run`): no name

@@ -14,6 +14,9 @@
 use crate::i18n::Text;
 use crate::text;
 
+mod get;
+use get::get;
+
 /// A resource type, as kubectl's RESTMapper resolves its names.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -27,6 +30,8 @@ pub enum Kind {
     Hpa,
     Service,
     EndpointSlice,
+    ConfigMap,
+    Secret,
     /// A type the API server has that podlab does not model (its plural).
     Other(&'static str),
 }
@@ -45,6 +50,8 @@ impl Kind {
             Kind::Hpa => "horizontalpodautoscalers.autoscaling",
             Kind::Service => "services",
             Kind::EndpointSlice => "endpointslices.discovery.k8s.io",
+            Kind::ConfigMap => "configmaps",
+            Kind::Secret => "secrets",
             Kind::Other(plural) => plural,
         }
     }
@@ -81,14 +88,17 @@ const KINDS: &[(&str, Kind)] = &[
     ("svc", Kind::Service),
     ("endpointslices", Kind::EndpointSlice),
     ("endpointslice", Kind::EndpointSlice),
+    ("configmaps", Kind::ConfigMap),
+    ("configmap", Kind::ConfigMap),
+    ("cm", Kind::ConfigMap),
+    ("secrets", Kind::Secret),
+    ("secret", Kind::Secret),
 ];
 
 /// Types of a real cluster that podlab does not model: kubectl would list
 /// them, podlab says it does not emulate them (rather than claim the server
 /// lacks them). Plural, then its other names.
 const OTHER_KINDS: &[&[&str]] = &[
-    &["configmaps", "configmap", "cm"],
-    &["secrets", "secret"],
     &["namespaces", "namespace", "ns"],
     &["statefulsets", "statefulset", "sts"],
     &["daemonsets", "daemonset", "ds"],
@@ -157,21 +167,8 @@ pub const RESOURCE_WORDS: &[&str] = &[
     "hpa",
     "services",
     "endpointslices",
-];
-
-/// `-o` formats kubectl has besides `wide`, `yaml` and `json`.
-const PRINTERS: &[&str] = &[
-    "custom-columns",
-    "custom-columns-file",
-    "go-template",
-    "go-template-file",
-    "jsonpath",
-    "jsonpath-as-json",
-    "jsonpath-file",
-    "kyaml",
-    "name",
-    "template",
-    "templatefile",
+    "configmaps",
+    "secrets",
 ];
 
 /// `get`'s output formats.
@@ -181,6 +178,12 @@ pub enum Format {
     Wide,
     Yaml,
     Json,
+    /// `-o name`: `pod/NAME` per object.
+    Name,
+    /// `-o jsonpath=TEMPLATE` (the template in `Command::Get::template`).
+    JsonPath,
+    /// `-o custom-columns=SPEC` (the spec in `Command::Get::template`).
+    CustomColumns,
 }
 
 /// A command line kubectl accepts and podlab emulates.
@@ -196,6 +199,16 @@ pub enum Command {
         object_name: Option<String>,
         /// `-w`/`--watch` (pods, as a table).
         watch: bool,
+        /// `-l`/`--selector` as written (pods): the server parses it.
+        selector: Option<String>,
+        /// `-A`/`--all-namespaces` (pods).
+        all_namespaces: bool,
+        /// `--no-headers` (pods).
+        no_headers: bool,
+        /// The template of `-o jsonpath=…` or the spec of `-o custom-columns=…`.
+        template: Option<String>,
+        /// More types listed with the first (`get pods,svc`).
+        more: Vec<Kind>,
     },
     Describe {
         kind: Kind,
@@ -206,6 +219,8 @@ pub enum Command {
         container: Option<String>,
         previous: bool,
         tail: Option<i64>,
+        /// `-f`/`--follow`: what was written up to T, then a note.
+        follow: bool,
     },
     Exec {
         pod: String,
@@ -245,8 +260,9 @@ pub enum Refusal {
 
 /// The commands podlab emulates, in the order a note lists them.
 pub const EMULATED: &str = "get pods|nodes|events|deploy|rs|hpa|endpointslices, get pod NAME, \
-get jobs|cronjobs [NAME] [-o wide], get pod[s] [NAME] -o yaml|json, \
-describe pod|node|deployment|rs|job|cronjob|hpa|service, logs, exec, top pod|node, rollout status, apply -f";
+get jobs|cronjobs [NAME] [-o wide], get pod[s] [NAME] -o yaml|json|name|jsonpath=…|custom-columns=…, \
+get pods -l SELECTOR -A --no-headers --show-labels --sort-by=FIELD, get svc, get pods,svc, get configmaps|secrets [NAME], \
+describe pod|node|deployment|rs|job|cronjob|hpa|service, logs [-f], exec, top pod|node, rollout status, apply -f";
 
 /// The kubectl commands a completer offers.
 pub const COMMAND_WORDS: &[&str] = &["get", "describe", "logs", "exec", "top", "rollout", "apply"];
@@ -384,27 +400,6 @@ struct Flag(&'static str, Option<char>, bool);
 /// Flags every command accepts (kubectl's persistent flags that matter here).
 const GLOBAL: &[Flag] = &[Flag("namespace", Some('n'), true)];
 
-const GET: &[Flag] = &[
-    Flag("output", Some('o'), true),
-    Flag("show-labels", None, false),
-    Flag("sort-by", None, true),
-    Flag("field-selector", None, true),
-    Flag("watch", Some('w'), false),
-];
-/// Flags kubectl's `get` has that podlab does not emulate.
-const GET_OTHER: &[Flag] = &[
-    Flag("all-namespaces", Some('A'), false),
-    Flag("selector", Some('l'), true),
-    Flag("watch-only", None, false),
-    Flag("label-columns", Some('L'), true),
-    Flag("no-headers", None, false),
-    Flag("filename", Some('f'), true),
-    Flag("chunk-size", None, true),
-    Flag("ignore-not-found", None, false),
-    Flag("show-kind", None, false),
-    Flag("raw", None, true),
-    Flag("subresource", None, true),
-];
 const DESCRIBE: &[Flag] = &[];
 const DESCRIBE_OTHER: &[Flag] = &[
     Flag("all-namespaces", Some('A'), false),
@@ -417,9 +412,9 @@ const LOGS: &[Flag] = &[
     Flag("container", Some('c'), true),
     Flag("previous", Some('p'), false),
     Flag("tail", None, true),
+    Flag("follow", Some('f'), false),
 ];
 const LOGS_OTHER: &[Flag] = &[
-    Flag("follow", Some('f'), false),
     Flag("all-containers", None, false),
     Flag("since", None, true),
     Flag("since-time", None, true),
@@ -703,73 +698,6 @@ fn slash_name_given(word: &str) -> bool {
     word.contains('/')
 }
 
-fn get(words: &[String]) -> Result<Parsed, Refusal> {
-    let flags = flags(words, GET, GET_OTHER, "get")?;
-    let (kind, name) = resource(&flags.args, "get")?;
-    let format = match flags.get("output") {
-        None => Format::Table,
-        Some("wide") => Format::Wide,
-        Some("yaml") => Format::Yaml,
-        Some("json") => Format::Json,
-        Some(other)
-            if PRINTERS
-                .iter()
-                .any(|printer| other.split_once('=').map_or(other, |(p, _)| p) == *printer) =>
-        {
-            return Err(not_emulated(&format!("get -o {other}")))
-        }
-        Some(other) => return Err(Refusal::Kubectl(format!("error: unable to match a printer suitable for the output format \"{other}\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,template,templatefile,wide,yaml\n"))),
-    };
-    if matches!(format, Format::Yaml | Format::Json) && kind != Kind::Pod {
-        return Err(not_emulated(&format!("get {} -o yaml|json", kind.plural())));
-    }
-    let sort_by = flags.get("sort-by").map(str::to_string);
-    if let Some(sort) = &sort_by {
-        if kind != Kind::Event || sort != ".lastTimestamp" {
-            return Err(not_emulated(&format!("get --sort-by={sort}")));
-        }
-    }
-    let object_name = match flags.get("field-selector") {
-        None => None,
-        Some(selector) => match selector.strip_prefix("involvedObject.name=") {
-            Some(name) if kind == Kind::Event && !name.contains(',') => Some(name.to_string()),
-            _ => return Err(not_emulated(&format!("get --field-selector {selector}"))),
-        },
-    };
-    let watch = flags.bool("watch", Some('w'), "get")?;
-    if watch && (kind != Kind::Pod || !matches!(format, Format::Table | Format::Wide)) {
-        return Err(not_emulated("get -w (except get pods [-o wide])"));
-    }
-    let show_labels = flags.bool("show-labels", None, "get")?;
-    if show_labels && kind != Kind::Node {
-        return Err(not_emulated("get --show-labels (except for nodes)"));
-    }
-    let supported = match kind {
-        Kind::Pod | Kind::Node => true,
-        Kind::Event => name.is_none(),
-        Kind::Deployment | Kind::ReplicaSet | Kind::Hpa | Kind::EndpointSlice => {
-            name.is_none() && format == Format::Table
-        }
-        Kind::Job | Kind::CronJob => matches!(format, Format::Table | Format::Wide),
-        _ => false,
-    };
-    if !supported {
-        return Err(not_emulated(&format!("get {}", kind.plural())));
-    }
-    Ok(Parsed {
-        namespace: namespace(&flags),
-        command: Command::Get {
-            kind,
-            name,
-            format,
-            show_labels,
-            sort_by,
-            object_name,
-            watch,
-        },
-    })
-}
-
 fn describe(words: &[String]) -> Result<Parsed, Refusal> {
     let flags = flags(words, DESCRIBE, DESCRIBE_OTHER, "describe")?;
     let (kind, name) = resource(&flags.args, "describe")?;
@@ -832,6 +760,7 @@ fn logs(words: &[String]) -> Result<Parsed, Refusal> {
         },
     };
     let previous = flags.bool("previous", Some('p'), "logs")?;
+    let follow = flags.bool("follow", Some('f'), "logs")?;
     Ok(Parsed {
         namespace: namespace(&flags),
         command: Command::Logs {
@@ -839,6 +768,7 @@ fn logs(words: &[String]) -> Result<Parsed, Refusal> {
             container: flags.get("container").map(str::to_string),
             previous,
             tail,
+            follow,
         },
     })
 }

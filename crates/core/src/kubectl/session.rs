@@ -555,7 +555,26 @@ fn kubectl_candidates(context: &ExecContext, before: &[&str], at: Millis) -> Vec
                 .map(|p| p.spec.containers.iter().map(|c| c.name.clone()).collect())
                 .unwrap_or_default();
         }
-        Some("-o" | "--output") => return strings(&["wide"]),
+        Some("-o" | "--output") => {
+            return strings(&[
+                "wide",
+                "yaml",
+                "json",
+                "name",
+                "jsonpath={.items[*].metadata.name}",
+                "custom-columns=NAME:.metadata.name,STATUS:.status.phase",
+            ])
+        }
+        // The labels of the pods that exist then, as `key=value`.
+        Some("-l" | "--selector") => {
+            let mut labels: Vec<String> = pods_at(context, at)
+                .flat_map(crate::explain::describe::pod_labels)
+                .map(|(key, value)| format!("{key}={value}"))
+                .collect();
+            crate::sort::sort(&mut labels);
+            labels.dedup();
+            return labels;
+        }
         Some("-n" | "--namespace") => return strings(&["default"]),
         Some("-f" | "--filename") => return strings(&["."]),
         Some("--field-selector") => {
@@ -579,6 +598,8 @@ fn kubectl_candidates(context: &ExecContext, before: &[&str], at: Millis) -> Vec
         "-f",
         "--tail",
         "--field-selector",
+        "-l",
+        "--selector",
     ];
     let mut positional = 0;
     let mut skip = false;
@@ -594,12 +615,15 @@ fn kubectl_candidates(context: &ExecContext, before: &[&str], at: Millis) -> Vec
     let flags: &[&str] = match *command {
         "get" => &[
             "-o",
+            "-l",
+            "-A",
+            "--no-headers",
             "--show-labels",
             "--sort-by=.lastTimestamp",
             "--field-selector",
             "-n",
         ],
-        "logs" => &["--previous", "-c", "--tail", "-n"],
+        "logs" => &["--previous", "-f", "-c", "--tail", "-n"],
         "exec" => &["-it", "-c", "--", "-n"],
         "apply" => &["-f"],
         _ => &["-n"],
@@ -614,7 +638,10 @@ fn kubectl_candidates(context: &ExecContext, before: &[&str], at: Millis) -> Vec
             "jobs",
             "cronjobs",
             "hpa",
+            "services",
             "endpointslices",
+            "configmaps",
+            "secrets",
         ]),
         ("describe", 0) => strings(&[
             "pod",

@@ -32,6 +32,11 @@ fn get(kind: Kind, name: Option<&str>, format: Format) -> Command {
         sort_by: None,
         object_name: None,
         watch: false,
+        selector: None,
+        all_namespaces: false,
+        no_headers: false,
+        template: None,
+        more: Vec::new(),
     }
 }
 
@@ -100,7 +105,12 @@ fn every_accepted_form_parses() {
                 show_labels: true,
                 sort_by: None,
                 object_name: None,
-                watch: false
+                watch: false,
+                selector: None,
+                all_namespaces: false,
+                no_headers: false,
+                template: None,
+                more: Vec::new(),
             }
     );
     assert!(
@@ -112,9 +122,27 @@ fn every_accepted_form_parses() {
                 show_labels: false,
                 sort_by: Some(".lastTimestamp".into()),
                 object_name: Some("p".into()),
-                watch: false
+                watch: false,
+                selector: None,
+                all_namespaces: false,
+                no_headers: false,
+                template: None,
+                more: Vec::new(),
             }
     );
+    for line in [
+        "get pods -l app=model-api",
+        "get pods --selector 'app in (a, b),!tier'",
+        "get pods -A --no-headers --show-labels",
+        "get pods -o name",
+        "get pod p -o jsonpath={.metadata.name}",
+        "get pods -o custom-columns=NAME:.metadata.name",
+        "get pods --sort-by=.status.startTime -o wide",
+        "get svc",
+        "get pods,svc -o wide",
+    ] {
+        assert!(parse(line).is_ok(), "{line}");
+    }
     let describe = |kind, name: &str| Command::Describe {
         kind,
         name: Some(name.into()),
@@ -145,6 +173,7 @@ fn every_accepted_form_parses() {
         container: container.map(str::to_string),
         previous,
         tail,
+        follow: false,
     };
     assert!(parsed("logs p") == logs(None, false, None));
     assert!(parsed("logs pod/p") == logs(None, false, None));
@@ -153,6 +182,16 @@ fn every_accepted_form_parses() {
     assert!(parsed("logs p --previous=false") == logs(None, false, None));
     assert!(parsed("logs p -c api --tail 5") == logs(Some("api"), false, Some(5)));
     assert!(parsed("logs p --container=api --tail=-1 -p") == logs(Some("api"), true, Some(-1)));
+    assert!(
+        parsed("logs -f p")
+            == Command::Logs {
+                pod: "p".into(),
+                container: None,
+                previous: false,
+                tail: None,
+                follow: true,
+            }
+    );
     let exec = |container: Option<&str>, command: &[&str], interactive| Command::Exec {
         pod: "p".into(),
         container: container.map(str::to_string),
@@ -219,6 +258,19 @@ fn kubectl_refuses_in_its_own_words() {
         ("exec p", "error: you must specify at least one command for the container\n"),
         ("exec p --", "error: you must specify at least one command for the container\n"),
         ("get pods -o foo", "error: unable to match a printer suitable for the output format \"foo\", allowed formats are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,kyaml,name,template,templatefile,wide,yaml\n"),
+        // The printers' and the builder's refusals (kubectl v1.35.2's words,
+        // checked with the binary; get_pods_read_forms_match_kubectl).
+        ("get pods -o jsonpath={.a", "error: error parsing jsonpath {.a, unclosed action\n"),
+        ("get pods -o jsonpath={.items[x]}", "error: error parsing jsonpath {.items[x]}, invalid array index x\n"),
+        ("get pods -o jsonpath=", "error: template format specified but no template given\n"),
+        ("get pods -o jsonpath", "error: template format specified but no template given\n"),
+        ("get pods -o custom-columns=A", "error: unexpected custom-columns spec: A, expected <header>:<json-path-expr>\n"),
+        ("get pods -o custom-columns=", "error: custom-columns format specified but no custom columns given\n"),
+        ("get pods -o jsonpath={#}", "error: error parsing jsonpath {#}, unrecognized character in action: U+0023 '#'\n"),
+        ("get frob -o jsonpath={#}", "error: the server doesn't have a resource type \"frob\"\n"),
+        ("get pod p -l a=b -o jsonpath={#}", "error: name cannot be provided when a selector is specified\n"),
+        ("get pod p -l app=x", "error: name cannot be provided when a selector is specified\n"),
+        ("get pods,frob", "error: the server doesn't have a resource type \"frob\"\n"),
         ("rollout status", "error: required resource not specified\n"),
         ("rollout frob", "error: unknown command \"frob\"\nSee 'kubectl rollout -h' for help and examples\n"),
         ("frobnicate", "error: unknown command \"frobnicate\" for \"kubectl\"\n"),
@@ -231,21 +283,26 @@ fn kubectl_refuses_in_its_own_words() {
 fn what_kubectl_has_and_podlab_does_not_gets_a_note() {
     for line in [
         "delete pod p",
-        "get cm",
-        "get secrets",
-        "get pods -A",
+        "get cm -o yaml",
+        "describe secrets",
+        "get nodes -A",
         "get nodes -w",
         "get pods -w -o yaml",
-        "get pods -l app=x",
+        "get deploy -l app=x",
+        "get pods -w -l app=x",
         "get nodes -o yaml",
         "get deploy -o json",
-        "get pods -o name",
-        "get pods -o jsonpath={.items}",
+        "get pods -o jsonpath-as-json={.items}",
+        "get pods -o go-template={{.kind}}",
         "get jobs -o name",
+        "get jobs -o custom-columns=N:.metadata.name",
+        "get events --no-headers",
         "get cronjobs -o yaml",
-        "get svc",
+        "get svc -o yaml",
+        "get pods,nodes",
+        "get pods,svc -l app=x",
         "describe statefulset s",
-        "logs -f p",
+        "logs --all-containers p",
         "logs deploy/m",
         "logs p api",
         "get pods,nodes",
@@ -345,6 +402,15 @@ fn commands_run_against_the_run_at_t() {
     let tail = k(&format!("logs {name} -p --tail 2")).stdout;
     assert_eq!(tail, format!("{}\n{}\n", last_two[1], last_two[0]));
     assert_eq!(k(&format!("logs {name} -p --tail 0")).stdout, "");
+    // logs -f: what was written up to T, then podlab's note (none with -p:
+    // a terminated instance's stream ends).
+    let follow = k(&format!("logs -f {name}"));
+    assert_eq!(follow.stdout, k(&format!("logs {name}")).stdout);
+    assert!(
+        follow.notes.iter().any(|note| note.en.contains("Ctrl+C")),
+        "a note"
+    );
+    assert!(k(&format!("logs -f -p {name}")).notes.is_empty());
     assert_eq!(
         k("logs model").stderr,
         "error: error from server (NotFound): pods \"model\" not found in namespace \"default\"\n"

@@ -200,6 +200,19 @@ fn tab_offers_commands_flags_types_and_the_names_that_exist_then() {
     assert_eq!(offer("kubectl get no").candidates, ["nodes"]);
     assert_eq!(offer("kubectl get nodes c").candidates, ["cpu-0"]);
     assert_eq!(offer("kubectl get pods -o w").candidates, ["wide"]);
+    assert_eq!(
+        offer("kubectl get pods -o js").candidates,
+        ["json", "jsonpath={.items[*].metadata.name}"]
+    );
+    let labels = offer("kubectl get pods -l ").candidates;
+    assert!(
+        labels.iter().any(|label| label.starts_with("app=")),
+        "{labels:?}"
+    );
+    assert_eq!(
+        offer("kubectl get pods --no-h").candidates,
+        ["--no-headers"]
+    );
     assert!(offer("kubectl frob x")
         .candidates
         .iter()
