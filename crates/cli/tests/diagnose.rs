@@ -2,44 +2,15 @@
 //! (kubectl v1.35.2's bytes), read from stdin and from a file, as text in
 //! both languages and as JSON (issue 31's done-when, without the replay).
 
-use std::io::Write;
+mod common;
+use common::{golden, podlab_with};
+
 use std::path::Path;
-use std::process::{Command, Stdio};
-
-fn podlab(args: &[&str], stdin: Option<&str>) -> (Option<i32>, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_podlab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("podlab runs");
-    let input = stdin.unwrap_or("").to_string();
-    let mut pipe = child.stdin.take().expect("stdin");
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(input.as_bytes());
-    });
-    let output = child.wait_with_output().expect("podlab ends");
-    writer.join().expect("writer");
-    (
-        output.status.code(),
-        String::from_utf8(output.stdout).expect("UTF-8"),
-        String::from_utf8(output.stderr).expect("UTF-8"),
-    )
-}
-
-fn golden(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden")
-        .join(name)
-        .display()
-        .to_string()
-}
 
 /// `podlab kubectl FILE --at AT -- describe pod <pod>` of the first pod
 /// `get pods` lists then, with its name.
 fn describe_at(file: &str, at: &str) -> (String, String) {
-    let (code, pods, _) = podlab(&["kubectl", file, "--at", at, "--", "get", "pods"], None);
+    let (code, pods, _) = podlab_with(&["kubectl", file, "--at", at, "--", "get", "pods"], None);
     assert_eq!(code, Some(0), "{pods}");
     let pod = pods
         .lines()
@@ -47,7 +18,7 @@ fn describe_at(file: &str, at: &str) -> (String, String) {
         .and_then(|line| line.split_whitespace().next())
         .expect("a pod")
         .to_string();
-    let (code, describe, _) = podlab(
+    let (code, describe, _) = podlab_with(
         &["kubectl", file, "--at", at, "--", "describe", "pod", &pod],
         None,
     );
@@ -76,7 +47,7 @@ fn failed_scheduling(describe: &str) -> Vec<String> {
 #[test]
 fn seed_crash_loop_from_stdin_as_json() {
     let describe = seed_describe();
-    let (code, out, err) = podlab(&["diagnose", "-", "--format", "json"], Some(&describe));
+    let (code, out, err) = podlab_with(&["diagnose", "-", "--format", "json"], Some(&describe));
     assert_eq!(code, Some(0), "{err}");
     let answer: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(answer["kind"], "liveness-kills-slow-start", "{out}");
@@ -136,16 +107,16 @@ fn replay_written_to_a_file_simulates_the_same_crash_loop() {
     let dir = std::env::temp_dir().join(format!("podlab-replay-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let out_file = dir.join("replay.yaml").display().to_string();
-    let (code, _, err) = podlab(&["diagnose", "-", "--replay", &out_file], Some(&describe));
+    let (code, _, err) = podlab_with(&["diagnose", "-", "--replay", &out_file], Some(&describe));
     assert_eq!(code, Some(0), "{err}");
-    let (code, pods, _) = podlab(
+    let (code, pods, _) = podlab_with(
         &["kubectl", &out_file, "--at", "12m30s", "--", "get", "pods"],
         None,
     );
     assert_eq!(code, Some(0));
     assert!(pods.contains("CrashLoopBackOff"), "{pods}");
     // A paste podlab cannot rebuild: --replay says so.
-    let (code, _, err) = podlab(&["diagnose", "-", "--replay", &out_file], Some("hello\n"));
+    let (code, _, err) = podlab_with(&["diagnose", "-", "--replay", &out_file], Some("hello\n"));
     assert_eq!(code, Some(2), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -158,7 +129,7 @@ fn seed_crash_loop_from_a_file_as_text_in_both_languages() {
     let file = dir.join("paste.txt");
     std::fs::write(&file, &describe).expect("written");
     let file = file.display().to_string();
-    let (code, en, _) = podlab(&["diagnose", &file], None);
+    let (code, en, _) = podlab_with(&["diagnose", &file], None);
     assert_eq!(code, Some(0));
     assert!(
         en.starts_with("Diagnosis: liveness-kills-slow-start"),
@@ -166,7 +137,7 @@ fn seed_crash_loop_from_a_file_as_text_in_both_languages() {
     );
     assert!(en.contains("startupProbe:"), "{en}");
     assert!(en.contains("Back-off restarting failed container"), "{en}");
-    let (code, zh, _) = podlab(&["diagnose", &file, "--lang", "zh-TW"], None);
+    let (code, zh, _) = podlab_with(&["diagnose", &file, "--lang", "zh-TW"], None);
     assert_eq!(code, Some(0));
     assert!(zh.starts_with("診斷：liveness-kills-slow-start"), "{zh}");
     assert!(zh.contains("livenessProbe"), "{zh}");
@@ -176,7 +147,7 @@ fn seed_crash_loop_from_a_file_as_text_in_both_languages() {
 
 #[test]
 fn unreadable_paste_says_what_was_read() {
-    let (code, out, _) = podlab(
+    let (code, out, _) = podlab_with(
         &["diagnose", "-", "--format", "json"],
         Some("hello\nthis is not kubectl\n"),
     );
@@ -186,18 +157,18 @@ fn unreadable_paste_says_what_was_read() {
     assert!(answer["recognised"]["en"]
         .as_str()
         .is_some_and(|t| t.contains("none of them recognised")));
-    let (code, out, _) = podlab(&["diagnose", "-", "--lang", "zh-TW"], Some("hello\n"));
+    let (code, out, _) = podlab_with(&["diagnose", "-", "--lang", "zh-TW"], Some("hello\n"));
     assert_eq!(code, Some(0));
     assert!(out.contains("kubectl describe pod"), "{out}");
 }
 
 #[test]
 fn usage_problems_exit_2() {
-    let (code, _, err) = podlab(&["diagnose"], None);
+    let (code, _, err) = podlab_with(&["diagnose"], None);
     assert_eq!(code, Some(2), "{err}");
-    let (code, _, err) = podlab(&["diagnose", "-", "--format", "sarif"], Some(""));
+    let (code, _, err) = podlab_with(&["diagnose", "-", "--format", "sarif"], Some(""));
     assert_eq!(code, Some(2), "{err}");
-    let (code, _, err) = podlab(&["diagnose", "/nonexistent/paste.txt"], None);
+    let (code, _, err) = podlab_with(&["diagnose", "/nonexistent/paste.txt"], None);
     assert_eq!(code, Some(2), "{err}");
 }
 
@@ -216,7 +187,7 @@ fn pending_pod_replay_written_with_replay() {
     let dir = std::env::temp_dir().join(format!("podlab-replay-pending-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let out_file = dir.join("replay.yaml").display().to_string();
-    let (code, out, err) = podlab(
+    let (code, out, err) = podlab_with(
         &["diagnose", "-", "--format", "json", "--replay", &out_file],
         Some(&describe),
     );
@@ -248,7 +219,7 @@ fn pending_pod_replay_written_with_replay() {
         failed_scheduling(&describe),
         "{replayed}"
     );
-    let (_, pods, _) = podlab(
+    let (_, pods, _) = podlab_with(
         &["kubectl", &out_file, "--at", "3m", "--", "get", "pods"],
         None,
     );
@@ -260,9 +231,9 @@ fn pending_pod_replay_written_with_replay() {
         "{out}"
     );
     // The text in both languages names the compared message.
-    let (_, en, _) = podlab(&["diagnose", "-"], Some(&describe));
+    let (_, en, _) = podlab_with(&["diagnose", "-"], Some(&describe));
     assert!(en.contains("FailedScheduling (same as pasted)"), "{en}");
-    let (_, zh, _) = podlab(&["diagnose", "-", "--lang", "zh-TW"], Some(&describe));
+    let (_, zh, _) = podlab_with(&["diagnose", "-", "--lang", "zh-TW"], Some(&describe));
     assert!(zh.contains("FailedScheduling（和貼上的相同）"), "{zh}");
     let _ = std::fs::remove_dir_all(&dir);
 }

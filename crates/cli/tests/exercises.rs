@@ -1,7 +1,9 @@
 //! `podlab exercises list|check`: exit codes and the JSON shapes.
 
+mod common;
+use common::podlab;
+
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value;
 
@@ -11,18 +13,6 @@ fn exercise_file(name: &str) -> String {
         .join(name)
         .display()
         .to_string()
-}
-
-fn podlab(args: &[&str]) -> (Option<i32>, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_podlab"))
-        .args(args)
-        .output()
-        .expect("podlab runs");
-    (
-        output.status.code(),
-        String::from_utf8(output.stdout).expect("UTF-8"),
-        String::from_utf8(output.stderr).expect("UTF-8"),
-    )
 }
 
 #[test]

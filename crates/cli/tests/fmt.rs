@@ -1,20 +1,10 @@
 //! `podlab fmt --reindent`: the article's Deployment pasted flattened comes
 //! back indented, lints clean, and `--write` rewrites the file.
 
-use std::path::Path;
-use std::process::Command;
+mod common;
+use common::podlab;
 
-fn podlab(args: &[&str]) -> (Option<i32>, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_podlab"))
-        .args(args)
-        .output()
-        .expect("podlab runs");
-    (
-        output.status.code(),
-        String::from_utf8(output.stdout).expect("UTF-8"),
-        String::from_utf8(output.stderr).expect("UTF-8"),
-    )
-}
+use std::path::Path;
 
 fn flatten(text: &str) -> String {
     text.split_inclusive('\n')

@@ -1,32 +1,11 @@
 //! `podlab kubectl FILE --at T -- ARGS...`: what the core's kubectl line
 //! prints, on the right streams, with kubectl's exit status.
 
-use std::path::Path;
-use std::process::Command;
+mod common;
+use common::{golden, podlab};
 
 use podlab_core::exercise::exec::ExecContext;
 use podlab_core::sim::{self, Options};
-
-fn golden(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden")
-        .join(name)
-        .display()
-        .to_string()
-}
-
-/// (exit status, stdout, stderr).
-fn podlab(args: &[&str]) -> (Option<i32>, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_podlab"))
-        .args(args)
-        .output()
-        .expect("podlab runs");
-    (
-        output.status.code(),
-        String::from_utf8(output.stdout).expect("UTF-8"),
-        String::from_utf8(output.stderr).expect("UTF-8"),
-    )
-}
 
 #[test]
 fn describe_by_prefix_prints_the_cores_text_at_t() {

@@ -2,41 +2,12 @@
 //! against what `podlab simulate` prints for the text with the two values
 //! written into it.
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Stdio};
+mod common;
+use common::{golden, podlab, podlab_with};
 
 use podlab_core::lint::read;
 use podlab_core::map::{self, Axis};
 use serde_json::Value;
-
-fn golden(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden")
-        .join(name)
-        .display()
-        .to_string()
-}
-
-/// Exit code, stdout, stderr; `stdin` is fed to the process.
-fn podlab(args: &[&str], stdin: &str) -> (Option<i32>, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_podlab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("podlab runs");
-    if let Some(mut input) = child.stdin.take() {
-        input.write_all(stdin.as_bytes()).expect("stdin");
-    }
-    let output = child.wait_with_output().expect("podlab ends");
-    (
-        output.status.code(),
-        String::from_utf8(output.stdout).expect("UTF-8"),
-        String::from_utf8(output.stderr).expect("UTF-8"),
-    )
-}
 
 const X: &str = "startup=0s..120s";
 const Y: &str = "livenessProbe.periodSeconds=5..15";
@@ -47,7 +18,7 @@ fn json_cells_are_what_simulate_prints_for_the_text_with_the_values() {
     let args = [
         "map", &file, "--x", X, "--y", Y, "--steps", "7x3", "--format", "json",
     ];
-    let (code, out, _) = podlab(&args, "");
+    let (code, out, _) = podlab(&args);
     assert_eq!(code, Some(0));
     let json: Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(json["x"]["name"], "workload[api].startup");
@@ -84,7 +55,7 @@ fn json_cells_are_what_simulate_prints_for_the_text_with_the_values() {
         let written = map::write(&text, &x, x.values(7)[column])
             .and_then(|text| map::write(&text, &y, y.values(3)[row]))
             .expect("written");
-        let (code, out, _) = podlab(&["simulate", "-", "--format", "json"], &written);
+        let (code, out, _) = podlab_with(&["simulate", "-", "--format", "json"], Some(&written));
         assert_eq!(code, Some(0));
         let run: Value = serde_json::from_str(&out).expect("JSON");
         let pod = &run["pods"][0];
@@ -100,7 +71,7 @@ fn json_cells_are_what_simulate_prints_for_the_text_with_the_values() {
 fn text_is_a_grid_with_the_point_and_a_legend_in_both_languages() {
     let file = golden("crash-loop-liveness-40s.yaml");
     let args = ["map", &file, "--x", X, "--y", Y, "--steps", "13x3"];
-    let (code, en, _) = podlab(&args, "");
+    let (code, en, _) = podlab(&args);
     assert_eq!(code, Some(0));
     let rows: Vec<&str> = en.lines().filter(|line| line.contains(" |")).collect();
     assert_eq!(rows.len(), 3, "{en}");
@@ -118,7 +89,7 @@ fn text_is_a_grid_with_the_point_and_a_legend_in_both_languages() {
     assert!(en.contains("PL201"), "{en}");
     let mut zh_args = args.to_vec();
     zh_args.extend(["--lang", "zh-TW"]);
-    let (_, zh, _) = podlab(&zh_args, "");
+    let (_, zh, _) = podlab(&zh_args);
     assert!(
         zh.contains("結果地圖") && zh.contains("文字目前的設定"),
         "{zh}"
@@ -140,7 +111,7 @@ fn svg_draws_every_cell_from_stdin() {
         "--format",
         "svg",
     ];
-    let (code, svg, _) = podlab(&args, &text);
+    let (code, svg, _) = podlab_with(&args, Some(&text));
     assert_eq!(code, Some(0));
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
     assert_eq!(svg.matches("class=\"cell\"").count(), 24);
@@ -165,18 +136,15 @@ fn bad_arguments_are_refused_with_a_message() {
     ] {
         let mut all = vec!["map", file.as_str()];
         all.extend(args.iter().copied());
-        let (code, out, err) = podlab(&all, "");
+        let (code, out, err) = podlab(&all);
         assert_eq!(code, Some(2), "{args:?}");
         assert!(out.is_empty(), "{args:?}: {out}");
         assert!(err.contains(says), "{args:?}: {err}");
     }
-    let (code, _, err) = podlab(
-        &["map", &file, "--x", "startup=5m..1m", "--lang", "zh-TW"],
-        "",
-    );
+    let (code, _, err) = podlab(&["map", &file, "--x", "startup=5m..1m", "--lang", "zh-TW"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("範圍要由小到大"), "{err}");
-    let (code, _, err) = podlab(&["map"], "");
+    let (code, _, err) = podlab(&["map"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("podlab map FILE"), "{err}");
 }

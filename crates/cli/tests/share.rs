@@ -1,19 +1,9 @@
 //! `podlab share`: the link carries the file's exact text.
 
-use std::path::Path;
-use std::process::Command;
+mod common;
+use common::podlab;
 
-fn podlab(args: &[&str]) -> (Option<i32>, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_podlab"))
-        .args(args)
-        .output()
-        .expect("podlab runs");
-    (
-        output.status.code(),
-        String::from_utf8(output.stdout).expect("UTF-8"),
-        String::from_utf8(output.stderr).expect("UTF-8"),
-    )
-}
+use std::path::Path;
 
 #[test]
 fn the_link_opens_the_same_text_and_the_embed_code_is_an_iframe() {
