@@ -15,6 +15,7 @@ use crate::manifest::assumed::Assumption;
 use crate::manifest::path::{Path, ProgramField};
 use crate::text;
 
+use super::fixes::{create_command, double_quantity, handler_yaml, not_found_object};
 use super::{node_state_taint, scheduling_kind};
 
 /// What was judged of one pod.
@@ -93,52 +94,28 @@ fn probe_of<'p>(
     (Some(line), declared)
 }
 
-/// `httpGet: { path: /health, port: 8000 }` from a describe probe line.
-fn handler_yaml(line: Option<&Line>) -> String {
-    let value = line
-        .and_then(|l| l.text.split_once(':'))
-        .map(|(_, v)| v.trim())
-        .unwrap_or("");
-    let mut words = value.split_whitespace();
-    match (words.next(), words.next()) {
-        (Some("http-get"), Some(url)) => {
-            let rest = url.split_once("://").map(|(_, r)| r).unwrap_or(url);
-            let (hostport, path) = rest.split_once('/').unwrap_or((rest, ""));
-            let port = hostport.rsplit_once(':').map(|(_, p)| p).unwrap_or("8000");
-            format!("httpGet: {{ path: /{path}, port: {port} }}")
-        }
-        (Some("tcp-socket"), Some(hostport)) => {
-            let port = hostport
-                .rsplit_once(':')
-                .map(|(_, p)| p)
-                .unwrap_or(hostport);
-            format!("tcpSocket: {{ port: {port} }}")
-        }
-        (Some("grpc"), Some(hostport)) => {
-            let port = hostport
-                .rsplit_once(':')
-                .map(|(_, p)| p)
-                .unwrap_or(hostport);
-            format!("grpc: {{ port: {port} }}")
-        }
-        (Some("exec"), _) => {
-            let command = value
-                .split_once('[')
-                .and_then(|(_, r)| r.split_once(']'))
-                .map(|(c, _)| c)
-                .unwrap_or("");
-            let items: Vec<String> = command.split(' ').map(|w| format!("{w:?}")).collect();
-            format!("exec: {{ command: [{}] }}", items.join(", "))
-        }
-        _ => "httpGet: { path: /health, port: 8000 }".into(),
-    }
-}
-
 /// A failed probe's message says the program was not listening yet
 /// (`connect: connection refused`), as opposed to answering wrong
 /// (`statuscode: 404`) or late (`context deadline exceeded`).
 fn refused_connection(message: &str) -> bool {
     message.contains("connection refused")
+}
+
+/// A failed probe's message says the program answered: a status code, or
+/// an answer too late (`HTTP probe failed with statuscode: 404`, `context
+/// deadline exceeded`, pkg/probe/http/http.go), or an exec probe's own
+/// output. An HTTP or TCP message that says neither (a network error such
+/// as `no route to host`, or a line the paste cut: `Get "http://10.0.0.5:8000/he`)
+/// is not an answer.
+fn answered(message: &str) -> bool {
+    if refused_connection(message) {
+        return false;
+    }
+    let network = message.starts_with("Get \"") || message.contains("dial tcp");
+    !network
+        || ["statuscode", "deadline exceeded", "Timeout", "timeout"]
+            .iter()
+            .any(|word| message.contains(word))
 }
 
 /// The `#failure=N` of a describe probe line.
@@ -585,7 +562,7 @@ pub(super) fn judge(pod: &PodFacts, ends_whole: bool) -> Verdict {
             let prefix = format!("{title} probe failed");
             let unhealthy: Vec<&EventRow> = events(pod, "Unhealthy", &prefix);
             let refused = unhealthy.iter().any(|e| refused_connection(&e.message));
-            let answered = unhealthy.iter().any(|e| !refused_connection(&e.message));
+            let answered = unhealthy.iter().any(|e| answered(&e.message));
             let mut lines: Vec<Line> = vec![killing.line.clone()];
             lines.extend(unhealthy.iter().map(|e| e.line.clone()));
             lines.extend(backoff.iter().cloned());
@@ -771,7 +748,7 @@ pub(super) fn judge(pod: &PodFacts, ends_whole: bool) -> Verdict {
     let ready_shown = main.iter().any(|c| c.ready.is_some()) || !pod.rows.is_empty();
     let answered_failures: u64 = readiness
         .iter()
-        .filter(|e| !refused_connection(&e.message))
+        .filter(|e| answered(&e.message))
         .map(|e| e.count)
         .sum();
     let failing_alone = !ready_shown
@@ -789,7 +766,7 @@ pub(super) fn judge(pod: &PodFacts, ends_whole: bool) -> Verdict {
             .copied()
             .find(|c| Some(&c.name) == container.as_ref());
         let (probe_line, declared) = probe_of(facts, "Readiness");
-        let answered = readiness.iter().any(|e| !refused_connection(&e.message));
+        let answered = readiness.iter().any(|e| answered(&e.message));
         if answered || declared == Some(false) {
             let explanation = if not_ready {
                 text!(
@@ -968,38 +945,27 @@ fn taint_key(message: &str) -> Option<String> {
         .cloned()
 }
 
-/// `secret "mlflow-secret" not found` → (`secret`, `mlflow-secret`).
-/// The API server's NotFound says the resource's plural (`secrets "x" not
-/// found`), newer kubelets their own singular (`secret "x" not found`).
-pub(super) fn not_found_object(message: &str) -> Option<(String, String)> {
-    for (needle, kind) in [
-        ("secrets \"", "secret"),
-        ("secret \"", "secret"),
-        ("configmaps \"", "configmap"),
-        ("configmap \"", "configmap"),
-    ] {
-        if let Some((_, rest)) = message.split_once(needle) {
-            if let Some((name, after)) = rest.split_once('"') {
-                if after.trim_start().starts_with("not found") {
-                    return Some((kind.to_string(), name.to_string()));
-                }
-            }
+#[cfg(test)]
+mod tests {
+    use super::answered;
+
+    #[test]
+    fn only_a_status_code_a_late_answer_or_an_exec_output_is_an_answer() {
+        for said in [
+            "HTTP probe failed with statuscode: 404",
+            "Get \"http://10.244.0.5:8000/health\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)",
+            "cat: /tmp/ready: No such file or directory",
+        ] {
+            assert!(answered(said), "{said}");
+        }
+        for not_said in [
+            "Get \"http://10.244.0.5:8000/health\": dial tcp 10.244.0.5:8000: connect: connection refused",
+            "dial tcp 10.244.0.5:8000: connect: no route to host",
+            // A paste cut inside the row: what the program said is lost.
+            "Get \"http://10.244.0.5:8000/he",
+            "Get \"http://10.244.0.5:8000/health\": dial tc",
+        ] {
+            assert!(!answered(not_said), "{not_said}");
         }
     }
-    None
-}
-
-fn create_command((kind, name): &(String, String)) -> String {
-    match kind.as_str() {
-        "secret" => format!("kubectl create secret generic {name} --from-literal=<key>=<value>"),
-        _ => format!("kubectl create configmap {name} --from-literal=<key>=<value>"),
-    }
-}
-
-/// `8Gi` → `16Gi`: twice a memory limit, in its own unit.
-fn double_quantity(text: &str) -> Option<String> {
-    let digits: String = text.chars().take_while(|c| c.is_ascii_digit()).collect();
-    let unit = &text[digits.len()..];
-    let n: u64 = digits.parse().ok()?;
-    Some(format!("{}{unit}", n.checked_mul(2)?))
 }

@@ -10,6 +10,7 @@
 //! show the cause gets `unknown` and what to paste (docs/diagnose.md).
 
 mod describe;
+mod fixes;
 mod judge;
 mod object;
 pub mod read;

@@ -155,7 +155,7 @@ pub(super) fn replay(
     let (object_kind, object) = messages
         .iter()
         .rev()
-        .find_map(|m| crate::paste::judge::not_found_object(m))?;
+        .find_map(|m| crate::paste::fixes::not_found_object(m))?;
     quoted(&object)?;
     let (env, missing) = match object_kind.as_str() {
         "secret" => (
@@ -181,18 +181,18 @@ pub(super) fn replay(
     let pasted = messages
         .iter()
         .rev()
-        .find(|m| crate::paste::judge::not_found_object(m).is_some())
+        .find(|m| crate::paste::fixes::not_found_object(m).is_some())
         .map(|m| m.to_string());
     let compare = move |view: &View<'_>| -> Vec<Compared> {
         let mut out = status_and_restarts(&status, restarts, view);
         if let Some(pasted) = &pasted {
             let replayed = view
                 .events("Failed")
-                .rfind(|m| crate::paste::judge::not_found_object(m).is_some())
+                .rfind(|m| crate::paste::fixes::not_found_object(m).is_some())
                 .unwrap_or("-")
                 .to_string();
-            let same = crate::paste::judge::not_found_object(pasted)
-                == crate::paste::judge::not_found_object(&replayed);
+            let same = crate::paste::fixes::not_found_object(pasted)
+                == crate::paste::fixes::not_found_object(&replayed);
             out.push(Compared {
                 what: "Failed",
                 pasted: pasted.clone(),
