@@ -331,14 +331,13 @@ pub fn example() -> String {
     const ARTICLE: &str = include_str!("../../tests/golden/crash-loop-liveness-40s.yaml");
     const AT: Millis = 12 * 60 * 1000;
     let run = simulate(ARTICLE, &Options::default());
-    let context = ExecContext::new(ARTICLE, &run);
-    let described = podlab_core::kubectl::run(&context, "kubectl describe pods", AT).stdout;
-    let pod = described
-        .lines()
-        .find_map(|line| line.strip_prefix("Name:"))
-        .map(str::trim)
-        .unwrap_or_default();
-    format!("$ kubectl describe pod {pod}\n{described}")
+    // The renderer itself, not the kubectl command line: the paste worker
+    // carries no kubectl parser (docs/size.md "Issue 31").
+    let Some(pod) = run.pods.iter().find(|pod| pod.exists_at(AT)) else {
+        return String::new();
+    };
+    let described = podlab_core::explain::describe::describe_pod(&run, pod, AT);
+    format!("$ kubectl describe pod {}\n{described}", pod.name)
 }
 
 /// The lint worker's answer: the text's findings.
@@ -810,6 +809,15 @@ mod tests {
         assert!(
             paste.starts_with("$ kubectl describe pod model-api-"),
             "{paste}"
+        );
+        // What podlab's kubectl prints for that line, byte for byte.
+        let (prompt, described) = paste.split_once('\n').expect("a prompt line");
+        let article = simulate(FILE, &Options::default());
+        let context = ExecContext::new(FILE, &article);
+        let line = prompt.trim_start_matches("$ ");
+        assert_eq!(
+            podlab_core::kubectl::run(&context, line, 12 * 60 * 1000).stdout,
+            described
         );
         assert!(
             paste.contains("Back-off restarting failed container"),
