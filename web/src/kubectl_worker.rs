@@ -365,23 +365,31 @@ fn unanswered(request: &Request) -> Reply {
     match request.kind {
         Ask::Lint => Reply::Lint(None),
         Ask::Diagnose | Ask::Example => Reply::Diagnosis(None),
-        Ask::Run | Ask::Complete => Reply::Entry(
-            Entry {
-                prompt: "$ ",
-                line: request.line.clone(),
-                at: request.at,
-                output: Output {
-                    stdout: String::new(),
-                    stderr: String::new(),
-                    exit_code: 1,
-                    notes: Vec::new(),
-                },
-                reveals: None,
-                pods: Vec::new(),
+        Ask::Run | Ask::Complete => failed_line(
+            request,
+            Output {
+                stdout: String::new(),
+                stderr: String::new(),
+                exit_code: 1,
+                notes: Vec::new(),
             },
-            "$ ",
         ),
     }
+}
+
+/// A terminal's line that did not run, with what it printed.
+fn failed_line(request: &Request, output: Output) -> Reply {
+    Reply::Entry(
+        Entry {
+            prompt: "$ ",
+            line: request.line.clone(),
+            at: request.at,
+            output,
+            reveals: None,
+            pods: Vec::new(),
+        },
+        "$ ",
+    )
 }
 
 /// An in-process runner over one [`Engine`] (the wasm tests' and any
@@ -683,17 +691,7 @@ fn unavailable(request: &Request) -> Reply {
     if request.kind != Ask::Run && request.kind != Ask::Complete {
         return unanswered(request);
     }
-    Reply::Entry(
-        Entry {
-            prompt: "$ ",
-            line: request.line.clone(),
-            at: request.at,
-            output: failed(),
-            reveals: None,
-            pods: Vec::new(),
-        },
-        "$ ",
-    )
+    failed_line(request, failed())
 }
 
 #[cfg(target_arch = "wasm32")]

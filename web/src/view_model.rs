@@ -51,20 +51,14 @@ pub struct Selection {
 /// value is) as a selection, without its line break; `None` past the end.
 /// "From my cluster" shows an evidence line of the paste with it.
 pub fn line_selection(text: &str, line: usize) -> Option<Selection> {
-    let mut start = 0;
-    for _ in 1..line {
-        start += text.get(start..)?.find('\n')? + 1;
+    let lines = podlab_core::span::LineIndex::new(text);
+    if line == 0 || line > lines.line_count() {
+        return None;
     }
-    let rest = text.get(start..)?;
-    let end = start + rest.find('\n').unwrap_or(rest.len());
-    let end = if text.get(..end)?.ends_with('\r') {
-        end - 1
-    } else {
-        end
-    };
-    (line >= 1).then(|| Selection {
-        start: utf16_offset(text, start),
-        end: utf16_offset(text, end),
+    let span = lines.line_span(text, line);
+    Some(Selection {
+        start: utf16_offset(text, span.start),
+        end: utf16_offset(text, span.end),
         line,
     })
 }
