@@ -53,8 +53,9 @@ fn axe_finds_nothing_on_any_page_in_either_language() {
     let mut report = Vec::new();
     for (lang, code) in [("en", Lang::En), ("zh-TW", Lang::ZhTw)] {
         let picture = embed_src(&server.url("/"), CRASH_LOOP, 720_000, code);
-        let pages: [(&str, String, bool); 7] = [
+        let pages: [(&str, String, bool); 8] = [
             ("playground", format!("?lang={lang}"), true),
+            ("outcome map", format!("?lang={lang}#{link}"), true),
             ("embed picture", String::new(), false),
             (
                 "embed live",
@@ -88,6 +89,13 @@ fn axe_finds_nothing_on_any_page_in_either_language() {
                 wait_live(&session);
                 if name == "playground" || name == "exercise" {
                     wait_for_lint(&session);
+                }
+                if name == "outcome map" {
+                    // Opened and filled.
+                    let switch = session.wait_for_element("[data-testid=show-map]", PAGE_LOAD);
+                    session.click(&switch);
+                    session
+                        .wait_for_element("[data-testid=outcome-map][data-state=full]", PAGE_LOAD);
                 }
                 if name == "from my cluster" {
                     // Answered: the evidence, the fix and the replay drawn.

@@ -16,7 +16,7 @@ use podlab_core::exercise::{self, Exercise, GoalResult};
 
 use crate::components::{
     browser_lang, select_in_editor, set_document_language, CardFix, Controls, Diagnostics, Editor,
-    ExerciseIndex, ExercisePanel, InterviewView, LangToggle, Locked, ShareBar, Simulation,
+    ExerciseIndex, ExercisePanel, InterviewView, LangToggle, Locked, MapEdit, ShareBar, Simulation,
 };
 use crate::hooks::use_debounced_effect;
 use crate::i18n::TextHtml;
@@ -340,6 +340,10 @@ pub fn App(props: &AppProps) -> Html {
         let dispatcher = state.dispatcher();
         Callback::from(move |()| dispatcher.dispatch(Action::UndoFix))
     };
+    let on_map_edits = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |edits| dispatcher.dispatch(Action::ApplyEdits(edits)))
+    };
     let editor_ref = use_node_ref();
     let on_goto = {
         let editor_ref = editor_ref.clone();
@@ -637,6 +641,11 @@ pub fn App(props: &AppProps) -> Html {
                         workloads: state.linted.workloads.clone(),
                         applied: state.applied.clone(),
                         on_fix: on_fix.clone(),
+                        on_undo: on_undo_fix.clone(),
+                    })}
+                    map_edit={Some(MapEdit {
+                        on_edits: on_map_edits,
+                        applied: state.applied.clone(),
                         on_undo: on_undo_fix.clone(),
                     })}
                 >

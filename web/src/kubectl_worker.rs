@@ -18,6 +18,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use podlab_core::diagnostic::TextEdit;
 use podlab_core::exercise::exec::ExecContext;
 use podlab_core::exercise::interview::Command;
 use podlab_core::i18n::Text;
@@ -27,6 +28,7 @@ use podlab_core::manifest::duration::Millis;
 use podlab_core::sim::{simulate, Options, Run};
 
 use crate::findings::Findings;
+use crate::mapped::{self, MapAsk, Mapped, Maps};
 use crate::pasted::Pasted;
 
 /// What a terminal asks the engine.
@@ -53,6 +55,11 @@ pub enum Ask {
     /// "From my cluster"'s example: the article's crash loop described at
     /// 12 minutes (nothing of the request is read).
     Example,
+    /// The outcome map of the text (`line`: a `mapped::MapAsk`).
+    Map,
+    /// The text with a map cell's values written (`line`:
+    /// `mapped::pick_line`).
+    MapWrite,
 }
 
 /// The engine's answer: a line's entry, the completions of a line, or the
@@ -69,6 +76,11 @@ pub enum Reply {
     Diagnosis(Option<Pasted>),
     /// The example to paste.
     Example(String),
+    /// The outcome map; `None` when the worker could not load.
+    Map(Option<Mapped>),
+    /// The edits that write a map cell's values into the text, or why
+    /// not; `None` when the worker could not load.
+    Written(Option<Result<Vec<TextEdit>, Text>>),
 }
 
 /// How a terminal reaches the engine: the worker on the page, the engine
@@ -108,6 +120,8 @@ impl Request {
             Ask::Lint => "lint",
             Ask::Diagnose => "diagnose",
             Ask::Example => "example",
+            Ask::Map => "map",
+            Ask::MapWrite => "map-write",
         };
         encode(&[
             &id.to_string(),
@@ -130,6 +144,8 @@ impl Request {
             "lint" => Ask::Lint,
             "diagnose" => Ask::Diagnose,
             "example" => Ask::Example,
+            "map" => Ask::Map,
+            "map-write" => Ask::MapWrite,
             _ => return None,
         };
         Some((
@@ -168,6 +184,25 @@ impl Reply {
                 encode(&fields)
             }
             Reply::Example(text) => encode(&[&id, "example", text]),
+            Reply::Map(mapped) => {
+                let mut fields = vec![id, "map".to_owned()];
+                match mapped {
+                    Some(mapped) => mapped.push_fields(&mut fields),
+                    None => fields.push("failed".to_owned()),
+                }
+                let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+                encode(&fields)
+            }
+            Reply::Written(None) => encode(&[&id, "written", "failed"]),
+            Reply::Written(Some(Ok(edits))) => {
+                let mut fields = vec![id, "written".to_owned(), "ok".to_owned()];
+                mapped::push_edits(edits, &mut fields);
+                let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+                encode(&fields)
+            }
+            Reply::Written(Some(Err(why))) => {
+                encode(&[&id, "written", "error", &why.en, &why.zh_tw])
+            }
             Reply::Completion(completion) => {
                 let from = completion.from.to_string();
                 let mut fields = vec![id.as_str(), "completion", from.as_str()];
@@ -225,6 +260,23 @@ impl Reply {
                     .then_some((id, Reply::Diagnosis(Some(pasted))))
             }
             ["example", text] => Some((id, Reply::Example(text.to_string()))),
+            ["map", "failed"] => Some((id, Reply::Map(None))),
+            ["map", fields @ ..] => {
+                let mut fields = fields.iter().copied();
+                let mapped = Mapped::from_fields(&mut fields)?;
+                fields
+                    .next()
+                    .is_none()
+                    .then_some((id, Reply::Map(Some(mapped))))
+            }
+            ["written", "failed"] => Some((id, Reply::Written(None))),
+            ["written", "ok", edits @ ..] => Some((
+                id,
+                Reply::Written(Some(Ok(mapped::edits_from_fields(edits)?))),
+            )),
+            ["written", "error", en, zh_tw] => {
+                Some((id, Reply::Written(Some(Err(Text::new(*en, *zh_tw))))))
+            }
             ["completion", from, candidates @ ..] => Some((
                 id,
                 Reply::Completion(Completion {
@@ -267,12 +319,14 @@ impl Reply {
 
 // ------------------------------------------------------------ engine
 
-/// The worker's state: the last text with its run, a session per terminal.
+/// The worker's state: the last text with its run, a session per terminal
+/// (the kubectl worker's), the map being filled (the tools worker's).
 #[derive(Default)]
 pub struct Engine {
     text: Option<Rc<str>>,
     run: Option<Run>,
     sessions: Vec<(u32, Session)>,
+    tools: Tools,
 }
 
 impl Engine {
@@ -282,7 +336,7 @@ impl Engine {
         match request.kind {
             // No simulation: the terminal's run stays as it is.
             Ask::Lint => lint_answer(request),
-            Ask::Diagnose | Ask::Example => paste_answer(request),
+            Ask::Diagnose | Ask::Example | Ask::Map | Ask::MapWrite => self.tools.answer(request),
             Ask::Run | Ask::Complete => self.answer_terminal(request),
         }
     }
@@ -292,7 +346,9 @@ impl Engine {
     /// mistake gets `Reply::Lint(None)`, "could not be computed").
     pub fn answer_terminal(&mut self, request: &Request) -> Reply {
         match request.kind {
-            Ask::Lint | Ask::Diagnose | Ask::Example => return unanswered(request),
+            Ask::Lint | Ask::Diagnose | Ask::Example | Ask::Map | Ask::MapWrite => {
+                return unanswered(request)
+            }
             Ask::Run | Ask::Complete => {}
         }
         if self.text.as_deref() != Some(&*request.text) {
@@ -331,7 +387,7 @@ pub fn example() -> String {
     const ARTICLE: &str = include_str!("../../tests/golden/crash-loop-liveness-40s.yaml");
     const AT: Millis = 12 * 60 * 1000;
     let run = simulate(ARTICLE, &Options::default());
-    // The renderer itself, not the kubectl command line: the paste worker
+    // The renderer itself, not the kubectl command line: the tools worker
     // carries no kubectl parser (docs/size.md "Issue 31").
     let Some(pod) = run.pods.iter().find(|pod| pod.exists_at(AT)) else {
         return String::new();
@@ -345,26 +401,74 @@ pub fn lint_answer(request: &Request) -> Reply {
     Reply::Lint(Some(Findings::of(&request.text)))
 }
 
-/// The paste worker's answer ("From my cluster"): a paste read and judged
-/// (`podlab_core::paste::diagnose`), or the example to paste.
-pub fn paste_answer(request: &Request) -> Reply {
-    match request.kind {
-        Ask::Diagnose => {
-            let answer = podlab_core::paste::diagnose(&request.text);
-            Reply::Diagnosis(Some(Pasted::of(&answer)))
+/// The tools worker's state: the outcome map being filled.
+#[derive(Default)]
+pub struct Tools {
+    maps: Maps,
+}
+
+/// How long the tools worker fills a map before it answers with what it
+/// has (and reads the next message: a newer ask cuts in): a text whose
+/// cells are slow fills progressively.
+const MAP_SLICE_MS: f64 = 150.0;
+
+impl Tools {
+    /// The tools worker's answer: "From my cluster"'s paste read and judged
+    /// (`podlab_core::paste::diagnose`) or its example, the outcome map of
+    /// a text (`mapped::Maps::answer`, filled for at most
+    /// [`MAP_SLICE_MS`]), a map cell's values written as edits.
+    pub fn answer(&mut self, request: &Request) -> Reply {
+        match request.kind {
+            Ask::Diagnose => {
+                let answer = podlab_core::paste::diagnose(&request.text);
+                Reply::Diagnosis(Some(Pasted::of(&answer)))
+            }
+            Ask::Example => Reply::Example(example()),
+            Ask::Map => match MapAsk::decode(&request.line) {
+                Some(ask) => {
+                    let started = clock_ms();
+                    let mapped = self
+                        .maps
+                        .answer(&request.text, &ask, || clock_ms() - started < MAP_SLICE_MS);
+                    Reply::Map(Some(mapped))
+                }
+                None => unanswered(request),
+            },
+            Ask::MapWrite => Reply::Written(Some(mapped::write(&request.text, &request.line))),
+            Ask::Lint | Ask::Run | Ask::Complete => unanswered(request),
         }
-        Ask::Example => Reply::Example(example()),
-        Ask::Lint | Ask::Run | Ask::Complete => unanswered(request),
+    }
+}
+
+/// Milliseconds from an arbitrary start: the worker's time budget (never
+/// the core's: a map's cells do not depend on it, only how many come in
+/// one answer).
+fn clock_ms() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        web_sys::js_sys::Date::now()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use std::sync::OnceLock;
+        static START: OnceLock<std::time::Instant> = OnceLock::new();
+        START
+            .get_or_init(std::time::Instant::now)
+            .elapsed()
+            .as_secs_f64()
+            * 1000.0
     }
 }
 
 /// A request sent to a worker that does not answer its kind (the lint to
-/// the kubectl worker, a line to the paste worker...): "could not be
+/// the kubectl worker, a line to the tools worker...): "could not be
 /// computed", as when the worker cannot load.
 fn unanswered(request: &Request) -> Reply {
     match request.kind {
         Ask::Lint => Reply::Lint(None),
         Ask::Diagnose | Ask::Example => Reply::Diagnosis(None),
+        Ask::Map => Reply::Map(None),
+        Ask::MapWrite => Reply::Written(None),
         Ask::Run | Ask::Complete => failed_line(
             request,
             Output {
@@ -418,11 +522,12 @@ pub fn start_lint() {
     serve(lint_answer);
 }
 
-/// The paste worker's entry point: "From my cluster"'s reader, judge and
+/// The tools worker's entry point: "From my cluster"'s reader, judge and
 /// replay (docs/diagnose.md), in neither the terminal's nor the lint's.
 #[cfg(target_arch = "wasm32")]
-pub fn start_paste() {
-    serve(paste_answer);
+pub fn start_tools() {
+    let tools = RefCell::new(Tools::default());
+    serve(move |request| tools.borrow_mut().answer(request));
 }
 
 /// A worker's loop: answer every message with its reply.
@@ -461,7 +566,7 @@ pub fn start() {}
 pub fn start_lint() {}
 
 #[cfg(not(target_arch = "wasm32"))]
-pub fn start_paste() {}
+pub fn start_tools() {}
 
 thread_local! {
     /// The engine the terminals use instead of the worker (`set_engine`).
@@ -508,7 +613,40 @@ pub fn diagnose(paste: Rc<str>, done: impl FnOnce(Option<Pasted>) + 'static) {
     );
 }
 
-/// "From my cluster"'s example, from the kubectl worker (`None` when it
+/// The outcome map of `text` (`ask`), from the tools worker: `done` gets
+/// it, or `None` when the worker could not load.
+pub fn map(text: Rc<str>, ask: &MapAsk, done: impl FnOnce(Option<Mapped>) + 'static) {
+    let mut request = request_of(Ask::Map, text);
+    request.line = ask.encode();
+    runner()(
+        request,
+        Box::new(move |reply| match reply {
+            Reply::Map(mapped) => done(mapped),
+            _ => done(None),
+        }),
+    );
+}
+
+/// The edits that write a map cell's values into `text` (`line`:
+/// `mapped::pick_line`), from the tools worker: `done` gets them or why
+/// not, `None` when the worker could not load.
+pub fn write_map(
+    text: Rc<str>,
+    line: String,
+    done: impl FnOnce(Option<Result<Vec<TextEdit>, Text>>) + 'static,
+) {
+    let mut request = request_of(Ask::MapWrite, text);
+    request.line = line;
+    runner()(
+        request,
+        Box::new(move |reply| match reply {
+            Reply::Written(written) => done(written),
+            _ => done(None),
+        }),
+    );
+}
+
+/// "From my cluster"'s example, from the tools worker (`None` when it
 /// could not load).
 pub fn fetch_example(done: impl FnOnce(Option<String>) + 'static) {
     runner()(
@@ -552,7 +690,8 @@ type Started = (web_sys::Worker, u32, Option<Vec<String>>);
 
 // The page's three workers: the lint worker (index 0), started by the
 // first lint, the kubectl worker (index 1), started when a terminal mounts,
-// and the paste worker (index 2), started when "From my cluster" opens.
+// and the tools worker (index 2), started when "From my cluster" or the outcome
+// map opens.
 #[cfg(target_arch = "wasm32")]
 thread_local! {
     static WORKER: [RefCell<Option<Started>>; 3] =
@@ -562,13 +701,13 @@ thread_local! {
 }
 
 /// Which worker answers a request: 0 the lint worker, 1 the kubectl
-/// worker, 2 the paste worker.
+/// worker, 2 the tools worker.
 #[cfg(target_arch = "wasm32")]
 fn worker_of(kind: Ask) -> usize {
     match kind {
         Ask::Lint => 0,
         Ask::Run | Ask::Complete => 1,
-        Ask::Diagnose | Ask::Example => 2,
+        Ask::Diagnose | Ask::Example | Ask::Map | Ask::MapWrite => 2,
     }
 }
 
@@ -588,7 +727,7 @@ pub fn next_terminal() -> u32 {
 pub const WORKER_SCRIPTS: [&str; 3] = [
     "./lint-worker_loader.js",
     "./kubectl-worker_loader.js",
-    "./paste-worker_loader.js",
+    "./tools-worker_loader.js",
 ];
 
 /// Starts the kubectl worker ahead of a terminal's first line (the
@@ -598,9 +737,9 @@ pub fn warm_terminal() {
     warm(1);
 }
 
-/// Starts the paste worker as "From my cluster" opens, so its engine is in
-/// by the time something is pasted.
-pub fn warm_paste() {
+/// Starts the tools worker as "From my cluster" or the outcome map opens,
+/// so its engine is in by the time something is pasted or mapped.
+pub fn warm_tools() {
     warm(2);
 }
 
@@ -896,7 +1035,7 @@ mod tests {
     #[test]
     fn what_the_paste_holds_is_escaped_in_the_answers_markup() {
         let paste = "Name: <img src=x onerror=alert(1)>\n  Warning  Failed  1m  kubelet  Error: secret \"a&b<script>\" not found\n";
-        let Reply::Diagnosis(Some(answer)) = paste_answer(&Request {
+        let Reply::Diagnosis(Some(answer)) = Tools::default().answer(&Request {
             terminal: 0,
             kind: Ask::Diagnose,
             at: 0,

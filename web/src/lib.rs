@@ -11,6 +11,7 @@ pub mod hooks;
 pub mod i18n;
 pub mod kubectl_worker;
 pub mod library;
+pub mod mapped;
 pub mod pasted;
 mod perf;
 pub mod persist;

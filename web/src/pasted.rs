@@ -1,6 +1,6 @@
 //! What the page's "From my cluster" shows of a paste's answer
 //! (`podlab_core::paste::Answer`, docs/diagnose.md) and its fields across
-//! the paste worker's boundary. Only the worker calls [`Pasted::of`], so
+//! the tools worker's boundary. Only the worker calls [`Pasted::of`], so
 //! the paste's reader, the judge, the replay's simulator and the answer's
 //! markup stay out of the page's download: the page gets the kind, the
 //! evidence's line numbers (to mark them in the paste) and the answer drawn

@@ -19,6 +19,11 @@ use std::hint::black_box;
 const CHANGE: &str = "podlab-change";
 const CORE: &str = "podlab-core";
 const REDRAW: &str = "podlab-redraw";
+/// The change's mark for the outcome map (issue 32), kept until its full
+/// map is drawn: the map answers after the timeline.
+const MAP_CHANGE: &str = "podlab-map-change";
+const MAP_COARSE: &str = "podlab-map-coarse";
+const MAP_FULL: &str = "podlab-map";
 
 fn performance() -> Option<web_sys::Performance> {
     web_sys::window()?.performance()
@@ -29,6 +34,8 @@ pub fn change() {
     if let Some(performance) = performance() {
         performance.clear_marks_with_mark_name(CHANGE);
         let _ = performance.mark(CHANGE);
+        performance.clear_marks_with_mark_name(MAP_CHANGE);
+        let _ = performance.mark(MAP_CHANGE);
     }
 }
 
@@ -53,12 +60,36 @@ pub fn redrawn() {
     if performance.get_entries_by_name(CHANGE).length() == 0 {
         return;
     }
+    lay_out();
+    let _ = performance.measure_with_start_mark(REDRAW, CHANGE);
+    performance.clear_marks_with_mark_name(CHANGE);
+}
+
+/// Forces the style and layout of the DOM just written.
+fn lay_out() {
     let body = web_sys::window()
         .and_then(|window| window.document())
         .and_then(|document| document.body());
     if let Some(body) = body {
         black_box(body.offset_height());
     }
-    let _ = performance.measure_with_start_mark(REDRAW, CHANGE);
-    performance.clear_marks_with_mark_name(CHANGE);
+}
+
+/// The outcome map of the newest text is in the DOM (`full`: the 32 × 24
+/// map, else the coarse one first): lay it out and measure from the
+/// change ("podlab-map-coarse", "podlab-map"); the full map ends the
+/// change's timing.
+pub fn map_drawn(full: bool) {
+    let Some(performance) = performance() else {
+        return;
+    };
+    if performance.get_entries_by_name(MAP_CHANGE).length() == 0 {
+        return;
+    }
+    lay_out();
+    let name = if full { MAP_FULL } else { MAP_COARSE };
+    let _ = performance.measure_with_start_mark(name, MAP_CHANGE);
+    if full {
+        performance.clear_marks_with_mark_name(MAP_CHANGE);
+    }
 }

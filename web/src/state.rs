@@ -230,6 +230,10 @@ pub enum Action {
     Replace(Rc<str>),
     /// Put back the text from before the fix applied last.
     UndoFix,
+    /// Apply edits a tool made (a click on the outcome map: the tools
+    /// worker's `mapped::write`), linted at once and undoable as a fix is
+    /// ([`Applied`]).
+    ApplyEdits(Vec<TextEdit>),
 }
 
 impl AppState {
@@ -254,6 +258,21 @@ impl AppState {
             lang: self.lang,
             applied: None,
         }
+    }
+
+    /// The text with `edits` applied, linted at once, the fix kept for its
+    /// note and Undo.
+    fn applied_edits(&self, edits: &[TextEdit]) -> Rc<AppState> {
+        let fixed: Rc<str> = apply_edits(&self.text, edits).into();
+        let (changes, lines) = changes(&self.text, edits);
+        Rc::new(AppState {
+            applied: Some(Rc::new(Applied {
+                before: self.text.clone(),
+                changes,
+                lines,
+            })),
+            ..AppState::new(fixed, self.lang)
+        })
     }
 
     /// True while the shown diagnostics belong to an older text.
@@ -317,17 +336,9 @@ impl Reducible for AppState {
                 else {
                     return self;
                 };
-                let fixed: Rc<str> = apply_edits(&self.text, &fix.edits).into();
-                let (changes, lines) = changes(&self.text, &fix.edits);
-                Rc::new(AppState {
-                    applied: Some(Rc::new(Applied {
-                        before: self.text.clone(),
-                        changes,
-                        lines,
-                    })),
-                    ..AppState::new(fixed, self.lang)
-                })
+                self.applied_edits(&fix.edits)
             }
+            Action::ApplyEdits(edits) if !edits.is_empty() => self.applied_edits(&edits),
             Action::UndoFix => match &self.applied {
                 Some(applied) => Rc::new(AppState::new(applied.before.clone(), self.lang)),
                 None => self,

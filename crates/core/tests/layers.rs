@@ -33,10 +33,10 @@ const CORE: &[&[&str]] = &[
     &["kubectl", "picture", "paste", "map"],
 ];
 
-/// `web/src`, lowest layer first (`main.rs`, `worker.rs`, `lint_worker.rs` and `paste_worker.rs` are the
+/// `web/src`, lowest layer first (`main.rs`, `worker.rs`, `lint_worker.rs` and `tools_worker.rs` are the
 /// binaries' own crates).
 const WEB: &[&[&str]] = &[
-    &["findings", "pasted"],
+    &["findings", "pasted", "mapped"],
     &["persist", "perf", "library", "kubectl_worker"],
     &["i18n"],
     &["state"],
@@ -61,7 +61,7 @@ fn layers_only_point_down_in_web() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/src");
     let mut files = read_tree(&root);
     files.retain(|(path, _)| {
-        !["main.rs", "worker.rs", "lint_worker.rs", "paste_worker.rs"].contains(&path.as_str())
+        !["main.rs", "worker.rs", "lint_worker.rs", "tools_worker.rs"].contains(&path.as_str())
     });
     assert_layers("web/src", &files, WEB);
 }

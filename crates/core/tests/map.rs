@@ -401,3 +401,55 @@ proptest::proptest! {
         }
     }
 }
+
+/// Filled a few cells at a time (the page's worker), a map is the same map:
+/// the coarse lattice (even rows and columns) first, nearest the text's
+/// point first, then the rest.
+#[test]
+fn a_map_filled_in_steps_is_coarse_first_and_ends_as_computed_at_once() {
+    let text = golden("crash-loop-liveness-40s.yaml");
+    let reading = read(&text);
+    let x = axis("startup=0s..120s", &reading);
+    let y = axis("memory.peak=1Gi..8Gi", &reading);
+    let whole = map::compute(&reading, &x, &y, (12, 8));
+    let mut filling = map::Filling::new(&reading, &x, &y, (12, 8));
+    assert_eq!(filling.progress(), (0, 96));
+    let empty = filling.svg(Lang::En);
+    assert_eq!(empty.matches("class=\"cell todo\"").count(), 96);
+    assert!(!empty.contains("data-outcome"));
+    // The first cell is the lattice's nearest to the point (40s, its peak).
+    assert!(!filling.step(1));
+    let nearest = |values: &[i128], value: i128| {
+        (0..values.len())
+            .step_by(2)
+            .min_by_key(|&i| (values[i] - value).abs())
+            .expect("values")
+    };
+    let (column, row) = (
+        nearest(&whole.x.values, whole.point.0.expect("a load time")),
+        nearest(&whole.y.values, whole.point.1.expect("a peak")),
+    );
+    let svg = filling.svg(Lang::En);
+    assert_eq!(svg.matches("data-outcome=").count(), 1);
+    assert_eq!(&filling.map().cells[row][column], &whole.cells[row][column]);
+    // A quarter of the map: the lattice, and the whole map drawn coarse
+    // (each cell in its lattice cell's colour).
+    assert!(!filling.step(23));
+    assert!(filling.is_coarse());
+    let coarse = filling.svg(Lang::En);
+    assert_eq!(coarse.matches("data-outcome=").count(), 24);
+    assert!(
+        !coarse.contains("fill=\"#e4e4e4\""),
+        "every cell has a colour"
+    );
+    for (r, cells) in whole.cells.iter().enumerate() {
+        for (c, cell) in cells.iter().enumerate() {
+            if r % 2 == 0 && c % 2 == 0 {
+                assert_eq!(&filling.map().cells[r][c], cell);
+            }
+        }
+    }
+    while !filling.step(7) {}
+    assert_eq!(filling.map(), &whole);
+    assert_eq!(filling.svg(Lang::En), map::svg(&whole, Lang::En));
+}

@@ -86,12 +86,15 @@ const PARTS: [Part; 5] = [
     // worker's protocol; the paste's engine is in its own worker): 520 KiB
     // (docs/size.md "Issue 31"); 532,589 after the session's merges (the
     // map's edge goal and the reading's canonical forms in the core, the
-    // terminal's session words): 525 KiB. The issue's goal for the slider's
-    // path is 300 KiB.
+    // terminal's session words): 525 KiB. 539,569 with issue 32's outcome
+    // map panel (its component, the protocol's fields, a click's edits
+    // applied as a fix's; the map's engine, its markup and most of its
+    // words are in the tools worker): 530 KiB (docs/size.md "Issue 32").
+    // The issue's goal for the slider's path is 300 KiB.
     Part {
         label: "page engine: podlab-web (.wasm + .js)",
         prefix: Some("podlab-web"),
-        budget: 525 * 1024,
+        budget: 530 * 1024,
         goal: 300 * 1024,
     },
     Part {
@@ -118,10 +121,14 @@ const PARTS: [Part; 5] = [
     // (the scheduler's messages), image pulls and missing config, 424,497
     // when its example ran kubectl's whole command line, 299,605 with the
     // describe renderer alone: 310 KiB; fetched only when that page opens.
+    // Since issue 32 it is the tools worker: the outcome map's engine too
+    // (`podlab_core::map`: the axes and their ranges, the filling, the
+    // drawing; the panel's markup and words): 331,276 bytes, 330 KiB;
+    // fetched when that page or the map opens.
     Part {
-        label: "paste worker (.wasm + .js)",
-        prefix: Some("paste-worker"),
-        budget: 310 * 1024,
+        label: "tools worker: paste and map (.wasm + .js)",
+        prefix: Some("tools-worker"),
+        budget: 330 * 1024,
         goal: 300 * 1024,
     },
 ];

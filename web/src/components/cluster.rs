@@ -5,7 +5,7 @@
 //! and where the paste says enough, the replay, one click from the
 //! playground at the paste's age (docs/diagnose.md).
 //!
-//! The paste is read in the paste worker (`kubectl_worker::diagnose`,
+//! The paste is read in the tools worker (`kubectl_worker::diagnose`,
 //! `podlab_core::paste`), started when this page opens: the reader, the
 //! judge, the replay's simulation and the answer's markup
 //! (`pasted::markup`) are not in the page's download. The
@@ -62,7 +62,7 @@ pub fn FromCluster(props: &FromClusterProps) -> Html {
     use_effect_with((), |_| {
         persist::remove_facade();
         // The reader opened this page: the worker that reads pastes starts.
-        kubectl_worker::warm_paste();
+        kubectl_worker::warm_tools();
     });
     use_effect_with(*lang, |lang| set_document_language(*lang));
     let text = {

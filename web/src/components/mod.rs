@@ -6,7 +6,8 @@
 //! card); `exercises/` holds the three exercise pages. The stage and the
 //! panes are composed by `simulation.rs`; the sliders are `controls.rs`, the
 //! share and embed buttons `share_bar.rs`; `terminal.rs` is the kubectl
-//! terminal the kubectl panes and interview mode use; `cluster.rs` is
+//! terminal the kubectl panes and interview mode use; `outcome_map.rs`
+//! the outcome map the kubectl section's switch opens; `cluster.rs` is
 //! "From my cluster" (`?cluster`), a page of its own.
 
 mod cluster;
@@ -16,6 +17,7 @@ mod editor;
 mod exercises;
 mod kubectl_panes;
 mod lang_toggle;
+mod outcome_map;
 mod share_bar;
 mod simulation;
 mod terminal;
@@ -28,6 +30,7 @@ pub use editor::{select_in_editor, Editor, Locked};
 pub use exercises::{ExerciseIndex, ExercisePanel, InterviewView};
 pub use kubectl_panes::{CardFix, DiagnosisCard, KubectlPanes};
 pub use lang_toggle::{browser_lang, set_document_language, LangToggle};
+pub use outcome_map::{MapEdit, OutcomeMap, OutcomeMapProps};
 pub use share_bar::ShareBar;
 pub use simulation::Simulation;
 pub use terminal::Terminal;

@@ -10,6 +10,7 @@
 mod cluster;
 mod controls;
 mod exercises;
+mod map;
 
 use podlab_core::i18n::{Lang, Text};
 use podlab_core::text;
@@ -17,6 +18,7 @@ use podlab_core::text;
 pub use self::cluster::*;
 pub use self::controls::*;
 pub use self::exercises::*;
+pub use self::map::*;
 pub use podlab_core::picture::words::*;
 
 /// A [`Text`] as the page's text node in `lang`: `{ i18n::title().html(lang) }`.

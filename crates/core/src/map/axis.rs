@@ -461,7 +461,7 @@ const PROBES: [ProbeKind; 3] = [
 ];
 
 /// What an axis name moves, its unit and its full name.
-fn target_of(name: &str, reading: &Reading) -> Result<(Target, Unit, String), Text> {
+pub(super) fn target_of(name: &str, reading: &Reading) -> Result<(Target, Unit, String), Text> {
     let path = path::parse(name).map_err(|error| error.message(name))?;
     let Some(workload) = reading.workloads.first() else {
         return Err(text!(

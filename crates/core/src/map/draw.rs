@@ -22,15 +22,29 @@ fn nearest(values: &[i128], value: Option<i128>) -> Option<usize> {
         .map(|(index, _)| index)
 }
 
+/// Which cells are simulated (`None`: all of them).
+type Filled<'a> = Option<&'a [Vec<bool>]>;
+
+fn is_filled(filled: Filled, row: usize, column: usize) -> bool {
+    filled.is_none_or(|filled| {
+        filled
+            .get(row)
+            .and_then(|cells| cells.get(column))
+            .copied()
+            .unwrap_or(false)
+    })
+}
+
 /// The outcomes the map holds, in the legend's order.
-fn present(map: &Map) -> Vec<Outcome> {
+fn present(map: &Map, filled: Filled) -> Vec<Outcome> {
     Outcome::ALL
         .into_iter()
         .filter(|outcome| {
-            map.cells
-                .iter()
-                .flatten()
-                .any(|cell| cell.outcome == *outcome)
+            map.cells.iter().enumerate().any(|(row, cells)| {
+                cells.iter().enumerate().any(|(column, cell)| {
+                    cell.outcome == *outcome && is_filled(filled, row, column)
+                })
+            })
         })
         .collect()
 }
@@ -101,7 +115,7 @@ pub fn grid(map: &Map, lang: Lang) -> String {
     let (x, y) = (&map.x.axis.name, &map.y.axis.name);
     let axes = text!("x: {x}    y: {y}", "x：{x}    y：{y}");
     out.push_str(&format!("{}\n\n", axes.get(lang)));
-    for outcome in present(map) {
+    for outcome in present(map, None) {
         out.push_str(&format!(
             "  {} {} ({})\n",
             outcome.glyph(),
@@ -197,15 +211,24 @@ fn pixel(values: &[i128], value: i128, start: i128, size: i128) -> Option<i128> 
 }
 
 /// The map as an SVG document: cells coloured by outcome (each a `<rect>`
-/// with `data-outcome` and a `<title>` giving the outcome, STATUS and
+/// with `data-outcome`, its two values as the text writes them in `data-x`
+/// and `data-y` (what a click on it writes), and a `<title>` giving the outcome, STATUS and
 /// RESTARTS), the edge of the Ready region, the rules' lines, the
 /// learner's point, the axes and a legend, in `lang`.
 pub fn svg(map: &Map, lang: Lang) -> String {
+    svg_filled(map, None, lang)
+}
+
+/// [`svg`] of a map being filled (`map::Filling`): a cell not yet
+/// simulated has no `data-outcome` and is drawn faded in the colour of its
+/// lattice cell (even row and column) once that is simulated, grey before;
+/// the Ready region's edge runs only between simulated cells.
+pub(super) fn svg_filled(map: &Map, filled: Filled, lang: Lang) -> String {
     let columns = i128::try_from(map.x.values.len()).unwrap_or(0);
     let rows = i128::try_from(map.y.values.len()).unwrap_or(0);
     let plot_w = columns * CELL_W;
     let plot_h = rows * CELL_H;
-    let outcomes = present(map);
+    let outcomes = present(map, filled);
     let legend_rows = i128::try_from(outcomes.len() + map.lines.len() + 1).unwrap_or(0);
     // Wide enough for the axes' names and the legend's longest line at
     // about 6 px a character (11 px sans-serif).
@@ -248,6 +271,21 @@ pub fn svg(map: &Map, lang: Lang) -> String {
                 .axis
                 .unit
                 .format(map.y.values.get(row).copied().unwrap_or(0));
+            if !is_filled(filled, row, column) {
+                // Its lattice cell's colour, faded, once that is simulated
+                // (`Filling`: the coarse map first); grey before.
+                let (lr, lc) = (row - row % 2, column - column % 2);
+                let fill = match map.cells.get(lr).and_then(|cells| cells.get(lc)) {
+                    Some(cell) if is_filled(filled, lr, lc) => cell.outcome.colour(),
+                    _ => "#e4e4e4",
+                };
+                out.push_str(&format!(
+                    "<rect class=\"cell todo\" data-x=\"{}\" data-y=\"{}\" x=\"{x}\" y=\"{y}\" width=\"{CELL_W}\" height=\"{CELL_H}\" fill=\"{fill}\" fill-opacity=\"0.5\"/>\n",
+                    escape(&xv),
+                    escape(&yv),
+                ));
+                continue;
+            }
             let tip = format!(
                 "{} = {xv}, {} = {yv}: {} — STATUS {}, RESTARTS {}",
                 map.x.axis.name,
@@ -257,8 +295,10 @@ pub fn svg(map: &Map, lang: Lang) -> String {
                 cell.restarts
             );
             out.push_str(&format!(
-                "<rect class=\"cell\" data-outcome=\"{}\" x=\"{x}\" y=\"{y}\" width=\"{CELL_W}\" height=\"{CELL_H}\" fill=\"{}\"><title>{}</title></rect>\n",
+                "<rect class=\"cell\" data-outcome=\"{}\" data-x=\"{}\" data-y=\"{}\" x=\"{x}\" y=\"{y}\" width=\"{CELL_W}\" height=\"{CELL_H}\" fill=\"{}\"><title>{}</title></rect>\n",
                 cell.outcome.name(),
+                escape(&xv),
+                escape(&yv),
                 cell.outcome.colour(),
                 escape(&tip)
             ));
@@ -272,16 +312,25 @@ pub fn svg(map: &Map, lang: Lang) -> String {
             .and_then(|cells| cells.get(column))
             .is_some_and(|cell| cell.outcome == Outcome::Ready)
     };
+    let both = |a: (usize, usize), b: (usize, usize)| {
+        is_filled(filled, a.0, a.1) && is_filled(filled, b.0, b.1)
+    };
     let mut edge = String::new();
     for row in 0..map.cells.len() {
         for column in 0..map.x.values.len() {
             let x = LEFT + i128::try_from(column).unwrap_or(0) * CELL_W;
             let y = row_top(i128::try_from(row).unwrap_or(0));
-            if column + 1 < map.x.values.len() && ready(row, column) != ready(row, column + 1) {
+            if column + 1 < map.x.values.len()
+                && ready(row, column) != ready(row, column + 1)
+                && both((row, column), (row, column + 1))
+            {
                 let x = x + CELL_W;
                 edge.push_str(&format!("M{x} {y}v{CELL_H}"));
             }
-            if row + 1 < map.cells.len() && ready(row, column) != ready(row + 1, column) {
+            if row + 1 < map.cells.len()
+                && ready(row, column) != ready(row + 1, column)
+                && both((row, column), (row + 1, column))
+            {
                 edge.push_str(&format!("M{x} {y}h{CELL_W}"));
             }
         }

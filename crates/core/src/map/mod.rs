@@ -21,11 +21,13 @@
 //! writes a cell's value into the text (a click on it, the exactness test).
 
 mod axis;
+mod choices;
 mod draw;
 mod lines;
 mod write;
 
 pub use axis::{Axis, ProbeField, Target, Unit};
+pub use choices::{around, choices, Choice, DEFAULT_AXES};
 pub use draw::{grid, svg};
 pub use lines::{RuleLine, Side};
 pub use write::write;
@@ -184,44 +186,166 @@ pub struct Map {
 
 /// The map of `reading` over `x` × `y`, with `steps` = (columns, rows).
 pub fn compute(reading: &Reading, x: &Axis, y: &Axis, steps: (usize, usize)) -> Map {
-    let xs = x.values(steps.0);
-    let ys = y.values(steps.1);
-    let mut work = reading.clone();
-    work.diagnostics = Vec::new();
-    let manifest = x.edits_manifest() || y.edits_manifest();
-    let options = sim::Options::default();
-    let cells = ys
-        .iter()
-        .map(|&yv| {
-            xs.iter()
-                .map(|&xv| {
-                    // Each `set` overwrites what the previous cell wrote.
-                    y.set(&mut work, yv);
-                    x.set(&mut work, xv);
-                    let seed = if manifest {
-                        Axis::seed_of(&work)
-                    } else {
-                        reading.seed
-                    };
-                    classify(&sim::simulate_reading(&work, seed, &options))
-                })
-                .collect()
-        })
-        .collect();
-    let lines = lines::lines(reading, x, y, &xs, &ys);
-    Map {
-        point: (x.value_in(reading), y.value_in(reading)),
-        x: AxisValues {
-            axis: x.clone(),
-            values: xs,
-        },
-        y: AxisValues {
-            axis: y.clone(),
-            values: ys,
-        },
-        cells,
-        lines,
+    let mut filling = Filling::new(reading, x, y, steps);
+    while !filling.step(usize::MAX) {}
+    filling.map
+}
+
+/// A map being filled cell by cell: first the coarse lattice (every other
+/// row and column, a quarter of the cells), then the rest, each the
+/// nearest to the learner's point first. The page's worker fills it a
+/// slice at a time, so the whole map is seen coarse after a quarter of the
+/// work (a cell not yet simulated is drawn in its lattice cell's colour,
+/// faded) and refined after, a text whose cells are slow (traffic, an
+/// HPA's replay) fills around its point, and a newer request can cut in
+/// between two slices (docs/map.md "In the page"). [`compute`] fills one
+/// at once. Each cell's result does not depend on the order (each sets
+/// both axes' values).
+pub struct Filling {
+    map: Map,
+    /// Which cells are simulated, as `map.cells`.
+    filled: Vec<Vec<bool>>,
+    /// The cells in the order they are filled: (row, column).
+    order: Vec<(usize, usize)>,
+    /// The lattice's cells, the first of `order`.
+    lattice: usize,
+    next: usize,
+    work: Reading,
+    seed: u64,
+    manifest: bool,
+}
+
+impl Filling {
+    /// An empty map: no cell simulated yet (each holds a placeholder until
+    /// [`Filling::step`] reaches it).
+    pub fn new(reading: &Reading, x: &Axis, y: &Axis, steps: (usize, usize)) -> Filling {
+        let xs = x.values(steps.0);
+        let ys = y.values(steps.1);
+        let mut work = reading.clone();
+        work.diagnostics = Vec::new();
+        let placeholder = Cell {
+            outcome: Outcome::Pending,
+            status: String::new(),
+            restarts: 0,
+        };
+        let point = (x.value_in(reading), y.value_in(reading));
+        // Nearest to the point first (its nearest cell; the middle when the
+        // text has no value there), then by row and column.
+        let centre = |values: &[i128], value: Option<i128>| -> i128 {
+            let index = value.and_then(|value| {
+                values
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|(_, v)| (*v - value).abs())
+                    .map(|(index, _)| index)
+            });
+            i128::try_from(index.unwrap_or(values.len() / 2)).unwrap_or(0)
+        };
+        let (cx, cy) = (centre(&xs, point.0), centre(&ys, point.1));
+        let mut order: Vec<(usize, usize)> = (0..ys.len())
+            .flat_map(|row| (0..xs.len()).map(move |column| (row, column)))
+            .collect();
+        crate::sort::sort_by_key(&mut order, |&(row, column)| {
+            let dy = i128::try_from(row).unwrap_or(0) - cy;
+            let dx = i128::try_from(column).unwrap_or(0) - cx;
+            (!is_lattice(row, column), dx * dx + dy * dy, row, column)
+        });
+        let lattice = order
+            .iter()
+            .filter(|&&(row, column)| is_lattice(row, column))
+            .count();
+        let lines = lines::lines(reading, x, y, &xs, &ys);
+        Filling {
+            filled: vec![vec![false; xs.len()]; ys.len()],
+            map: Map {
+                point,
+                cells: vec![vec![placeholder; xs.len()]; ys.len()],
+                x: AxisValues {
+                    axis: x.clone(),
+                    values: xs,
+                },
+                y: AxisValues {
+                    axis: y.clone(),
+                    values: ys,
+                },
+                lines,
+            },
+            order,
+            lattice,
+            next: 0,
+            manifest: x.edits_manifest() || y.edits_manifest(),
+            seed: reading.seed,
+            work,
+        }
     }
+
+    /// Simulates up to `cells` more cells; true once every cell is done.
+    pub fn step(&mut self, cells: usize) -> bool {
+        for _ in 0..cells {
+            let Some(&(row, column)) = self.order.get(self.next) else {
+                break;
+            };
+            self.next += 1;
+            let (Some(&yv), Some(&xv)) =
+                (self.map.y.values.get(row), self.map.x.values.get(column))
+            else {
+                continue;
+            };
+            // Each `set` overwrites what the previous cell wrote.
+            self.map.y.axis.set(&mut self.work, yv);
+            self.map.x.axis.set(&mut self.work, xv);
+            let seed = if self.manifest {
+                Axis::seed_of(&self.work)
+            } else {
+                self.seed
+            };
+            let cell = classify(&sim::simulate_reading(
+                &self.work,
+                seed,
+                &sim::Options::default(),
+            ));
+            if let (Some(slot), Some(done)) = (
+                self.map.cells.get_mut(row).and_then(|r| r.get_mut(column)),
+                self.filled.get_mut(row).and_then(|r| r.get_mut(column)),
+            ) {
+                *slot = cell;
+                *done = true;
+            }
+        }
+        self.is_done()
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.next >= self.order.len()
+    }
+
+    /// Whether the coarse lattice is simulated (the whole map can be drawn
+    /// coarse).
+    pub fn is_coarse(&self) -> bool {
+        self.next >= self.lattice
+    }
+
+    /// The cells simulated so far, and all of them.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.next.min(self.order.len()), self.order.len())
+    }
+
+    /// The map as filled so far (a cell not yet simulated holds a
+    /// placeholder: draw it with [`Filling::svg`]).
+    pub fn map(&self) -> &Map {
+        &self.map
+    }
+
+    /// The map drawn as filled so far: a cell not yet simulated is grey,
+    /// without `data-outcome` (`draw::svg`'s other marks as for a whole map).
+    pub fn svg(&self, lang: crate::i18n::Lang) -> String {
+        draw::svg_filled(&self.map, Some(&self.filled), lang)
+    }
+}
+
+/// A cell of the coarse lattice: even row, even column.
+fn is_lattice(row: usize, column: usize) -> bool {
+    row.is_multiple_of(2) && column.is_multiple_of(2)
 }
 
 /// The outcome of a run at its end, by its first pod (in creation order,

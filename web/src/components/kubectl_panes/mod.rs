@@ -3,8 +3,9 @@
 //! renderers, and the diagnosis card beside them (`get pods` sits under the
 //! timeline, in the simulation's stage). One click switches the three
 //! panes for the kubectl terminal (`super::Terminal`), where the learner
-//! types the commands at the cursor; the terminal stays mounted, so its
-//! history survives the switch.
+//! types the commands at the cursor, or for the outcome map
+//! (`super::OutcomeMap`); the terminal and the map stay mounted, so the
+//! history and the map survive the switch.
 
 mod diagnosis_card;
 
@@ -20,7 +21,7 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use super::Terminal;
+use super::{MapEdit, OutcomeMap, Terminal};
 use crate::i18n::TextHtml;
 use crate::{i18n, view_model};
 
@@ -46,6 +47,17 @@ pub struct KubectlPanesProps {
     /// The diagnosis card's "Apply the fix" (none in an exercise).
     #[prop_or_default]
     pub fix: Option<CardFix>,
+    /// The outcome map's click writes the text.
+    #[prop_or_default]
+    pub map_edit: Option<MapEdit>,
+}
+
+/// What the section shows under its head.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum View {
+    Panes,
+    Terminal,
+    Map,
 }
 
 impl PartialEq for KubectlPanesProps {
@@ -59,6 +71,7 @@ impl PartialEq for KubectlPanesProps {
             && self.on_select == other.on_select
             && self.fold_diagnosis == other.fold_diagnosis
             && self.fix == other.fix
+            && self.map_edit == other.map_edit
     }
 }
 
@@ -99,11 +112,20 @@ pub fn KubectlPanes(props: &KubectlPanesProps) -> Html {
     let run = &*shown;
     let at = props.cursor;
     let select_ref = use_node_ref();
-    let terminal_open = use_state(|| props.command.is_some());
+    let view = {
+        let terminal = props.command.is_some();
+        use_state(move || {
+            if terminal {
+                View::Terminal
+            } else {
+                View::Panes
+            }
+        })
+    };
     // The terminal's engine starts when the terminal is first opened (the
-    // reader asked for it), not with the page.
-    use_effect_with(*terminal_open, |open| {
-        if *open {
+    // reader asked for it), not with the page; the map's when the map opens.
+    use_effect_with(*view, |view| {
+        if *view == View::Terminal {
             crate::kubectl_worker::warm_terminal();
         }
     });
@@ -173,13 +195,13 @@ pub fn KubectlPanes(props: &KubectlPanesProps) -> Html {
         });
     let fix = props.fix.clone();
     let clock = view_model::clock(at);
-    let switch = |open: bool| {
-        let terminal_open = terminal_open.clone();
+    let switch = |open: View| {
+        let view = view.clone();
         Callback::from(move |_: MouseEvent| {
-            terminal_open.set(open);
+            view.set(open);
             // "Terminal" puts the caret on its line, once it is shown
             // (issue 30): the next key the reader presses is a command.
-            if open {
+            if open == View::Terminal {
                 crate::persist::after_frame(|| {
                     if let Some(input) = web_sys::window()
                         .and_then(|window| window.document())
@@ -210,19 +232,25 @@ pub fn KubectlPanes(props: &KubectlPanesProps) -> Html {
                     { for options }
                 </select>
                 <div class="kubectl-switch" role="group">
-                    <button type="button" data-testid="show-panes" aria-pressed={pressed(!*terminal_open)} onclick={switch(false)}>
+                    <button type="button" data-testid="show-panes" aria-pressed={pressed(*view == View::Panes)} onclick={switch(View::Panes)}>
                         { i18n::show_panes().html(lang) }
                     </button>
-                    <button type="button" data-testid="show-terminal" aria-pressed={pressed(*terminal_open)} onclick={switch(true)}>
+                    <button type="button" data-testid="show-terminal" aria-pressed={pressed(*view == View::Terminal)} onclick={switch(View::Terminal)}>
                         { i18n::show_terminal().html(lang) }
+                    </button>
+                    <button type="button" data-testid="show-map" aria-pressed={pressed(*view == View::Map)} onclick={switch(View::Map)}>
+                        { i18n::show_map().html(lang) }
                     </button>
                 </div>
             </div>
-            <div hidden={!*terminal_open}>
+            <div hidden={*view != View::Terminal}>
                 <Terminal text={props.text.clone()} run={props.run.clone()} {at} {lang}
                     initial={props.command.clone()} {on_entry} />
             </div>
-            <div class="panes" hidden={*terminal_open}>
+            <div hidden={*view != View::Map}>
+                <OutcomeMap text={props.text.clone()} {lang} open={*view == View::Map} edit={props.map_edit.clone()} />
+            </div>
+            <div class="panes" hidden={*view != View::Panes}>
                 if props.fold_diagnosis {
                     <details class="diagnosis-fold" data-testid="diagnosis-fold">
                         <summary>{ i18n::show_diagnosis().html(lang) }</summary>
