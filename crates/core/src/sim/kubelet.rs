@@ -7,6 +7,8 @@
 //! scheduling queue are in `controllers.rs`
 //! (`shared/reference/scheduler-controllers.md`).
 
+#[path = "act.rs"]
+mod act;
 #[path = "backoff.rs"]
 mod backoff;
 #[path = "controllers.rs"]
@@ -122,7 +124,8 @@ enum Ev {
     /// The volume manager retries a volume that failed to mount: (pod,
     /// the durationBeforeRetry that has just passed; `volumes.rs`).
     MountRetry(usize, Millis),
-    /// The Scenario's action (index): `kubectl scale` (`scale.rs`).
+    /// The Scenario's action (index): `kubectl scale`, `delete`, `cordon`,
+    /// `uncordon`, `drain` (`act.rs`).
     Action(usize),
     /// The Scenario's rollout (index): a new template (`rollout.rs`).
     Rollout(usize),
@@ -258,6 +261,9 @@ struct PodSim<'a> {
     /// ReplicaSet), and what it adds to their counts (`rollout.rs`).
     sets: Vec<(usize, usize)>,
     tally: rollout::Tally,
+    /// Deleted by a person (`act.rs`): a StatefulSet or DaemonSet makes
+    /// its replacement once it is gone.
+    replace_when_gone: bool,
 }
 
 /// The controller that created a pod.
@@ -370,6 +376,9 @@ struct Sim<'a> {
     /// The FailedScheduling texts written so far, by outcome (at most
     /// `FAILED_SCHEDULING_TEXTS`; `controllers.rs`).
     failed_scheduling: Vec<(sched::Unschedulable, Arc<str>)>,
+    /// What `Run::action_errors` and `Run::cordons` say (`act.rs`).
+    action_errors: Vec<super::ActionError>,
+    cordons: Vec<super::Cordon>,
     /// Bumped whenever a node's free resources change (`take`, `give_back`).
     nodes_changed: u64,
     /// The last failed scheduling cycle (`controllers.rs` `attempt_schedule`).
@@ -558,6 +567,8 @@ fn engine_once(
         statefulsets: Vec::new(),
         unschedulable: Vec::new(),
         failed_scheduling: Vec::new(),
+        action_errors: Vec::new(),
+        cordons: Vec::new(),
         nodes_changed: 0,
         last_failure: None,
         workloads,
@@ -661,6 +672,8 @@ fn engine_once(
         autoscalers: Vec::new(),
         deployments,
         assumed: reading.assumed.clone(),
+        action_errors: sim.action_errors,
+        cordons: sim.cordons,
     };
     Some((run, parked))
 }

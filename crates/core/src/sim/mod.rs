@@ -136,6 +136,37 @@ pub struct Run {
     /// (`Reading::assumed`, `manifest::assumed`): the diagnosis says when
     /// an outcome follows from one of them.
     pub assumed: Vec<crate::manifest::assumed::Assumption>,
+    /// The Scenario's actions that named what did not exist at their time
+    /// (`sim/act.rs`): they did nothing. Reported by the run, not by the
+    /// reading: which pods exist at a time is known only once simulated.
+    pub action_errors: Vec<ActionError>,
+    /// Each node cordoned by an action: (node, from, until uncordoned).
+    pub cordons: Vec<Cordon>,
+}
+
+/// An action that could not happen, with the place it is written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionError {
+    pub span: crate::span::Span,
+    pub message: crate::i18n::Text,
+}
+
+/// A node's `spec.unschedulable: true` over a time (`kubectl cordon`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cordon {
+    pub node: String,
+    pub from: Millis,
+    pub until: Option<Millis>,
+}
+
+impl Run {
+    /// Whether `node` is cordoned at `at` (`kubectl get nodes` shows
+    /// `SchedulingDisabled`).
+    pub fn cordoned_at(&self, node: &str, at: Millis) -> bool {
+        self.cordons
+            .iter()
+            .any(|c| c.node == node && c.from <= at && c.until.is_none_or(|until| until > at))
+    }
 }
 
 /// A Deployment over the run (`sim/rollout.rs`, docs/rollouts.md).
@@ -347,6 +378,18 @@ pub struct PodRun {
     /// from the API (its containers stopped); a controller's deletion.
     pub deleting: Option<Millis>,
     pub deleted: Option<Millis>,
+    /// `metadata.deletionGracePeriodSeconds` when a person's delete gave
+    /// its own (`delete: {gracePeriodSeconds}`, `sim/act.rs`); `None`: the
+    /// pod's `terminationGracePeriodSeconds`.
+    pub deletion_grace: Option<i64>,
+}
+
+impl PodRun {
+    /// The grace period its deletion runs with (kubelet.md §3).
+    pub fn grace_seconds(&self) -> i64 {
+        self.deletion_grace
+            .unwrap_or(self.spec.termination_grace_period_seconds.value)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

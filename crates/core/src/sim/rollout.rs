@@ -581,6 +581,19 @@ impl<'a> Sim<'a> {
         }
     }
 
+    /// The ReplicaSet controller sees a pod of its own deleted (`act.rs`):
+    /// `manageReplicas` brings each of the pod's ReplicaSets back to its
+    /// `spec.replicas` (`FilterActivePods` leaves the terminating pod out),
+    /// then the Deployment syncs.
+    pub(super) fn replica_sets_resync(&mut self, pod: usize) {
+        for i in 0..self.pods[pod].sets.len() {
+            let (d, rs) = self.pods[pod].sets[i];
+            let size = self.deployments[d].size(rs);
+            self.replica_set_to(d, rs, size);
+        }
+        self.deployment_pod_changed(pod);
+    }
+
     /// `kubectl scale` of a Deployment (`scale.rs`): `spec.replicas`
     /// changes and the controller syncs (proportional scaling of several
     /// ReplicaSets is not modelled: the rolling sync moves the new one).

@@ -1,0 +1,291 @@
+//! The Scenario's actions that act on pods and nodes (issue 33, item 1):
+//! `delete`, `cordon`, `uncordon`, `drain` (`sim/act.rs`, docs/simulator.md
+//! "Actions"). Times in ms from t = 0.
+
+mod common;
+
+use common::{events_of, golden, is_generated, run_text};
+use podlab_core::manifest::read::read;
+use podlab_core::sim::{PodRun, Run};
+
+const CRASH_LOOP: &str = "crash-loop-liveness-40s.yaml";
+
+/// The golden `name` with `actions` added to its Scenario's spec.
+fn with_actions(text: &str, actions: &str) -> String {
+    format!("{}\n  actions:\n{actions}", text.trim_end_matches('\n'))
+}
+
+/// Restarts of the pod's first container by `at` (RESTARTS).
+fn restarts(pod: &PodRun, at: u64) -> usize {
+    pod.containers[0]
+        .instances
+        .iter()
+        .filter(|i| i.started <= at)
+        .count()
+        .saturating_sub(1)
+}
+
+fn pod<'r>(run: &'r Run, name: &str) -> &'r PodRun {
+    run.pods
+        .iter()
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("no pod {name}"))
+}
+
+/// The article's crash loop at 12 m: the ReplicaSet's new pod starts the
+/// same loop from RESTARTS 0; deleting does not fix it. Recording the
+/// action changes nothing before 12 m (the seed leaves `actions` out).
+#[test]
+fn deleting_the_crash_looping_pod_starts_the_same_loop_in_a_new_pod() {
+    let text = golden(CRASH_LOOP);
+    let before = run_text(&text, 20 * 60);
+    let name = before.pods[0].name.clone();
+    let acted = run_text(
+        &with_actions(
+            &text,
+            &format!("    - at: 12m\n      delete: {{ pod: {name} }}\n"),
+        ),
+        20 * 60,
+    );
+    assert!(acted.action_errors.is_empty(), "{:?}", acted.action_errors);
+    // Nothing before 12 m moves: the same pod, uid and events.
+    assert_eq!(acted.pods[0].name, name);
+    assert_eq!(acted.pods[0].uid, before.pods[0].uid);
+    let early = |run: &Run| {
+        run.events
+            .iter()
+            .filter(|e| e.at < 720_000)
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(early(&acted), early(&before));
+    // The old pod is deleted at 12 m; the replacement appears at once.
+    assert_eq!(acted.pods.len(), 2);
+    let old = &acted.pods[0];
+    assert_eq!(old.deleting, Some(720_000));
+    assert!(old.deleted.is_some_and(|gone| gone >= 720_000));
+    let new = &acted.pods[1];
+    let hash = old.template_hash.clone().unwrap_or_default();
+    let prefix = format!("model-api-{hash}-");
+    assert!(is_generated(&new.name, &prefix), "{}", new.name);
+    assert_ne!(new.name, name);
+    assert_eq!(new.created, 720_000);
+    let rs = format!("ReplicaSet/model-api-{hash}");
+    assert!(events_of(&acted, &rs).contains(&(
+        720_000,
+        "SuccessfulCreate",
+        &*format!("Created pod: {}", new.name)
+    )));
+    // The same loop from RESTARTS 0: the new pod at 12 m + x restarted as
+    // often as the first one at x.
+    for x in [0, 60_000, 150_000, 300_000, 480_000] {
+        assert_eq!(
+            restarts(new, 720_000 + x),
+            restarts(&before.pods[0], x),
+            "at 12m + {x} ms"
+        );
+    }
+    assert!(restarts(new, 1_200_000) >= 3);
+}
+
+/// A container running when its pod is deleted is stopped as the kubelet
+/// stops it: `Killing`, then SIGTERM and the grace period; with
+/// `gracePeriodSeconds` the grace is the delete's; `force` removes the
+/// object at once.
+#[test]
+fn a_running_pod_is_killed_with_the_deletes_grace_and_force_removes_it_at_once() {
+    let text = golden(CRASH_LOOP);
+    let name = run_text(&text, 60).pods[0].name.clone();
+    // At 20 s the first instance runs (started at 2 s, loading until 42 s).
+    let graceful = run_text(
+        &with_actions(
+            &text,
+            &format!("    - at: 20s\n      delete: {{ pod: {name}, gracePeriodSeconds: 5 }}\n"),
+        ),
+        120,
+    );
+    let old = pod(&graceful, &name);
+    assert_eq!(old.deletion_grace, Some(5));
+    assert!(events_of(&graceful, &format!("Pod/{name}")).contains(&(
+        20_000,
+        "Killing",
+        "Stopping container api"
+    )));
+    // The program (shutdown 1 s) exits before the grace runs out.
+    let exit = old.containers[0].instances[0].exit.as_ref().map(|e| e.at);
+    assert_eq!(exit, Some(21_000));
+    assert_eq!(old.deleted, Some(21_000));
+    let forced = run_text(
+        &with_actions(
+            &text,
+            &format!("    - at: 20s\n      delete: {{ pod: {name}, force: true }}\n"),
+        ),
+        120,
+    );
+    let old = pod(&forced, &name);
+    assert_eq!(old.deletion_grace, Some(0));
+    assert_eq!((old.deleting, old.deleted), (Some(20_000), Some(20_000)));
+    assert_eq!(forced.pods.len(), 2);
+}
+
+/// A pod that does not exist at the action's time: the run says so at the
+/// name's line and column, in both languages, and nothing happens.
+#[test]
+fn deleting_a_pod_that_does_not_exist_is_an_error_at_its_name() {
+    let text = with_actions(
+        &golden(CRASH_LOOP),
+        "    - at: 1m\n      delete: { pod: model-api-nope }\n",
+    );
+    let run = run_text(&text, 120);
+    assert_eq!(run.pods.len(), 1);
+    assert_eq!(run.pods[0].deleting, None);
+    assert_eq!(run.action_errors.len(), 1);
+    let error = &run.action_errors[0];
+    let at = read(&text).index.line_col(&text, error.span.start);
+    let (line, column) = (at.line, at.column);
+    let written = text.lines().nth(line - 1).unwrap_or_default();
+    assert_eq!(&written[column - 1..], "model-api-nope }");
+    assert!(error
+        .message
+        .en
+        .contains("`model-api-nope` does not exist at 1m"));
+    assert!(error.message.zh_tw.contains("不存在"));
+}
+
+const ONE_GPU: &str = "\
+apiVersion: apps/v1
+kind: Deployment
+metadata: { name: model-api }
+spec:
+  replicas: 1
+  selector: { matchLabels: { app: model-api } }
+  template:
+    metadata: { labels: { app: model-api } }
+    spec:
+      containers:
+        - name: api
+          image: registry.example.com/model-api:0.3.1
+          resources: { limits: { nvidia.com/gpu: 1 } }
+      terminationGracePeriodSeconds: 30
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: { name: logs }
+spec:
+  selector: { matchLabels: { app: logs } }
+  template:
+    metadata: { labels: { app: logs } }
+    spec:
+      containers:
+        - name: agent
+          image: fluent/fluent-bit:3.0
+---
+apiVersion: v1
+kind: Pod
+metadata: { name: notebook }
+spec:
+  containers:
+    - name: lab
+      image: jupyter/base-notebook:2024
+---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+metadata: { name: one-gpu }
+spec:
+  duration: 10m
+  workload:
+    - container: \"*\"
+      startup: 10s
+";
+
+/// `drain` on a one-GPU-node cluster: the node is cordoned, the
+/// Deployment's pod and the bare pod are evicted, the DaemonSet's pod
+/// stays; the replacement is Pending with NodeUnschedulable's reason, and
+/// an uncordon lets it schedule.
+#[test]
+fn draining_the_only_gpu_node_leaves_the_replacement_pending_until_uncordon() {
+    let text = with_actions(
+        ONE_GPU,
+        "    - at: 2m\n      drain: { node: gpu-0 }\n    - at: 5m\n      uncordon: { node: gpu-0 }\n",
+    );
+    let run = run_text(&text, 600);
+    assert!(run.action_errors.is_empty(), "{:?}", run.action_errors);
+    assert!(run.cordoned_at("gpu-0", 120_000));
+    assert!(run.cordoned_at("gpu-0", 299_999));
+    assert!(!run.cordoned_at("gpu-0", 300_000));
+    let daemon = run
+        .pods
+        .iter()
+        .find(|p| p.owner == "DaemonSet/logs")
+        .expect("the DaemonSet's pod");
+    assert_eq!(daemon.deleting, None);
+    let notebook = pod(&run, "notebook");
+    assert_eq!(notebook.deleting, Some(120_000));
+    assert_eq!(
+        run.pods.iter().filter(|p| p.name == "notebook").count(),
+        1,
+        "a bare pod is not replaced"
+    );
+    let api: Vec<&PodRun> = run
+        .pods
+        .iter()
+        .filter(|p| p.owner == "Deployment/model-api")
+        .collect();
+    assert_eq!(api.len(), 2);
+    assert_eq!(api[0].deleting, Some(120_000));
+    let replacement = api[1];
+    assert_eq!(replacement.created, 120_000);
+    let failed: Vec<(u64, &str, &str)> = events_of(&run, &format!("Pod/{}", replacement.name))
+        .into_iter()
+        .filter(|(_, reason, _)| *reason == "FailedScheduling")
+        .collect();
+    assert_eq!(failed[0].0, 120_000);
+    assert_eq!(
+        failed[0].2,
+        "0/1 nodes are available: 1 node(s) were unschedulable. no new claims to deallocate, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."
+    );
+    // Bound after the uncordon (its back-off is over by then).
+    let (node, bound) = replacement.node.clone().expect("scheduled after uncordon");
+    assert_eq!(node, "gpu-0");
+    assert_eq!(bound, 300_000);
+}
+
+/// A StatefulSet's deleted pod comes back under the same name once gone.
+#[test]
+fn a_statefulset_pod_comes_back_under_its_name() {
+    let text = "\
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: { name: db }
+spec:
+  replicas: 1
+  serviceName: db
+  selector: { matchLabels: { app: db } }
+  template:
+    metadata: { labels: { app: db } }
+    spec:
+      containers:
+        - name: db
+          image: postgres:16
+---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+metadata: { name: s }
+spec:
+  duration: 5m
+  actions:
+    - at: 1m
+      delete: { pod: db-0 }
+";
+    let run = run_text(text, 300);
+    let dbs: Vec<&PodRun> = run.pods.iter().filter(|p| p.name == "db-0").collect();
+    assert_eq!(dbs.len(), 2);
+    let gone = dbs[0].deleted.expect("the first db-0 is gone");
+    assert!(gone >= 60_000);
+    assert_eq!(dbs[1].created, gone);
+    assert!(events_of(&run, "StatefulSet/db")
+        .iter()
+        .any(|(at, reason, message)| *at == gone
+            && *reason == "SuccessfulCreate"
+            && *message == "create Pod db-0 in StatefulSet db successful"));
+}
