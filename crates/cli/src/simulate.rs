@@ -75,7 +75,8 @@ pub fn simulate_command(args: &[String]) -> Result<u8, String> {
             .iter()
             .map(|error| {
                 let at = index.line_col(&text, error.span.start);
-                (at.line, at.column, error.message.get(lang).to_string())
+                let message = podlab_core::explain::actions::message(error);
+                (at.line, at.column, message.get(lang).to_string())
             })
             .collect()
     };

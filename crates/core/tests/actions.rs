@@ -145,11 +145,9 @@ fn deleting_a_pod_that_does_not_exist_is_an_error_at_its_name() {
     let (line, column) = (at.line, at.column);
     let written = text.lines().nth(line - 1).unwrap_or_default();
     assert_eq!(&written[column - 1..], "model-api-nope }");
-    assert!(error
-        .message
-        .en
-        .contains("`model-api-nope` does not exist at 1m"));
-    assert!(error.message.zh_tw.contains("不存在"));
+    let message = podlab_core::explain::actions::message(error);
+    assert!(message.en.contains("`model-api-nope` does not exist at 1m"));
+    assert!(message.zh_tw.contains("不存在"));
 }
 
 const ONE_GPU: &str = "\
@@ -288,4 +286,96 @@ spec:
         .any(|(at, reason, message)| *at == gone
             && *reason == "SuccessfulCreate"
             && *message == "create Pod db-0 in StatefulSet db successful"));
+}
+
+/// The terminal's `kubectl delete pod` at 12 m records a typed action;
+/// written into the text (`controls::record`), the next run performs it:
+/// everything before 12 m as before, the ReplicaSet's new pod from then on.
+#[test]
+fn a_terminal_delete_recorded_in_the_text_is_simulated() {
+    use podlab_core::exercise::exec::ExecContext;
+    use podlab_core::kubectl::session::Session;
+    use podlab_core::manifest::scenario::{Act, Delete};
+    let text = golden(CRASH_LOOP);
+    let run = run_text(&text, 900);
+    let name = run.pods[0].name.clone();
+    let context = ExecContext::new(&text, &run);
+    let entry = Session::new().run(&context, &format!("kubectl delete pod {name}"), 720_000);
+    assert_eq!(entry.output.exit_code, 0);
+    assert_eq!(
+        entry.output.stdout,
+        format!("pod \"{name}\" deleted from default namespace\n")
+    );
+    let actions = entry.actions();
+    assert_eq!(actions.len(), 1);
+    assert_eq!(actions[0].at, 720_000);
+    assert!(
+        matches!(&actions[0].act, Act::Delete(Delete { pod, grace_period_seconds: None, force: false, .. }) if *pod == name)
+    );
+    let recorded = podlab_core::controls::record(&text, &actions[0]).expect("recorded");
+    // Only the new lines: the rest of the text byte for byte.
+    let added = format!("  actions:\n    - {{ at: 12m, delete: {{ pod: {name} }} }}\n");
+    assert_eq!(recorded, format!("{text}{added}"));
+    let replayed = run_text(&recorded, 900);
+    assert!(replayed.action_errors.is_empty());
+    assert_eq!(replayed.pods.len(), 2);
+    assert_eq!(replayed.pods[0].name, name);
+    assert_eq!(replayed.pods[1].created, 720_000);
+    // A second action joins the list, in its style.
+    let second = podlab_core::manifest::scenario::Action {
+        at: 780_000,
+        ..actions[0].clone()
+    };
+    let twice = podlab_core::controls::record(&recorded, &second).expect("recorded");
+    assert_eq!(
+        twice,
+        format!("{recorded}    - {{ at: 13m, delete: {{ pod: {name} }} }}\n")
+    );
+    assert_eq!(read(&twice).scenario.actions.len(), 2);
+    // A flow list gets `, item` before its `]`.
+    let flow = format!("{text}  actions: [{{ at: 1m, cordon: {{ node: gpu-0 }} }}]\n");
+    let flowed = podlab_core::controls::record(&flow, &actions[0]).expect("recorded");
+    assert!(
+        flowed.ends_with(&format!(
+            "  actions: [{{ at: 1m, cordon: {{ node: gpu-0 }} }}, {{ at: 12m, delete: {{ pod: {name} }} }}]\n"
+        )),
+        "{flowed}"
+    );
+}
+
+/// A text without a Scenario gets one holding the action; the terminal's
+/// drain records `drain`, a drain kubectl refuses records the cordon it
+/// did before refusing.
+#[test]
+fn drain_and_cordon_from_the_terminal_record_their_actions() {
+    use podlab_core::exercise::exec::ExecContext;
+    use podlab_core::kubectl::session::Session;
+    use podlab_core::manifest::scenario::Act;
+    let text = ONE_GPU;
+    let run = run_text(text, 600);
+    let context = ExecContext::new(text, &run);
+    let mut session = Session::new();
+    let refused = session.run(&context, "kubectl drain gpu-0 --ignore-daemonsets", 120_000);
+    assert_eq!(refused.output.exit_code, 1);
+    assert!(refused
+        .output
+        .stderr
+        .contains("cannot delete cannot delete Pods that declare no controller (use --force to override): default/notebook"));
+    assert!(matches!(&refused.actions()[0].act, Act::Cordon(node) if node.node == "gpu-0"));
+    let drained = session.run(
+        &context,
+        "kubectl drain gpu-0 --ignore-daemonsets --force",
+        120_000,
+    );
+    assert_eq!(drained.output.exit_code, 0, "{}", drained.output.stderr);
+    assert!(drained.output.stdout.ends_with("node/gpu-0 drained\n"));
+    let action = &drained.actions()[0];
+    assert!(matches!(&action.act, Act::Drain(node) if node.node == "gpu-0"));
+    let bare = "apiVersion: v1\nkind: Pod\nmetadata: { name: p }\nspec:\n  containers:\n    - name: c\n      image: i:1\n";
+    let recorded = podlab_core::controls::record(bare, action).expect("recorded");
+    assert!(recorded.starts_with(bare));
+    assert!(recorded.ends_with("kind: Scenario\nmetadata:\n  name: actions\nspec:\n  actions:\n    - { at: 2m, drain: { node: gpu-0 } }\n"), "{recorded}");
+    let replayed = run_text(&recorded, 300);
+    assert!(replayed.cordoned_at("gpu-0", 120_000));
+    assert_eq!(replayed.pods[0].deleting, Some(120_000));
 }

@@ -748,7 +748,7 @@ pub fn pod(run: &Run, pod: &PodRun, at: Millis, source: &str, clock: Clock) -> V
     // Being deleted: the API server sets deletionTimestamp to the delete
     // plus the grace period, and deletionGracePeriodSeconds.
     if let Some(deleting) = pod.deleting.filter(|deleting| *deleting <= at) {
-        let grace = pod.spec.termination_grace_period_seconds.value.max(0);
+        let grace = pod.grace_seconds().max(0);
         metadata.set(
             "deletionTimestamp",
             clock.time(deleting + grace.unsigned_abs() * 1000).into(),

@@ -33,10 +33,9 @@
 //!   are not modelled (no budget refuses an eviction).
 
 use super::*;
-use crate::i18n::Text;
 use crate::manifest::scenario::{Act, Delete, NodeRef};
+use crate::sim::{ActionError, ActionProblem};
 use crate::span::Span;
-use crate::text;
 
 impl<'a> Sim<'a> {
     /// The Scenario's action `index` (the autoscalers' decisions follow the
@@ -75,21 +74,23 @@ impl<'a> Sim<'a> {
             .find(|&p| self.pods[p].run.name == name && self.pods[p].run.deleted.is_none())
     }
 
-    fn action_error(&mut self, span: Span, message: Text) {
-        self.action_errors
-            .push(crate::sim::ActionError { span, message });
+    fn action_error(&mut self, span: Span, verb: &'static str, problem: ActionProblem) {
+        let at = self.now;
+        self.action_errors.push(ActionError {
+            span,
+            at,
+            verb,
+            problem,
+        });
     }
 
     /// `kubectl delete pod NAME`: the deletion, then the owner's replacement.
     fn delete_action(&mut self, delete: &Delete) {
         let Some(pod) = self.pod_named(&delete.pod) else {
-            let (name, at) = (&delete.pod, crate::manifest::duration::format(self.now));
             self.action_error(
                 delete.span,
-                text!(
-                    "the pod `{name}` does not exist at {at}, so this `delete` does nothing: a pod's name is in `kubectl get pods` at that time",
-                    "Pod `{name}` 在 {at} 不存在，所以這個 `delete` 沒有作用：當時的 Pod 名稱請看 `kubectl get pods`"
-                ),
+                "delete",
+                ActionProblem::NoSuchPod(delete.pod.clone()),
             );
             return;
         };
@@ -185,19 +186,15 @@ impl<'a> Sim<'a> {
     }
 
     /// The node an action names, or an action error on its name.
-    fn named_node(&mut self, node: &NodeRef, verb: &str) -> Option<usize> {
+    fn named_node(&mut self, node: &NodeRef, verb: &'static str) -> Option<usize> {
         let found = self.nodes.iter().position(|n| n.sched.name == node.node);
         if found.is_none() {
-            let name = &node.node;
-            let known: Vec<&str> = self.nodes.iter().map(|n| n.sched.name.as_str()).collect();
-            let known = known.join(", ");
-            self.action_error(
-                node.span,
-                text!(
-                    "the node `{name}` does not exist, so this `{verb}` does nothing: the cluster's nodes are {known}",
-                    "節點 `{name}` 不存在，所以這個 `{verb}` 沒有作用：叢集的節點是 {known}"
-                ),
-            );
+            let nodes = self.nodes.iter().map(|n| n.sched.name.clone()).collect();
+            let problem = ActionProblem::NoSuchNode {
+                node: node.node.clone(),
+                nodes,
+            };
+            self.action_error(node.span, verb, problem);
         }
         found
     }
@@ -237,7 +234,8 @@ impl<'a> Sim<'a> {
     }
 
     /// `kubectl drain --ignore-daemonsets`: cordon, then evict every pod
-    /// bound to the node that is not a DaemonSet's and not finished.
+    /// bound to the node that is not a DaemonSet's and not yet terminating
+    /// (a finished one is removed: no owner replaces it).
     fn drain(&mut self, node: usize) {
         self.cordon(node);
         let name = self.nodes[node].sched.name.clone();
@@ -245,7 +243,7 @@ impl<'a> Sim<'a> {
             .filter(|&p| {
                 let pod = &self.pods[p];
                 pod.run.node.as_ref().is_some_and(|(n, _)| *n == name)
-                    && !pod.done
+                    && pod.run.deleted.is_none()
                     && pod.run.deleting.is_none()
                     && !pod.run.owner.starts_with("DaemonSet/")
             })

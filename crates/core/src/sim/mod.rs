@@ -144,11 +144,25 @@ pub struct Run {
     pub cordons: Vec<Cordon>,
 }
 
-/// An action that could not happen, with the place it is written.
+/// An action that could not happen, with the place of the name it gives
+/// (data: `explain::actions::message` words it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActionError {
     pub span: crate::span::Span,
-    pub message: crate::i18n::Text,
+    /// The action's time.
+    pub at: Millis,
+    /// The action's key (`delete`, `drain`).
+    pub verb: &'static str,
+    pub problem: ActionProblem,
+}
+
+/// What an action named that was not there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ActionProblem {
+    /// No pod of that name exists at the action's time.
+    NoSuchPod(String),
+    /// The cluster has no node of that name; its nodes.
+    NoSuchNode { node: String, nodes: Vec<String> },
 }
 
 /// A node's `spec.unschedulable: true` over a time (`kubectl cordon`).

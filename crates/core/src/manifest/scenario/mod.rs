@@ -79,7 +79,7 @@ pub struct Action {
 }
 
 /// What an action does (docs/simulator.md "Actions").
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Act {
     /// `scale: {name, replicas}`: `kubectl scale`.
     Scale(Scale),
@@ -113,7 +113,7 @@ impl Act {
 
 /// `kubectl delete pod NAME [--grace-period=N] [--force]`, as the
 /// DeleteOptions kubectl sends (docs/kubectl.md "Commands that act").
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Delete {
     pub pod: String,
     /// The pod name's place in the text (an action naming no pod points there).
@@ -139,14 +139,14 @@ impl Delete {
 }
 
 /// The node an action names, and where its name is written.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NodeRef {
     pub node: String,
     pub span: Span,
 }
 
 /// The Deployment or ReplicaSet `name` scaled to `replicas`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Scale {
     pub name: String,
     pub replicas: i64,
