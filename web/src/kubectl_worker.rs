@@ -372,6 +372,7 @@ fn unanswered(request: &Request) -> Reply {
                 stderr: String::new(),
                 exit_code: 1,
                 notes: Vec::new(),
+                acts: Vec::new(),
             },
         ),
     }
@@ -704,6 +705,7 @@ fn failed() -> Output {
             "the terminal's engine (kubectl-worker) could not load: reload the page while online",
             "終端機的引擎（kubectl-worker）載入失敗：請在連線時重新載入頁面",
         )],
+        acts: Vec::new(),
     }
 }
 
