@@ -1429,6 +1429,17 @@ fn describe_node_matches_kubectl() {
             failures.extend(kubectl::nodes::compare(file, &text, &run, *at));
         }
     }
+    // A node drained at 30 s (`Unschedulable: true`, the lifecycle
+    // controller's taint, `SchedulingDisabled`), the other uncordoned again.
+    let text = format!(
+        "{}\n  actions:\n    - {{ at: 30s, drain: {{ node: cpu-0 }} }}\n    - {{ at: 40s, cordon: {{ node: cpu-1 }} }}\n    - {{ at: 50s, uncordon: {{ node: cpu-1 }} }}\n",
+        golden_text("daemonset-statefulset-placement.yaml").trim_end()
+    );
+    for at in [45_000, 60_000] {
+        let run = sim::simulate(&text, &Options { until: Some(at) });
+        assert!(run.cordoned_at("cpu-0", at));
+        failures.extend(kubectl::nodes::compare("drained", &text, &run, at));
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

@@ -12,8 +12,8 @@ use super::objects::{Clock, EPOCH};
 use super::server::{ApiServer, Objects};
 use super::{run_kubectl, write_kubeconfig, KubectlRun, TempDir};
 
-/// What the API server holds at `at`: `nodes::served`, with
-/// `spec.unschedulable` on the nodes the run has cordoned then.
+/// What the API server holds at `at`: `nodes::served` (the nodes cordoned
+/// as the run has them), and the DaemonSets that own pods.
 pub fn served(text: &str, run: &Run, at: Millis) -> Objects {
     let reading = podlab_core::manifest::read::read(text);
     let mut objects = super::nodes::served(text, run, &reading.scenario, at, Clock { base: EPOCH });
@@ -31,15 +31,6 @@ pub fn served(text: &str, run: &Run, at: Millis) -> Objects {
                     "metadata": { "name": name, "namespace": "default" },
                 }));
             }
-        }
-    }
-    for node in &mut objects.nodes {
-        let name = node["metadata"]["name"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string();
-        if run.cordoned_at(&name, at) {
-            node["spec"]["unschedulable"] = json!(true);
         }
     }
     objects
