@@ -1794,3 +1794,31 @@ fn drain_filters_and_several_names_match_kubectl() {
     let failures = compare_acts("shm", &text, 30_000, &lines);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `kubectl scale` of a Deployment and of its ReplicaSet, several names,
+/// and its refusals, as kubectl v1.35 prints them.
+#[test]
+fn scale_matches_kubectl() {
+    let text = golden_text("crash-loop-liveness-40s.yaml");
+    let run = sim::simulate(
+        &text,
+        &Options {
+            until: Some(720_000),
+        },
+    );
+    let rs = run.deployments[0].replica_sets[0].name.clone();
+    let mut lines = strings(&[
+        "scale deployment model-api --replicas=3",
+        "scale deploy/model-api --replicas=0",
+        "scale deployment nope --replicas=3",
+        "scale deployment model-api nope --replicas=2",
+        "scale deployment model-api",
+        "scale --replicas=2",
+        "scale deployment --replicas=2",
+        "scale deployment model-api --replicas=-1",
+        "scale deployment model-api --replicas=x",
+    ]);
+    lines.push(format!("scale rs {rs} --replicas=2"));
+    let failures = compare_acts("crash loop", &text, 720_000, &lines);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -379,3 +379,29 @@ fn drain_and_cordon_from_the_terminal_record_their_actions() {
     assert!(replayed.cordoned_at("gpu-0", 120_000));
     assert_eq!(replayed.pods[0].deleting, Some(120_000));
 }
+
+/// The terminal's `kubectl scale` records the `scale` action the Scenario
+/// already knows; a Deployment's own ReplicaSet records nothing (its
+/// controller scales it back).
+#[test]
+fn a_terminal_scale_is_recorded_as_the_scenarios_scale() {
+    use podlab_core::exercise::exec::ExecContext;
+    use podlab_core::kubectl::session::Session;
+    let text = golden(CRASH_LOOP);
+    let run = run_text(&text, 900);
+    let context = ExecContext::new(&text, &run);
+    let mut session = Session::new();
+    let entry = session.run(&context, "kubectl scale deploy/model-api --replicas=2", 300_000);
+    assert_eq!(entry.output.stdout, "deployment.apps/model-api scaled\n");
+    let action = &entry.actions()[0];
+    let recorded = podlab_core::controls::record(&text, action).expect("recorded");
+    assert!(recorded.ends_with("    - { at: 5m, scale: { name: model-api, replicas: 2 } }\n"));
+    let replayed = run_text(&recorded, 900);
+    assert_eq!(replayed.pods.len(), 2);
+    assert_eq!(replayed.pods[1].created, 300_000);
+    let rs = run.deployments[0].replica_sets[0].name.clone();
+    let owned = session.run(&context, &format!("kubectl scale rs {rs} --replicas=2"), 300_000);
+    assert_eq!(owned.output.stdout, format!("replicaset.apps/{rs} scaled\n"));
+    assert!(owned.actions().is_empty());
+    assert_eq!(owned.output.notes.len(), 1);
+}

@@ -16,7 +16,11 @@ use super::{run_kubectl, write_kubeconfig, KubectlRun, TempDir};
 /// as the run has them), and the DaemonSets that own pods.
 pub fn served(text: &str, run: &Run, at: Millis) -> Objects {
     let reading = podlab_core::manifest::read::read(text);
-    let mut objects = super::nodes::served(text, run, &reading.scenario, at, Clock { base: EPOCH });
+    let clock = Clock { base: EPOCH };
+    let mut objects = super::nodes::served(text, run, &reading.scenario, at, clock);
+    let (deployments, replica_sets, _) = super::deployments::served(run, text, at, clock);
+    objects.deployments = deployments;
+    objects.replica_sets = replica_sets;
     // The DaemonSets that own pods (kubectl drain reads them).
     for pod in &run.pods {
         if let Some(name) = pod.owner.strip_prefix("DaemonSet/") {

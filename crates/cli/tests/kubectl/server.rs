@@ -246,6 +246,47 @@ fn mutate(method: &str, path: &str, body: &Value, objects: &mut Objects) -> (u16
                 None => (404, not_found(&format!("pods \"{name}\" not found"))),
             }
         }
+        // `kubectl scale`: a merge patch of the scale subresource's
+        // `spec.replicas`, answered with the autoscaling/v1 Scale.
+        ("PATCH" | "PUT", _)
+            if path.starts_with("/apis/apps/v1/namespaces/default/")
+                && path.ends_with("/scale") =>
+        {
+            let rest = path
+                .trim_start_matches("/apis/apps/v1/namespaces/default/")
+                .trim_end_matches("/scale");
+            let Some((resource, name)) = rest.split_once('/') else {
+                return (404, not_found(&format!("{path} is not served")));
+            };
+            let items = match resource {
+                "deployments" => &mut objects.deployments,
+                "replicasets" => &mut objects.replica_sets,
+                _ => return (404, not_found(&format!("{path} is not served"))),
+            };
+            let Some(object) = items
+                .iter_mut()
+                .find(|item| item["metadata"]["name"] == name)
+            else {
+                return (
+                    404,
+                    not_found(&format!("{resource}.apps \"{name}\" not found")),
+                );
+            };
+            let current = object["status"]["replicas"].clone();
+            if let Some(replicas) = body["spec"]["replicas"].as_i64() {
+                object["spec"]["replicas"] = json!(replicas);
+            }
+            (
+                200,
+                json!({
+                    "kind": "Scale",
+                    "apiVersion": "autoscaling/v1",
+                    "metadata": { "name": name, "namespace": "default" },
+                    "spec": { "replicas": object["spec"]["replicas"] },
+                    "status": { "replicas": current },
+                }),
+            )
+        }
         ("PATCH", _) if path.starts_with("/api/v1/nodes/") => {
             let name = path.trim_start_matches("/api/v1/nodes/");
             let Some(node) = objects
@@ -556,6 +597,22 @@ fn apps_v1_resources() -> Value {
             "verbs": verbs,
             "shortNames": ["rs"],
             "categories": ["all"]
+        }, {
+            "name": "deployments/scale",
+            "singularName": "",
+            "namespaced": true,
+            "group": "autoscaling",
+            "version": "v1",
+            "kind": "Scale",
+            "verbs": ["get", "patch", "update"]
+        }, {
+            "name": "replicasets/scale",
+            "singularName": "",
+            "namespaced": true,
+            "group": "autoscaling",
+            "version": "v1",
+            "kind": "Scale",
+            "verbs": ["get", "patch", "update"]
         }]
     })
 }

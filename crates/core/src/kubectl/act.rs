@@ -91,6 +91,61 @@ fn existing<'r>(context: &'r ExecContext, name: &str, at: Millis) -> Option<&'r 
         .find(|pod| pod.name == name && pod.exists_at(at))
 }
 
+/// `kubectl scale deployment|rs NAME… --replicas=N`
+/// (`staging/src/k8s.io/kubectl/pkg/cmd/scale/scale.go`: the scale
+/// subresource patched, `<kind>.apps/<name> scaled`; a missing name is
+/// NotFound, the others still scaled). A Deployment's own ReplicaSet is
+/// scaled back by the Deployment controller at once: said, not recorded.
+pub(super) fn scale(
+    context: &ExecContext,
+    namespace: &str,
+    kind: super::Kind,
+    names: &[String],
+    replicas: i64,
+) -> Output {
+    use crate::manifest::model::WorkloadKind;
+    use crate::manifest::scenario::Scale;
+    let mut output = Output::out(String::new());
+    let (singular, workload_kind) = match kind {
+        super::Kind::ReplicaSet => ("replicaset.apps", WorkloadKind::ReplicaSet),
+        _ => ("deployment.apps", WorkloadKind::Deployment),
+    };
+    for name in names {
+        let written = context
+            .reading
+            .workloads
+            .iter()
+            .any(|w| w.kind == workload_kind && w.name == *name);
+        let owner = context.run.deployments.iter().find(|d| {
+            workload_kind == WorkloadKind::ReplicaSet
+                && d.replica_sets.iter().any(|rs| rs.name == *name)
+        });
+        if namespace != "default" || !(written || owner.is_some()) {
+            output.stderr.push_str(&not_found_text(kind.plural(), name));
+            output.exit_code = 1;
+            continue;
+        }
+        output.stdout.push_str(&format!(
+            "{singular}/{name} scaled
+"
+        ));
+        match owner.filter(|_| !written) {
+            Some(deployment) => {
+                let deployment = &deployment.name;
+                output.notes.push(text!(
+                    "the Deployment `{deployment}` owns `{name}`: its controller sets the ReplicaSet's replicas back at once, so podlab records nothing; scale the Deployment instead",
+                    "`{name}` 屬於 Deployment `{deployment}`：它的控制器會立刻把 ReplicaSet 的副本數改回去，所以 podlab 不記錄；請改為調整 Deployment"
+                ));
+            }
+            None => output.acts.push(Act::Scale(Scale {
+                name: name.clone(),
+                replicas,
+            })),
+        }
+    }
+    output
+}
+
 /// `kubectl cordon|uncordon NODE…`: every node is read first (a missing one
 /// stops the command before any change), then each is patched.
 pub(super) fn cordon(context: &ExecContext, nodes: &[String], cordon: bool, at: Millis) -> Output {

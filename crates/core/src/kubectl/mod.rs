@@ -167,6 +167,11 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
             grace_period,
             force,
         } => act::delete(context, namespace, pods, *grace_period, *force, at),
+        Command::Scale {
+            kind,
+            names,
+            replicas,
+        } => act::scale(context, namespace, *kind, names, *replicas),
         Command::Cordon { nodes, cordon } => act::cordon(context, nodes, *cordon, at),
         Command::Drain {
             node,

@@ -246,6 +246,12 @@ pub enum Command {
         grace_period: Option<i64>,
         force: bool,
     },
+    /// `scale deployment|rs NAME… --replicas=N`.
+    Scale {
+        kind: Kind,
+        names: Vec<String>,
+        replicas: i64,
+    },
     /// `cordon NODE…` (`cordon: true`) or `uncordon NODE…`.
     Cordon {
         nodes: Vec<String>,
@@ -283,12 +289,12 @@ pub const EMULATED: &str = "get pods|nodes|events|deploy|rs|hpa|endpointslices, 
 get jobs|cronjobs [NAME] [-o wide], get pod[s] [NAME] -o yaml|json|name|jsonpath=…|custom-columns=…, \
 get pods -l SELECTOR -A --no-headers --show-labels --sort-by=FIELD, get svc, get pods,svc, get configmaps|secrets [NAME], \
 describe pod|node|deployment|rs|job|cronjob|hpa|service, logs [-f], exec, top pod|node, rollout status, apply -f, \
-delete pod NAME [--grace-period=N] [--force], cordon|uncordon NODE, drain NODE --ignore-daemonsets";
+delete pod NAME [--grace-period=N] [--force], scale deploy|rs NAME --replicas=N, cordon|uncordon NODE, drain NODE --ignore-daemonsets";
 
 /// The kubectl commands a completer offers.
 pub const COMMAND_WORDS: &[&str] = &[
-    "get", "describe", "logs", "exec", "top", "rollout", "apply", "delete", "cordon", "uncordon",
-    "drain",
+    "get", "describe", "logs", "exec", "top", "rollout", "apply", "delete", "scale", "cordon",
+    "uncordon", "drain",
 ];
 
 /// Whether `word` is a kubectl v1.35 command, emulated or not.
@@ -326,7 +332,6 @@ const OTHER_COMMANDS: &[&str] = &[
     "proxy",
     "replace",
     "run",
-    "scale",
     "set",
     "taint",
     "version",
@@ -674,6 +679,7 @@ pub fn parse_words(mut words: Vec<String>) -> Result<Parsed, Refusal> {
         "rollout" => rollout(&rest),
         "apply" => apply(&rest),
         "delete" => act::delete(&rest),
+        "scale" => act::scale(&rest),
         "cordon" => act::cordon(&rest, "cordon"),
         "uncordon" => act::cordon(&rest, "uncordon"),
         "drain" => act::drain(&rest),

@@ -1,5 +1,5 @@
 //! The commands that act, read as kubectl v1.35.2 reads them: `delete
-//! pod`, `cordon`, `uncordon`, `drain` (what they do is `kubectl/act.rs`).
+//! pod`, `scale`, `cordon`, `uncordon`, `drain` (what they do is `kubectl/act.rs`).
 //! Their texts were checked against the real kubectl through the fake API
 //! server (`crates/cli/tests/kubectl/acts.rs`).
 
@@ -69,34 +69,7 @@ pub(super) fn delete(words: &[String]) -> Result<Parsed, Refusal> {
     if flags.get("wait").is_some() {
         return Err(not_emulated("delete --wait"));
     }
-    let Some(first) = flags.args.first() else {
-        return Err(Refusal::Kubectl(
-            "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'\n".into(),
-        ));
-    };
-    // `pod NAME…` or `pod/NAME…` (every word a `TYPE/NAME`).
-    let names: Vec<String> = if first.contains('/') {
-        let mut names = Vec::new();
-        for word in &flags.args {
-            let Some((word, name)) = word.split_once('/') else {
-                return Err(mixed_forms());
-            };
-            pod_kind(word)?;
-            names.push(name.to_string());
-        }
-        names
-    } else {
-        pod_kind(first)?;
-        if flags.args[1..].iter().any(|name| name.contains('/')) {
-            return Err(mixed_forms());
-        }
-        flags.args[1..].to_vec()
-    };
-    if names.is_empty() {
-        return Err(Refusal::Kubectl(
-            "error: resource(s) were provided, but no name was specified\n".into(),
-        ));
-    }
+    let names = typed_names(&flags.args, "delete", |kind| kind == Kind::Pod)?.1;
     let mut grace = grace;
     if now {
         if grace.is_some_and(|g| g != -1) {
@@ -130,15 +103,100 @@ fn mixed_forms() -> Refusal {
     )
 }
 
-/// The resource type of a delete: pods only.
-fn pod_kind(word: &str) -> Result<(), Refusal> {
-    match kind(word) {
-        Some(Kind::Pod) => Ok(()),
-        Some(other) => Err(not_emulated(&format!("delete {}", other.plural()))),
+/// `TYPE NAME…` or `TYPE/NAME…`, as the resource builder reads them: the
+/// type (one `wanted`, else a note) and the names.
+fn typed_names(
+    args: &[String],
+    command: &str,
+    wanted: fn(Kind) -> bool,
+) -> Result<(Kind, Vec<String>), Refusal> {
+    let Some(first) = args.first() else {
+        return Err(Refusal::Kubectl(
+            "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'\n".into(),
+        ));
+    };
+    let kind_of = |word: &str| match kind(word) {
+        Some(found) if wanted(found) => Ok(found),
+        Some(other) => Err(not_emulated(&format!("{command} {}", other.plural()))),
         None => Err(Refusal::Kubectl(format!(
             "error: the server doesn't have a resource type \"{word}\"\n"
         ))),
+    };
+    let (found, names) = if first.contains('/') {
+        let mut names = Vec::new();
+        let mut found = None;
+        for word in args {
+            let (word, name) = word.split_once('/').ok_or_else(mixed_forms)?;
+            let this = kind_of(word)?;
+            if found.is_some_and(|known| known != this) {
+                return Err(not_emulated(&format!("{command} of several types")));
+            }
+            found = Some(this);
+            names.push(name.to_string());
+        }
+        (found.unwrap_or(Kind::Pod), names)
+    } else {
+        let found = kind_of(first)?;
+        if args[1..].iter().any(|name| name.contains('/')) {
+            return Err(mixed_forms());
+        }
+        (found, args[1..].to_vec())
+    };
+    if names.is_empty() {
+        return Err(Refusal::Kubectl(
+            "error: resource(s) were provided, but no name was specified\n".into(),
+        ));
     }
+    Ok((found, names))
+}
+
+const SCALE: &[Flag] = &[Flag("replicas", None, true)];
+const SCALE_OTHER: &[Flag] = &[
+    Flag("current-replicas", None, true),
+    Flag("resource-version", None, true),
+    Flag("selector", Some('l'), true),
+    Flag("all", None, false),
+    Flag("filename", Some('f'), true),
+    Flag("kustomize", Some('k'), true),
+    Flag("recursive", Some('R'), false),
+    Flag("timeout", None, true),
+    Flag("dry-run", None, true),
+    Flag("output", Some('o'), true),
+];
+
+/// `kubectl scale deployment|rs NAME… --replicas=N`
+/// (`staging/src/k8s.io/kubectl/pkg/cmd/scale/scale.go`): `--replicas` is
+/// a required flag (cobra says so before anything else), then checked
+/// non-negative, then the resources are read.
+pub(super) fn scale(words: &[String]) -> Result<Parsed, Refusal> {
+    let flags = flags(words, SCALE, SCALE_OTHER, "scale")?;
+    let Some(value) = flags.get("replicas") else {
+        return Err(Refusal::Kubectl(
+            "error: required flag(s) \"replicas\" not set\n".into(),
+        ));
+    };
+    let replicas = value.parse::<i64>().map_err(|_| {
+        usage(
+            &format!("invalid argument \"{value}\" for \"--replicas\" flag: strconv.ParseInt: parsing \"{value}\": invalid syntax"),
+            "scale",
+        )
+    })?;
+    if replicas < 0 {
+        return Err(Refusal::Kubectl(
+            "error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0\n".into(),
+        ));
+    }
+    let (kind, names) = typed_names(&flags.args, "scale", |kind| {
+        matches!(kind, Kind::Deployment | Kind::ReplicaSet)
+    })?;
+    Ok(Parsed {
+        namespace: namespace(&flags),
+        command: Command::Scale {
+            kind,
+            names,
+            replicas,
+        },
+    })
 }
 
 /// `kubectl cordon|uncordon NODE…`.
