@@ -252,6 +252,8 @@ impl Reply {
                                 stderr: stderr.to_string(),
                                 exit_code: exit.parse().ok()?,
                                 notes,
+                                // Not carried across the worker yet (issue 33: the page's wiring).
+                                acts: Vec::new(),
                             },
                             reveals: Command::parse(reveals),
                             pods: pods.iter().map(|p| p.to_string()).collect(),
