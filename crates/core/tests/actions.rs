@@ -391,7 +391,11 @@ fn a_terminal_scale_is_recorded_as_the_scenarios_scale() {
     let run = run_text(&text, 900);
     let context = ExecContext::new(&text, &run);
     let mut session = Session::new();
-    let entry = session.run(&context, "kubectl scale deploy/model-api --replicas=2", 300_000);
+    let entry = session.run(
+        &context,
+        "kubectl scale deploy/model-api --replicas=2",
+        300_000,
+    );
     assert_eq!(entry.output.stdout, "deployment.apps/model-api scaled\n");
     let action = &entry.actions()[0];
     let recorded = podlab_core::controls::record(&text, action).expect("recorded");
@@ -400,8 +404,98 @@ fn a_terminal_scale_is_recorded_as_the_scenarios_scale() {
     assert_eq!(replayed.pods.len(), 2);
     assert_eq!(replayed.pods[1].created, 300_000);
     let rs = run.deployments[0].replica_sets[0].name.clone();
-    let owned = session.run(&context, &format!("kubectl scale rs {rs} --replicas=2"), 300_000);
-    assert_eq!(owned.output.stdout, format!("replicaset.apps/{rs} scaled\n"));
+    let owned = session.run(
+        &context,
+        &format!("kubectl scale rs {rs} --replicas=2"),
+        300_000,
+    );
+    assert_eq!(
+        owned.output.stdout,
+        format!("replicaset.apps/{rs} scaled\n")
+    );
     assert!(owned.actions().is_empty());
     assert_eq!(owned.output.notes.len(), 1);
+}
+
+/// A recorded action travels in a share link (the link carries the text):
+/// decoded, the run is the same, with the action performed.
+#[test]
+fn recorded_actions_round_trip_through_a_share_link() {
+    let text = with_actions(ONE_GPU, "    - { at: 2m, drain: { node: gpu-0 } }\n");
+    let fragment = podlab_core::share::encode(&text).expect("encoded");
+    let decoded = podlab_core::share::decode(&fragment).expect("decoded");
+    assert_eq!(decoded, text);
+    let (sent, received) = (run_text(&text, 300), run_text(&decoded, 300));
+    assert_eq!(sent, received);
+    assert!(received.cordoned_at("gpu-0", 120_000));
+}
+
+/// A Job's deleted pod counts as failed (`isPodFailed`: deleted, not
+/// Succeeded) and its replacement follows the pod-failure back-off (10 s
+/// from the whole-second failure); a DaemonSet's comes back on the same
+/// node, under a new name, once the old one is gone.
+#[test]
+fn job_and_daemonset_pods_are_replaced_as_their_controllers_do() {
+    let job = "\
+apiVersion: batch/v1
+kind: Job
+metadata: { name: train }
+spec:
+  backoffLimit: 3
+  template:
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: trainer
+          image: registry.example.com/train:1.0
+---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+metadata: { name: j }
+spec:
+  duration: 3m
+  workload:
+    - container: trainer
+      runFor: 10m
+";
+    let name = run_text(job, 60).pods[0].name.clone();
+    let text = with_actions(
+        job,
+        &format!("    - at: 20500ms\n      delete: {{ pod: {name} }}\n"),
+    );
+    let run = run_text(&text, 180);
+    assert!(run.action_errors.is_empty(), "{:?}", run.action_errors);
+    assert_eq!(run.jobs[0].failed, 1);
+    assert_eq!(run.pods.len(), 2);
+    assert!(is_generated(&run.pods[1].name, "train-"));
+    assert_eq!(run.pods[1].created, 30_000);
+    // The DaemonSet's pod on cpu-0, deleted at 30 s.
+    let placement = golden("daemonset-statefulset-placement.yaml");
+    let before = run_text(&placement, 60);
+    let logs = before
+        .pods
+        .iter()
+        .find(|p| p.owner == "DaemonSet/logs")
+        .expect("a DaemonSet pod");
+    let (name, node) = (logs.name.clone(), logs.node.clone().map(|(n, _)| n));
+    let text = with_actions(
+        &placement,
+        &format!("    - at: 30s\n      delete: {{ pod: {name} }}\n"),
+    );
+    let run = run_text(&text, 120);
+    let gone = pod(&run, &name).deleted.expect("gone");
+    let new = run
+        .pods
+        .iter()
+        .filter(|p| p.owner == "DaemonSet/logs")
+        .find(|p| p.created == gone)
+        .expect("a replacement when the old one is gone");
+    assert_ne!(new.name, name);
+    assert!(is_generated(&new.name, "logs-"));
+    assert_eq!(new.node.clone().map(|(n, _)| n), node);
+    assert!(events_of(&run, "DaemonSet/logs").contains(&(
+        gone,
+        "SuccessfulCreate",
+        &*format!("Created pod: {}", new.name)
+    )));
 }
