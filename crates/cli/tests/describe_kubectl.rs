@@ -1822,3 +1822,27 @@ fn scale_matches_kubectl() {
     let failures = compare_acts("crash loop", &text, 720_000, &lines);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `kubectl rollout restart` by name, all Deployments, a missing one and
+/// its refusal, as kubectl v1.35 prints them.
+#[test]
+fn rollout_restart_matches_kubectl() {
+    let text = golden_text("crash-loop-liveness-40s.yaml");
+    let lines = strings(&[
+        "rollout restart deployment model-api",
+        "rollout restart deployment/model-api",
+        "rollout restart deploy model-api nope",
+        "rollout restart deployment nope",
+        "rollout restart deployment",
+        "rollout restart",
+    ]);
+    let mut failures = compare_acts("crash loop", &text, 720_000, &lines);
+    // A text without Deployments.
+    let text = golden_text("daemonset-statefulset-placement.yaml");
+    let lines = strings(&[
+        "rollout restart deployment",
+        "rollout restart deployment db",
+    ]);
+    failures.extend(compare_acts("placement", &text, 60_000, &lines));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -499,3 +499,109 @@ spec:
         &*format!("Created pod: {}", new.name)
     )));
 }
+
+const TWO_REPLICAS: &str = "\
+apiVersion: apps/v1
+kind: Deployment
+metadata: { name: model-api }
+spec:
+  replicas: 2
+  selector: { matchLabels: { app: model-api } }
+  template:
+    metadata: { labels: { app: model-api } }
+    spec:
+      containers:
+        - name: api
+          image: registry.example.com/model-api:0.3.1
+          readinessProbe:
+            httpGet: { path: /health, port: 8080 }
+            periodSeconds: 5
+---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+metadata: { name: restart }
+spec:
+  duration: 10m
+  workload:
+    - container: api
+      startup: 20s
+";
+
+/// `restart` (`kubectl rollout restart`): the template's `restartedAt`
+/// annotation gives a new pod-template-hash, so a new ReplicaSet rolls out
+/// (25% surge of 2 → 1, 25% unavailable → 0: one new pod at a time) and
+/// the old pods go as the new ones become available; nothing before it
+/// moves.
+#[test]
+fn a_restart_rolls_out_a_new_replica_set_with_the_same_pods() {
+    let before = run_text(TWO_REPLICAS, 600);
+    let text = with_actions(
+        TWO_REPLICAS,
+        "    - { at: 5m, restart: { deployment: model-api } }\n",
+    );
+    let run = run_text(&text, 600);
+    assert!(run.action_errors.is_empty(), "{:?}", run.action_errors);
+    for (mine, theirs) in run.pods.iter().zip(&before.pods).take(2) {
+        assert_eq!((&mine.name, &mine.uid), (&theirs.name, &theirs.uid));
+    }
+    let early = |run: &Run| {
+        run.events
+            .iter()
+            .filter(|e| e.at < 300_000)
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(early(&run), early(&before));
+    let deployment = &run.deployments[0];
+    assert_eq!(deployment.replica_sets.len(), 2);
+    let (old, new) = (&deployment.replica_sets[0], &deployment.replica_sets[1]);
+    assert_ne!(old.hash, new.hash);
+    assert_eq!(new.created, 300_000);
+    assert_eq!(new.revision, 2);
+    let fresh: Vec<&PodRun> = run
+        .pods
+        .iter()
+        .filter(|p| p.template_hash.as_deref() == Some(new.hash.as_str()))
+        .collect();
+    assert_eq!(fresh.len(), 2);
+    assert!(fresh
+        .iter()
+        .all(|p| is_generated(&p.name, &format!("model-api-{}-", new.hash))));
+    // The same pod spec: only the template's annotation differs.
+    assert_eq!(fresh[0].spec, run.pods[0].spec);
+    // By the end both old pods are gone.
+    assert!(run.pods[..2].iter().all(|p| p.deleted.is_some()));
+    // A restart of a Deployment the text does not have is an error.
+    let wrong = with_actions(
+        TWO_REPLICAS,
+        "    - { at: 5m, restart: { deployment: nope } }\n",
+    );
+    let run = run_text(&wrong, 600);
+    assert_eq!(run.action_errors.len(), 1);
+    assert_eq!(run.deployments[0].replica_sets.len(), 1);
+}
+
+/// The terminal's `kubectl rollout restart` at 5 m records `restart`; the
+/// recorded text rolls out the new ReplicaSet.
+#[test]
+fn a_terminal_rollout_restart_is_recorded_and_rolls_out() {
+    use podlab_core::exercise::exec::ExecContext;
+    use podlab_core::kubectl::session::Session;
+    let run = run_text(TWO_REPLICAS, 600);
+    let context = ExecContext::new(TWO_REPLICAS, &run);
+    let entry = Session::new().run(
+        &context,
+        "kubectl rollout restart deployment/model-api",
+        300_000,
+    );
+    assert_eq!(entry.output.stdout, "deployment.apps/model-api restarted\n");
+    let recorded =
+        podlab_core::controls::record(TWO_REPLICAS, &entry.actions()[0]).expect("recorded");
+    assert!(
+        recorded.ends_with("  actions:\n    - { at: 5m, restart: { deployment: model-api } }\n"),
+        "{recorded}"
+    );
+    let replayed = run_text(&recorded, 600);
+    assert_eq!(replayed.deployments[0].replica_sets.len(), 2);
+    assert_eq!(replayed.deployments[0].replica_sets[1].created, 300_000);
+}

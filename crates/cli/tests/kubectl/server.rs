@@ -287,6 +287,29 @@ fn mutate(method: &str, path: &str, body: &Value, objects: &mut Objects) -> (u16
                 }),
             )
         }
+        // `kubectl rollout restart`: a strategic merge patch of the pod
+        // template's annotations, answered with the patched Deployment.
+        ("PATCH", _) if path.starts_with("/apis/apps/v1/namespaces/default/deployments/") => {
+            let name = path.trim_start_matches("/apis/apps/v1/namespaces/default/deployments/");
+            let Some(object) = objects
+                .deployments
+                .iter_mut()
+                .find(|item| item["metadata"]["name"] == name)
+            else {
+                return (
+                    404,
+                    not_found(&format!("deployments.apps \"{name}\" not found")),
+                );
+            };
+            if let Some(annotations) =
+                body["spec"]["template"]["metadata"]["annotations"].as_object()
+            {
+                for (key, value) in annotations {
+                    object["spec"]["template"]["metadata"]["annotations"][key] = value.clone();
+                }
+            }
+            (200, object.clone())
+        }
         ("PATCH", _) if path.starts_with("/api/v1/nodes/") => {
             let name = path.trim_start_matches("/api/v1/nodes/");
             let Some(node) = objects

@@ -93,6 +93,7 @@ fn action_item(action: &Action) -> Option<String> {
         Act::Cordon(node) | Act::Uncordon(node) | Act::Drain(node) => {
             format!("{}: {{ node: {} }}", action.act.key(), node.node)
         }
+        Act::Restart(target) => format!("restart: {{ deployment: {} }}", target.deployment),
         Act::Nothing => return None,
     };
     Some(format!("{{ at: {}, {body} }}", duration::format(action.at)))

@@ -14,6 +14,10 @@ pub fn message(error: &ActionError) -> Text {
             "the pod `{name}` does not exist at {at}, so this `{verb}` does nothing: `kubectl get pods` at that time lists the pods",
             "Pod `{name}` 在 {at} 不存在，所以這個 `{verb}` 沒有作用：當時的 Pod 請用 `kubectl get pods` 查看"
         ),
+        ActionProblem::NoSuchDeployment(name) => text!(
+            "the text has no Deployment `{name}`, so this `{verb}` does nothing",
+            "文字中沒有名為 `{name}` 的 Deployment，所以這個 `{verb}` 沒有作用"
+        ),
         ActionProblem::NoSuchNode { node, nodes } => {
             let nodes = nodes.join(", ");
             text!(

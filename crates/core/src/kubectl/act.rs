@@ -146,6 +146,59 @@ pub(super) fn scale(
     output
 }
 
+/// `kubectl rollout restart deployment [NAME…]`
+/// (`staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_restart.go`:
+/// `<kind>.apps/<name> restarted`; no name: every Deployment, in name
+/// order; a missing one NotFound, the others restarted).
+pub(super) fn restart(
+    context: &ExecContext,
+    namespace: &str,
+    names: &[String],
+    at: Millis,
+) -> Output {
+    use crate::manifest::model::WorkloadKind;
+    use crate::manifest::scenario::DeploymentRef;
+    let deployments: Vec<&str> = context
+        .reading
+        .workloads
+        .iter()
+        .filter(|w| w.kind == WorkloadKind::Deployment && namespace == "default")
+        .map(|w| w.name.as_str())
+        .collect();
+    let mut all: Vec<String> = deployments.iter().map(|name| name.to_string()).collect();
+    crate::sort::sort(&mut all);
+    let wanted = if names.is_empty() { &all } else { names };
+    if wanted.is_empty() {
+        // The builder listed nothing (checked with the binary).
+        return Output::none_found(namespace);
+    }
+    let mut output = Output::out(String::new());
+    for name in wanted {
+        if !deployments.contains(&name.as_str()) {
+            output
+                .stderr
+                .push_str(&not_found_text("deployments.apps", name));
+            output.exit_code = 1;
+            continue;
+        }
+        output
+            .stdout
+            .push_str(&format!("deployment.apps/{name} restarted\n"));
+        output.acts.push(Act::Restart(DeploymentRef {
+            deployment: name.clone(),
+            span: Span::empty(0),
+        }));
+    }
+    if !output.acts.is_empty() {
+        let when = duration::format(at);
+        output.notes.push(text!(
+            "the template's kubectl.kubernetes.io/restartedAt annotation changes at {when}: a new ReplicaSet rolls out as for a new image, with the same pods. Move the cursor on to watch the rollout",
+            "範本的 kubectl.kubernetes.io/restartedAt 註解在 {when} 改變：新的 ReplicaSet 會像換映像檔一樣逐步上線，Pod 內容相同。把游標往後移即可觀察"
+        ));
+    }
+    output
+}
+
 /// `kubectl cordon|uncordon NODE…`: every node is read first (a missing one
 /// stops the command before any change), then each is patched.
 pub(super) fn cordon(context: &ExecContext, nodes: &[String], cordon: bool, at: Millis) -> Output {

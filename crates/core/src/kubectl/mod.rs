@@ -172,6 +172,7 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
             names,
             replicas,
         } => act::scale(context, namespace, *kind, names, *replicas),
+        Command::RolloutRestart { names } => act::restart(context, namespace, names, at),
         Command::Cordon { nodes, cordon } => act::cordon(context, nodes, *cordon, at),
         Command::Drain {
             node,

@@ -252,6 +252,10 @@ pub enum Command {
         names: Vec<String>,
         replicas: i64,
     },
+    /// `rollout restart deployment [NAME…]` (no name: every Deployment).
+    RolloutRestart {
+        names: Vec<String>,
+    },
     /// `cordon NODE…` (`cordon: true`) or `uncordon NODE…`.
     Cordon {
         nodes: Vec<String>,
@@ -288,7 +292,7 @@ pub enum Refusal {
 pub const EMULATED: &str = "get pods|nodes|events|deploy|rs|hpa|endpointslices, get pod NAME, \
 get jobs|cronjobs [NAME] [-o wide], get pod[s] [NAME] -o yaml|json|name|jsonpath=…|custom-columns=…, \
 get pods -l SELECTOR -A --no-headers --show-labels --sort-by=FIELD, get svc, get pods,svc, get configmaps|secrets [NAME], \
-describe pod|node|deployment|rs|job|cronjob|hpa|service, logs [-f], exec, top pod|node, rollout status, apply -f, \
+describe pod|node|deployment|rs|job|cronjob|hpa|service, logs [-f], exec, top pod|node, rollout status, rollout restart deployment, apply -f, \
 delete pod NAME [--grace-period=N] [--force], scale deploy|rs NAME --replicas=N, cordon|uncordon NODE, drain NODE --ignore-daemonsets";
 
 /// The kubectl commands a completer offers.
@@ -876,7 +880,14 @@ fn rollout(words: &[String]) -> Result<Parsed, Refusal> {
     let sub = words.iter().find(|word| !word.starts_with('-'));
     match sub.map(String::as_str) {
         Some("status") => {}
-        Some(other @ ("history" | "pause" | "restart" | "resume" | "undo")) => {
+        Some("restart") => {
+            let mut rest: Vec<String> = words.to_vec();
+            if let Some(index) = rest.iter().position(|word| word == "restart") {
+                rest.remove(index);
+            }
+            return act::restart(&rest);
+        }
+        Some(other @ ("history" | "pause" | "resume" | "undo")) => {
             return Err(not_emulated(&format!("rollout {other}")))
         }
         Some(other) => {

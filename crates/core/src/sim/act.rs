@@ -62,6 +62,14 @@ impl<'a> Sim<'a> {
                     self.drain(index);
                 }
             }
+            Act::Restart(target) => {
+                if self.deployment_of(&target.deployment).is_some() {
+                    self.restart(index);
+                } else {
+                    let problem = ActionProblem::NoSuchDeployment(target.deployment.clone());
+                    self.action_error(target.span, "restart", problem);
+                }
+            }
             Act::Nothing => {}
         }
     }

@@ -392,6 +392,9 @@ struct Sim<'a> {
     deployments: Vec<rollout::DeploymentSim<'a>>,
     /// Per Scenario rollout, the Deployment with its new template.
     rollout_templates: &'a [Option<Workload>],
+    /// Per Scenario action, a `restart`'s Deployment with its restarted
+    /// template (`rollout.rs` `restart_template`).
+    restart_templates: &'a [Option<Workload>],
     /// Take the shortcuts that change how the engine gets to a run, never
     /// the run (`probes.rs` `counted`); off only in the tests that check so.
     shortcuts: bool,
@@ -551,6 +554,17 @@ fn engine_once(
                 .map(|w| rollout::rollout_template(w, &rollout.image))
         })
         .collect();
+    let restart_templates: Vec<Option<Workload>> = scenario
+        .actions
+        .iter()
+        .map(|action| match &action.act {
+            crate::manifest::scenario::Act::Restart(target) => workloads
+                .iter()
+                .find(|w| w.kind == WorkloadKind::Deployment && w.name == target.deployment)
+                .map(|w| rollout::restart_template(w, action.at)),
+            _ => None,
+        })
+        .collect();
     let mut sim = Sim {
         now: 0,
         queue: Queue::new(),
@@ -575,6 +589,7 @@ fn engine_once(
         applied,
         deployments: Vec::new(),
         rollout_templates: &rollout_templates,
+        restart_templates: &restart_templates,
         shortcuts,
         park,
         diverged: false,

@@ -163,6 +163,8 @@ pub enum ActionProblem {
     NoSuchPod(String),
     /// The cluster has no node of that name; its nodes.
     NoSuchNode { node: String, nodes: Vec<String> },
+    /// The text has no Deployment of that name.
+    NoSuchDeployment(String),
 }
 
 /// A node's `spec.unschedulable: true` over a time (`kubectl cordon`).

@@ -176,6 +176,29 @@ pub(super) fn rollout_template(workload: &Workload, image: &str) -> Workload {
     template
 }
 
+/// `kubectl rollout restart`'s template
+/// (`staging/src/k8s.io/kubectl/pkg/polymorphichelpers/objectrestarter.go`):
+/// the pod template's annotation `kubectl.kubernetes.io/restartedAt` set to
+/// the time, RFC 3339; the pods are the same, the template's hash is not.
+pub(super) fn restart_template(workload: &Workload, at: Millis) -> Workload {
+    let mut template = workload.clone();
+    let seconds = i64::try_from(at / 1000).unwrap_or(i64::MAX);
+    let time = crate::manifest::duration::rfc3339(
+        crate::manifest::duration::EPOCH_UNIX_SECONDS as i64 + seconds,
+    );
+    let path = [
+        ("metadata", None),
+        ("annotations", None),
+        ("kubectl.kubernetes.io/restartedAt", None),
+    ];
+    template.template = template.template.as_ref().map(|canon| {
+        canon
+            .with_value(&path, crate::manifest::canonical::Canon::Str(time.clone()))
+            .unwrap_or_else(|| canon.clone())
+    });
+    template
+}
+
 impl<'a> Sim<'a> {
     /// The Deployment controller adopts a Deployment created at 0 with its
     /// first ReplicaSet (`hash`, `replicas` pods already created).
@@ -244,21 +267,38 @@ impl<'a> Sim<'a> {
         let Some(Some(template)) = self.rollout_templates.get(index) else {
             return;
         };
+        self.new_template(&rollout.workload, template);
+    }
+
+    /// The Scenario's action `index`, a `restart` (`act.rs`): the
+    /// Deployment's template gets its `restartedAt` annotation now.
+    pub(super) fn restart(&mut self, index: usize) {
+        let Some(Some(template)) = self.restart_templates.get(index) else {
+            return;
+        };
+        let name = template.name.clone();
+        self.new_template(&name, template);
+    }
+
+    /// Deployment `name`'s template becomes `template` now.
+    fn new_template(&mut self, name: &str, template: &'a Workload) {
         let Some(d) = self
             .deployments
             .iter()
-            .position(|d| d.workload.name == rollout.workload)
+            .position(|d| d.workload.name == name)
         else {
             return;
         };
         let now = self.now;
         // `FindNewReplicaSet`: a ReplicaSet with an equal template is the
         // new one (a rollback reuses it); else none until the sync
-        // creates it (sync.go `getNewReplicaSet`).
+        // creates it (sync.go `getNewReplicaSet`). Equal: the same pod
+        // and the same template metadata (a restart changes only an
+        // annotation).
         let found = self.deployments[d]
             .templates
             .iter()
-            .position(|t| t.pod == template.pod);
+            .position(|t| t.pod == template.pod && t.template == template.template);
         // The rollout's first sync runs with the status written before
         // it: the old ReplicaSet is no longer the updated one.
         let updated = found.map_or(0, |rs| self.live_of(d, rs).len());

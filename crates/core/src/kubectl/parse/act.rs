@@ -199,6 +199,44 @@ pub(super) fn scale(words: &[String]) -> Result<Parsed, Refusal> {
     })
 }
 
+const RESTART_OTHER: &[Flag] = &[
+    Flag("selector", Some('l'), true),
+    Flag("filename", Some('f'), true),
+    Flag("dry-run", None, true),
+    Flag("output", Some('o'), true),
+];
+
+/// `kubectl rollout restart deployment [NAME…]`
+/// (`staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_restart.go`): no
+/// resource is kubectl's error, `deployment` alone restarts every one.
+pub(super) fn restart(words: &[String]) -> Result<Parsed, Refusal> {
+    let flags = flags(words, &[], RESTART_OTHER, "rollout restart")?;
+    if flags.args.is_empty() {
+        return Err(Refusal::Kubectl(
+            "error: required resource not specified\n".into(),
+        ));
+    }
+    let wanted = |kind| kind == Kind::Deployment;
+    let names = match flags.args.as_slice() {
+        [one] if !one.contains('/') => match kind(one) {
+            Some(Kind::Deployment) => Vec::new(),
+            Some(other) => {
+                return Err(not_emulated(&format!("rollout restart {}", other.plural())))
+            }
+            None => {
+                return Err(Refusal::Kubectl(format!(
+                    "error: the server doesn't have a resource type \"{one}\"\n"
+                )))
+            }
+        },
+        args => typed_names(args, "rollout restart", wanted)?.1,
+    };
+    Ok(Parsed {
+        namespace: namespace(&flags),
+        command: Command::RolloutRestart { names },
+    })
+}
+
 /// `kubectl cordon|uncordon NODE…`.
 pub(super) fn cordon(words: &[String], verb: &'static str) -> Result<Parsed, Refusal> {
     let flags = flags(words, NODE, NODE_OTHER, verb)?;

@@ -92,6 +92,10 @@ pub enum Act {
     /// `drain: {node}`: `kubectl drain --ignore-daemonsets`: cordon, then
     /// the eviction API for every pod on the node but DaemonSet pods.
     Drain(NodeRef),
+    /// `restart: {deployment}`: `kubectl rollout restart deployment`: the
+    /// template's `kubectl.kubernetes.io/restartedAt` annotation, so a new
+    /// ReplicaSet rolls out (`sim/rollout.rs`).
+    Restart(DeploymentRef),
     /// No action written, or one of the wrong shape (`validate.rs` said so):
     /// nothing happens.
     Nothing,
@@ -106,6 +110,7 @@ impl Act {
             Act::Cordon(_) => "cordon",
             Act::Uncordon(_) => "uncordon",
             Act::Drain(_) => "drain",
+            Act::Restart(_) => "restart",
             Act::Nothing => "",
         }
     }
@@ -136,6 +141,13 @@ impl Delete {
             (grace, _) => grace,
         }
     }
+}
+
+/// The Deployment an action names, and where its name is written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeploymentRef {
+    pub deployment: String,
+    pub span: Span,
 }
 
 /// The node an action names, and where its name is written.
@@ -824,6 +836,12 @@ fn lower_act(item: &Node) -> Act {
             "cordon" => node_ref(value).map(Act::Cordon),
             "uncordon" => node_ref(value).map(Act::Uncordon),
             "drain" => node_ref(value).map(Act::Drain),
+            "restart" => value.get("deployment").and_then(|name| {
+                Some(Act::Restart(DeploymentRef {
+                    deployment: name.as_str()?.to_string(),
+                    span: name.span,
+                }))
+            }),
             _ => continue,
         };
         return act.unwrap_or(Act::Nothing);
