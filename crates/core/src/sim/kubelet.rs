@@ -28,6 +28,8 @@ mod rollout;
 mod scale;
 #[path = "stop.rs"]
 mod stop;
+#[path = "templates.rs"]
+mod templates;
 #[path = "volumes.rs"]
 mod volumes;
 
@@ -393,7 +395,7 @@ struct Sim<'a> {
     /// Per Scenario rollout, the Deployment with its new template.
     rollout_templates: &'a [Option<Workload>],
     /// Per Scenario action, a `restart`'s Deployment with its restarted
-    /// template (`rollout.rs` `restart_template`).
+    /// template (`templates.rs` `restart_template`).
     restart_templates: &'a [Option<Workload>],
     /// Take the shortcuts that change how the engine gets to a run, never
     /// the run (`probes.rs` `counted`); off only in the tests that check so.
@@ -551,7 +553,7 @@ fn engine_once(
             workloads
                 .iter()
                 .find(|w| w.kind == WorkloadKind::Deployment && w.name == rollout.workload)
-                .map(|w| rollout::rollout_template(w, &rollout.image))
+                .map(|w| templates::rollout_template(w, &rollout.image))
         })
         .collect();
     let restart_templates: Vec<Option<Workload>> = scenario
@@ -561,7 +563,7 @@ fn engine_once(
             crate::manifest::scenario::Act::Restart(target) => workloads
                 .iter()
                 .find(|w| w.kind == WorkloadKind::Deployment && w.name == target.deployment)
-                .map(|w| rollout::restart_template(w, action.at)),
+                .map(|w| templates::restart_template(w, action.at)),
             _ => None,
         })
         .collect();
@@ -608,7 +610,7 @@ fn engine_once(
                 sim.create_pod(workload, workload.name.clone(), Owner::None, None, None);
             }
             WorkloadKind::Deployment => {
-                let hash = rollout::template_hash(workload, None);
+                let hash = templates::template_hash(workload, None);
                 let names: Vec<String> = (0..count(&workload.replicas))
                     .map(|_| format!("{}-{hash}-{}", workload.name, sim.rng.suffix(5)))
                     .collect();
