@@ -193,7 +193,7 @@ pub(super) fn restart(
         let when = duration::format(at);
         output.notes.push(text!(
             "the template's kubectl.kubernetes.io/restartedAt annotation changes at {when}: a new ReplicaSet rolls out as for a new image, with the same pods. Move the cursor on to watch the rollout",
-            "範本的 kubectl.kubernetes.io/restartedAt 註解在 {when} 改變：新的 ReplicaSet 會像換映像檔一樣逐步上線，Pod 內容相同。把游標往後移即可觀察"
+            "範本的 kubectl.kubernetes.io/restartedAt 註解在 {when} 改變：新的 ReplicaSet 會像換映像一樣逐步上線，Pod 內容相同。把游標往後移即可觀察"
         ));
     }
     output
