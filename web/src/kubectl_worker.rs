@@ -304,6 +304,8 @@ impl Reply {
                                 stderr: stderr.to_string(),
                                 exit_code: exit.parse().ok()?,
                                 notes,
+                                // Not carried across the worker yet (issue 33: the page's wiring).
+                                acts: Vec::new(),
                             },
                             reveals: Command::parse(reveals),
                             pods: pods.iter().map(|p| p.to_string()).collect(),
@@ -476,6 +478,7 @@ fn unanswered(request: &Request) -> Reply {
                 stderr: String::new(),
                 exit_code: 1,
                 notes: Vec::new(),
+                acts: Vec::new(),
             },
         ),
     }
@@ -843,6 +846,7 @@ fn failed() -> Output {
             "the terminal's engine (kubectl-worker) could not load: reload the page while online",
             "終端機的引擎（kubectl-worker）載入失敗：請在連線時重新載入頁面",
         )],
+        acts: Vec::new(),
     }
 }
 

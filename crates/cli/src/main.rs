@@ -101,7 +101,7 @@ const USAGE: &str =
        podlab lint --print-config [--config FILE]
        podlab rules [ID|NAME] [--lang en|zh-TW]
        podlab simulate FILE... [--at DURATION] [--format text|json] [--lang en|zh-TW] [--window SECONDS]
-       podlab kubectl FILE... [--at DURATION] [--lang en|zh-TW] -- KUBECTL-ARGS...
+       podlab kubectl FILE... [--at DURATION] [--lang en|zh-TW] [--record] -- KUBECTL-ARGS...
        podlab fmt --reindent FILE [--write] [--lang en|zh-TW]
        podlab share FILE [--base URL] [--embed [--view timeline|yaml|kubectl|diagnosis] [--at T] [--controls A,B] [--lang en|zh-TW] [--autoplay]]
        podlab exercises list [--format text|json] [--lang en|zh-TW]

@@ -67,6 +67,22 @@ pub fn simulate_command(args: &[String]) -> Result<u8, String> {
         eprintln!("podlab: some objects could not be read as written (`podlab lint` shows where); simulating what could be read");
     }
     let run = sim::simulate(&text, &sim::Options { until: at });
+    // Actions naming what does not exist at their time (docs/simulator.md
+    // "Actions"): on stderr, with the line and column of the name.
+    let action_errors: Vec<(usize, usize, String)> = {
+        let index = podlab_core::span::LineIndex::new(&text);
+        run.action_errors
+            .iter()
+            .map(|error| {
+                let at = index.line_col(&text, error.span.start);
+                let message = podlab_core::explain::actions::message(error);
+                (at.line, at.column, message.get(lang).to_string())
+            })
+            .collect()
+    };
+    for (line, column, message) in &action_errors {
+        eprintln!("podlab: {line}:{column}: {message}");
+    }
     let cluster_note = sim::cluster_note(&text);
     let at = run.end;
     let seconds = |ms: u64| ms as f64 / 1000.0;
@@ -153,6 +169,14 @@ pub fn simulate_command(args: &[String]) -> Result<u8, String> {
         // Only when something was refused, so the contract's shape is unchanged otherwise.
         if !refused.is_empty() {
             output["refused"] = json!(refused);
+        }
+        // Only when an action could not happen.
+        if !action_errors.is_empty() {
+            let errors: Vec<Value> = action_errors
+                .iter()
+                .map(|(line, column, message)| json!({"line": line, "column": column, "message": message}))
+                .collect();
+            output["actionErrors"] = json!(errors);
         }
         // Only when the Scenario sends traffic.
         if let Some(requests) = &run.traffic {

@@ -1429,6 +1429,17 @@ fn describe_node_matches_kubectl() {
             failures.extend(kubectl::nodes::compare(file, &text, &run, *at));
         }
     }
+    // A node drained at 30 s (`Unschedulable: true`, the lifecycle
+    // controller's taint, `SchedulingDisabled`), the other uncordoned again.
+    let text = format!(
+        "{}\n  actions:\n    - {{ at: 30s, drain: {{ node: cpu-0 }} }}\n    - {{ at: 40s, cordon: {{ node: cpu-1 }} }}\n    - {{ at: 50s, uncordon: {{ node: cpu-1 }} }}\n",
+        golden_text("daemonset-statefulset-placement.yaml").trim_end()
+    );
+    for at in [45_000, 60_000] {
+        let run = sim::simulate(&text, &Options { until: Some(at) });
+        assert!(run.cordoned_at("cpu-0", at));
+        failures.extend(kubectl::nodes::compare("drained", &text, &run, at));
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -1655,5 +1666,183 @@ spec:
         &run,
         720_000,
     ));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Each line through podlab's line and the real kubectl, each against a
+/// fresh server holding the objects at `at` (kubectl/acts.rs); a diff for
+/// each that differs. kubectl evicts a drain's pods in goroutines, so the
+/// order of its `evicting`/`evicted` lines varies: stdout is compared as a
+/// sorted set of lines, after checking the first and last lines.
+fn compare_acts(label: &str, text: &str, at: Millis, lines: &[String]) -> Vec<String> {
+    let run = sim::simulate(text, &Options { until: Some(at) });
+    let context = podlab_core::exercise::exec::ExecContext::new(text, &run);
+    fn sorted(out: &str) -> ((Option<&str>, Option<&str>), Vec<&str>) {
+        let mut lines: Vec<&str> = out.lines().collect();
+        let ends = (lines.first().copied(), lines.last().copied());
+        lines.sort_unstable();
+        (ends, lines)
+    }
+    let mut failures = Vec::new();
+    for line in lines {
+        let (printed, _) = kubectl::acts::kubectl_acts(text, &run, at, line);
+        let podlab = podlab_core::kubectl::run(&context, line, at);
+        if sorted(&podlab.stdout) != sorted(&printed.stdout)
+            || podlab.stderr != printed.stderr
+            || (podlab.exit_code == 0) != printed.success
+        {
+            failures.push(format!(
+                "{line} ({label} at {at} ms) differs from kubectl v1.35 (- podlab, + kubectl):\n{}stderr: podlab {:?}, kubectl {:?}; exit: podlab {}, kubectl success {}",
+                line_diff(&podlab.stdout, &printed.stdout),
+                podlab.stderr,
+                printed.stderr,
+                podlab.exit_code,
+                printed.success,
+            ));
+        }
+    }
+    failures
+}
+
+fn strings(lines: &[&str]) -> Vec<String> {
+    lines.iter().map(|line| line.to_string()).collect()
+}
+
+/// `delete pod` in each form, `cordon`, `uncordon` and `drain` on the
+/// article's crash loop at 12 m, as kubectl v1.35 prints them.
+#[test]
+fn the_acting_commands_on_the_crash_loop_match_kubectl() {
+    let text = golden_text("crash-loop-liveness-40s.yaml");
+    let run = sim::simulate(
+        &text,
+        &Options {
+            until: Some(720_000),
+        },
+    );
+    let name = run.pods[0].name.clone();
+    let mut lines: Vec<String> = [
+        "delete pod {}",
+        "delete pod/{}",
+        "delete pods {} --grace-period=0 --force",
+        "delete pod {} --force",
+        "delete pod {} --grace-period=5",
+        "delete pod {} --grace-period=0",
+        "delete pod {} --now",
+        "delete pod {} nope",
+        "delete pod {} -n other",
+        "delete pod {} --force --grace-period=5",
+    ]
+    .iter()
+    .map(|form| form.replace("{}", &name))
+    .collect();
+    lines.extend(strings(&[
+        "delete pod nope",
+        "delete pods",
+        "delete",
+        "cordon gpu-0",
+        "uncordon gpu-0",
+        "cordon nope",
+        "cordon",
+        "drain gpu-0",
+        "drain gpu-0 --ignore-daemonsets",
+        "drain nope --ignore-daemonsets",
+        "drain",
+    ]));
+    let failures = compare_acts("crash loop", &text, 720_000, &lines);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // A node cordoned at 1 m: cordon again, uncordon, drain.
+    let cordoned = format!(
+        "{}\n  actions:\n    - {{ at: 1m, cordon: {{ node: gpu-0 }} }}\n",
+        text.trim_end()
+    );
+    let lines = strings(&[
+        "cordon gpu-0",
+        "uncordon gpu-0",
+        "drain gpu-0 --ignore-daemonsets",
+    ]);
+    let failures = compare_acts("cordoned at 1m", &cordoned, 720_000, &lines);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// drain's filters: DaemonSet pods (refused, or ignored with a warning),
+/// pods without a controller (`--force`), local storage
+/// (`--delete-emptydir-data`, whose warning the next filter drops), and
+/// several pods evicted together; several names at once.
+#[test]
+fn drain_filters_and_several_names_match_kubectl() {
+    let text = golden_text("daemonset-statefulset-placement.yaml");
+    let lines = strings(&[
+        "drain cpu-0",
+        "drain cpu-0 --ignore-daemonsets",
+        "drain cpu-1 --ignore-daemonsets",
+        "drain gpu-0 --ignore-daemonsets",
+        "drain gpu-0 --ignore-daemonsets --force",
+        "delete pod db-0 db-1 nope",
+        "delete pod/db-0 pod/db-2",
+        "delete pod/db-0 db-1",
+        "delete pod pod/db-0",
+        "cordon cpu-0 cpu-1",
+        "uncordon cpu-0 nope",
+    ]);
+    let failures = compare_acts("placement", &text, 120_000, &lines);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let text = golden_text("shm.yaml");
+    let lines = strings(&[
+        "drain cpu-0 --ignore-daemonsets --force",
+        "drain cpu-0 --force --delete-emptydir-data",
+    ]);
+    let failures = compare_acts("shm", &text, 30_000, &lines);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `kubectl scale` of a Deployment and of its ReplicaSet, several names,
+/// and its refusals, as kubectl v1.35 prints them.
+#[test]
+fn scale_matches_kubectl() {
+    let text = golden_text("crash-loop-liveness-40s.yaml");
+    let run = sim::simulate(
+        &text,
+        &Options {
+            until: Some(720_000),
+        },
+    );
+    let rs = run.deployments[0].replica_sets[0].name.clone();
+    let mut lines = strings(&[
+        "scale deployment model-api --replicas=3",
+        "scale deploy/model-api --replicas=0",
+        "scale deployment nope --replicas=3",
+        "scale deployment model-api nope --replicas=2",
+        "scale deployment model-api",
+        "scale --replicas=2",
+        "scale deployment --replicas=2",
+        "scale deployment model-api --replicas=-1",
+        "scale deployment model-api --replicas=x",
+    ]);
+    lines.push(format!("scale rs {rs} --replicas=2"));
+    let failures = compare_acts("crash loop", &text, 720_000, &lines);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `kubectl rollout restart` by name, all Deployments, a missing one and
+/// its refusal, as kubectl v1.35 prints them.
+#[test]
+fn rollout_restart_matches_kubectl() {
+    let text = golden_text("crash-loop-liveness-40s.yaml");
+    let lines = strings(&[
+        "rollout restart deployment model-api",
+        "rollout restart deployment/model-api",
+        "rollout restart deploy model-api nope",
+        "rollout restart deployment nope",
+        "rollout restart deployment",
+        "rollout restart",
+    ]);
+    let mut failures = compare_acts("crash loop", &text, 720_000, &lines);
+    // A text without Deployments.
+    let text = golden_text("daemonset-statefulset-placement.yaml");
+    let lines = strings(&[
+        "rollout restart deployment",
+        "rollout restart deployment db",
+    ]);
+    failures.extend(compare_acts("placement", &text, 60_000, &lines));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -18,6 +18,9 @@ use crate::manifest::yaml::{self, Limits, Node, NodeKind};
 use crate::rules::edit::{insert_entry, replace};
 use crate::span::{LineIndex, Span};
 
+mod record;
+pub use record::record;
+
 /// The values the controls show for one container.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Values {

@@ -6,41 +6,11 @@
 //! that sync is when the pod's phase (Succeeded/Failed) reaches the
 //! controllers and the scheduler.
 
-use std::path::Path;
+mod common;
 
+use common::{events_of, is_generated, run};
 use podlab_core::explain::get_pods;
-use podlab_core::sim::{simulate, Options, Run};
-
-fn run(name: &str, until_s: u64) -> Run {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/golden")
-        .join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    simulate(
-        &text,
-        &Options {
-            until: Some(until_s * 1000),
-        },
-    )
-}
-
-/// (at, reason, message) of the events on one object.
-fn events_of<'r>(run: &'r Run, object: &str) -> Vec<(u64, &'r str, &'r str)> {
-    run.events
-        .iter()
-        .filter(|e| *e.object == *object)
-        .map(|e| (e.at, e.reason, &*e.message))
-        .collect()
-}
-
-fn is_generated(name: &str, prefix: &str) -> bool {
-    name.strip_prefix(prefix).is_some_and(|rest| {
-        rest.len() == 5
-            && rest
-                .bytes()
-                .all(|b| b"bcdfghjklmnpqrstvwxz2456789".contains(&b))
-    })
-}
+use podlab_core::sim::{simulate, Options};
 
 /// Never, backoffLimit 2. Pod 1: bound 0, starts 2.0, exits 1 at 7.0,
 /// Failed at the 8.0 sync → failed 1; back-off 10 s from finishedAt 7 →

@@ -21,6 +21,7 @@
 //! starts and just after it returns, and accepts kubectl's text when it
 //! equals podlab's rendered at either end (describe_kubectl.rs `mismatch`).
 
+pub mod acts;
 pub mod autoscalers;
 pub mod deployments;
 pub mod jobs;

@@ -32,11 +32,36 @@ pub fn served(text: &str, run: &Run, scenario: &Scenario, at: Millis, clock: Clo
     let core_clock = pod_object::Clock { base: clock.base };
     let mut names: Vec<String> = node::nodes(scenario).iter().map(|n| n.name()).collect();
     names.sort();
-    let nodes: Vec<Value> = names
+    let mut nodes: Vec<Value> = names
         .iter()
         .filter_map(|name| node::node_object(scenario, name, at, core_clock))
         .map(|object| objects::to_json(&object))
         .collect();
+    // A node cordoned at `at` (`sim/act.rs`): `spec.unschedulable` and the
+    // node lifecycle controller's taint.
+    for node in &mut nodes {
+        let name = node["metadata"]["name"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        let Some(cordon) = run
+            .cordons
+            .iter()
+            .find(|c| c.node == name && c.from <= at && c.until.is_none_or(|until| until > at))
+        else {
+            continue;
+        };
+        node["spec"]["unschedulable"] = serde_json::json!(true);
+        let taint = serde_json::json!({
+            "key": "node.kubernetes.io/unschedulable",
+            "effect": "NoSchedule",
+            "timeAdded": clock.time(cordon.from),
+        });
+        match node["spec"]["taints"].as_array_mut() {
+            Some(taints) => taints.push(taint),
+            None => node["spec"]["taints"] = serde_json::json!([taint]),
+        }
+    }
     let leases = names
         .iter()
         .filter_map(|name| node::lease_object(scenario, name, at, core_clock))

@@ -8,6 +8,11 @@
 //! kubectl asks for one), apps/v1 lists also by `fieldSelector=metadata.name=`,
 //! a watch as an empty stream, and logs every request target so a test can say
 //! what kubectl asked for. Everything else is a 404 `Status`.
+//!
+//! The acting commands change what it holds (`mutate`), as an API server
+//! would once the change is done: a pod's DELETE and its eviction POST
+//! (`pods/eviction`, policy/v1) remove the pod at once (kubectl then sees
+//! it gone and stops waiting), a node's PATCH sets `spec.unschedulable`.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
@@ -67,6 +72,9 @@ pub struct Objects {
     /// `{"type", "object"}` with a Table of one row; `None`: an empty
     /// stream, as for every other watch.
     pub pod_watch: Option<Vec<Value>>,
+    /// apps/v1 DaemonSets, by name (kubectl drain reads a DaemonSet pod's
+    /// owner before it ignores the pod).
+    pub daemon_sets: Vec<Value>,
 }
 
 pub struct ApiServer {
@@ -85,7 +93,7 @@ impl ApiServer {
             .port();
         let requests = Arc::new(Mutex::new(Vec::new()));
         let log = Arc::clone(&requests);
-        let objects = Arc::new(objects);
+        let objects = Arc::new(Mutex::new(objects));
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 let objects = Arc::clone(&objects);
@@ -111,13 +119,18 @@ impl ApiServer {
     }
 }
 
-fn handle(stream: TcpStream, objects: &Objects, log: &Mutex<Vec<String>>) -> std::io::Result<()> {
+fn handle(
+    stream: TcpStream,
+    objects: &Mutex<Objects>,
+    log: &Mutex<Vec<String>>,
+) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
     reader.read_line(&mut request_line)?;
-    // Only GET without a body is served; of the headers, `Accept` says
-    // whether kubectl wants a server-printed Table.
+    // Of the headers, `Accept` says whether kubectl wants a server-printed
+    // Table, `Content-Length` how long the body of a change is.
     let mut table = false;
+    let mut length = 0usize;
     loop {
         let mut header = String::new();
         if reader.read_line(&mut header)? == 0 || header == "\r\n" || header == "\n" {
@@ -127,13 +140,23 @@ fn handle(stream: TcpStream, objects: &Objects, log: &Mutex<Vec<String>>) -> std
             if name.eq_ignore_ascii_case("accept") && value.contains("as=Table") {
                 table = true;
             }
+            if name.eq_ignore_ascii_case("content-length") {
+                length = value.trim().parse().unwrap_or(0);
+            }
         }
     }
+    let mut body = vec![0u8; length];
+    std::io::Read::read_exact(&mut reader, &mut body)?;
+    let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     let mut parts = request_line.split_whitespace();
     let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or("/"));
     if let Ok(mut log) = log.lock() {
         log.push(format!("{method} {target}"));
     }
+    let mut held = objects
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let objects = &mut *held;
     let path = target.split('?').next().unwrap_or("");
     let (status, body) = if method == "GET" && target.contains("watch=true") {
         match &objects.pod_watch {
@@ -153,8 +176,9 @@ fn handle(stream: TcpStream, objects: &Objects, log: &Mutex<Vec<String>>) -> std
     } else if method == "GET" {
         route(target, objects, table)
     } else {
-        (405, not_found(&format!("{method} is not served")))
+        mutate(method, path, &body, objects)
     };
+    drop(held);
     let body = match body {
         Value::Null => String::new(),
         // A watch stream, already its own text.
@@ -163,6 +187,7 @@ fn handle(stream: TcpStream, objects: &Objects, log: &Mutex<Vec<String>>) -> std
     };
     let reason = match status {
         200 => "OK",
+        201 => "Created",
         400 => "Bad Request",
         404 => "Not Found",
         _ => "Method Not Allowed",
@@ -174,6 +199,140 @@ fn handle(stream: TcpStream, objects: &Objects, log: &Mutex<Vec<String>>) -> std
         body.len()
     )?;
     stream.flush()
+}
+
+/// A change kubectl asks for: a pod's DELETE or eviction POST (the pod is
+/// gone at once), a node's PATCH (`spec.unschedulable` of kubectl cordon's
+/// strategic merge patch). Answers as the API server does: the deleted
+/// pod, a `Success` Status for an eviction (201), the patched node; a 404
+/// `Status` for an object that does not exist.
+fn mutate(method: &str, path: &str, body: &Value, objects: &mut Objects) -> (u16, Value) {
+    const PODS: &str = "/api/v1/namespaces/default/pods/";
+    let take_pod = |objects: &mut Objects, name: &str| {
+        let index = objects
+            .pods
+            .iter()
+            .position(|pod| pod["metadata"]["name"] == name)?;
+        if let Some(rows) = objects
+            .pod_table
+            .as_mut()
+            .and_then(|table| table["rows"].as_array_mut())
+        {
+            rows.retain(|row| row["object"]["metadata"]["name"] != name);
+        }
+        Some(objects.pods.remove(index))
+    };
+    // Another namespace holds no pods.
+    if let Some(rest) = path.strip_prefix("/api/v1/namespaces/") {
+        if let Some((namespace, name)) = rest.split_once("/pods/") {
+            if namespace != "default" {
+                let name = name.trim_end_matches("/eviction");
+                return (404, not_found(&format!("pods \"{name}\" not found")));
+            }
+        }
+    }
+    match (method, path.strip_prefix(PODS)) {
+        ("DELETE", Some(name)) => match take_pod(objects, name) {
+            Some(pod) => (200, pod),
+            None => (404, not_found(&format!("pods \"{name}\" not found"))),
+        },
+        ("POST", Some(rest)) if rest.ends_with("/eviction") => {
+            let name = rest.trim_end_matches("/eviction");
+            match take_pod(objects, name) {
+                Some(_) => (
+                    201,
+                    json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201}),
+                ),
+                None => (404, not_found(&format!("pods \"{name}\" not found"))),
+            }
+        }
+        // `kubectl scale`: a merge patch of the scale subresource's
+        // `spec.replicas`, answered with the autoscaling/v1 Scale.
+        ("PATCH" | "PUT", _)
+            if path.starts_with("/apis/apps/v1/namespaces/default/")
+                && path.ends_with("/scale") =>
+        {
+            let rest = path
+                .trim_start_matches("/apis/apps/v1/namespaces/default/")
+                .trim_end_matches("/scale");
+            let Some((resource, name)) = rest.split_once('/') else {
+                return (404, not_found(&format!("{path} is not served")));
+            };
+            let items = match resource {
+                "deployments" => &mut objects.deployments,
+                "replicasets" => &mut objects.replica_sets,
+                _ => return (404, not_found(&format!("{path} is not served"))),
+            };
+            let Some(object) = items
+                .iter_mut()
+                .find(|item| item["metadata"]["name"] == name)
+            else {
+                return (
+                    404,
+                    not_found(&format!("{resource}.apps \"{name}\" not found")),
+                );
+            };
+            let current = object["status"]["replicas"].clone();
+            if let Some(replicas) = body["spec"]["replicas"].as_i64() {
+                object["spec"]["replicas"] = json!(replicas);
+            }
+            (
+                200,
+                json!({
+                    "kind": "Scale",
+                    "apiVersion": "autoscaling/v1",
+                    "metadata": { "name": name, "namespace": "default" },
+                    "spec": { "replicas": object["spec"]["replicas"] },
+                    "status": { "replicas": current },
+                }),
+            )
+        }
+        // `kubectl rollout restart`: a strategic merge patch of the pod
+        // template's annotations, answered with the patched Deployment.
+        ("PATCH", _) if path.starts_with("/apis/apps/v1/namespaces/default/deployments/") => {
+            let name = path.trim_start_matches("/apis/apps/v1/namespaces/default/deployments/");
+            let Some(object) = objects
+                .deployments
+                .iter_mut()
+                .find(|item| item["metadata"]["name"] == name)
+            else {
+                return (
+                    404,
+                    not_found(&format!("deployments.apps \"{name}\" not found")),
+                );
+            };
+            if let Some(annotations) =
+                body["spec"]["template"]["metadata"]["annotations"].as_object()
+            {
+                for (key, value) in annotations {
+                    object["spec"]["template"]["metadata"]["annotations"][key] = value.clone();
+                }
+            }
+            (200, object.clone())
+        }
+        ("PATCH", _) if path.starts_with("/api/v1/nodes/") => {
+            let name = path.trim_start_matches("/api/v1/nodes/");
+            let Some(node) = objects
+                .nodes
+                .iter_mut()
+                .find(|node| node["metadata"]["name"] == name)
+            else {
+                return (404, not_found(&format!("nodes \"{name}\" not found")));
+            };
+            match body["spec"]["unschedulable"].as_bool() {
+                // `omitempty`: false is not written.
+                Some(true) => node["spec"]["unschedulable"] = json!(true),
+                Some(false) => {
+                    if let Some(spec) = node["spec"].as_object_mut() {
+                        spec.remove("unschedulable");
+                    }
+                }
+                None => {}
+            }
+            (200, node.clone())
+        }
+        _ => (405, not_found(&format!("{method} {path} is not served"))),
+    }
 }
 
 fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
@@ -345,6 +504,13 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
                 })
                 .or_else(|| {
                     by_name(
+                        "/apis/apps/v1/namespaces/default/daemonsets/",
+                        &objects.daemon_sets,
+                        "daemonsets.apps",
+                    )
+                })
+                .or_else(|| {
+                    by_name(
                         "/apis/apps/v1/namespaces/default/replicasets/",
                         &objects.replica_sets,
                         "replicasets.apps",
@@ -454,6 +620,22 @@ fn apps_v1_resources() -> Value {
             "verbs": verbs,
             "shortNames": ["rs"],
             "categories": ["all"]
+        }, {
+            "name": "deployments/scale",
+            "singularName": "",
+            "namespaced": true,
+            "group": "autoscaling",
+            "version": "v1",
+            "kind": "Scale",
+            "verbs": ["get", "patch", "update"]
+        }, {
+            "name": "replicasets/scale",
+            "singularName": "",
+            "namespaced": true,
+            "group": "autoscaling",
+            "version": "v1",
+            "kind": "Scale",
+            "verbs": ["get", "patch", "update"]
         }]
     })
 }
@@ -704,6 +886,15 @@ fn core_v1_resources() -> Value {
                 "verbs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
                 "shortNames": ["po"],
                 "categories": ["all"]
+            },
+            {
+                "name": "pods/eviction",
+                "singularName": "",
+                "namespaced": true,
+                "group": "policy",
+                "version": "v1",
+                "kind": "Eviction",
+                "verbs": ["create"]
             }
         ]
     })

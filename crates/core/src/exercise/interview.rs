@@ -203,9 +203,16 @@ pub fn get_nodes(
         if only.is_some_and(|only| only != name) {
             continue;
         }
+        // `printNode`: `SchedulingDisabled` after the conditions when
+        // `spec.unschedulable` (a cordon, `sim/act.rs`).
+        let status = if context.run.cordoned_at(&name, at) {
+            "Ready,SchedulingDisabled"
+        } else {
+            "Ready"
+        };
         let mut row = vec![
             String::new(),
-            "Ready".into(),
+            status.into(),
             "<none>".into(),
             crate::explain::human_duration(at),
             node::KUBELET_VERSION.into(),

@@ -614,6 +614,8 @@ mod tests {
             autoscalers: Vec::new(),
             deployments: Vec::new(),
             assumed: Vec::new(),
+            action_errors: Vec::new(),
+            cordons: Vec::new(),
         }
     }
 

@@ -324,7 +324,7 @@ fn pre_stop_ms(spec: Option<&Container>, pod: &PodRun) -> Millis {
         }
         _ => 0,
     };
-    let grace = pod.spec.termination_grace_period_seconds.value;
+    let grace = pod.grace_seconds();
     (seconds.clamp(0, grace.max(0)) as Millis) * 1000
 }
 

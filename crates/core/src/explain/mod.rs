@@ -1,5 +1,6 @@
 //! kubectl-style text from a simulated run (`kubectl-output.md`).
 
+pub mod actions;
 pub mod deployment;
 pub mod describe;
 pub mod diagnosis;

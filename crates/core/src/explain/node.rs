@@ -429,9 +429,20 @@ pub fn describe(
             )
         })
         .collect();
+    // A cordoned node: the node lifecycle controller adds
+    // `node.kubernetes.io/unschedulable:NoSchedule` while
+    // `spec.unschedulable` is set (`doNoScheduleTaintingPass`,
+    // `pkg/controller/nodelifecycle/node_lifecycle_controller.go`).
+    let cordoned = run.cordoned_at(name, at);
+    if cordoned {
+        taints.push((
+            "NoSchedule,node.kubernetes.io/unschedulable".into(),
+            "node.kubernetes.io/unschedulable:NoSchedule".into(),
+        ));
+    }
     crate::sort::sort_by(&mut taints, |a, b| a.0.cmp(&b.0));
     describe::multiline(&mut text, "Taints", taints);
-    text.line(0, "Unschedulable:\tfalse");
+    text.line(0, &format!("Unschedulable:\t{cordoned}"));
     text.line(0, "Lease:");
     text.line(1, &format!("HolderIdentity:\t{name}"));
     text.line(1, "AcquireTime:\t<unset>");

@@ -51,26 +51,8 @@ impl Clock {
     }
 }
 
-/// RFC 3339 of Unix seconds, UTC (`2026-01-01T00:09:21Z`).
-pub fn rfc3339(unix: i64) -> String {
-    let days = unix.div_euclid(86_400);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    let of_day = unix.rem_euclid(86_400);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        of_day / 3600,
-        of_day / 60 % 60,
-        of_day % 60
-    )
-}
+/// RFC 3339 of Unix seconds (`manifest::duration::rfc3339`).
+pub use crate::manifest::duration::rfc3339;
 
 fn obj() -> Value {
     Value::object()
@@ -748,7 +730,7 @@ pub fn pod(run: &Run, pod: &PodRun, at: Millis, source: &str, clock: Clock) -> V
     // Being deleted: the API server sets deletionTimestamp to the delete
     // plus the grace period, and deletionGracePeriodSeconds.
     if let Some(deleting) = pod.deleting.filter(|deleting| *deleting <= at) {
-        let grace = pod.spec.termination_grace_period_seconds.value.max(0);
+        let grace = pod.grace_seconds().max(0);
         metadata.set(
             "deletionTimestamp",
             clock.time(deleting + grace.unsigned_abs() * 1000).into(),

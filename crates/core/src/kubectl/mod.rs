@@ -12,6 +12,7 @@
 //! Pure and deterministic: the output depends only on the file's text
 //! (through `ExecContext`), the run, the line and `at`.
 
+mod act;
 pub mod columns;
 pub mod jsonpath;
 pub mod parse;
@@ -42,6 +43,10 @@ pub struct Output {
     /// podlab's words about the output, not kubectl's (what is not
     /// emulated, where a number comes from), for the reader.
     pub notes: Vec<Text>,
+    /// What the command did to the cluster, to record in the Scenario at
+    /// the command's time (`controls::record`; `act.rs`): empty for the
+    /// commands that only read.
+    pub acts: Vec<crate::manifest::scenario::Act>,
 }
 
 impl Output {
@@ -51,6 +56,7 @@ impl Output {
             stderr: String::new(),
             exit_code: 0,
             notes: Vec::new(),
+            acts: Vec::new(),
         }
     }
 
@@ -60,6 +66,7 @@ impl Output {
             stderr,
             exit_code: 1,
             notes: Vec::new(),
+            acts: Vec::new(),
         }
     }
 
@@ -69,6 +76,7 @@ impl Output {
             stderr: String::new(),
             exit_code,
             notes: vec![note],
+            acts: Vec::new(),
         }
     }
 
@@ -154,6 +162,29 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
     let elsewhere = namespace != "default";
     let run = context.run;
     match &parsed.command {
+        Command::Delete {
+            pods,
+            grace_period,
+            force,
+        } => act::delete(context, namespace, pods, *grace_period, *force, at),
+        Command::Scale {
+            kind,
+            names,
+            replicas,
+        } => act::scale(context, namespace, *kind, names, *replicas),
+        Command::RolloutRestart { names } => act::restart(context, namespace, names, at),
+        Command::Cordon { nodes, cordon } => act::cordon(context, nodes, *cordon, at),
+        Command::Drain {
+            node,
+            ignore_daemonsets,
+            force,
+            delete_emptydir_data,
+        } => act::drain(
+            context,
+            node,
+            (*ignore_daemonsets, *force, *delete_emptydir_data),
+            at,
+        ),
         Command::Get {
             kind: Kind::Node,
             name,
@@ -472,6 +503,7 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
                 stderr: format!("{defaulted}{}", exec.kubectl_stderr()),
                 exit_code: u8::try_from(exec.exit_code).unwrap_or(1),
                 notes: exec.notes,
+                acts: Vec::new(),
             }
         }
         Command::Top { name, .. } => top::pods(context, name.as_deref(), at),

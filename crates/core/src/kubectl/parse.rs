@@ -14,6 +14,7 @@
 use crate::i18n::Text;
 use crate::text;
 
+mod act;
 mod get;
 use get::get;
 
@@ -238,6 +239,35 @@ pub enum Command {
     RolloutStatus {
         name: String,
     },
+    /// `delete pod NAME…`: the grace period asked for (`--grace-period`,
+    /// `--now`), and `--force`.
+    Delete {
+        pods: Vec<String>,
+        grace_period: Option<i64>,
+        force: bool,
+    },
+    /// `scale deployment|rs NAME… --replicas=N`.
+    Scale {
+        kind: Kind,
+        names: Vec<String>,
+        replicas: i64,
+    },
+    /// `rollout restart deployment [NAME…]` (no name: every Deployment).
+    RolloutRestart {
+        names: Vec<String>,
+    },
+    /// `cordon NODE…` (`cordon: true`) or `uncordon NODE…`.
+    Cordon {
+        nodes: Vec<String>,
+        cordon: bool,
+    },
+    /// `drain NODE` and the flags its filters read.
+    Drain {
+        node: String,
+        ignore_daemonsets: bool,
+        force: bool,
+        delete_emptydir_data: bool,
+    },
 }
 
 /// A parsed line: the command and the namespace it addresses.
@@ -262,10 +292,14 @@ pub enum Refusal {
 pub const EMULATED: &str = "get pods|nodes|events|deploy|rs|hpa|endpointslices, get pod NAME, \
 get jobs|cronjobs [NAME] [-o wide], get pod[s] [NAME] -o yaml|json|name|jsonpath=…|custom-columns=…, \
 get pods -l SELECTOR -A --no-headers --show-labels --sort-by=FIELD, get svc, get pods,svc, get configmaps|secrets [NAME], \
-describe pod|node|deployment|rs|job|cronjob|hpa|service, logs [-f], exec, top pod|node, rollout status, apply -f";
+describe pod|node|deployment|rs|job|cronjob|hpa|service, logs [-f], exec, top pod|node, rollout status, rollout restart deployment, apply -f, \
+delete pod NAME [--grace-period=N] [--force], scale deploy|rs NAME --replicas=N, cordon|uncordon NODE, drain NODE --ignore-daemonsets";
 
 /// The kubectl commands a completer offers.
-pub const COMMAND_WORDS: &[&str] = &["get", "describe", "logs", "exec", "top", "rollout", "apply"];
+pub const COMMAND_WORDS: &[&str] = &[
+    "get", "describe", "logs", "exec", "top", "rollout", "apply", "delete", "scale", "cordon",
+    "uncordon", "drain",
+];
 
 /// Whether `word` is a kubectl v1.35 command, emulated or not.
 pub fn is_kubectl_command(word: &str) -> bool {
@@ -284,13 +318,10 @@ const OTHER_COMMANDS: &[&str] = &[
     "cluster-info",
     "completion",
     "config",
-    "cordon",
     "cp",
     "create",
     "debug",
-    "delete",
     "diff",
-    "drain",
     "edit",
     "events",
     "explain",
@@ -305,10 +336,8 @@ const OTHER_COMMANDS: &[&str] = &[
     "proxy",
     "replace",
     "run",
-    "scale",
     "set",
     "taint",
-    "uncordon",
     "version",
     "wait",
 ];
@@ -653,6 +682,11 @@ pub fn parse_words(mut words: Vec<String>) -> Result<Parsed, Refusal> {
         "top" => top(&rest),
         "rollout" => rollout(&rest),
         "apply" => apply(&rest),
+        "delete" => act::delete(&rest),
+        "scale" => act::scale(&rest),
+        "cordon" => act::cordon(&rest, "cordon"),
+        "uncordon" => act::cordon(&rest, "uncordon"),
+        "drain" => act::drain(&rest),
         other if OTHER_COMMANDS.contains(&other) => Err(not_emulated(other)),
         other => Err(Refusal::Kubectl(format!(
             "error: unknown command \"{other}\" for \"kubectl\"\n"
@@ -846,7 +880,14 @@ fn rollout(words: &[String]) -> Result<Parsed, Refusal> {
     let sub = words.iter().find(|word| !word.starts_with('-'));
     match sub.map(String::as_str) {
         Some("status") => {}
-        Some(other @ ("history" | "pause" | "restart" | "resume" | "undo")) => {
+        Some("restart") => {
+            let mut rest: Vec<String> = words.to_vec();
+            if let Some(index) = rest.iter().position(|word| word == "restart") {
+                rest.remove(index);
+            }
+            return act::restart(&rest);
+        }
+        Some(other @ ("history" | "pause" | "resume" | "undo")) => {
             return Err(not_emulated(&format!("rollout {other}")))
         }
         Some(other) => {

@@ -59,6 +59,22 @@ pub struct Entry {
     pub pods: Vec<String>,
 }
 
+impl Entry {
+    /// What the line did to the cluster, as Scenario actions at its time
+    /// (`controls::record` writes each into the text).
+    pub fn actions(&self) -> Vec<crate::manifest::scenario::Action> {
+        self.output
+            .acts
+            .iter()
+            .map(|act| crate::manifest::scenario::Action {
+                at: self.at,
+                span: crate::span::Span::empty(0),
+                act: act.clone(),
+            })
+            .collect()
+    }
+}
+
 impl Session {
     pub fn new() -> Session {
         Session::default()
@@ -150,6 +166,7 @@ impl Session {
                 stderr: format!("{defaulted}{}", refused.kubectl_stderr()),
                 exit_code: 1,
                 notes: Vec::new(),
+                acts: Vec::new(),
             };
         }
         self.shell = Some(Shell {
@@ -165,6 +182,7 @@ impl Session {
                 "a shell in container {container} of {pod}: {shell} run here; `exit` leaves",
                 "已進入 {pod} 的 {container} 容器的 shell：可用 {shell}；輸入 `exit` 離開"
             )],
+            acts: Vec::new(),
         }
     }
 
@@ -180,6 +198,7 @@ impl Session {
             stderr: String::new(),
             exit_code,
             notes: Vec::new(),
+            acts: Vec::new(),
         };
         let words = match parse::words(line) {
             Ok(words) => words,
@@ -256,6 +275,7 @@ impl Session {
                     stderr: exec.stderr,
                     exit_code: u8::try_from(exec.exit_code).unwrap_or(1),
                     notes: exec.notes,
+                    acts: Vec::new(),
                 }
             }
             _ => {
@@ -716,6 +736,7 @@ fn mistyped_kubectl(line: &str) -> Option<Output> {
             "did you mean `kubectl`? (`{program}` is not a program in this terminal)",
             "你是不是要輸入 `kubectl`？（這個終端機裡沒有 `{program}` 這個程式）"
         )],
+        acts: Vec::new(),
     })
 }
 

@@ -272,6 +272,12 @@ fn kubectl_refuses_in_its_own_words() {
         ("get pod p -l app=x", "error: name cannot be provided when a selector is specified\n"),
         ("get pods,frob", "error: the server doesn't have a resource type \"frob\"\n"),
         ("rollout status", "error: required resource not specified\n"),
+        // The acting commands' refusals (checked with the binary:
+        // the_acting_commands_on_the_crash_loop_match_kubectl).
+        ("delete pods", "error: resource(s) were provided, but no name was specified\n"),
+        ("delete pod p --force --grace-period=5", "error: --force and --grace-period greater than 0 cannot be specified together\n"),
+        ("cordon", "error: USAGE: cordon NODE [flags]\nSee 'kubectl cordon -h' for help and examples\n"),
+        ("drain", "error: USAGE: drain NODE [flags]\nSee 'kubectl drain -h' for help and examples\n"),
         ("rollout frob", "error: unknown command \"frob\"\nSee 'kubectl rollout -h' for help and examples\n"),
         ("frobnicate", "error: unknown command \"frobnicate\" for \"kubectl\"\n"),
     ] {
@@ -282,7 +288,9 @@ fn kubectl_refuses_in_its_own_words() {
 #[test]
 fn what_kubectl_has_and_podlab_does_not_gets_a_note() {
     for line in [
-        "delete pod p",
+        "delete pod p -l app=x",
+        "drain n --dry-run=client",
+        "delete svc s",
         "get cm -o yaml",
         "describe secrets",
         "get nodes -A",
@@ -311,11 +319,11 @@ fn what_kubectl_has_and_podlab_does_not_gets_a_note() {
     ] {
         assert!(is_not_emulated(line), "{line}");
     }
-    let Err(Refusal::NotEmulated(note)) = parse("delete pod p") else {
+    let Err(Refusal::NotEmulated(note)) = parse("delete deployment p") else {
         panic!("a note");
     };
     assert!(
-        note.en.contains("`kubectl delete`") && note.en.contains("describe pod"),
+        note.en.contains("`kubectl delete deployments.apps`") && note.en.contains("describe pod"),
         "{}",
         note.en
     );
@@ -481,7 +489,7 @@ fn commands_run_against_the_run_at_t() {
     );
 
     // What podlab does not emulate is said, never silent.
-    let note = k("delete pod x");
+    let note = k("delete deployment x");
     assert_eq!(
         (note.stdout.as_str(), note.stderr.as_str(), note.exit_code),
         ("", "", 1)

@@ -400,8 +400,18 @@ schema!(SCENARIO_ROLLOUT, "Scenario rollout", "Scenario rollout", [
 ]);
 
 schema!(SCENARIO_ACTION, "Scenario action", "Scenario 動作", [
-    "at" => Duration, "scale" => Object(&SCENARIO_SCALE),
+    "at" => Duration, "scale" => Object(&SCENARIO_SCALE), "delete" => Object(&SCENARIO_DELETE),
+    "cordon" => Object(&SCENARIO_NODE_ACTION), "uncordon" => Object(&SCENARIO_NODE_ACTION),
+    "drain" => Object(&SCENARIO_NODE_ACTION), "restart" => Object(&SCENARIO_RESTART),
 ]);
+
+schema!(SCENARIO_RESTART, "restart action", "restart 動作", ["deployment" => Str]);
+
+schema!(SCENARIO_DELETE, "delete action", "delete 動作", [
+    "pod" => Str, "gracePeriodSeconds" => Int, "force" => Bool,
+]);
+
+schema!(SCENARIO_NODE_ACTION, "node action", "節點動作", ["node" => Str]);
 
 schema!(SCENARIO_SCALE, "scale action", "scale 動作", ["name" => Str, "replicas" => Int]);
 

@@ -483,7 +483,9 @@ fn check_enum_or_range(node: &Node, key: &str, walk: &Walk, path: &str, out: &mu
                 | "parallelism"
                 | "completions"
         ) || (schema.name == "Scenario serve" && key == "queueLimit");
-        let non_negative = non_negative || (schema.name == "scale action" && key == "replicas");
+        let non_negative = non_negative
+            || (schema.name == "scale action" && key == "replicas")
+            || (schema.name == "delete action" && key == "gracePeriodSeconds");
         // A replica serves at least one request at a time, a batch holds one.
         let positive = matches!(
             (schema.name, key),

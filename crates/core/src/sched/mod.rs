@@ -28,6 +28,10 @@ pub const NODE_AFFINITY: &str = "node(s) didn't match Pod's node affinity/select
 /// `TaintToleration` in v1.35 (PR #134740; earlier `{key: value}` forms in
 /// scheduler-controllers.md §2).
 pub const UNTOLERATED_TAINT: &str = "node(s) had untolerated taint(s)";
+/// `NodeUnschedulable`'s reason for a cordoned node (`ErrReasonUnschedulable`,
+/// `pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go`;
+/// scheduler-controllers.md §2).
+pub const NODE_UNSCHEDULABLE: &str = "node(s) were unschedulable";
 /// The preemption histogram entry of a node preemption cannot help.
 pub const NOT_HELPFUL: &str = "Preemption is not helpful for scheduling";
 /// The preemption entry of a node without lower-priority pods.
@@ -349,6 +353,8 @@ pub struct Node<'p> {
     pub free_cpu_milli: i128,
     pub free_memory: i128,
     pub free_extended: Vec<(String, i64)>,
+    /// `spec.unschedulable` (`kubectl cordon`).
+    pub unschedulable: bool,
 }
 
 impl<'p> Node<'p> {
@@ -360,7 +366,21 @@ impl<'p> Node<'p> {
             free_cpu_milli: pool.cpu_milli,
             free_memory: pool.memory_bytes,
             free_extended: pool.extended_resources(),
+            unschedulable: false,
         }
+    }
+
+    /// The NodeUnschedulable filter (`node_unschedulable.go` `Filter`): a
+    /// cordoned node admits only a pod that tolerates the
+    /// `node.kubernetes.io/unschedulable:NoSchedule` taint, which the
+    /// DaemonSet controller adds to its pods
+    /// (`AddOrUpdateDaemonPodTolerations`; scheduler-controllers.md §2).
+    pub fn admits_while_cordoned(&self, pod: &PodSpec, daemon: bool) -> bool {
+        !self.unschedulable
+            || daemon
+            || pod.tolerations.iter().any(|toleration| {
+                toleration.tolerates("node.kubernetes.io/unschedulable", "", "NoSchedule")
+            })
     }
 
     /// The NodeAffinity filter on this node.
@@ -433,6 +453,7 @@ impl Unschedulable {
 /// only once per distinct outcome of the cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Verdict {
+    Cordoned,
     Taint,
     Affinity,
     /// NodeResourcesFit: the resources that did not fit, a range of the
@@ -472,6 +493,11 @@ pub fn schedule<'n, 'p: 'n>(
     }
     for (index, node) in nodes.into_iter().enumerate() {
         total += 1;
+        // The default filter order: NodeUnschedulable first (§2).
+        if !node.admits_while_cordoned(pod, pin.is_some()) {
+            count(&mut tally, Verdict::Cordoned);
+            continue;
+        }
         if !node.tolerated(pod, pin.is_some()) {
             count(&mut tally, Verdict::Taint);
             continue;
@@ -544,6 +570,7 @@ pub fn schedule<'n, 'p: 'n>(
     let mut rejections: Vec<Rejection> = Vec::new();
     for (verdict, nodes) in tally {
         let (unresolvable, reasons) = match verdict {
+            Verdict::Cordoned => (true, vec![NODE_UNSCHEDULABLE.to_string()]),
             Verdict::Taint => (true, vec![UNTOLERATED_TAINT.to_string()]),
             Verdict::Affinity => (true, vec![NODE_AFFINITY.to_string()]),
             Verdict::Insufficient {

@@ -149,6 +149,7 @@ impl<'a> Sim<'a> {
                 sandbox: None,
                 deleting: None,
                 deleted: None,
+                deletion_grace: None,
             },
             request: sched::Request::of(workload),
             placed: None,
@@ -158,6 +159,7 @@ impl<'a> Sim<'a> {
             done: false,
             sets: Vec::new(),
             tally: rollout::Tally::default(),
+            replace_when_gone: false,
         });
         self.deployment_pod_created(index);
         self.push(now, Ev::Schedule(index, 0));
@@ -304,6 +306,14 @@ impl<'a> Sim<'a> {
         let request = sim.request.clone();
         self.nodes[node_index].sched.give_back(&request);
         self.nodes_changed += 1;
+        self.requeue_unschedulable(true);
+    }
+
+    /// The unschedulable pods go back to the active queue, or to the
+    /// backoff queue until their backoff is over: those waiting for
+    /// capacity when a pod freed some, all of them when a node changed
+    /// (an uncordon, `act.rs`).
+    pub(super) fn requeue_unschedulable(&mut self, capacity_only: bool) {
         let now = self.now;
         self.unschedulable
             .retain(|&other| self.pods[other].run.deleting.is_none());
@@ -313,7 +323,7 @@ impl<'a> Sim<'a> {
             if waiting.run.node.is_some()
                 || waiting.run.deleting.is_some()
                 || waiting.queue.attempts == 0
-                || !waiting.queue.waits_for_capacity
+                || (capacity_only && !waiting.queue.waits_for_capacity)
             {
                 continue;
             }
@@ -387,6 +397,9 @@ impl<'a> Sim<'a> {
         self.deployment_pod_changed(pod);
         if let Owner::Job(job) = self.pods[pod].owner {
             self.job_check_terminal(job);
+        }
+        if self.pods[pod].replace_when_gone {
+            self.replace_gone(pod);
         }
     }
 
@@ -862,10 +875,15 @@ impl<'a> Sim<'a> {
     }
 
     pub(super) fn statefulset_create(&mut self, set: usize) {
-        let sim = &self.statefulsets[set];
-        let (workload, ordinal) = (sim.workload, sim.created);
-        let name = format!("{}-{ordinal}", workload.name);
+        let ordinal = self.statefulsets[set].created;
         self.statefulsets[set].created += 1;
+        self.statefulset_create_ordinal(set, ordinal);
+    }
+
+    /// The StatefulSet's pod `ordinal` (again, once a deleted one is gone).
+    pub(super) fn statefulset_create_ordinal(&mut self, set: usize, ordinal: usize) {
+        let workload = self.statefulsets[set].workload;
+        let name = format!("{}-{ordinal}", workload.name);
         self.object_event(
             format!("StatefulSet/{}", workload.name),
             false,

@@ -7,6 +7,8 @@
 //! scheduling queue are in `controllers.rs`
 //! (`shared/reference/scheduler-controllers.md`).
 
+#[path = "act.rs"]
+mod act;
 #[path = "backoff.rs"]
 mod backoff;
 #[path = "controllers.rs"]
@@ -26,6 +28,8 @@ mod rollout;
 mod scale;
 #[path = "stop.rs"]
 mod stop;
+#[path = "templates.rs"]
+mod templates;
 #[path = "volumes.rs"]
 mod volumes;
 
@@ -122,7 +126,8 @@ enum Ev {
     /// The volume manager retries a volume that failed to mount: (pod,
     /// the durationBeforeRetry that has just passed; `volumes.rs`).
     MountRetry(usize, Millis),
-    /// The Scenario's action (index): `kubectl scale` (`scale.rs`).
+    /// The Scenario's action (index): `kubectl scale`, `delete`, `cordon`,
+    /// `uncordon`, `drain` (`act.rs`).
     Action(usize),
     /// The Scenario's rollout (index): a new template (`rollout.rs`).
     Rollout(usize),
@@ -258,6 +263,9 @@ struct PodSim<'a> {
     /// ReplicaSet), and what it adds to their counts (`rollout.rs`).
     sets: Vec<(usize, usize)>,
     tally: rollout::Tally,
+    /// Deleted by a person (`act.rs`): a StatefulSet or DaemonSet makes
+    /// its replacement once it is gone.
+    replace_when_gone: bool,
 }
 
 /// The controller that created a pod.
@@ -370,6 +378,9 @@ struct Sim<'a> {
     /// The FailedScheduling texts written so far, by outcome (at most
     /// `FAILED_SCHEDULING_TEXTS`; `controllers.rs`).
     failed_scheduling: Vec<(sched::Unschedulable, Arc<str>)>,
+    /// What `Run::action_errors` and `Run::cordons` say (`act.rs`).
+    action_errors: Vec<super::ActionError>,
+    cordons: Vec<super::Cordon>,
     /// Bumped whenever a node's free resources change (`take`, `give_back`).
     nodes_changed: u64,
     /// The last failed scheduling cycle (`controllers.rs` `attempt_schedule`).
@@ -383,6 +394,9 @@ struct Sim<'a> {
     deployments: Vec<rollout::DeploymentSim<'a>>,
     /// Per Scenario rollout, the Deployment with its new template.
     rollout_templates: &'a [Option<Workload>],
+    /// Per Scenario action, a `restart`'s Deployment with its restarted
+    /// template (`templates.rs` `restart_template`).
+    restart_templates: &'a [Option<Workload>],
     /// Take the shortcuts that change how the engine gets to a run, never
     /// the run (`probes.rs` `counted`); off only in the tests that check so.
     shortcuts: bool,
@@ -539,7 +553,18 @@ fn engine_once(
             workloads
                 .iter()
                 .find(|w| w.kind == WorkloadKind::Deployment && w.name == rollout.workload)
-                .map(|w| rollout::rollout_template(w, &rollout.image))
+                .map(|w| templates::rollout_template(w, &rollout.image))
+        })
+        .collect();
+    let restart_templates: Vec<Option<Workload>> = scenario
+        .actions
+        .iter()
+        .map(|action| match &action.act {
+            crate::manifest::scenario::Act::Restart(target) => workloads
+                .iter()
+                .find(|w| w.kind == WorkloadKind::Deployment && w.name == target.deployment)
+                .map(|w| templates::restart_template(w, action.at)),
+            _ => None,
         })
         .collect();
     let mut sim = Sim {
@@ -558,12 +583,15 @@ fn engine_once(
         statefulsets: Vec::new(),
         unschedulable: Vec::new(),
         failed_scheduling: Vec::new(),
+        action_errors: Vec::new(),
+        cordons: Vec::new(),
         nodes_changed: 0,
         last_failure: None,
         workloads,
         applied,
         deployments: Vec::new(),
         rollout_templates: &rollout_templates,
+        restart_templates: &restart_templates,
         shortcuts,
         park,
         diverged: false,
@@ -582,7 +610,7 @@ fn engine_once(
                 sim.create_pod(workload, workload.name.clone(), Owner::None, None, None);
             }
             WorkloadKind::Deployment => {
-                let hash = rollout::template_hash(workload, None);
+                let hash = templates::template_hash(workload, None);
                 let names: Vec<String> = (0..count(&workload.replicas))
                     .map(|_| format!("{}-{hash}-{}", workload.name, sim.rng.suffix(5)))
                     .collect();
@@ -661,6 +689,8 @@ fn engine_once(
         autoscalers: Vec::new(),
         deployments,
         assumed: reading.assumed.clone(),
+        action_errors: sim.action_errors,
+        cordons: sim.cordons,
     };
     Some((run, parked))
 }

@@ -136,6 +136,53 @@ pub struct Run {
     /// (`Reading::assumed`, `manifest::assumed`): the diagnosis says when
     /// an outcome follows from one of them.
     pub assumed: Vec<crate::manifest::assumed::Assumption>,
+    /// The Scenario's actions that named what did not exist at their time
+    /// (`sim/act.rs`): they did nothing. Reported by the run, not by the
+    /// reading: which pods exist at a time is known only once simulated.
+    pub action_errors: Vec<ActionError>,
+    /// Each node cordoned by an action: (node, from, until uncordoned).
+    pub cordons: Vec<Cordon>,
+}
+
+/// An action that could not happen, with the place of the name it gives
+/// (data: `explain::actions::message` words it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionError {
+    pub span: crate::span::Span,
+    /// The action's time.
+    pub at: Millis,
+    /// The action's key (`delete`, `drain`).
+    pub verb: &'static str,
+    pub problem: ActionProblem,
+}
+
+/// What an action named that was not there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ActionProblem {
+    /// No pod of that name exists at the action's time.
+    NoSuchPod(String),
+    /// The cluster has no node of that name; its nodes.
+    NoSuchNode { node: String, nodes: Vec<String> },
+    /// The text has no Deployment of that name.
+    NoSuchDeployment(String),
+}
+
+/// A node's `spec.unschedulable: true` over a time (`kubectl cordon`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cordon {
+    pub node: String,
+    pub from: Millis,
+    pub until: Option<Millis>,
+}
+
+impl Run {
+    /// Whether `node` is cordoned at `at` (`kubectl get nodes` shows
+    /// `SchedulingDisabled`).
+    pub fn cordoned_at(&self, node: &str, at: Millis) -> bool {
+        self.cordons
+            .iter()
+            .any(|c| c.node == node && c.from <= at && c.until.is_none_or(|until| until > at))
+    }
 }
 
 /// A Deployment over the run (`sim/rollout.rs`, docs/rollouts.md).
@@ -347,6 +394,18 @@ pub struct PodRun {
     /// from the API (its containers stopped); a controller's deletion.
     pub deleting: Option<Millis>,
     pub deleted: Option<Millis>,
+    /// `metadata.deletionGracePeriodSeconds` when a person's delete gave
+    /// its own (`delete: {gracePeriodSeconds}`, `sim/act.rs`); `None`: the
+    /// pod's `terminationGracePeriodSeconds`.
+    pub deletion_grace: Option<i64>,
+}
+
+impl PodRun {
+    /// The grace period its deletion runs with (kubelet.md §3).
+    pub fn grace_seconds(&self) -> i64 {
+        self.deletion_grace
+            .unwrap_or(self.spec.termination_grace_period_seconds.value)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -20,6 +20,7 @@
 //! available (Ready + `minReadySeconds`), when a pod is gone, and at the
 //! progress check `requeueStuckDeployment` asks for.
 
+use super::templates::template_hash;
 use super::*;
 use crate::manifest::model::IntOrPercent;
 use crate::sim::{DeploymentCondition, DeploymentRun, ReplicaSetRun};
@@ -124,58 +125,6 @@ fn shown(setting: IntOrPercent) -> String {
     setting.text()
 }
 
-/// A Deployment's `pod-template-hash`: `controller.ComputeHash` over its
-/// template (`manifest::canonical::pod_template_hash`), so the same
-/// template gets the same hash whatever the text around it, and any change
-/// of it a new one (scheduler-controllers.md §6.1).
-pub(super) fn template_hash(workload: &Workload, collision_count: Option<u32>) -> String {
-    let empty = crate::manifest::canonical::Canon::Map(Vec::new());
-    crate::manifest::canonical::pod_template_hash(
-        workload.template.as_ref().unwrap_or(&empty),
-        collision_count,
-    )
-}
-
-/// The rollout's template: the workload with the new image in the
-/// container whose image repository is the new image's, else the first;
-/// a defaulted `imagePullPolicy` follows the new tag (`Always` for
-/// `latest` or none, `IfNotPresent` otherwise: `SetDefaults_Container`).
-pub(super) fn rollout_template(workload: &Workload, image: &str) -> Workload {
-    let mut template = workload.clone();
-    let repository = crate::sim::image::repository(image);
-    let containers = &mut template.pod.containers;
-    let index = containers
-        .iter()
-        .position(|c| {
-            c.image
-                .as_ref()
-                .is_some_and(|i| crate::sim::image::repository(&i.value) == repository)
-        })
-        .unwrap_or(0);
-    if let Some(container) = containers.get_mut(index) {
-        let span = container.image.as_ref().and_then(|i| i.span);
-        container.image = Some(crate::manifest::model::Setting {
-            value: image.to_string(),
-            span,
-        });
-        let name = container.name.clone();
-        template.template = template
-            .template
-            .as_ref()
-            .map(|canon| canon.with_image(&name, image));
-        if container.image_pull_policy.is_default() {
-            let tagged = crate::sim::image::normalized(image);
-            container.image_pull_policy.value =
-                if image.contains('@') || !tagged.ends_with(":latest") {
-                    "IfNotPresent".into()
-                } else {
-                    "Always".into()
-                };
-        }
-    }
-    template
-}
-
 impl<'a> Sim<'a> {
     /// The Deployment controller adopts a Deployment created at 0 with its
     /// first ReplicaSet (`hash`, `replicas` pods already created).
@@ -244,21 +193,38 @@ impl<'a> Sim<'a> {
         let Some(Some(template)) = self.rollout_templates.get(index) else {
             return;
         };
+        self.new_template(&rollout.workload, template);
+    }
+
+    /// The Scenario's action `index`, a `restart` (`act.rs`): the
+    /// Deployment's template gets its `restartedAt` annotation now.
+    pub(super) fn restart(&mut self, index: usize) {
+        let Some(Some(template)) = self.restart_templates.get(index) else {
+            return;
+        };
+        let name = template.name.clone();
+        self.new_template(&name, template);
+    }
+
+    /// Deployment `name`'s template becomes `template` now.
+    fn new_template(&mut self, name: &str, template: &'a Workload) {
         let Some(d) = self
             .deployments
             .iter()
-            .position(|d| d.workload.name == rollout.workload)
+            .position(|d| d.workload.name == name)
         else {
             return;
         };
         let now = self.now;
         // `FindNewReplicaSet`: a ReplicaSet with an equal template is the
         // new one (a rollback reuses it); else none until the sync
-        // creates it (sync.go `getNewReplicaSet`).
+        // creates it (sync.go `getNewReplicaSet`). Equal: the same pod
+        // and the same template metadata (a restart changes only an
+        // annotation).
         let found = self.deployments[d]
             .templates
             .iter()
-            .position(|t| t.pod == template.pod);
+            .position(|t| t.pod == template.pod && t.template == template.template);
         // The rollout's first sync runs with the status written before
         // it: the old ReplicaSet is no longer the updated one.
         let updated = found.map_or(0, |rs| self.live_of(d, rs).len());
@@ -579,6 +545,21 @@ impl<'a> Sim<'a> {
                 self.create_pod(template, name, Owner::None, Some(hash.clone()), None);
             }
         }
+    }
+
+    /// The ReplicaSet controller sees a pod of its own deleted (`act.rs`):
+    /// `manageReplicas` brings each of the pod's ReplicaSets back to its
+    /// `spec.replicas` (`FilterActivePods` leaves the terminating pod out),
+    /// then the Deployment syncs.
+    pub(super) fn replica_sets_resync(&mut self, pod: usize) {
+        for i in 0..self.pods[pod].sets.len() {
+            let (d, rs) = self.pods[pod].sets[i];
+            let size = self.deployments[d].size(rs);
+            if self.live_of(d, rs).len() != size {
+                self.replica_set_to(d, rs, size);
+            }
+        }
+        self.deployment_pod_changed(pod);
     }
 
     /// `kubectl scale` of a Deployment (`scale.rs`): `spec.replicas`

@@ -36,20 +36,11 @@
 
 use super::*;
 use crate::manifest::model::WorkloadKind;
+use crate::manifest::scenario::Scale;
 
 impl<'a> Sim<'a> {
-    /// The Scenario's action `index` happens now.
-    pub(super) fn action(&mut self, index: usize) {
-        let Some(scale) = self
-            .scenario
-            .actions
-            .iter()
-            .chain(self.applied)
-            .nth(index)
-            .and_then(|a| a.scale.as_ref())
-        else {
-            return;
-        };
+    /// `kubectl scale` (an action, or an autoscaler's decision) now.
+    pub(super) fn scale_action(&mut self, scale: &Scale) {
         let Some(workload) = self.workloads.iter().find(|w| {
             w.name == scale.name
                 && matches!(w.kind, WorkloadKind::Deployment | WorkloadKind::ReplicaSet)

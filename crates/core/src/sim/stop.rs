@@ -24,7 +24,7 @@ impl<'a> Sim<'a> {
         stopped: &[usize],
         kind: fn(i64) -> ExitKind,
     ) {
-        let grace = self.pods[pod].spec.termination_grace_period_seconds.value;
+        let grace = self.pods[pod].run.grace_seconds();
         let app = self.pods[pod].spec.containers.len();
         let mut times: Vec<(usize, (Millis, i64))> = stopped
             .iter()

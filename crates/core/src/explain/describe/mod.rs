@@ -292,7 +292,7 @@ fn header(text: &mut Text, pod: &PodRun, view: &PodView) {
     // `Terminating (lasts <age of deletionTimestamp>)` and its grace period.
     // The API server sets deletionTimestamp to the delete + the grace
     // period, so it lies in the future while the pod stops: `<invalid>`.
-    let grace = pod.spec.termination_grace_period_seconds.value.max(0);
+    let grace = pod.grace_seconds().max(0);
     match pod.deleting.filter(|deleting| *deleting <= view.at) {
         Some(deleting) if !matches!(view.phase, "Succeeded" | "Failed") => {
             // A metav1.Time: whole seconds on the wire.

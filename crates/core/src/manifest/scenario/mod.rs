@@ -14,7 +14,11 @@ use crate::manifest::quantity::{self, Quantity};
 use crate::manifest::yaml::Node;
 use crate::span::Span;
 
+mod actions;
 mod traffic;
+
+use actions::lower_act;
+pub use actions::{Act, Action, Delete, DeploymentRef, NodeRef, Scale};
 
 use traffic::{cpu_of, lower_serve, lower_traffic, serve_of};
 pub use traffic::{Arrivals, Cpu, CpuSpec, Interceptor, RateStep, Serve, ServeSpec, Traffic};
@@ -65,22 +69,6 @@ pub struct Rollout {
     pub span: Span,
     pub workload: String,
     pub image: String,
-}
-
-/// `{at: 6m, scale: {name: model-api, replicas: 1}}`: at `at`, what
-/// `kubectl scale deployment/model-api --replicas=1` does.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Action {
-    pub at: Millis,
-    pub span: Span,
-    pub scale: Option<Scale>,
-}
-
-/// The Deployment or ReplicaSet `name` scaled to `replicas`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Scale {
-    pub name: String,
-    pub replicas: i64,
 }
 
 /// One `spec.workload[]` entry as written (or what a workload's
@@ -682,12 +670,7 @@ pub fn lower_scenario(root: &Node, kind_span: Span) -> Scenario {
         .map(|item| Action {
             at: duration_at(item, "at").map_or(0, |at| at.value),
             span: item.span,
-            scale: item.get("scale").and_then(|scale| {
-                Some(Scale {
-                    name: scale.get("name")?.as_str()?.to_string(),
-                    replicas: scale.get("replicas")?.as_int()?.clamp(0, 1000),
-                })
-            }),
+            act: lower_act(item),
         })
         .collect();
     scenario.rollouts = spec

@@ -42,7 +42,7 @@ use std::sync::Arc;
 use crate::manifest::duration::Millis;
 use crate::manifest::model::WorkloadKind;
 use crate::manifest::read::Reading;
-use crate::manifest::scenario::{Action, Scale};
+use crate::manifest::scenario::{Act, Action, Scale};
 
 use super::{Event, Run};
 use controller::Controller;
@@ -140,7 +140,7 @@ pub fn replay(reading: &Reading, simulate: &dyn Fn(&[Action]) -> Run) -> Run {
                 applied.push(Action {
                     at: rescale.at,
                     span: hpa.span,
-                    scale: Some(Scale {
+                    act: Act::Scale(Scale {
                         name: hpa.target_name.clone(),
                         replicas: i64::from(rescale.replicas),
                     }),
@@ -353,7 +353,9 @@ fn spec_replicas(
         .iter()
         .filter(|action| action.at < at)
         .filter_map(|action| {
-            let scale = action.scale.as_ref()?;
+            let Act::Scale(scale) = &action.act else {
+                return None;
+            };
             (scale.name == workload.name).then_some((action.at, scale.replicas))
         })
         .collect();

@@ -770,7 +770,7 @@ fn server_changes(pod: &PodRun, container: usize, server: usize, out: &mut Vec<(
     let run = &pod.containers[container];
     let sigterm = pod.deleting.map(|deleting| {
         let spec = &pod.spec.containers[container.min(pod.spec.containers.len().saturating_sub(1))];
-        let grace = pod.spec.termination_grace_period_seconds.value.max(0);
+        let grace = pod.grace_seconds().max(0);
         let pre_stop = if grace > 0 {
             crate::sim::kubelet::pre_stop_seconds(spec).min(grace)
         } else {

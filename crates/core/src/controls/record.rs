@@ -1,0 +1,100 @@
+//! `record`: an action of the terminal (`kubectl::Output::acts`) written
+//! into the text's Scenario, with the sliders' editor (`super::set_path`,
+//! `append_item`), so the page and `podlab kubectl --record` share it.
+
+use super::{append_item, apply_edits, set_path, EditError, Value};
+use crate::i18n::Text;
+use crate::manifest::duration;
+use crate::manifest::scenario::{Act, Action};
+use crate::manifest::yaml::{self, Limits, Node};
+use crate::span::LineIndex;
+use crate::text;
+
+/// Writes `action` into the text's Scenario `actions` (docs/simulator.md
+/// "Actions"): a new item after the last one, in the list's style; the
+/// `actions` list, `spec` or a whole Scenario document added when
+/// missing. The rest of the text stays byte for byte. What the terminal's
+/// acting commands (`kubectl::Output::acts`) and `podlab kubectl --record`
+/// write, so the next run performs it.
+pub fn record(text: &str, action: &Action) -> Result<String, Text> {
+    let item = action_item(action).ok_or_else(|| {
+        text!(
+            "this action has nothing to record",
+            "這個動作沒有可記錄的內容"
+        )
+    })?;
+    let index = LineIndex::new(text);
+    let stream = yaml::parse(text, &index, &Limits::default());
+    let scenario = stream.documents.iter().find(|document| {
+        document
+            .root
+            .as_ref()
+            .and_then(|root| root.get("kind"))
+            .and_then(Node::as_str)
+            == Some("Scenario")
+    });
+    let Some(document) = scenario else {
+        let separator = if text.is_empty() || text.ends_with('\n') {
+            ""
+        } else {
+            "\n"
+        };
+        return Ok(format!(
+            "{text}{separator}---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata:\n  name: actions\nspec:\n  actions:\n    - {item}\n"
+        ));
+    };
+    let unwritable = |why: String| {
+        text!(
+            "the action cannot be written into the Scenario: {why}",
+            "無法把這個動作寫進 Scenario：{why}"
+        )
+    };
+    let root = match &document.root {
+        Some(root) if !document.broken => root,
+        _ => {
+            return Err(text!(
+                "the Scenario document has a YAML error: fix it before recording an action",
+                "Scenario 文件有 YAML 錯誤：請先修正再記錄動作"
+            ))
+        }
+    };
+    let listed = root
+        .get("spec")
+        .and_then(|spec| spec.get("actions"))
+        .filter(|actions| actions.items().is_some_and(|items| !items.is_empty()));
+    let edits = match listed {
+        Some(actions) => append_item(text, actions, &item),
+        None => set_path(text, root, &["spec", "actions"], Value::Seq(vec![item])),
+    }
+    .map_err(|error| match error {
+        EditError::Unsupported(why) => unwritable(why),
+        EditError::NoContainer => unwritable("no container".into()),
+    })?;
+    Ok(apply_edits(text, &edits))
+}
+
+/// An action as a flow item of `actions`: `{ at: 12m, delete: { pod: p } }`.
+fn action_item(action: &Action) -> Option<String> {
+    let body = match &action.act {
+        Act::Scale(scale) => format!(
+            "scale: {{ name: {}, replicas: {} }}",
+            scale.name, scale.replicas
+        ),
+        Act::Delete(delete) => {
+            let mut fields = vec![format!("pod: {}", delete.pod)];
+            if let Some(grace) = delete.grace_period_seconds {
+                fields.push(format!("gracePeriodSeconds: {grace}"));
+            }
+            if delete.force {
+                fields.push("force: true".into());
+            }
+            format!("delete: {{ {} }}", fields.join(", "))
+        }
+        Act::Cordon(node) | Act::Uncordon(node) | Act::Drain(node) => {
+            format!("{}: {{ node: {} }}", action.act.key(), node.node)
+        }
+        Act::Restart(target) => format!("restart: {{ deployment: {} }}", target.deployment),
+        Act::Nothing => return None,
+    };
+    Some(format!("{{ at: {}, {body} }}", duration::format(action.at)))
+}

@@ -1,0 +1,281 @@
+//! The commands that act, read as kubectl v1.35.2 reads them: `delete
+//! pod`, `scale`, `cordon`, `uncordon`, `drain` (what they do is `kubectl/act.rs`).
+//! Their texts were checked against the real kubectl through the fake API
+//! server (`crates/cli/tests/kubectl/acts.rs`).
+
+use super::{flags, kind, namespace, not_emulated, usage, Command, Flag, Kind, Parsed, Refusal};
+
+const DELETE: &[Flag] = &[
+    Flag("grace-period", None, true),
+    Flag("force", None, false),
+    Flag("now", None, false),
+    Flag("wait", None, false),
+];
+const DELETE_OTHER: &[Flag] = &[
+    Flag("all", None, false),
+    Flag("all-namespaces", Some('A'), false),
+    Flag("selector", Some('l'), true),
+    Flag("field-selector", None, true),
+    Flag("filename", Some('f'), true),
+    Flag("kustomize", Some('k'), true),
+    Flag("recursive", Some('R'), false),
+    Flag("cascade", None, true),
+    Flag("dry-run", None, true),
+    Flag("output", Some('o'), true),
+    Flag("ignore-not-found", None, false),
+    Flag("timeout", None, true),
+    Flag("raw", None, true),
+    Flag("interactive", Some('i'), false),
+];
+const NODE: &[Flag] = &[];
+const NODE_OTHER: &[Flag] = &[
+    Flag("selector", Some('l'), true),
+    Flag("dry-run", None, true),
+];
+const DRAIN: &[Flag] = &[
+    Flag("ignore-daemonsets", None, false),
+    Flag("force", None, false),
+    Flag("delete-emptydir-data", None, false),
+];
+const DRAIN_OTHER: &[Flag] = &[
+    Flag("selector", Some('l'), true),
+    Flag("pod-selector", None, true),
+    Flag("dry-run", None, true),
+    Flag("grace-period", None, true),
+    Flag("timeout", None, true),
+    Flag("disable-eviction", None, false),
+    Flag("skip-wait-for-delete-timeout", None, true),
+    Flag("delete-local-data", None, false),
+    Flag("chunk-size", None, true),
+];
+
+/// `kubectl delete pod NAME… [--grace-period=N] [--force] [--now]`.
+/// `DeleteOptions.Complete`/`Validate`
+/// (`staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go`): `--now` is a
+/// grace of 1, `--force` with a grace above 0 is refused.
+pub(super) fn delete(words: &[String]) -> Result<Parsed, Refusal> {
+    let flags = flags(words, DELETE, DELETE_OTHER, "delete")?;
+    let force = flags.bool("force", None, "delete")?;
+    let now = flags.bool("now", None, "delete")?;
+    let grace = match flags.get("grace-period") {
+        None => None,
+        Some(value) => Some(value.parse::<i64>().map_err(|_| {
+            usage(
+                &format!("invalid argument \"{value}\" for \"--grace-period\" flag: strconv.ParseInt: parsing \"{value}\": invalid syntax"),
+                "delete",
+            )
+        })?),
+    };
+    if flags.get("wait").is_some() {
+        return Err(not_emulated("delete --wait"));
+    }
+    let names = typed_names(&flags.args, "delete", |kind| kind == Kind::Pod)?.1;
+    let mut grace = grace;
+    if now {
+        if grace.is_some_and(|g| g != -1) {
+            return Err(Refusal::Kubectl(
+                "error: --now and --grace-period cannot be specified together\n".into(),
+            ));
+        }
+        grace = Some(1);
+    }
+    if force && grace.is_some_and(|g| g > 0) {
+        return Err(Refusal::Kubectl(
+            "error: --force and --grace-period greater than 0 cannot be specified together\n"
+                .into(),
+        ));
+    }
+    Ok(Parsed {
+        namespace: namespace(&flags),
+        command: Command::Delete {
+            pods: names,
+            grace_period: grace.filter(|g| *g >= 0),
+            force,
+        },
+    })
+}
+
+/// The builder's refusal of `TYPE NAME` mixed with `TYPE/NAME`.
+fn mixed_forms() -> Refusal {
+    Refusal::Kubectl(
+        "error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'\n"
+            .into(),
+    )
+}
+
+/// `TYPE NAME…` or `TYPE/NAME…`, as the resource builder reads them: the
+/// type (one `wanted`, else a note) and the names.
+fn typed_names(
+    args: &[String],
+    command: &str,
+    wanted: fn(Kind) -> bool,
+) -> Result<(Kind, Vec<String>), Refusal> {
+    let Some(first) = args.first() else {
+        return Err(Refusal::Kubectl(
+            "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'\n".into(),
+        ));
+    };
+    let kind_of = |word: &str| match kind(word) {
+        Some(found) if wanted(found) => Ok(found),
+        Some(other) => Err(not_emulated(&format!("{command} {}", other.plural()))),
+        None => Err(Refusal::Kubectl(format!(
+            "error: the server doesn't have a resource type \"{word}\"\n"
+        ))),
+    };
+    let (found, names) = if first.contains('/') {
+        let mut names = Vec::new();
+        let mut found = None;
+        for word in args {
+            let (word, name) = word.split_once('/').ok_or_else(mixed_forms)?;
+            let this = kind_of(word)?;
+            if found.is_some_and(|known| known != this) {
+                return Err(not_emulated(&format!("{command} of several types")));
+            }
+            found = Some(this);
+            names.push(name.to_string());
+        }
+        (found.unwrap_or(Kind::Pod), names)
+    } else {
+        let found = kind_of(first)?;
+        if args[1..].iter().any(|name| name.contains('/')) {
+            return Err(mixed_forms());
+        }
+        (found, args[1..].to_vec())
+    };
+    if names.is_empty() {
+        return Err(Refusal::Kubectl(
+            "error: resource(s) were provided, but no name was specified\n".into(),
+        ));
+    }
+    Ok((found, names))
+}
+
+const SCALE: &[Flag] = &[Flag("replicas", None, true)];
+const SCALE_OTHER: &[Flag] = &[
+    Flag("current-replicas", None, true),
+    Flag("resource-version", None, true),
+    Flag("selector", Some('l'), true),
+    Flag("all", None, false),
+    Flag("filename", Some('f'), true),
+    Flag("kustomize", Some('k'), true),
+    Flag("recursive", Some('R'), false),
+    Flag("timeout", None, true),
+    Flag("dry-run", None, true),
+    Flag("output", Some('o'), true),
+];
+
+/// `kubectl scale deployment|rs NAME… --replicas=N`
+/// (`staging/src/k8s.io/kubectl/pkg/cmd/scale/scale.go`): `--replicas` is
+/// a required flag (cobra says so before anything else), then checked
+/// non-negative, then the resources are read.
+pub(super) fn scale(words: &[String]) -> Result<Parsed, Refusal> {
+    let flags = flags(words, SCALE, SCALE_OTHER, "scale")?;
+    let Some(value) = flags.get("replicas") else {
+        return Err(Refusal::Kubectl(
+            "error: required flag(s) \"replicas\" not set\n".into(),
+        ));
+    };
+    let replicas = value.parse::<i64>().map_err(|_| {
+        usage(
+            &format!("invalid argument \"{value}\" for \"--replicas\" flag: strconv.ParseInt: parsing \"{value}\": invalid syntax"),
+            "scale",
+        )
+    })?;
+    if replicas < 0 {
+        return Err(Refusal::Kubectl(
+            "error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0\n".into(),
+        ));
+    }
+    let (kind, names) = typed_names(&flags.args, "scale", |kind| {
+        matches!(kind, Kind::Deployment | Kind::ReplicaSet)
+    })?;
+    Ok(Parsed {
+        namespace: namespace(&flags),
+        command: Command::Scale {
+            kind,
+            names,
+            replicas,
+        },
+    })
+}
+
+const RESTART_OTHER: &[Flag] = &[
+    Flag("selector", Some('l'), true),
+    Flag("filename", Some('f'), true),
+    Flag("dry-run", None, true),
+    Flag("output", Some('o'), true),
+];
+
+/// `kubectl rollout restart deployment [NAME…]`
+/// (`staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_restart.go`): no
+/// resource is kubectl's error, `deployment` alone restarts every one.
+pub(super) fn restart(words: &[String]) -> Result<Parsed, Refusal> {
+    let flags = flags(words, &[], RESTART_OTHER, "rollout restart")?;
+    if flags.args.is_empty() {
+        return Err(Refusal::Kubectl(
+            "error: required resource not specified\n".into(),
+        ));
+    }
+    let wanted = |kind| kind == Kind::Deployment;
+    let names = match flags.args.as_slice() {
+        [one] if !one.contains('/') => match kind(one) {
+            Some(Kind::Deployment) => Vec::new(),
+            Some(other) => {
+                return Err(not_emulated(&format!("rollout restart {}", other.plural())))
+            }
+            None => {
+                return Err(Refusal::Kubectl(format!(
+                    "error: the server doesn't have a resource type \"{one}\"\n"
+                )))
+            }
+        },
+        args => typed_names(args, "rollout restart", wanted)?.1,
+    };
+    Ok(Parsed {
+        namespace: namespace(&flags),
+        command: Command::RolloutRestart { names },
+    })
+}
+
+/// `kubectl cordon|uncordon NODE…`.
+pub(super) fn cordon(words: &[String], verb: &'static str) -> Result<Parsed, Refusal> {
+    let flags = flags(words, NODE, NODE_OTHER, verb)?;
+    if flags.args.is_empty() {
+        return Err(node_usage(verb));
+    }
+    Ok(Parsed {
+        namespace: namespace(&flags),
+        command: Command::Cordon {
+            nodes: flags.args.clone(),
+            cordon: verb == "cordon",
+        },
+    })
+}
+
+/// `kubectl drain NODE [--ignore-daemonsets] [--force]
+/// [--delete-emptydir-data]`.
+pub(super) fn drain(words: &[String]) -> Result<Parsed, Refusal> {
+    let flags = flags(words, DRAIN, DRAIN_OTHER, "drain")?;
+    let [node] = flags.args.as_slice() else {
+        if flags.args.is_empty() {
+            return Err(node_usage("drain"));
+        }
+        return Err(not_emulated("drain with several nodes"));
+    };
+    Ok(Parsed {
+        namespace: namespace(&flags),
+        command: Command::Drain {
+            node: node.clone(),
+            ignore_daemonsets: flags.bool("ignore-daemonsets", None, "drain")?,
+            force: flags.bool("force", None, "drain")?,
+            delete_emptydir_data: flags.bool("delete-emptydir-data", None, "drain")?,
+        },
+    })
+}
+
+/// `cmdutil.UsageErrorf` of the node commands.
+fn node_usage(verb: &str) -> Refusal {
+    Refusal::Kubectl(format!(
+        "error: USAGE: {verb} NODE [flags]\nSee 'kubectl {verb} -h' for help and examples\n"
+    ))
+}

@@ -1,0 +1,151 @@
+//! The Scenario's `actions`: what a person does with kubectl at a time, as
+//! data (`sim/act.rs` performs them, `controls::record` writes one;
+//! docs/simulator.md "Actions").
+
+use crate::manifest::duration::Millis;
+use crate::manifest::yaml::Node;
+use crate::span::Span;
+
+/// One entry of `actions`: at `at`, what a person does with kubectl
+/// (`{at: 6m, scale: {name: model-api, replicas: 1}}` is what
+/// `kubectl scale deployment/model-api --replicas=1` does). The manifest
+/// layer reads data: `sim/act.rs` performs it, and `record` writes one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Action {
+    pub at: Millis,
+    pub span: Span,
+    pub act: Act,
+}
+
+/// What an action does (docs/simulator.md "Actions").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Act {
+    /// `scale: {name, replicas}`: `kubectl scale`.
+    Scale(Scale),
+    /// `delete: {pod, gracePeriodSeconds?, force?}`: `kubectl delete pod`.
+    Delete(Delete),
+    /// `cordon: {node}`: `kubectl cordon` (`spec.unschedulable: true`).
+    Cordon(NodeRef),
+    /// `uncordon: {node}`: `kubectl uncordon`.
+    Uncordon(NodeRef),
+    /// `drain: {node}`: `kubectl drain --ignore-daemonsets`: cordon, then
+    /// the eviction API for every pod on the node but DaemonSet pods.
+    Drain(NodeRef),
+    /// `restart: {deployment}`: `kubectl rollout restart deployment`: the
+    /// template's `kubectl.kubernetes.io/restartedAt` annotation, so a new
+    /// ReplicaSet rolls out (`sim/rollout.rs`).
+    Restart(DeploymentRef),
+    /// No action written, or one of the wrong shape (`validate.rs` said so):
+    /// nothing happens.
+    Nothing,
+}
+
+impl Act {
+    /// The key the action is written under (`delete`, `drain`).
+    pub fn key(&self) -> &'static str {
+        match self {
+            Act::Scale(_) => "scale",
+            Act::Delete(_) => "delete",
+            Act::Cordon(_) => "cordon",
+            Act::Uncordon(_) => "uncordon",
+            Act::Drain(_) => "drain",
+            Act::Restart(_) => "restart",
+            Act::Nothing => "",
+        }
+    }
+}
+
+/// `kubectl delete pod NAME [--grace-period=N] [--force]`, as the
+/// DeleteOptions kubectl sends (docs/kubectl.md "Commands that act").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Delete {
+    pub pod: String,
+    /// The pod name's place in the text (an action naming no pod points there).
+    pub span: Span,
+    /// `gracePeriodSeconds`; `None`: the pod's own
+    /// `terminationGracePeriodSeconds`.
+    pub grace_period_seconds: Option<i64>,
+    pub force: bool,
+}
+
+impl Delete {
+    /// The grace period the API server gets, as `kubectl delete`'s
+    /// `DeleteOptions.Complete` turns the flags into it
+    /// (`staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go`): a 0 without
+    /// `--force` becomes 1, `--force` alone becomes 0. `None`: the pod's own.
+    pub fn grace(&self) -> Option<i64> {
+        match (self.grace_period_seconds, self.force) {
+            (Some(0), false) => Some(1),
+            (None, true) => Some(0),
+            (grace, _) => grace,
+        }
+    }
+}
+
+/// The Deployment an action names, and where its name is written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeploymentRef {
+    pub deployment: String,
+    pub span: Span,
+}
+
+/// The node an action names, and where its name is written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeRef {
+    pub node: String,
+    pub span: Span,
+}
+
+/// The Deployment or ReplicaSet `name` scaled to `replicas`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scale {
+    pub name: String,
+    pub replicas: i64,
+}
+
+/// The first action key written in an `actions` entry (one per entry;
+/// docs/simulator.md "Actions").
+pub(super) fn lower_act(item: &Node) -> Act {
+    let node_ref = |value: &Node| {
+        let name = value.get("node")?;
+        Some(NodeRef {
+            node: name.as_str()?.to_string(),
+            span: name.span,
+        })
+    };
+    for entry in item.entries().unwrap_or(&[]) {
+        let value = &entry.value;
+        let act = match entry.key_str() {
+            "scale" => (|| {
+                Some(Act::Scale(Scale {
+                    name: value.get("name")?.as_str()?.to_string(),
+                    replicas: value.get("replicas")?.as_int()?.clamp(0, 1000),
+                }))
+            })(),
+            "delete" => (|| {
+                let pod = value.get("pod")?;
+                Some(Act::Delete(Delete {
+                    pod: pod.as_str()?.to_string(),
+                    span: pod.span,
+                    grace_period_seconds: value
+                        .get("gracePeriodSeconds")
+                        .and_then(Node::as_int)
+                        .map(|grace| grace.max(0)),
+                    force: value.get("force").and_then(Node::as_bool).unwrap_or(false),
+                }))
+            })(),
+            "cordon" => node_ref(value).map(Act::Cordon),
+            "uncordon" => node_ref(value).map(Act::Uncordon),
+            "drain" => node_ref(value).map(Act::Drain),
+            "restart" => value.get("deployment").and_then(|name| {
+                Some(Act::Restart(DeploymentRef {
+                    deployment: name.as_str()?.to_string(),
+                    span: name.span,
+                }))
+            }),
+            _ => continue,
+        };
+        return act.unwrap_or(Act::Nothing);
+    }
+    Act::Nothing
+}
