@@ -148,3 +148,14 @@ pub fn set_viewport(session: &Session, width: u32, height: u32) {
         height + height.saturating_sub(measured(1, height)),
     );
 }
+
+/// Types `keys` in the kubectl terminal (`\n` or `keys::ENTER` runs the
+/// line) and waits for its entry number `entry` to hold `expect`.
+pub fn terminal_line(session: &Session, keys: &str, entry: usize, expect: &str) {
+    let input = session.wait_for_element("[data-testid=terminal-input]", RELINT);
+    session.send_keys(&input, keys);
+    session.wait_for(expect, RELINT, |session| {
+        let text = try_text_of(session, &format!("[data-testid=terminal-entry-{entry}]"))?;
+        text.contains(expect).then_some(())
+    });
+}

@@ -9,7 +9,7 @@
 //! a solved exercise links the next one. Screenshots go to target/e2e/.
 
 use podlab_core::exercise::Exercise;
-use podlab_e2e::page::{text_of, try_text_of, PAGE_LOAD, RELINT};
+use podlab_e2e::page::{terminal_line, text_of, try_text_of, PAGE_LOAD, RELINT};
 use podlab_e2e::server::StaticServer;
 use podlab_e2e::webdriver::{ChromeDriver, Session};
 use podlab_e2e::{dist_dir, output_dir, workspace_root};
@@ -42,16 +42,6 @@ fn scroll_to(session: &Session, selector: &str) {
         "document.querySelector(arguments[0]).scrollIntoView({ block: 'start' });",
         json!([selector]),
     );
-}
-
-/// Types a line in the terminal and waits for its entry.
-fn run_line(session: &Session, keys: &str, entry: usize, expect: &str) {
-    let input = session.wait_for_element("[data-testid=terminal-input]", RELINT);
-    session.send_keys(&input, keys);
-    session.wait_for(expect, RELINT, |session| {
-        let text = try_text_of(session, &format!("[data-testid=terminal-entry-{entry}]"))?;
-        text.contains(expect).then_some(())
-    });
 }
 
 #[test]
@@ -90,10 +80,10 @@ fn an_interview_hides_its_cause_until_a_command_and_scores_the_investigation() {
     session.screenshot(&out.join("interview-before-en-1366.png"));
 
     // `get pods` again shows nothing new: still no choices.
-    run_line(&session, &format!("kubectl get pods{ENTER}"), 0, "NAME");
+    terminal_line(&session, &format!("kubectl get pods{ENTER}"), 0, "NAME");
     assert!(session.find("[data-testid=interview-causes]").is_none());
     // describe shows the pod in trouble: the choices appear, without whys.
-    run_line(
+    terminal_line(
         &session,
         &format!("kubectl describe pod s{TAB}{ENTER}"),
         1,
@@ -107,7 +97,7 @@ fn an_interview_hides_its_cause_until_a_command_and_scores_the_investigation() {
     assert_eq!(count(&session, ".cause-why"), 0);
     scroll_to(&session, "[data-testid=interview-causes]");
     session.screenshot(&out.join("interview-after-command-en-1366.png"));
-    run_line(
+    terminal_line(
         &session,
         &format!("kubectl logs s{TAB}--previous{ENTER}"),
         2,
@@ -169,7 +159,7 @@ fn an_interview_hides_its_cause_until_a_command_and_scores_the_investigation() {
     assert!(title.contains(&interview.title.zh_tw), "{title}");
     assert!(session.find("[data-testid=interview-causes]").is_none());
     session.screenshot(&out.join("interview-before-zh-390.png"));
-    run_line(
+    terminal_line(
         &session,
         &format!("kubectl describe pod s{TAB}{ENTER}"),
         0,
@@ -214,7 +204,7 @@ fn an_interview_hides_its_cause_until_a_command_and_scores_the_investigation() {
     session.goto(&server.url("/?exercise=oom-loading-peak&mode=interview&lang=zh-TW"));
     session.wait_for_element("[data-testid=interview-symptom]", PAGE_LOAD);
     session.screenshot(&out.join("interview-before-zh-1366.png"));
-    run_line(
+    terminal_line(
         &session,
         &format!("kubectl describe pod s{TAB}{ENTER}"),
         0,

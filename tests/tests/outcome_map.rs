@@ -137,9 +137,9 @@ fn the_map_of_the_crash_loop_shows_its_edge_writes_a_cell_and_follows_the_fix() 
         let pods = try_text_of(session, "[data-testid=pane-get]")?;
         (!pods.contains("CrashLoopBackOff") && pods.contains("Running")).then_some(())
     });
-    let note = text_of(&session, "[data-testid=map-applied]");
+    let note = text_of(&session, "[data-testid=panel-applied]");
     assert!(note.contains(&format!("startup 40s → {x}")), "{note}");
-    let undo = session.find("[data-testid=map-undo]").expect("Undo");
+    let undo = session.find("[data-testid=panel-undo]").expect("Undo");
     session.click(&undo);
     session.wait_for("the text back", RELINT, |session| {
         (editor_value(session) == CRASH_LOOP).then_some(())

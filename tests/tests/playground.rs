@@ -410,14 +410,9 @@ fn an_exercise_is_solved_in_the_page_and_an_interview_is_scored() {
     // without `--previous` (the remark), then the right cause.
     session.goto(&server.url("/?exercise=liveness-crash-loop&mode=interview&lang=en"));
     session.wait_for_element("[data-testid=interview-symptom]", PAGE_LOAD);
-    let input = session.wait_for_element("[data-testid=terminal-input]", RELINT);
     use podlab_e2e::webdriver::keys::{ENTER, TAB};
     let typed = |keys: &str, entry: usize, expect: &str| {
-        session.send_keys(&input, keys);
-        session.wait_for(expect, RELINT, |session| {
-            let text = try_text_of(session, &format!("[data-testid=terminal-entry-{entry}]"))?;
-            text.contains(expect).then_some(())
-        });
+        podlab_e2e::page::terminal_line(&session, keys, entry, expect)
     };
     typed(
         &format!("kubectl describe pod m{TAB}{ENTER}"),

@@ -15,8 +15,8 @@ use yew::prelude::*;
 use podlab_core::exercise::{self, Exercise, GoalResult};
 
 use crate::components::{
-    browser_lang, select_in_editor, set_document_language, CardFix, Controls, Diagnostics, Editor,
-    ExerciseIndex, ExercisePanel, InterviewView, LangToggle, Locked, MapEdit, ShareBar, Simulation,
+    browser_lang, select_in_editor, set_document_language, CardFix, Controls, Diagnostics, Editing,
+    Editor, ExerciseIndex, ExercisePanel, InterviewView, LangToggle, Locked, ShareBar, Simulation,
 };
 use crate::hooks::use_debounced_effect;
 use crate::i18n::TextHtml;
@@ -340,7 +340,7 @@ pub fn App(props: &AppProps) -> Html {
         let dispatcher = state.dispatcher();
         Callback::from(move |()| dispatcher.dispatch(Action::UndoFix))
     };
-    let on_map_edits = {
+    let on_editings = {
         let dispatcher = state.dispatcher();
         Callback::from(move |edits| dispatcher.dispatch(Action::ApplyEdits(edits)))
     };
@@ -643,8 +643,8 @@ pub fn App(props: &AppProps) -> Html {
                         on_fix: on_fix.clone(),
                         on_undo: on_undo_fix.clone(),
                     })}
-                    map_edit={Some(MapEdit {
-                        on_edits: on_map_edits,
+                    editing={Some(Editing {
+                        on_edits: on_editings,
                         applied: state.applied.clone(),
                         on_undo: on_undo_fix.clone(),
                     })}

@@ -66,8 +66,11 @@ pub enum Ask {
 /// lint of a text.
 #[derive(Clone, PartialEq, Eq)]
 pub enum Reply {
-    /// The line's entry, and the prompt of the next line (`# ` in a shell).
-    Entry(Entry, &'static str),
+    /// The line's entry, the prompt of the next line (`# ` in a shell), and
+    /// the edits that record what the line did to the cluster in the text's
+    /// Scenario (issue 33: `delete pod`, `drain`, …; `controls::record`),
+    /// which the page applies as a fix's.
+    Entry(Entry, &'static str, Vec<TextEdit>),
     Completion(Completion),
     /// The text's findings; `None` when the worker could not load (never
     /// sent by the worker itself).
@@ -209,8 +212,11 @@ impl Reply {
                 fields.extend(completion.candidates.iter().map(String::as_str));
                 encode(&fields)
             }
-            Reply::Entry(entry, next) => {
+            Reply::Entry(entry, next, edits) => {
                 let at = entry.at.to_string();
+                let mut recorded = Vec::new();
+                mapped::push_edits(edits, &mut recorded);
+                let edit_fields = recorded.len().to_string();
                 let exit = entry.output.exit_code.to_string();
                 let notes = entry.output.notes.len().to_string();
                 let mut fields = vec![
@@ -230,6 +236,8 @@ impl Reply {
                     fields.push(&note.en);
                     fields.push(&note.zh_tw);
                 }
+                fields.push(&edit_fields);
+                fields.extend(recorded.iter().map(String::as_str));
                 fields.extend(entry.pods.iter().map(String::as_str));
                 encode(&fields)
             }
@@ -286,7 +294,10 @@ impl Reply {
             )),
             ["entry", next, prompt, line, at, stdout, stderr, exit, reveals, notes, rest @ ..] => {
                 let notes: usize = notes.parse().ok()?;
-                let (texts, pods) = rest.split_at_checked(notes.checked_mul(2)?)?;
+                let (texts, rest) = rest.split_at_checked(notes.checked_mul(2)?)?;
+                let (count, rest) = rest.split_first()?;
+                let (edits, pods) = rest.split_at_checked(count.parse().ok()?)?;
+                let edits = mapped::edits_from_fields(edits)?;
                 let notes = texts
                     .chunks(2)
                     .map(|pair| Text::new(pair[0], pair[1]))
@@ -304,13 +315,14 @@ impl Reply {
                                 stderr: stderr.to_string(),
                                 exit_code: exit.parse().ok()?,
                                 notes,
-                                // Not carried across the worker yet (issue 33: the page's wiring).
+                                // What the line did crosses as `edits`.
                                 acts: Vec::new(),
                             },
                             reveals: Command::parse(reveals),
                             pods: pods.iter().map(|p| p.to_string()).collect(),
                         },
                         prompt_of(next),
+                        edits,
                     ),
                 ))
             }
@@ -376,9 +388,32 @@ impl Engine {
         if request.kind == Ask::Complete {
             return Reply::Completion(session.complete(&context, &request.line, request.at));
         }
-        let entry = session.run(&context, &request.line, request.at);
-        Reply::Entry(entry, session.prompt())
+        let mut entry = session.run(&context, &request.line, request.at);
+        let edits = record(&request.text, &mut entry);
+        Reply::Entry(entry, session.prompt(), edits)
     }
+}
+
+/// The edits that write what `entry`'s line did (its actions, at the
+/// line's time) into the text's Scenario (`controls::record`, a Scenario
+/// added when there is none): the page applies them, so the timeline
+/// shows the consequence, a share link carries it and Undo removes it. A
+/// text it cannot write into gets a note instead.
+fn record(text: &str, entry: &mut Entry) -> Vec<TextEdit> {
+    let mut written = text.to_owned();
+    for action in entry.actions() {
+        match podlab_core::controls::record(&written, &action) {
+            Ok(next) => written = next,
+            Err(why) => {
+                entry.output.notes.push(Text::new(
+                    format!("Not recorded in the text: {}", why.en),
+                    format!("沒有記錄到文字裡：{}", why.zh_tw),
+                ));
+                return Vec::new();
+            }
+        }
+    }
+    mapped::diff_edits(text, &written)
 }
 
 /// The seed article's crash loop (`tests/golden/crash-loop-liveness-40s.yaml`:
@@ -496,6 +531,7 @@ fn failed_line(request: &Request, output: Output) -> Reply {
             pods: Vec::new(),
         },
         "$ ",
+        Vec::new(),
     )
 }
 
@@ -868,6 +904,61 @@ mod tests {
 
     const FILE: &str = include_str!("../../tests/golden/crash-loop-liveness-40s.yaml");
 
+    /// A line that acts (issue 33) comes back with the edits that record
+    /// it in the text's Scenario; they cross the boundary, and the text
+    /// they write runs the action (the deleted pod replaced, from RESTARTS
+    /// 0: deleting does not fix a crash loop).
+    #[test]
+    fn a_delete_pod_in_the_terminal_comes_back_with_its_recording_edits() {
+        let mut engine = Engine::default();
+        let line = |engine: &mut Engine, line: &str| {
+            engine.answer(&Request {
+                terminal: 1,
+                kind: Ask::Run,
+                at: 720_000,
+                line: line.into(),
+                text: Rc::from(FILE),
+            })
+        };
+        let Reply::Entry(listed, _, edits) = line(&mut engine, "kubectl get pods -o name") else {
+            panic!("an entry");
+        };
+        assert!(edits.is_empty(), "a read records nothing");
+        let pod = listed
+            .output
+            .stdout
+            .trim()
+            .strip_prefix("pod/")
+            .expect("pod/NAME")
+            .to_owned();
+        let reply = line(&mut engine, &format!("kubectl delete pod {pod}"));
+        let Reply::Entry(entry, _, edits) = &reply else {
+            panic!("an entry");
+        };
+        assert_eq!(
+            entry.output.stdout,
+            format!("pod \"{pod}\" deleted from default namespace\n")
+        );
+        // The edits cross unchanged (the acts themselves stay in the worker).
+        let (_, back) = Reply::decode(&reply.encode(3)).expect("a reply");
+        let Reply::Entry(crossed, _, crossed_edits) = back else {
+            panic!("an entry");
+        };
+        assert_eq!(
+            (&crossed.output.stdout, &crossed_edits),
+            (&entry.output.stdout, edits)
+        );
+        let written = podlab_core::diagnostic::apply_edits(FILE, edits);
+        assert!(written.contains(&format!("pod: {pod}")), "{written}");
+        let run = simulate(&written, &Options::default());
+        let replacement = run
+            .pods
+            .iter()
+            .find(|p| p.name != pod && p.name.starts_with("model-api-"))
+            .expect("the ReplicaSet's replacement");
+        assert!(replacement.created >= 720_000, "{}", replacement.created);
+    }
+
     #[test]
     fn fields_round_trip_whatever_they_hold() {
         let fields = ["", "a:b", "12:x", "中文", "\n\u{1f}"];
@@ -892,7 +983,7 @@ mod tests {
 
         let mut engine = Engine::default();
         let reply = engine.answer(&decoded);
-        let Reply::Entry(entry, "$ ") = &reply else {
+        let Reply::Entry(entry, "$ ", _) = &reply else {
             panic!("an entry");
         };
         assert!(

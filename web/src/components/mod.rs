@@ -30,7 +30,7 @@ pub use editor::{select_in_editor, Editor, Locked};
 pub use exercises::{ExerciseIndex, ExercisePanel, InterviewView};
 pub use kubectl_panes::{CardFix, DiagnosisCard, KubectlPanes};
 pub use lang_toggle::{browser_lang, set_document_language, LangToggle};
-pub use outcome_map::{MapEdit, OutcomeMap, OutcomeMapProps};
+pub use outcome_map::{Editing, OutcomeMap, OutcomeMapProps};
 pub use share_bar::ShareBar;
 pub use simulation::Simulation;
 pub use terminal::Terminal;

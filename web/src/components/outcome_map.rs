@@ -13,7 +13,8 @@
 //! (an older one is dropped), so a drag never queues maps. While the map
 //! shown belongs to an older text or other axes, `data-state="updating"`.
 //! Hovering a cell shows its tip; clicking it applies the edits that write
-//! its two values, as a fix is applied (Undo under the map).
+//! its two values, as a fix is applied (its note and Undo above the map,
+//! `KubectlPanes`).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -28,17 +29,18 @@ use yew::prelude::*;
 use crate::i18n::TextHtml;
 use crate::mapped::{pick_line, MapAsk, Mapped};
 use crate::state::Applied;
-use crate::{i18n, kubectl_worker, perf, view_model};
+use crate::{i18n, kubectl_worker, perf};
 
 /// The map's grid (columns, rows).
 const STEPS: (usize, usize) = (32, 24);
 
-/// What a click on the map may do to the page's text.
+/// What the map and the terminal may do to the page's text: apply edits
+/// as a fix's (a map cell's values, a kubectl line's recorded action), the
+/// last of which shows with its Undo above them (`KubectlPanes`).
 #[derive(Clone, PartialEq)]
-pub struct MapEdit {
-    /// A click's edits (the cell's values written), applied as a fix's.
+pub struct Editing {
     pub on_edits: Callback<Vec<TextEdit>>,
-    /// The text's last applied edits (a fix or a click), to undo.
+    /// The text's last applied edits (a fix, a click, a line), to undo.
     pub applied: Option<Rc<Applied>>,
     pub on_undo: Callback<()>,
 }
@@ -52,7 +54,7 @@ pub struct OutcomeMapProps {
     pub open: bool,
     /// `None`: a click only shows the cell.
     #[prop_or_default]
-    pub edit: Option<MapEdit>,
+    pub edit: Option<Editing>,
 }
 
 impl PartialEq for OutcomeMapProps {
@@ -305,11 +307,6 @@ pub fn OutcomeMap(props: &OutcomeMapProps) -> Html {
             });
         })
     };
-    let undo = props
-        .edit
-        .as_ref()
-        .and_then(|edit| Some((edit.applied.as_ref()?, edit.on_undo.clone())));
-
     html! {
         <section class="outcome-map" data-testid="outcome-map" data-state={phase}
             aria-busy={(phase == "updating").to_string()}>
@@ -321,14 +318,6 @@ pub fn OutcomeMap(props: &OutcomeMapProps) -> Html {
             <div class="map-body" onchange={on_change} onmouseover={on_over} onclick={on_click}>
                 { Html::from_html_unchecked(AttrValue::from(markup)) }
             </div>
-            if let Some((applied, on_undo)) = undo {
-                <p class="applied" data-testid="map-applied">
-                    <span>{ i18n::applied().html(lang) }{ view_model::applied_note(&applied.changes, lang) }</span>
-                    { " " }
-                    <button type="button" class="undo" data-testid="map-undo"
-                        onclick={on_undo.reform(|_: MouseEvent| ())}>{ i18n::undo().html(lang) }</button>
-                </p>
-            }
         </section>
     }
 }

