@@ -20,11 +20,17 @@ use crate::view_model::{self, REPLICAS_BOX};
 pub struct ReplicasBandProps {
     pub chart: Rc<ReplicasChart>,
     pub lang: Lang,
+    /// The previous run's chart, shown while the new one is computed (as
+    /// `TrafficBandProps::updating`).
+    #[prop_or_default]
+    pub updating: bool,
 }
 
 impl PartialEq for ReplicasBandProps {
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.chart, &other.chart) && self.lang == other.lang
+        Rc::ptr_eq(&self.chart, &other.chart)
+            && self.lang == other.lang
+            && self.updating == other.updating
     }
 }
 
@@ -53,7 +59,8 @@ pub fn ReplicasBand(props: &ReplicasBandProps) -> Html {
         .map(|d| format!("{}:{}:{}", d.at / 1000, d.from, d.to))
         .collect();
     html! {
-        <div class="replicas" data-testid="replicas-band" data-decisions={data.join(",")}>
+        <div class={classes!("replicas", props.updating.then_some("updating"))} data-testid="replicas-band"
+            data-decisions={(!props.updating).then(|| data.join(","))} aria-busy={props.updating.then_some("true")}>
             <p class="replicas-heading">{ i18n::replicas_heading(chart).html(lang) }</p>
             <svg
                 class="replicas-chart"

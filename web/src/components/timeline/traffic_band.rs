@@ -19,11 +19,18 @@ use crate::view_model::{self, TRAFFIC_BOX};
 pub struct TrafficBandProps {
     pub chart: Rc<Chart>,
     pub lang: Lang,
+    /// The chart is the previous run's, shown while the new one is
+    /// computed (issue 28 item 4): dimmed, busy, without its data
+    /// attributes (nothing may read it as the current run's).
+    #[prop_or_default]
+    pub updating: bool,
 }
 
 impl PartialEq for TrafficBandProps {
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.chart, &other.chart) && self.lang == other.lang
+        Rc::ptr_eq(&self.chart, &other.chart)
+            && self.lang == other.lang
+            && self.updating == other.updating
     }
 }
 
@@ -42,9 +49,10 @@ pub fn TrafficBand(props: &TrafficBandProps) -> Html {
     let line = |points: &String, class: &'static str| {
         html! { <polyline points={points.clone()} class={class} vector-effect="non-scaling-stroke" /> }
     };
-    let over = if chart.over_target() { "true" } else { "false" };
+    let over = (!props.updating).then_some(if chart.over_target() { "true" } else { "false" });
     html! {
-        <div class="traffic" data-testid="traffic-band" data-over-target={over}>
+        <div class={classes!("traffic", props.updating.then_some("updating"))} data-testid="traffic-band"
+            data-over-target={over} aria-busy={props.updating.then_some("true")}>
             <svg
                 class="traffic-chart"
                 width="100%"
