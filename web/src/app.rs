@@ -7,7 +7,7 @@
 //! moment after the timeline. The language only changes how results are
 //! worded, never re-lints or re-simulates.
 
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 use podlab_core::i18n::Lang;
 use yew::prelude::*;
@@ -23,7 +23,7 @@ use crate::i18n::TextHtml;
 use crate::library::{self, Library};
 use crate::perf;
 use crate::persist::{self, Notice, Page};
-use crate::state::{Action, AppState, Diagnosed, Lint, DEFAULT_TEXT};
+use crate::state::{Action, AppState, Diagnosed, Lint, Linted, DEFAULT_TEXT};
 use crate::{i18n, view_model};
 
 /// How long typing must pause before the text is linted and simulated.
@@ -109,25 +109,28 @@ fn dispatching<T: 'static>(
 }
 
 /// The full simulation of a first pass (`Linted::step`), one pass per task
-/// (issue 28 item 4): between two passes the browser paints and handles
-/// input, so the slider's next value is never held up by more than one
-/// pass. A newer change replaces the first pass in the state, which then
-/// drops its last reference: the weak one here fails and the work stops
-/// (and `Action::Completed` is ignored for a first pass no longer shown).
-fn complete_later(
-    first: std::rc::Weak<crate::state::Linted>,
-    dispatcher: UseReducerDispatcher<AppState>,
-) {
-    gloo::timers::callback::Timeout::new(0, move || {
-        let Some(linted) = first.upgrade() else {
-            return;
-        };
-        match linted.step() {
-            Some(full) => dispatcher.dispatch(Action::Completed(linted, Rc::new(full))),
-            None => complete_later(Rc::downgrade(&linted), dispatcher),
+/// (issue 28 item 4): the first once the lanes are painted
+/// (`persist::after_frame`), each next one in a task of its own, so the
+/// browser handles input between two passes and the slider's next value is
+/// never held up by more than one pass. A newer change replaces the first
+/// pass in the state, which then drops its last reference: the weak one
+/// here fails and the work stops (and `Action::Completed` is ignored for a
+/// first pass no longer shown).
+fn complete_later(first: Weak<Linted>, dispatcher: UseReducerDispatcher<AppState>) {
+    persist::after_frame(move || next_pass(first, dispatcher));
+}
+
+fn next_pass(first: Weak<Linted>, dispatcher: UseReducerDispatcher<AppState>) {
+    let Some(linted) = first.upgrade() else {
+        return;
+    };
+    match linted.step() {
+        Some(full) => dispatcher.dispatch(Action::Completed(linted, Rc::new(full))),
+        None => {
+            let first = Rc::downgrade(&linted);
+            gloo::timers::callback::Timeout::new(0, move || next_pass(first, dispatcher)).forget();
         }
-    })
-    .forget();
+    }
 }
 
 #[component]
