@@ -24,6 +24,7 @@ use crate::library::{self, Library};
 use crate::perf;
 use crate::persist::{self, Notice, Page};
 use crate::state::{Action, AppState, Diagnosed, Lint, Linted, DEFAULT_TEXT};
+use crate::view_model::SameRc;
 use crate::{i18n, view_model};
 
 /// How long typing must pause before the text is linted and simulated.
@@ -50,15 +51,6 @@ pub struct AppProps {
     /// exercise page needs it.
     #[prop_or_default]
     pub library: Option<Library>,
-}
-
-/// Compares an `Rc` by address: a new lint is a new `Rc`.
-struct SameRc<T: ?Sized>(Rc<T>);
-
-impl<T: ?Sized> PartialEq for SameRc<T> {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
 }
 
 /// Compares an optional `Rc` by address.

@@ -13,7 +13,7 @@ use yew::prelude::*;
 
 use crate::i18n;
 use crate::i18n::TextHtml;
-use crate::view_model::{self, TRAFFIC_BOX};
+use crate::view_model::{self, SameRc, TRAFFIC_BOX};
 
 #[derive(Properties)]
 pub struct TrafficBandProps {
@@ -38,7 +38,11 @@ impl PartialEq for TrafficBandProps {
 pub fn TrafficBand(props: &TrafficBandProps) -> Html {
     let lang = props.lang;
     let chart = &props.chart;
-    let paths = view_model::traffic_paths(chart);
+    // Once per chart: marking the band as updating (issue 28 item 4)
+    // re-renders it with the same chart.
+    let paths = use_memo(SameRc(chart.clone()), |chart| {
+        view_model::traffic_paths(&chart.0)
+    });
     let marks = paths.failures.iter().map(|(x, width, cause, count)| {
         html! {
             <rect x={x.clone()} y="46" width={width.clone()} height="6" class={classes!("fail", view_model::failure_class(*cause))}>
