@@ -201,10 +201,36 @@ fn a_burst_scales_out_at_the_hpa_sync_and_p99_recovers_once_new_pods_are_ready()
         // A warm pool: minReplicas 3 from the slider. The HPA's first pass
         // (0:15) raises 1 to 3 ("below Spec.MinReplicas"), the three are
         // Ready long before the burst, and P99 stays under the target.
+        // Issue 28 item 4: the pods answer first; until the requests and
+        // the HPA's replay are computed the bands are the previous run's,
+        // dimmed, busy, without their data, under a note that says so.
+        session.execute(
+            "window.plUpdating = [];\
+             new MutationObserver(() => {\
+               const note = document.querySelector('[data-testid=bands-updating]');\
+               const band = document.querySelector('[data-testid=replicas-band]');\
+               if (note) window.plUpdating.push([note.textContent, band.getAttribute('aria-busy'), band.getAttribute('data-decisions')]);\
+             }).observe(document.body, { subtree: true, childList: true, attributes: true });",
+            json!([]),
+        );
         slide(&session, "slider-min-replicas", 3);
         session.wait_for("the warm pool", RELINT, |session| {
             decisions(session).filter(|d| d.starts_with("15:1:3"))
         });
+        let updating = session.execute("return window.plUpdating;", json!([]));
+        let first = &updating[0];
+        let note = if lang == "en" {
+            "Computing the requests and the HPA's decisions"
+        } else {
+            "正在計算請求與 HPA 的擴縮決策"
+        };
+        assert!(
+            first[0].as_str().is_some_and(|text| text.contains(note))
+                && first[1] == json!("true")
+                && first[2].is_null(),
+            "{lang}: the bands were not marked as updating: {updating}"
+        );
+        assert!(session.find("[data-testid=bands-updating]").is_none());
         session.wait_for("P99 under the target", RELINT, |session| {
             (over_target(session)? == "false").then_some(())
         });

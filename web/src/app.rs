@@ -7,7 +7,7 @@
 //! moment after the timeline. The language only changes how results are
 //! worded, never re-lints or re-simulates.
 
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 use podlab_core::i18n::Lang;
 use yew::prelude::*;
@@ -23,7 +23,8 @@ use crate::i18n::TextHtml;
 use crate::library::{self, Library};
 use crate::perf;
 use crate::persist::{self, Notice, Page};
-use crate::state::{Action, AppState, Diagnosed, Lint, DEFAULT_TEXT};
+use crate::state::{Action, AppState, Diagnosed, Lint, Linted, DEFAULT_TEXT};
+use crate::view_model::SameRc;
 use crate::{i18n, view_model};
 
 /// How long typing must pause before the text is linted and simulated.
@@ -52,15 +53,6 @@ pub struct AppProps {
     pub library: Option<Library>,
 }
 
-/// Compares an `Rc` by address: a new lint is a new `Rc`.
-struct SameRc<T: ?Sized>(Rc<T>);
-
-impl<T: ?Sized> PartialEq for SameRc<T> {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
-}
-
 /// Compares an optional `Rc` by address.
 struct SameOption<T>(Option<Rc<T>>);
 
@@ -70,6 +62,68 @@ impl<T> PartialEq for SameOption<T> {
             (Some(this), Some(that)) => Rc::ptr_eq(this, that),
             (None, None) => true,
             _ => false,
+        }
+    }
+}
+
+/// The page's callbacks that only dispatch (or select in the editor): made
+/// once, so components that take them compare equal across renders.
+#[derive(Clone)]
+struct Callbacks {
+    on_input: Callback<Rc<str>>,
+    on_fix: Callback<usize>,
+    on_undo_fix: Callback<()>,
+    on_goto: Callback<view_model::Selection>,
+    on_control: Callback<podlab_core::controls::Change>,
+    on_lang: Callback<Lang>,
+    /// A map cell's or a kubectl line's edits, applied as a fix's.
+    on_edits: Callback<Vec<podlab_core::diagnostic::TextEdit>>,
+}
+
+impl Callbacks {
+    fn new(dispatcher: UseReducerDispatcher<AppState>, editor_ref: NodeRef) -> Callbacks {
+        Callbacks {
+            on_input: dispatching(&dispatcher, Action::Edit),
+            on_fix: dispatching(&dispatcher, Action::ApplyFix),
+            on_undo_fix: dispatching(&dispatcher, |()| Action::UndoFix),
+            on_goto: Callback::from(move |selection| select_in_editor(&editor_ref, selection)),
+            on_control: dispatching(&dispatcher, Action::Control),
+            on_lang: dispatching(&dispatcher, Action::SetLang),
+            on_edits: dispatching(&dispatcher, Action::ApplyEdits),
+        }
+    }
+}
+
+/// A callback that dispatches the action `make` builds from its value.
+fn dispatching<T: 'static>(
+    dispatcher: &UseReducerDispatcher<AppState>,
+    make: fn(T) -> Action,
+) -> Callback<T> {
+    let dispatcher = dispatcher.clone();
+    Callback::from(move |value| dispatcher.dispatch(make(value)))
+}
+
+/// The full simulation of a first pass (`Linted::step`), one pass per task
+/// (issue 28 item 4): the first once the lanes are painted
+/// (`persist::after_frame`), each next one in a task of its own, so the
+/// browser handles input between two passes and the slider's next value is
+/// never held up by more than one pass. A newer change replaces the first
+/// pass in the state, which then drops its last reference: the weak one
+/// here fails and the work stops (and `Action::Completed` is ignored for a
+/// first pass no longer shown).
+fn complete_later(first: Weak<Linted>, dispatcher: UseReducerDispatcher<AppState>) {
+    persist::after_frame(move || next_pass(first, dispatcher));
+}
+
+fn next_pass(first: Weak<Linted>, dispatcher: UseReducerDispatcher<AppState>) {
+    let Some(linted) = first.upgrade() else {
+        return;
+    };
+    match linted.step() {
+        Some(full) => dispatcher.dispatch(Action::Completed(linted, Rc::new(full))),
+        None => {
+            let first = Rc::downgrade(&linted);
+            gloo::timers::callback::Timeout::new(0, move || next_pass(first, dispatcher)).forget();
         }
     }
 }
@@ -175,10 +229,12 @@ pub fn App(props: &AppProps) -> Html {
     {
         let persist = props.persist;
         let id = exercise_id.clone();
-        use_effect_with(SameRc(state.linted.clone()), move |linted| {
+        // Keyed on the text: the full run of a first pass (issue 28 item 4)
+        // is the same text.
+        use_effect_with(SameRc(state.linted.text.clone()), move |text| {
             // Not the empty text shown while an exercise is being fetched.
-            if persist && !linted.0.text.is_empty() {
-                let text = linted.0.text.clone();
+            if persist && !text.0.is_empty() {
+                let text = text.0.clone();
                 persist::after_frame(move || {
                     persist::autosave(id.as_deref(), &text);
                     persist::write_fragment(&text);
@@ -196,8 +252,8 @@ pub fn App(props: &AppProps) -> Html {
     // dropped by the reducer.
     {
         let dispatcher = state.dispatcher();
-        use_effect_with(SameRc(state.linted.clone()), move |linted| {
-            let text = linted.0.text.clone();
+        use_effect_with(SameRc(state.linted.text.clone()), move |text| {
+            let text = text.0.clone();
             crate::kubectl_worker::lint(text.clone(), move |findings| {
                 dispatcher.dispatch(Action::Diagnosed(text, findings));
             });
@@ -216,8 +272,12 @@ pub fn App(props: &AppProps) -> Html {
         );
         let results = use_memo(key, move |(linted, found, _)| {
             // The page's own run when it reaches as far as the goals need
-            // (no second simulation per edit).
+            // (no second simulation per edit), once complete: a first pass
+            // has no requests and no HPA decisions to check.
             let lint = found.0.as_ref()?;
+            if linted.0.pending().is_some() {
+                return None;
+            }
             exercise.map(|exercise| {
                 Rc::new(exercise::check_linted(
                     &exercise,
@@ -303,12 +363,25 @@ pub fn App(props: &AppProps) -> Html {
             }
         });
     }
-    // The new lint and run are in the DOM: time the change (see `perf`).
-    use_effect_with(SameRc(state.linted.clone()), |_| perf::redrawn());
+    // The new lint and run are in the DOM: time the change (see `perf`),
+    // and if this is a first pass (issue 28 item 4), run the rest of the
+    // simulation after it, one pass per task.
+    {
+        let dispatcher = state.dispatcher();
+        use_effect_with(SameRc(state.linted.clone()), move |linted| {
+            let pending = linted.0.pending().is_some();
+            perf::redrawn(pending);
+            if pending {
+                complete_later(Rc::downgrade(&linted.0), dispatcher);
+            }
+        });
+    }
     use_effect_with(lang, |lang| set_document_language(*lang));
 
+    // The list shows the last answer, under "Checking…" while it is for
+    // the text before (`Diagnosed::Waiting`).
     let rows = use_memo(
-        (SameOption(found.clone()), lang),
+        (SameOption(state.diagnosed.last().cloned()), lang),
         |(found, lang): &(SameOption<Lint>, Lang)| match &found.0 {
             Some(lint) => view_model::diagnostic_rows(&lint.text, &lint.findings, *lang),
             None => Vec::new(),
@@ -321,40 +394,34 @@ pub fn App(props: &AppProps) -> Html {
             view_model::summary(&lint.findings.diagnostics, lang),
             state.is_stale(),
         ),
-        Diagnosed::Waiting => (String::new(), true),
+        Diagnosed::Waiting(Some(lint)) => {
+            (view_model::summary(&lint.findings.diagnostics, lang), true)
+        }
+        Diagnosed::Waiting(None) => (String::new(), true),
         Diagnosed::Unavailable => (
             i18n::lint_unavailable().get(lang).to_owned(),
             state.is_stale(),
         ),
     };
 
-    let on_input = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |text: Rc<str>| dispatcher.dispatch(Action::Edit(text)))
-    };
-    let on_fix = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |index: usize| dispatcher.dispatch(Action::ApplyFix(index)))
-    };
-    let on_undo_fix = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |()| dispatcher.dispatch(Action::UndoFix))
-    };
-    let on_editings = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |edits| dispatcher.dispatch(Action::ApplyEdits(edits)))
-    };
     let editor_ref = use_node_ref();
-    let on_goto = {
-        let editor_ref = editor_ref.clone();
-        Callback::from(move |selection: view_model::Selection| {
-            select_in_editor(&editor_ref, selection)
-        })
-    };
-    let on_control = {
+    // Made once: a callback made anew on each render would make the
+    // editor, the sliders and the list render again after every change
+    // (issue 28 item 4: they were most of a slider change's redraw).
+    let callbacks = {
         let dispatcher = state.dispatcher();
-        Callback::from(move |change| dispatcher.dispatch(Action::Control(change)))
+        let editor_ref = editor_ref.clone();
+        use_memo((), move |_| Callbacks::new(dispatcher, editor_ref))
     };
+    let Callbacks {
+        on_input,
+        on_fix,
+        on_undo_fix,
+        on_goto,
+        on_control,
+        on_lang,
+        on_edits,
+    } = (*callbacks).clone();
     let on_dismiss = {
         let notice = notice.clone();
         Callback::from(move |_: MouseEvent| notice.set(None))
@@ -412,10 +479,6 @@ pub fn App(props: &AppProps) -> Html {
             ..
         }
     );
-    let on_lang = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |lang: Lang| dispatcher.dispatch(Action::SetLang(lang)))
-    };
 
     // The author's parameters (`?view=`, `?at=`, `?controls=`, `?autoplay=`).
     let options = use_memo((), |_| persist::page_options(&persist::query()));
@@ -616,7 +679,7 @@ pub fn App(props: &AppProps) -> Html {
                             <button type="button" class="findings" data-testid="findings" onclick={show_findings}>
                                 { match &state.diagnosed {
                                     Diagnosed::Found(lint) => i18n::show_findings(lint.findings.diagnostics.len()),
-                                    Diagnosed::Waiting => i18n::show_findings_checking(),
+                                    Diagnosed::Waiting(_) => i18n::show_findings_checking(),
                                     Diagnosed::Unavailable => i18n::show_findings_uncounted(),
                                 }.html(lang) }
                             </button>
@@ -644,7 +707,7 @@ pub fn App(props: &AppProps) -> Html {
                         on_undo: on_undo_fix.clone(),
                     })}
                     editing={Some(Editing {
-                        on_edits: on_editings,
+                        on_edits,
                         applied: state.applied.clone(),
                         on_undo: on_undo_fix.clone(),
                     })}

@@ -13,6 +13,7 @@
 //! section: moving the cursor re-renders only what depends on it, and never
 //! simulates again.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use podlab_core::controls::{self, Change, Values};
@@ -23,7 +24,8 @@ use podlab_core::i18n::Text;
 use podlab_core::lint::read;
 use podlab_core::manifest::duration::Millis;
 use podlab_core::manifest::model::WorkloadKind;
-use podlab_core::sim::{simulate_reading, Options, Run};
+use podlab_core::manifest::read::Reading;
+use podlab_core::sim::{has_heavy_part, simulate_pods, Options, Passes, Run};
 use podlab_core::span::Span;
 use yew::Reducible;
 
@@ -36,14 +38,26 @@ pub const DEFAULT_TEXT: &str = include_str!("default.yaml");
 /// A text with the simulation made from it, kept together so the timeline
 /// always shows this text's run. Its lint comes from the worker
 /// ([`AppState::diagnosed`]).
+///
+/// A change is answered in two steps (issue 28 item 4): [`Linted::first`]
+/// simulates the pods alone (`sim::simulate_pods`, no request engine, no
+/// HPA replay) so the lanes are drawn within the frame; when the text has
+/// traffic or an HPA, [`Linted::step`] then runs the full simulation one
+/// pass at a time (`sim::Passes`), each in its own task (`app.rs`), and the
+/// finished `Linted` replaces this one ([`Action::Completed`]). Until then
+/// `rest` is `Some` and the page says the traffic and replicas are being
+/// computed.
 #[derive(Debug)]
 pub struct Linted {
     pub text: Rc<str>,
     pub run: Rc<Run>,
     pub timeline: Rc<Timeline>,
-    /// The traffic band's data, when the Scenario sends requests.
+    /// The traffic band's data, when the Scenario sends requests. While
+    /// `rest` is pending: the previous text's chart (drawn as updating, not
+    /// as current), if it had one.
     pub traffic: Option<Rc<podlab_core::explain::traffic::Chart>>,
-    /// The replicas band's data, when an HPA scales a Deployment.
+    /// The replicas band's data, when an HPA scales a Deployment (while
+    /// pending: the previous text's, as `traffic`).
     pub replicas: Option<Rc<podlab_core::explain::replicas::ReplicasChart>>,
     /// Which cluster podlab assumed from the manifest's cloud hints, when
     /// the text writes none (`manifest::infer`, issue 12 item 5).
@@ -51,14 +65,80 @@ pub struct Linted {
     /// Each workload's kind, name and document: where the diagnosis card
     /// looks for the fix of a pod's outcome (`diagnosis::owner_document`).
     pub workloads: Rc<[(WorkloadKind, String, Span)]>,
+    /// The full simulation still to run (`None`: `run` is the whole run).
+    rest: Option<RefCell<Rest>>,
+}
+
+/// What the full simulation of a first pass needs: the text as read, and
+/// the passes run so far.
+#[derive(Debug)]
+struct Rest {
+    reading: Reading,
+    passes: Passes,
+    /// What it leaves out: requests, an HPA (for the "updating" note).
+    traffic: bool,
+    autoscaled: bool,
 }
 
 impl Linted {
-    /// Reads and simulates `text`: the only place the page simulates, once
-    /// per (debounced) text.
+    /// Reads and simulates `text` completely, at once (tests, and what a
+    /// first pass steps to).
     pub fn new(text: Rc<str>) -> Linted {
+        let first = Linted::first(text, None);
+        if first.rest.is_none() {
+            return first;
+        }
+        loop {
+            if let Some(full) = first.step() {
+                return full;
+            }
+        }
+    }
+
+    /// Reads `text` and simulates its pods: the page's answer within the
+    /// frame. `previous`: the run shown until now, whose traffic and
+    /// replicas charts stay on the page, marked as updating, until
+    /// [`Linted::step`] has the new ones.
+    pub fn first(text: Rc<str>, previous: Option<&Linted>) -> Linted {
         let reading = read(&text);
-        let run = simulate_reading(&reading, reading.seed, &Options::default());
+        let run = simulate_pods(&reading, reading.seed, &Options::default());
+        let mut linted = Linted::of(text, &reading, run);
+        if !has_heavy_part(&reading) {
+            return linted;
+        }
+        if let Some(previous) = previous {
+            linted.traffic = previous.traffic.clone();
+            linted.replicas = previous.replicas.clone();
+        }
+        linted.rest = Some(RefCell::new(Rest {
+            traffic: reading.scenario.traffic.is_some(),
+            autoscaled: !reading.autoscalers.is_empty(),
+            reading,
+            passes: Passes::default(),
+        }));
+        linted
+    }
+
+    /// One pass of the full simulation: the finished `Linted` after the
+    /// last pass; `None` while more passes remain, and when nothing is
+    /// pending.
+    pub fn step(&self) -> Option<Linted> {
+        let mut rest = self.rest.as_ref()?.borrow_mut();
+        let rest = &mut *rest;
+        let run = rest
+            .passes
+            .step(&rest.reading, rest.reading.seed, &Options::default())?;
+        Some(Linted::of(self.text.clone(), &rest.reading, run))
+    }
+
+    /// What is still being computed: (the requests, the HPA's decisions);
+    /// `None` when the run is complete.
+    pub fn pending(&self) -> Option<(bool, bool)> {
+        let rest = self.rest.as_ref()?.borrow();
+        Some((rest.traffic, rest.autoscaled))
+    }
+
+    fn of(text: Rc<str>, reading: &Reading, run: Run) -> Linted {
         let timeline = Rc::new(timeline(&run));
         // At most 300 spans: one a second over the default 15 minutes is 900.
         let traffic = run
@@ -77,7 +157,8 @@ impl Linted {
                 .iter()
                 .map(|workload| (workload.kind, workload.name.clone(), workload.span))
                 .collect(),
-            cluster_note: reading.scenario.inferred_note,
+            cluster_note: reading.scenario.inferred_note.clone(),
+            rest: None,
         }
     }
 }
@@ -94,11 +175,27 @@ pub struct Lint {
 #[derive(Clone, Debug)]
 pub enum Diagnosed {
     /// Asked the worker; no answer yet (the list says it is checking).
-    Waiting,
+    /// After a slider or an edit: the last answer, for the text before,
+    /// which the list keeps showing under "Checking…" as it does while the
+    /// edit waits for the debounce (emptying it and filling it again was
+    /// most of the layout work of a slider change, issue 28 item 4). Never
+    /// used for marks or fixes (`AppState::lint`).
+    Waiting(Option<Rc<Lint>>),
     Found(Rc<Lint>),
     /// The worker could not load (offline before it was fetched): the list
     /// says the diagnostics could not be computed.
     Unavailable,
+}
+
+impl Diagnosed {
+    /// The worker's last answer, for this text or (while waiting) the one
+    /// before: what the list shows.
+    pub fn last(&self) -> Option<&Rc<Lint>> {
+        match self {
+            Diagnosed::Found(lint) | Diagnosed::Waiting(Some(lint)) => Some(lint),
+            Diagnosed::Waiting(None) | Diagnosed::Unavailable => None,
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -231,16 +328,26 @@ pub enum Action {
     /// Put back the text from before the fix applied last.
     UndoFix,
     /// Apply edits a tool made (a click on the outcome map: the tools
-    /// worker's `mapped::write`), linted at once and undoable as a fix is
-    /// ([`Applied`]).
+    /// worker's `mapped::write`; a kubectl line that acts), linted at once
+    /// and undoable as a fix is ([`Applied`]).
     ApplyEdits(Vec<TextEdit>),
+    /// The full simulation of a first pass is done (`Linted::step`): the
+    /// first pass, and what replaces it; ignored unless the first pass is
+    /// still the one shown (a newer change makes it stale).
+    Completed(Rc<Linted>, Rc<Linted>),
 }
 
 impl AppState {
     pub fn new(text: Rc<str>, lang: Lang) -> AppState {
+        AppState::after(text, lang, None)
+    }
+
+    /// A new text simulated at once (its first pass; `previous`: the run
+    /// shown until now, see [`Linted::first`]).
+    fn after(text: Rc<str>, lang: Lang, previous: Option<&Linted>) -> AppState {
         AppState {
-            linted: Rc::new(Linted::new(text.clone())),
-            diagnosed: Diagnosed::Waiting,
+            linted: Rc::new(Linted::first(text.clone(), previous)),
+            diagnosed: Diagnosed::Waiting(None),
             values: Rc::new(controls::values(&text)),
             text,
             lang,
@@ -271,7 +378,7 @@ impl AppState {
                 changes,
                 lines,
             })),
-            ..AppState::new(fixed, self.lang)
+            ..AppState::after(fixed, self.lang, Some(&self.linted))
         })
     }
 
@@ -296,21 +403,22 @@ impl Reducible for AppState {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         match action {
             Action::Edit(text) if text != self.text => Rc::new(self.edited(text)),
-            Action::Replace(text) => Rc::new(AppState::new(text, self.lang)),
+            Action::Replace(text) => Rc::new(AppState::after(text, self.lang, Some(&self.linted))),
             Action::Control(change) => match controls::apply(&self.text, &change) {
                 Ok(text) if *text != *self.text => Rc::new(self.edited(text.into())),
                 _ => self,
             },
             Action::Lint if self.is_stale() => Rc::new(AppState {
-                linted: Rc::new(Linted::new(self.text.clone())),
-                diagnosed: Diagnosed::Waiting,
+                linted: Rc::new(Linted::first(self.text.clone(), Some(&self.linted))),
+                diagnosed: Diagnosed::Waiting(self.diagnosed.last().cloned()),
                 text: self.text.clone(),
                 lang: self.lang,
                 values: self.values.clone(),
                 applied: self.applied.clone(),
             }),
             Action::Diagnosed(text, findings)
-                if matches!(self.diagnosed, Diagnosed::Waiting) && *text == *self.linted.text =>
+                if matches!(self.diagnosed, Diagnosed::Waiting(_))
+                    && *text == *self.linted.text =>
             {
                 let diagnosed = match findings {
                     Some(findings) => Diagnosed::Found(Rc::new(Lint {
@@ -340,9 +448,23 @@ impl Reducible for AppState {
             }
             Action::ApplyEdits(edits) if !edits.is_empty() => self.applied_edits(&edits),
             Action::UndoFix => match &self.applied {
-                Some(applied) => Rc::new(AppState::new(applied.before.clone(), self.lang)),
+                Some(applied) => Rc::new(AppState::after(
+                    applied.before.clone(),
+                    self.lang,
+                    Some(&self.linted),
+                )),
                 None => self,
             },
+            Action::Completed(first, full) if Rc::ptr_eq(&first, &self.linted) => {
+                Rc::new(AppState {
+                    linted: full,
+                    text: self.text.clone(),
+                    diagnosed: self.diagnosed.clone(),
+                    lang: self.lang,
+                    values: self.values.clone(),
+                    applied: self.applied.clone(),
+                })
+            }
             Action::SetLang(lang) if lang != self.lang => Rc::new(AppState {
                 text: self.text.clone(),
                 linted: self.linted.clone(),
@@ -578,7 +700,10 @@ mod tests {
             .expect("PL201 fires");
         let fixed = start.reduce(Action::ApplyFix(index));
         assert!(!fixed.is_stale());
-        assert!(matches!(fixed.diagnosed, Diagnosed::Waiting), "asked again");
+        assert!(
+            matches!(fixed.diagnosed, Diagnosed::Waiting(None)),
+            "asked again"
+        );
         let row = get_pods::row(&fixed.linted.run.pods[0], 720_000);
         assert_eq!(
             (row.ready.as_str(), row.status.as_str(), row.restart_count),
@@ -648,6 +773,64 @@ mod tests {
         assert_eq!(linted.timeline.end, linted.run.end);
     }
 
+    /// Issue 28 item 4: a text with traffic and an HPA is answered with its
+    /// pods first; the previous bands stay, marked pending, until the full
+    /// run, stepped one pass at a time, replaces the first pass.
+    #[test]
+    fn a_first_pass_keeps_the_previous_bands_until_its_full_run_is_in() {
+        let text = include_str!("../../tests/golden/hpa-cpu-step.yaml");
+        let start = state(text);
+        assert_eq!(start.linted.pending(), Some((true, true)));
+        assert!(start.linted.traffic.is_none() && start.linted.run.traffic.is_none());
+        let full = Rc::new(Linted::new(start.linted.text.clone()));
+        assert!(full.pending().is_none() && full.traffic.is_some() && full.replicas.is_some());
+        let completed = start
+            .clone()
+            .reduce(Action::Completed(start.linted.clone(), full.clone()));
+        assert!(Rc::ptr_eq(&completed.linted, &full));
+        assert!(
+            full.run.pods.len() > start.linted.run.pods.len(),
+            "the scale-out's pods"
+        );
+        // A slider change: the pods at once, the bands of the run before
+        // kept (drawn as updating), the full run by steps.
+        let moved = completed
+            .reduce(Action::Control(Change::Startup(60_000)))
+            .reduce(Action::Lint);
+        let first = moved.linted.clone();
+        assert_eq!(first.pending(), Some((true, true)));
+        assert!(Rc::ptr_eq(
+            first.traffic.as_ref().unwrap(),
+            full.traffic.as_ref().unwrap()
+        ));
+        let mut passes = 1;
+        let finished = loop {
+            if let Some(finished) = first.step() {
+                break finished;
+            }
+            passes += 1;
+        };
+        assert!(passes > 1, "one task per pass of the HPA's replay");
+        assert_eq!(finished.run, Linted::new(moved.text.clone()).run);
+        // An answer for a first pass no longer shown is dropped.
+        let newer = moved
+            .clone()
+            .reduce(Action::Control(Change::Startup(90_000)))
+            .reduce(Action::Lint);
+        let late = newer
+            .clone()
+            .reduce(Action::Completed(first.clone(), Rc::new(finished)));
+        assert!(Rc::ptr_eq(&late, &newer));
+    }
+
+    #[test]
+    fn a_text_without_traffic_or_an_hpa_is_complete_at_once() {
+        let start = state(crate::DEFAULT_TEXT);
+        assert!(start.linted.pending().is_none());
+        assert!(start.linted.step().is_none(), "nothing to step");
+        assert_eq!(start.linted.run, Linted::new(start.text.clone()).run);
+    }
+
     fn state(text: &str) -> Rc<AppState> {
         Rc::new(AppState::new(text.into(), Lang::En))
     }
@@ -667,7 +850,7 @@ mod tests {
     #[test]
     fn findings_are_taken_only_for_the_text_simulated_last() {
         let start = state("a: 1\n");
-        assert!(matches!(start.diagnosed, Diagnosed::Waiting));
+        assert!(matches!(start.diagnosed, Diagnosed::Waiting(None)));
         assert!(start.lint().is_none(), "checking until the worker answers");
         // The answer for a text the page has moved past is dropped.
         let edited = start.reduce(Action::Edit("a: [".into()));
@@ -706,7 +889,7 @@ mod tests {
         // The next text asks again.
         let edited = failed.reduce(Action::Edit("a: []\n".into()));
         let linted = edited.reduce(Action::Lint);
-        assert!(matches!(linted.diagnosed, Diagnosed::Waiting));
+        assert!(matches!(linted.diagnosed, Diagnosed::Waiting(_)));
     }
 
     #[test]
@@ -729,7 +912,7 @@ mod tests {
         let linted = moved.reduce(Action::Lint);
         assert!(!linted.is_stale());
         assert_eq!(&*linted.linted.text, &*linted.text);
-        assert!(matches!(linted.diagnosed, Diagnosed::Waiting));
+        assert!(matches!(linted.diagnosed, Diagnosed::Waiting(_)));
     }
 
     #[test]
@@ -739,6 +922,13 @@ mod tests {
         assert!(edited.lint().is_none());
         let linted = edited.reduce(Action::Lint);
         assert!(!linted.is_stale());
+        // Until the worker answers, the list keeps the answer for the text
+        // before (shown as checking); marks and fixes take none of it.
+        let Diagnosed::Waiting(Some(before)) = &linted.diagnosed else {
+            panic!("{:?}", linted.diagnosed)
+        };
+        assert_eq!(&*before.text, "a: 1\n");
+        assert!(linted.lint().is_none());
         assert_eq!(rules(&diagnosed(linted)), ["PL001"]);
     }
 

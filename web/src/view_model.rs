@@ -342,6 +342,16 @@ const RATE_ROWS: (u32, u32) = (2, 44);
 /// The latency chart's rows: 100 s at the top, 1 ms at the bottom.
 const LATENCY_ROWS: (u32, u32) = (54, 98);
 
+/// Compares an `Rc` by address: a new lint, run or chart is a new `Rc`
+/// (a key for hooks, so nothing is recomputed for the same one).
+pub struct SameRc<T: ?Sized>(pub std::rc::Rc<T>);
+
+impl<T: ?Sized> PartialEq for SameRc<T> {
+    fn eq(&self, other: &Self) -> bool {
+        std::rc::Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
 /// The band's shapes, as SVG `points` in `TRAFFIC_BOX` (tenths).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrafficPaths {

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use podlab_core::controls::{self, Change};
 use podlab_core::explain::{describe, diagnosis, get_pods, logs, timeline};
 use podlab_core::lint::lint;
-use podlab_core::sim::{simulate, Options};
+use podlab_core::sim::{simulate, simulate_pods, Options, Passes};
 
 const REFERENCE: &str = include_str!("../../../web/src/default.yaml");
 
@@ -68,6 +68,7 @@ fn main() {
         black_box(change(REFERENCE, 10 + index as u64));
     }
     bench_cron_day();
+    bench_first_pass();
     let mut times: Vec<Duration> = (0..CHANGES)
         .map(|index| {
             // The load time a drag would pass through: 5 s to 600 s.
@@ -104,6 +105,51 @@ fn bench_cron_day() {
         "slider change, CronJob every minute for 24h ({pods} pods): median {:.1} ms, min {:.1} ms over {rounds} changes",
         times[rounds as usize / 2].as_secs_f64() * 1e3,
         times[0].as_secs_f64() * 1e3,
+    );
+}
+
+/// Issue 28 item 4, with a Service, traffic and an HPA: the page's first
+/// pass (`simulate_pods` and the lanes) against the full run, and each of
+/// the full run's passes (`Passes::step`, what one task of the page holds).
+fn bench_first_pass() {
+    const HPA_STEP: &str = include_str!("../../../tests/golden/hpa-cpu-step.yaml");
+    let rounds = 20;
+    let (mut first, mut full, mut pass) = (Vec::new(), Vec::new(), Vec::new());
+    let mut passes_per_run = 0;
+    for index in 0..rounds {
+        let Ok(text) = controls::apply(HPA_STEP, &Change::Startup((10 + index) * 1000)) else {
+            panic!("hpa-cpu-step.yaml has a container to edit");
+        };
+        let reading = podlab_core::lint::read(&text);
+        let started = Instant::now();
+        let run = simulate_pods(&reading, reading.seed, &Options::default());
+        black_box(timeline::timeline(&run));
+        first.push(started.elapsed());
+        let started = Instant::now();
+        let mut passes = Passes::default();
+        passes_per_run = 0;
+        loop {
+            let one = Instant::now();
+            let done = passes.step(&reading, reading.seed, &Options::default());
+            pass.push(one.elapsed());
+            passes_per_run += 1;
+            if let Some(run) = done {
+                black_box(timeline::timeline(&run));
+                break;
+            }
+        }
+        full.push(started.elapsed());
+    }
+    let median = |times: &mut Vec<Duration>| {
+        times.sort();
+        times[times.len() / 2].as_secs_f64() * 1e3
+    };
+    println!(
+        "slider change, hpa-cpu-step.yaml (Service, traffic, HPA): the first pass (pods + lanes) median {:.2} ms; the full run median {:.2} ms in {passes_per_run} passes, one pass median {:.2} ms, max {:.2} ms",
+        median(&mut first),
+        median(&mut full),
+        median(&mut pass),
+        pass.last().map_or(0.0, |time| time.as_secs_f64() * 1e3),
     );
 }
 

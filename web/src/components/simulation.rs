@@ -211,6 +211,7 @@ pub fn Simulation(props: &SimulationProps) -> Html {
                     traffic={props.linted.traffic.clone()}
                     replicas={props.linted.replicas.clone()}
                     fold_legend={props.fold_legend}
+                    updating={props.linted.pending()}
                 />
                 <div class="scrub">
                     <label for="scrubber" class="visually-hidden">{ i18n::simulated_time().html(lang) }</label>

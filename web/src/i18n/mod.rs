@@ -94,6 +94,27 @@ pub fn simulating() -> Text {
     Text::new("Simulating…", "模擬中…")
 }
 
+/// Shown above the timeline while the requests and the HPA's replay of a
+/// change are computed after its pods (issue 28 item 4): the bands drawn
+/// meanwhile are the previous text's. `traffic`: the Scenario sends
+/// requests; `autoscaled`: an HPA scales a workload.
+pub fn bands_updating(traffic: bool, autoscaled: bool) -> Text {
+    match (traffic, autoscaled) {
+        (true, true) => Text::new(
+            "Computing the requests and the HPA's decisions… (the bands below are the previous run's)",
+            "正在計算請求與 HPA 的擴縮決策…（下方圖帶仍是上一次的結果）",
+        ),
+        (false, true) => Text::new(
+            "Computing the HPA's decisions… (the band below is the previous run's)",
+            "正在計算 HPA 的擴縮決策…（下方圖帶仍是上一次的結果）",
+        ),
+        _ => Text::new(
+            "Computing the requests… (the band below is the previous run's)",
+            "正在計算請求…（下方圖帶仍是上一次的結果）",
+        ),
+    }
+}
+
 pub fn pause() -> Text {
     Text::new("Pause", "暫停")
 }
@@ -213,6 +234,9 @@ mod tests {
             switch_language(Lang::ZhTw),
             simulation_heading(),
             simulating(),
+            bands_updating(true, true),
+            bands_updating(false, true),
+            bands_updating(true, false),
             timeline_label(),
             play(),
             pause(),

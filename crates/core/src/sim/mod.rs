@@ -59,12 +59,70 @@ pub fn simulate_reading(
     seed: u64,
     options: &Options,
 ) -> Run {
-    if reading.autoscalers.is_empty() {
-        return simulate_once(reading, &[], seed, options);
+    let mut passes = Passes::default();
+    loop {
+        if let Some(run) = passes.step(reading, seed, options) {
+            return run;
+        }
     }
-    hpa::replay(reading, &|applied| {
-        simulate_once(reading, applied, seed, options)
-    })
+}
+
+/// The pods alone: the page's first answer to a change (issue 28 item 4),
+/// drawn before the heavier parts are computed. It is
+/// [`simulate_reading`] without the request engine
+/// (`traffic::simulate_traffic`) and without the HPAs' replay
+/// (`hpa::Replay`): `traffic` is `None`, `autoscalers` is empty and no HPA
+/// decision is applied. Traffic never changes a pod here (only an HPA's
+/// decision does, through the replay), so the pods are the full run's up to
+/// the first decision, and all of them when no HPA decides anything. When
+/// [`has_heavy_part`] is false this is the full run; otherwise the caller
+/// must still run [`Passes`] to the end (and say, meanwhile, that the
+/// traffic and the replicas are not computed yet).
+pub fn simulate_pods(
+    reading: &crate::manifest::read::Reading,
+    seed: u64,
+    options: &Options,
+) -> Run {
+    kubelet::simulate_reading(reading, &[], seed, options)
+}
+
+/// Whether [`simulate_pods`] leaves something out: the Scenario sends
+/// requests (the request engine) or a HorizontalPodAutoscaler scales a
+/// workload (the replay).
+pub fn has_heavy_part(reading: &crate::manifest::read::Reading) -> bool {
+    reading.scenario.traffic.is_some() || !reading.autoscalers.is_empty()
+}
+
+/// The full run one pass at a time: each [`Passes::step`] simulates the pods
+/// and the traffic once (one round of the HPAs' replay, `hpa::Replay`), and
+/// returns the run once no HPA decides anything new. A caller that must
+/// answer input between passes (the page) calls `step` in separate tasks;
+/// [`simulate_reading`] is its loop.
+#[derive(Clone, Debug, Default)]
+pub struct Passes {
+    replay: hpa::Replay,
+}
+
+impl Passes {
+    /// One pass; `Some(run)` when it was the last.
+    pub fn step(
+        &mut self,
+        reading: &crate::manifest::read::Reading,
+        seed: u64,
+        options: &Options,
+    ) -> Option<Run> {
+        if reading.autoscalers.is_empty() {
+            return Some(simulate_once(reading, &[], seed, options));
+        }
+        self.replay.step(reading, &|applied| {
+            simulate_once(reading, applied, seed, options)
+        })
+    }
+
+    /// The passes run so far that found an HPA decision.
+    pub fn decisions(&self) -> usize {
+        self.replay.decisions()
+    }
 }
 
 /// One pass: the pods, then the traffic over them. Out of line, and handed

@@ -89,6 +89,15 @@ fn terminal(testid: &'static str, label: String, parts: Vec<(String, String)>) -
     }
 }
 
+/// The panes' text for one run, pod and time.
+#[derive(Clone)]
+struct Printed {
+    describe: Vec<(String, String)>,
+    logs: Vec<(String, String)>,
+    previous: Vec<(String, String)>,
+    diagnosis: Option<podlab_core::explain::diagnosis::Diagnosis>,
+}
+
 /// Compares runs by address: a new text is a new `Rc`.
 #[derive(PartialEq)]
 struct SameRun(Rc<Run>);
@@ -142,10 +151,25 @@ pub fn KubectlPanes(props: &KubectlPanesProps) -> Html {
             }
         });
     }
+    let selected = props.selected.min(run.pods.len().saturating_sub(1));
+    // What the panes print depends only on the run shown, the pod and the
+    // time: kept when the panes render for anything else (a new run's
+    // first frame renders them with the run before, issue 28 item 4).
+    let printed = use_memo(
+        (SameRun(run.clone()), selected, at),
+        |(run, selected, at)| Printed {
+            describe: vec![(
+                view_model::describe_command(&run.0, *selected),
+                view_model::describe_pane(&run.0, *selected, *at),
+            )],
+            logs: view_model::logs_pane(&run.0, *selected, *at, false),
+            previous: view_model::logs_pane(&run.0, *selected, *at, true),
+            diagnosis: view_model::pod_diagnosis(&run.0, *selected, *at),
+        },
+    );
     if run.pods.is_empty() {
         return Html::default();
     }
-    let selected = props.selected.min(run.pods.len().saturating_sub(1));
     let on_change = {
         let on_select = props.on_select.clone();
         Callback::from(move |event: Event| {
@@ -162,18 +186,17 @@ pub fn KubectlPanes(props: &KubectlPanesProps) -> Html {
             </option>
         }
     });
-    let describe = vec![(
-        view_model::describe_command(run, selected),
-        view_model::describe_pane(run, selected, at),
-    )];
-    let logs = view_model::logs_pane(run, selected, at, false);
-    let previous = view_model::logs_pane(run, selected, at, true);
+    let Printed {
+        describe,
+        logs,
+        previous,
+        diagnosis,
+    } = (*printed).clone();
     let pod_name = run
         .pods
         .get(selected)
         .map(|pod| pod.name.clone())
         .unwrap_or_default();
-    let diagnosis = view_model::pod_diagnosis(run, selected, at);
     // The fix is offered for the run of the text the lint was made of:
     // while the panes still show the run before (one frame), none.
     let offer = props

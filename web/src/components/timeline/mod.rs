@@ -53,6 +53,11 @@ pub struct TimelineProps {
     /// The legend starts folded (an embed).
     #[prop_or_default]
     pub fold_legend: bool,
+    /// The requests and the HPA's replay are still being computed
+    /// (`Linted::pending`: requests, an HPA): the bands are the previous
+    /// run's, and a note says so.
+    #[prop_or_default]
+    pub updating: Option<(bool, bool)>,
 }
 
 impl PartialEq for TimelineProps {
@@ -64,6 +69,7 @@ impl PartialEq for TimelineProps {
             && self.lang == other.lang
             && self.on_select == other.on_select
             && self.fold_legend == other.fold_legend
+            && self.updating == other.updating
             && match (&self.traffic, &other.traffic) {
                 (Some(a), Some(b)) => Rc::ptr_eq(a, b),
                 (a, b) => a.is_none() && b.is_none(),
@@ -213,11 +219,16 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 <p class="empty">{ i18n::no_pods().html(lang) }</p>
             } else {
                 <div class="lanes">
+                    if let Some((traffic, autoscaled)) = props.updating {
+                        <p class="bands-updating" data-testid="bands-updating" role="status">
+                            { i18n::bands_updating(traffic, autoscaled).html(lang) }
+                        </p>
+                    }
                     if let Some(chart) = &props.replicas {
-                        <ReplicasBand chart={chart.clone()} {lang} />
+                        <ReplicasBand chart={chart.clone()} {lang} updating={props.updating.is_some()} />
                     }
                     if let Some(chart) = &props.traffic {
-                        <TrafficBand chart={chart.clone()} {lang} />
+                        <TrafficBand chart={chart.clone()} {lang} updating={props.updating.is_some()} />
                     }
                     // The box's height is part of the windowing, so it is
                     // set here, not left to the style sheet.

@@ -14,17 +14,23 @@ use yew::prelude::*;
 
 use crate::i18n;
 use crate::i18n::TextHtml;
-use crate::view_model::{self, REPLICAS_BOX};
+use crate::view_model::{self, SameRc, REPLICAS_BOX};
 
 #[derive(Properties)]
 pub struct ReplicasBandProps {
     pub chart: Rc<ReplicasChart>,
     pub lang: Lang,
+    /// The previous run's chart, shown while the new one is computed (as
+    /// `TrafficBandProps::updating`).
+    #[prop_or_default]
+    pub updating: bool,
 }
 
 impl PartialEq for ReplicasBandProps {
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.chart, &other.chart) && self.lang == other.lang
+        Rc::ptr_eq(&self.chart, &other.chart)
+            && self.lang == other.lang
+            && self.updating == other.updating
     }
 }
 
@@ -32,7 +38,11 @@ impl PartialEq for ReplicasBandProps {
 pub fn ReplicasBand(props: &ReplicasBandProps) -> Html {
     let lang = props.lang;
     let chart = &props.chart;
-    let paths = view_model::replicas_paths(chart);
+    // Once per chart: marking the band as updating (issue 28 item 4)
+    // re-renders it with the same chart.
+    let paths = use_memo(SameRc(chart.clone()), |chart| {
+        view_model::replicas_paths(&chart.0)
+    });
     let marks = chart.decisions.iter().zip(&paths.decisions).map(|(decision, (x, at))| {
         html! {
             <rect x={x.clone()} y="0" width="5" height={REPLICAS_BOX.1.to_string()} class="replicas-decision">
@@ -53,7 +63,8 @@ pub fn ReplicasBand(props: &ReplicasBandProps) -> Html {
         .map(|d| format!("{}:{}:{}", d.at / 1000, d.from, d.to))
         .collect();
     html! {
-        <div class="replicas" data-testid="replicas-band" data-decisions={data.join(",")}>
+        <div class={classes!("replicas", props.updating.then_some("updating"))} data-testid="replicas-band"
+            data-decisions={(!props.updating).then(|| data.join(","))} aria-busy={props.updating.then_some("true")}>
             <p class="replicas-heading">{ i18n::replicas_heading(chart).html(lang) }</p>
             <svg
                 class="replicas-chart"
@@ -65,9 +76,9 @@ pub fn ReplicasBand(props: &ReplicasBandProps) -> Html {
                 aria-label={i18n::replicas_summary(chart.decisions.len(), &list.join(", ")).get(lang).to_owned()}
             >
                 <rect width={REPLICAS_BOX.0.to_string()} height={REPLICAS_BOX.1.to_string()} class="traffic-bg" />
-                <polygon points={paths.ready} class="replicas-ready" />
-                <polyline points={paths.current} class="replicas-current" vector-effect="non-scaling-stroke" />
-                <polyline points={paths.desired} class="replicas-desired" vector-effect="non-scaling-stroke" />
+                <polygon points={paths.ready.clone()} class="replicas-ready" />
+                <polyline points={paths.current.clone()} class="replicas-current" vector-effect="non-scaling-stroke" />
+                <polyline points={paths.desired.clone()} class="replicas-desired" vector-effect="non-scaling-stroke" />
                 { for marks }
             </svg>
             <p class="traffic-key" aria-hidden="true">

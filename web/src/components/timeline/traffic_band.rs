@@ -13,17 +13,24 @@ use yew::prelude::*;
 
 use crate::i18n;
 use crate::i18n::TextHtml;
-use crate::view_model::{self, TRAFFIC_BOX};
+use crate::view_model::{self, SameRc, TRAFFIC_BOX};
 
 #[derive(Properties)]
 pub struct TrafficBandProps {
     pub chart: Rc<Chart>,
     pub lang: Lang,
+    /// The chart is the previous run's, shown while the new one is
+    /// computed (issue 28 item 4): dimmed, busy, without its data
+    /// attributes (nothing may read it as the current run's).
+    #[prop_or_default]
+    pub updating: bool,
 }
 
 impl PartialEq for TrafficBandProps {
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.chart, &other.chart) && self.lang == other.lang
+        Rc::ptr_eq(&self.chart, &other.chart)
+            && self.lang == other.lang
+            && self.updating == other.updating
     }
 }
 
@@ -31,7 +38,11 @@ impl PartialEq for TrafficBandProps {
 pub fn TrafficBand(props: &TrafficBandProps) -> Html {
     let lang = props.lang;
     let chart = &props.chart;
-    let paths = view_model::traffic_paths(chart);
+    // Once per chart: marking the band as updating (issue 28 item 4)
+    // re-renders it with the same chart.
+    let paths = use_memo(SameRc(chart.clone()), |chart| {
+        view_model::traffic_paths(&chart.0)
+    });
     let marks = paths.failures.iter().map(|(x, width, cause, count)| {
         html! {
             <rect x={x.clone()} y="46" width={width.clone()} height="6" class={classes!("fail", view_model::failure_class(*cause))}>
@@ -42,9 +53,10 @@ pub fn TrafficBand(props: &TrafficBandProps) -> Html {
     let line = |points: &String, class: &'static str| {
         html! { <polyline points={points.clone()} class={class} vector-effect="non-scaling-stroke" /> }
     };
-    let over = if chart.over_target() { "true" } else { "false" };
+    let over = (!props.updating).then_some(if chart.over_target() { "true" } else { "false" });
     html! {
-        <div class="traffic" data-testid="traffic-band" data-over-target={over}>
+        <div class={classes!("traffic", props.updating.then_some("updating"))} data-testid="traffic-band"
+            data-over-target={over} aria-busy={props.updating.then_some("true")}>
             <svg
                 class="traffic-chart"
                 width="100%"

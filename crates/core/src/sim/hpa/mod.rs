@@ -124,20 +124,32 @@ struct Rescale {
     keda: bool,
 }
 
-/// Simulates `reading` with its HPAs: `simulate` runs the pods and the
-/// traffic for the reading with the decisions applied so far, as
-/// `kubectl scale` actions after the Scenario's own (the reading itself is
-/// never copied); it is called once per applied decision, plus one.
-pub fn replay(reading: &Reading, simulate: &dyn Fn(&[Action]) -> Run) -> Run {
-    let mut applied: Vec<Action> = Vec::new();
-    let mut known: Vec<Rescale> = Vec::new();
-    loop {
-        let mut run = simulate(&applied);
-        let walk = walk(reading, &run, &known, known.len() >= MAX_RESCALES);
+/// Simulates `reading` with its HPAs, one round at a time: each
+/// [`Replay::step`] runs `simulate` (the pods and the traffic for the
+/// reading with the decisions found so far, as `kubectl scale` actions
+/// after the Scenario's own; the reading itself is never copied) and walks
+/// the syncs over it. There is one round per applied decision, plus one;
+/// `sim::Passes` steps it, `sim::simulate_reading` to the end, the page in
+/// separate tasks (issue 28 item 4: each round is one simulation of the
+/// pods and the traffic, so the page answers input between them).
+#[derive(Clone, Debug, Default)]
+pub struct Replay {
+    /// The decisions found so far, as actions.
+    applied: Vec<Action>,
+    known: Vec<Rescale>,
+}
+
+impl Replay {
+    /// One round: simulate with the decisions found so far and walk the
+    /// HPAs' syncs over it. `Some(run)` once no new decision comes (the
+    /// run is final); `None` when one did (it is kept for the next round).
+    pub fn step(&mut self, reading: &Reading, simulate: &dyn Fn(&[Action]) -> Run) -> Option<Run> {
+        let mut run = simulate(&self.applied);
+        let walk = walk(reading, &run, &self.known, self.known.len() >= MAX_RESCALES);
         match walk.new_rescale {
-            Some(rescale) if known.len() < MAX_RESCALES => {
+            Some(rescale) if self.known.len() < MAX_RESCALES => {
                 let hpa = &reading.autoscalers[rescale.hpa];
-                applied.push(Action {
+                self.applied.push(Action {
                     at: rescale.at,
                     span: hpa.span,
                     act: Act::Scale(Scale {
@@ -145,14 +157,20 @@ pub fn replay(reading: &Reading, simulate: &dyn Fn(&[Action]) -> Run) -> Run {
                         replicas: i64::from(rescale.replicas),
                     }),
                 });
-                known.push(rescale);
+                self.known.push(rescale);
+                None
             }
             _ => {
                 merge_events(&mut run, walk.events);
                 run.autoscalers = walk.records;
-                return run;
+                Some(run)
             }
         }
+    }
+
+    /// The decisions applied so far (one per round that found one).
+    pub fn decisions(&self) -> usize {
+        self.known.len()
     }
 }
 
