@@ -363,9 +363,9 @@ impl Score {
 
 /// Whether a line showed something about the pod in trouble: the root-cause
 /// choices open after the first such line (or when the learner asks to
-/// answer).
+/// answer). An action shows nothing by itself: it does not open them.
 pub fn investigated(steps: &[Option<Command>]) -> bool {
-    steps.iter().any(Option::is_some)
+    steps.iter().flatten().any(|command| !command.acts())
 }
 
 /// Scores the lines typed, each as the evidence it showed about the pod in
@@ -720,7 +720,10 @@ mod tests {
             (first.followed, first.detours, first.acted_first),
             (2, 1, 1)
         );
-        // Acting without reading at all: the right cause is a guess.
+        // Acting without reading at all: the right cause is a guess, and
+        // the action alone does not open the root-cause choices.
+        assert!(!investigated(&[uncordon, None]));
+        assert!(investigated(&[uncordon, Some(Command::GetNodes)]));
         let blind = score(&interview, &[uncordon], correct);
         assert_eq!((blind.followed, blind.verdict), (0, Verdict::Guessed));
         // `get events` stands for describe here too, and reads the pod.
