@@ -553,3 +553,48 @@ fn the_stuck_rollout_is_answered_by_scaling_down_not_by_deleting_a_pod() {
         "{deleted}"
     );
 }
+
+/// The interview classic on the article's crash loop: `kubectl delete pod`
+/// typed before anything else is a step of the path, scored as an early
+/// detour with the reviewer's remark; the same transcript without it has
+/// no detour.
+#[test]
+fn deleting_the_crash_looping_pod_first_is_noted() {
+    let (exercise, run, focus) = interview_of("liveness-crash-loop");
+    let interview = exercise.interview.clone().expect("an interview");
+    let right = interview.causes.iter().position(|c| c.correct);
+    let delete = format!("kubectl delete pod {focus}");
+    let reads = [
+        format!("kubectl describe pod {focus}"),
+        format!("kubectl logs {focus} --previous"),
+    ];
+    let with_delete: Vec<String> = std::iter::once(delete).chain(reads.clone()).collect();
+    let entries = typed(&exercise, &run, &with_delete);
+    assert_eq!(
+        entries[0].output.stdout,
+        format!("pod \"{focus}\" deleted from default namespace\n")
+    );
+    let scored = score(&interview, &steps(&entries, Some(&focus)), right);
+    assert_eq!(
+        (
+            scored.followed,
+            scored.detours,
+            scored.acted_first,
+            scored.typed
+        ),
+        (2, 1, 1, 3)
+    );
+    let notes = remarks(&run, &interview, &entries, Some(&focus));
+    assert!(notes[0].as_ref().is_some_and(|note| note
+        .en
+        .starts_with("a detour: deleted the pod before looking")
+        && note.zh_tw.contains("就先刪除了 Pod")));
+    assert_eq!(notes[1..], [None, None]);
+
+    let entries = typed(&exercise, &run, &reads);
+    let scored = score(&interview, &steps(&entries, Some(&focus)), right);
+    assert_eq!(
+        (scored.followed, scored.detours, scored.acted_first),
+        (2, 0, 0)
+    );
+}
