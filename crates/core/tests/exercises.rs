@@ -653,3 +653,55 @@ fn the_edge_goal_passes_only_at_the_edge() {
     );
     assert!(!edge_goal(&text).passed);
 }
+
+/// `keepActions`: the starting file's actions must still happen, at their
+/// times, however they are written; removing the drain or moving it is
+/// seen (the exercise `gpu-node-maintenance` acts after its drain).
+#[test]
+fn keep_actions() {
+    let maintenance = library::find("gpu-node-maintenance").expect("in the library");
+    let solution = maintenance.solution.clone().expect("a solution");
+    let keep = |text: &str| {
+        exercise::check(&maintenance, text)
+            .into_iter()
+            .find(|result| result.goal == Goal::KeepActions)
+            .map(|result| (result.passed, result.why.en))
+            .expect("the goal is checked")
+    };
+    assert_eq!(
+        keep(&solution),
+        (true, "the starting file's 1 action(s) still happen".into())
+    );
+    // The same drain written in flow style, after the uncordon.
+    let reordered = solution.replace(
+        "    - at: 4m\n      drain: { node: gpu-0 }\n    - { at: 7m, uncordon: { node: gpu-0 } }",
+        "    - { at: 7m, uncordon: { node: gpu-0 } }\n    - { at: 4m, drain: { node: gpu-0 } }",
+    );
+    assert_ne!(reordered, solution);
+    assert!(keep(&reordered).0, "{:?}", keep(&reordered));
+    for changed in [
+        solution.replace("drain: { node: gpu-0 }", "cordon: { node: gpu-0 }"),
+        solution.replace("- at: 4m\n", "- at: 5m\n"),
+        solution.replace("    - at: 4m\n      drain: { node: gpu-0 }\n", ""),
+    ] {
+        assert_ne!(changed, solution);
+        let (passed, why) = keep(&changed);
+        assert!(!passed, "{why}");
+        assert!(
+            why.contains("action `drain` at 4m is gone or changed"),
+            "{why}"
+        );
+    }
+    // Without the drain the other goals would pass: `keepActions` is what
+    // makes the answer an action after the maintenance.
+    let undrained = maintenance
+        .start
+        .replace("    - at: 4m\n      drain: { node: gpu-0 }\n", "");
+    let results = exercise::check(&maintenance, &undrained);
+    let failed: Vec<&Goal> = results
+        .iter()
+        .filter(|result| !result.passed)
+        .map(|result| &result.goal)
+        .collect();
+    assert_eq!(failed, [&Goal::KeepActions]);
+}

@@ -16,10 +16,12 @@ use crate::manifest::duration::Millis;
 use crate::manifest::model::{Workload, WorkloadKind};
 use crate::manifest::path::ProgramField;
 use crate::manifest::quantity;
-use crate::manifest::scenario::{ProgramSpec, Scenario};
+
 use crate::manifest::yaml::Node;
 use crate::sim::{self, PodRun, Run};
 use crate::text;
+
+mod forbid;
 
 use super::exec::{split_command, ExecContext};
 use super::{time, Exercise};
@@ -172,73 +174,6 @@ fn serving_replicas(workloads: &[Workload]) -> i64 {
         .sum()
 }
 
-fn physical_gpus(scenario: &Scenario) -> i64 {
-    scenario
-        .node_pools
-        .iter()
-        .filter_map(|pool| {
-            pool.gpu
-                .as_ref()
-                .map(|gpu| gpu.count.max(0).saturating_mul(pool.count.max(0)))
-        })
-        .fold(0, i64::saturating_add)
-}
-
-/// The program fields `forbid: { programChanges }` compares (not
-/// `workers`: starting fewer workers is a fix, not a change of the program).
-fn program_fingerprint(spec: Option<&ProgramSpec>) -> Vec<Option<String>> {
-    let Some(spec) = spec else {
-        return vec![None; 13];
-    };
-    let serve = spec.serve.as_ref();
-    vec![
-        spec.startup.as_ref().map(|s| s.value.to_string()),
-        spec.listen_port.as_ref().map(|s| s.value.to_string()),
-        spec.health_path.as_ref().map(|s| s.value.clone()),
-        spec.health_latency.as_ref().map(|s| s.value.to_string()),
-        spec.memory_steady
-            .as_ref()
-            .map(|s| s.value.value().to_string()),
-        spec.memory_peak
-            .as_ref()
-            .map(|s| s.value.value().to_string()),
-        spec.gpu_memory
-            .as_ref()
-            .map(|s| s.value.value().to_string()),
-        spec.shm.as_ref().map(|s| s.value.value().to_string()),
-        spec.exit
-            .as_ref()
-            .map(|e| format!("{} {} {}", e.after, e.code, e.log)),
-        spec.run_for.as_ref().map(|s| s.value.to_string()),
-        spec.image_pull.as_ref().map(|s| s.value.to_string()),
-        // How fast the model answers is the program's; concurrency,
-        // batching and the queue are configuration a fix may change.
-        serve
-            .and_then(|s| s.latency.as_ref())
-            .map(|s| s.value.to_string()),
-        serve.map(|s| {
-            format!(
-                "{:?} {:?}",
-                s.exponential.as_ref().map(|e| e.value),
-                s.per_item.as_ref().map(|p| p.value)
-            )
-        }),
-    ]
-}
-
-/// The requests a Scenario sends (`traffic`), for `forbid: programChanges`:
-/// sending fewer is not a fix.
-fn traffic_fingerprint(scenario: &Scenario) -> Option<String> {
-    scenario.traffic.as_ref().map(|t| {
-        let steps: Vec<String> = t
-            .rate
-            .iter()
-            .map(|s| format!("{}:{}:{}", s.at, s.milli_rps, s.ramp))
-            .collect();
-        format!("{steps:?} {:?} {} {}", t.arrivals, t.timeout, t.target)
-    })
-}
-
 impl World<'_> {
     fn check(&self, goal: &Goal) -> (bool, Text) {
         let end = self.run.end;
@@ -302,6 +237,7 @@ impl World<'_> {
             } => self.exec_equals(container, command, equals, end),
             Goal::SeesGpu { container } => self.sees_gpu(container, end),
             Goal::ReadyOnlyWhenLoaded => self.ready_only_when_loaded(),
+            Goal::KeepActions => self.keep_actions(),
             Goal::MaxP99(limit) => self.max_p99(*limit),
             Goal::MaxFailedRequests { max, cause } => {
                 self.max_failed_requests(*max, cause.as_deref())
@@ -589,69 +525,6 @@ impl World<'_> {
                 "{count} 個 Pod 都立刻排程成功"
             ),
         )
-    }
-
-    fn forbid(&self, more_gpus: bool, program_changes: bool, remove_taints: bool) -> (bool, Text) {
-        let mut findings: Vec<Text> = Vec::new();
-        if more_gpus {
-            let (now, before) = (
-                physical_gpus(&self.reading.scenario),
-                physical_gpus(&self.start.scenario),
-            );
-            if now > before {
-                findings.push(text!(
-                    "the cluster has {now} GPUs; the starting file had {before}",
-                    "叢集有 {now} 張 GPU；一開始只有 {before} 張"
-                ));
-            }
-        }
-        if program_changes {
-            for spec in &self.start.scenario.programs {
-                let name = &spec.container;
-                let before = program_fingerprint(Some(spec));
-                let now = program_fingerprint(self.reading.scenario.program_spec(name));
-                if before != now {
-                    findings.push(text!(
-                        "the Scenario's program for container {name} changed (startup, port, memory or exit): fix the manifests, not the program",
-                        "容器 {name} 在 Scenario 裡的程式行為被改了（startup、port、記憶體或 exit）：請修 manifest，不是改程式"
-                    ));
-                }
-            }
-            if traffic_fingerprint(&self.start.scenario)
-                != traffic_fingerprint(&self.reading.scenario)
-            {
-                findings.push(Text::new(
-                    "the Scenario's traffic changed: serve the requests, do not send fewer",
-                    "Scenario 的流量被改了：請讓服務撐住請求，而不是送更少的請求",
-                ));
-            }
-        }
-        if remove_taints {
-            for pool in &self.start.scenario.node_pools {
-                let kept = self
-                    .reading
-                    .scenario
-                    .node_pools
-                    .iter()
-                    .find(|candidate| candidate.name == pool.name);
-                for taint in &pool.taints {
-                    if !kept.is_some_and(|kept| kept.taints.contains(taint)) {
-                        let (pool_name, key, effect) = (&pool.name, &taint.key, &taint.effect);
-                        findings.push(text!(
-                            "node pool {pool_name} lost its taint {key}:{effect}",
-                            "節點池 {pool_name} 的 taint {key}:{effect} 被移除了"
-                        ));
-                    }
-                }
-            }
-        }
-        match findings.into_iter().next() {
-            Some(finding) => (false, finding),
-            None => (
-                true,
-                Text::new("nothing forbidden changed", "沒有改到禁止改動的地方"),
-            ),
-        }
     }
 
     fn max_memory_limit(&self, bytes: i128, written: &str) -> (bool, Text) {

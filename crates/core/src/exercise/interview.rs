@@ -132,6 +132,15 @@ pub fn run_command(
         Command::GetEvents => get_events(run, at),
         Command::GetNodes => get_nodes(context, at, false, false, None),
         Command::DescribeNode => describe_node(context, &node, at),
+        // An acting command is typed in the terminal, which prints
+        // kubectl's lines and records the action (`kubectl/act.rs`); it is
+        // never offered here (`interview.commands` holds reads only).
+        Command::DeletePod
+        | Command::Scale
+        | Command::RolloutRestart
+        | Command::Cordon
+        | Command::Uncordon
+        | Command::Drain => String::new(),
     };
     (line, output)
 }
@@ -312,11 +321,16 @@ pub struct Score {
     pub followed: usize,
     pub recommended: usize,
     /// Lines that were not a recommended step: they showed nothing about
-    /// the pod in trouble (a failed line, another pod, `get pods` again) or
-    /// evidence the recommended path does not need (an acting command such
-    /// as `apply` where the path does not start with it, a node where the
-    /// cause is in the pod).
+    /// the pod in trouble (a failed line, another pod, `get pods` again),
+    /// evidence the recommended path does not need (`apply` where the path
+    /// does not start with it, a node where the cause is in the pod), an
+    /// action the path does not take, or any action before a read of the
+    /// pod in trouble ([`Score::acted_first`]).
     pub detours: usize,
+    /// Of the detours, the actions taken before any read of the pod in
+    /// trouble (`describe`, `logs`, `get events`, `exec`): "deleted the pod
+    /// before looking at why it restarts".
+    pub acted_first: usize,
     /// Every line typed, useful or not.
     pub typed: usize,
     pub cause_correct: bool,
@@ -349,14 +363,17 @@ impl Score {
 
 /// Whether a line showed something about the pod in trouble: the root-cause
 /// choices open after the first such line (or when the learner asks to
-/// answer).
+/// answer). An action shows nothing by itself: it does not open them.
 pub fn investigated(steps: &[Option<Command>]) -> bool {
-    steps.iter().any(Option::is_some)
+    steps.iter().flatten().any(|command| !command.acts())
 }
 
 /// Scores the lines typed, each as the evidence it showed about the pod in
-/// trouble (`None`: nothing, `kubectl::session::steps`), in order, and the
-/// cause picked.
+/// trouble (`None`: nothing, `kubectl::session::steps`) or the action it
+/// took, in order, and the cause picked. An action counts like any step
+/// where `interview.recommended` holds it and it comes in order, but only
+/// after a read of the pod in trouble ([`Command::reads_the_pod`]): before
+/// one, any action is a detour (docs/exercises.md "Interview mode").
 pub fn score(interview: &Interview, steps: &[Option<Command>], cause: Option<usize>) -> Score {
     // `get events` shows what describe's Events section shows: it counts
     // for `describe` where describe is recommended and it is not.
@@ -372,8 +389,16 @@ pub fn score(interview: &Interview, steps: &[Option<Command>], cause: Option<usi
     };
     let mut followed = 0;
     let mut detours = 0;
+    let mut acted_first = 0;
+    let mut read = false;
     for step in steps {
         match step.map(stands_for) {
+            // An action before the pod in trouble was read is a detour even
+            // where the path acts: the path acts after reading.
+            Some(command) if command.acts() && !read => {
+                detours += 1;
+                acted_first += 1;
+            }
             Some(command) if interview.recommended.contains(&command) => {
                 if interview.recommended.get(followed) == Some(&command) {
                     followed += 1;
@@ -381,6 +406,7 @@ pub fn score(interview: &Interview, steps: &[Option<Command>], cause: Option<usi
             }
             _ => detours += 1,
         }
+        read |= step.is_some_and(Command::reads_the_pod);
     }
     let cause_correct = cause
         .and_then(|index| interview.causes.get(index))
@@ -394,6 +420,7 @@ pub fn score(interview: &Interview, steps: &[Option<Command>], cause: Option<usi
         followed,
         recommended: interview.recommended.len(),
         detours,
+        acted_first,
         typed: steps.len(),
         cause_correct,
         verdict,
@@ -620,6 +647,160 @@ mod tests {
             (1, 2, 3, Verdict::Wrong)
         );
         assert!(!wandering.success());
+    }
+
+    /// An action before any read of the pod in trouble is a detour a
+    /// reviewer notes ("deleted the pod before looking at why it
+    /// restarts"); after the reads, an action the path does not take is a
+    /// plain detour, and one it takes counts as its step, in order.
+    #[test]
+    fn an_action_before_reading_the_pod_is_a_detour() {
+        let exercise = library::find("liveness-crash-loop").expect("in the library");
+        let interview = exercise.interview.expect("has an interview");
+        let correct = interview.causes.iter().position(|c| c.correct);
+        let (describe, previous) = (Some(Command::Describe), Some(Command::LogsPrevious));
+        let delete = Some(Command::DeletePod);
+        let early = score(&interview, &[delete, describe, previous], correct);
+        assert_eq!(
+            (
+                early.followed,
+                early.detours,
+                early.acted_first,
+                early.typed
+            ),
+            (2, 1, 1, 3)
+        );
+        assert_eq!(early.verdict, Verdict::Found);
+        // The same delete after reading: a detour (deleting does not fix a
+        // crash loop), not an early one.
+        let late = score(&interview, &[describe, previous, delete], correct);
+        assert_eq!((late.followed, late.detours, late.acted_first), (2, 1, 0));
+        // Without any delete: no detour at all.
+        let clean = score(&interview, &[describe, previous], correct);
+        assert_eq!((clean.detours, clean.acted_first), (0, 0));
+        // A node read is no read of the pod: an action after it is early.
+        let nodes_first = score(
+            &interview,
+            &[Some(Command::GetNodes), Some(Command::Drain), describe],
+            correct,
+        );
+        assert_eq!(
+            (
+                nodes_first.followed,
+                nodes_first.detours,
+                nodes_first.acted_first
+            ),
+            (1, 2, 1)
+        );
+    }
+
+    /// Where the recommended path ends with an action (`uncordon` after the
+    /// drain), doing it after the reads counts as the last step; doing it
+    /// first is an early detour, not a step, even though it is the answer.
+    #[test]
+    fn a_recommended_action_counts_only_after_reading() {
+        let exercise = library::find("gpu-node-maintenance").expect("in the library");
+        let interview = exercise.interview.expect("has an interview");
+        assert_eq!(
+            interview.recommended,
+            [Command::Describe, Command::GetNodes, Command::Uncordon]
+        );
+        let correct = interview.causes.iter().position(|c| c.correct);
+        let uncordon = Some(Command::Uncordon);
+        let path = [Some(Command::Describe), Some(Command::GetNodes), uncordon];
+        let full = score(&interview, &path, correct);
+        assert_eq!((full.followed, full.recommended, full.detours), (3, 3, 0));
+        assert!(full.success());
+        let first = score(
+            &interview,
+            &[uncordon, Some(Command::Describe), Some(Command::GetNodes)],
+            correct,
+        );
+        assert_eq!(
+            (first.followed, first.detours, first.acted_first),
+            (2, 1, 1)
+        );
+        // Acting without reading at all: the right cause is a guess, and
+        // the action alone does not open the root-cause choices.
+        assert!(!investigated(&[uncordon, None]));
+        assert!(investigated(&[uncordon, Some(Command::GetNodes)]));
+        let blind = score(&interview, &[uncordon], correct);
+        assert_eq!((blind.followed, blind.verdict), (0, Verdict::Guessed));
+        // `get events` stands for describe here too, and reads the pod.
+        let events = score(&interview, &[Some(Command::GetEvents), uncordon], correct);
+        assert_eq!(
+            (events.followed, events.acted_first, events.detours),
+            (1, 0, 0)
+        );
+    }
+
+    /// `commands` are the reads offered; an action is typed in the
+    /// terminal, so it may stand in `recommended` without being offered,
+    /// and offering one is reported.
+    #[test]
+    fn an_action_is_recommended_never_offered() {
+        let text = |commands: &str, recommended: &str| {
+            format!("apiVersion: podlab.dev/v1alpha1\nkind: Exercise\nmetadata: {{ name: x }}\nspec:\n  title: {{ en: t, zh-TW: t }}\n  story: {{ en: s, zh-TW: s }}\n  goal: {{ en: g, zh-TW: g }}\n  explanation: {{ en: e, zh-TW: e }}\n  goals: [ maxRestarts: 0 ]\n  interview:\n    title: {{ en: t, zh-TW: t }}\n    story: {{ en: s, zh-TW: s }}\n    at: 1m\n    commands: [{commands}]\n    recommended: [{recommended}]\n    causes: [{{ text: {{ en: a, zh-TW: a }}, why: {{ en: b, zh-TW: b }}, correct: true }}]\n")
+        };
+        let (exercise, diagnostics) = crate::exercise::read(&text("describe", "describe, drain"));
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        let interview = exercise.and_then(|e| e.interview).expect("an interview");
+        assert_eq!(interview.recommended, [Command::Describe, Command::Drain]);
+        let (exercise, diagnostics) =
+            crate::exercise::read(&text("describe, delete-pod", "describe"));
+        assert!(
+            diagnostics
+                .iter()
+                .any(|d| d.message.en.contains("an acting command (delete-pod")),
+            "{diagnostics:?}"
+        );
+        assert!(exercise.expect("the rest lowers").interview.is_none());
+        // A read that is recommended must still be offered.
+        let (_, diagnostics) = crate::exercise::read(&text("describe", "describe, get-nodes"));
+        assert!(
+            diagnostics
+                .iter()
+                .any(|d| d.message.en.contains("must be one of `commands`")),
+            "{diagnostics:?}"
+        );
+    }
+
+    #[test]
+    fn acting_commands_have_ids_words_and_lines() {
+        for command in Command::ALL {
+            assert_eq!(Command::parse(command.id()), Some(command));
+            assert_eq!(command.acts(), command.acted().is_some(), "{command:?}");
+            assert!(!(command.acts() && command.reads_the_pod()), "{command:?}");
+            if let Some(words) = command.acted() {
+                assert!(!words.en.is_empty() && !words.zh_tw.is_empty());
+                let line = command.command_line("model-api-abc", "api", "gpu-0");
+                assert!(line.starts_with("kubectl "), "{line}");
+            }
+        }
+        let acting: Vec<&str> = Command::ALL
+            .iter()
+            .filter(|command| command.acts())
+            .map(|command| command.id())
+            .collect();
+        assert_eq!(
+            acting,
+            [
+                "delete-pod",
+                "scale",
+                "rollout-restart",
+                "cordon",
+                "uncordon",
+                "drain"
+            ]
+        );
+        assert_eq!(
+            Command::Uncordon.command_line("", "", "gpu-0"),
+            "kubectl uncordon gpu-0"
+        );
+        assert_eq!(
+            Command::DeletePod.acted().expect("acts").zh_tw,
+            "刪除了 Pod"
+        );
     }
 
     /// The right cause with nothing run, or with only detours, is a guess:

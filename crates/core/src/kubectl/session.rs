@@ -420,6 +420,15 @@ fn revealed(
             (reveals, vec![pod.clone()])
         }
         Command::Apply => (Some(interview::Command::Apply), Vec::new()),
+        // The acting commands are steps too (issue 33 item 4), about the
+        // cluster: deleting an old pod may be what frees the pod in
+        // trouble's GPU.
+        Command::Delete { .. } => (Some(interview::Command::DeletePod), Vec::new()),
+        Command::Scale { .. } => (Some(interview::Command::Scale), Vec::new()),
+        Command::RolloutRestart { .. } => (Some(interview::Command::RolloutRestart), Vec::new()),
+        Command::Cordon { cordon: true, .. } => (Some(interview::Command::Cordon), Vec::new()),
+        Command::Cordon { cordon: false, .. } => (Some(interview::Command::Uncordon), Vec::new()),
+        Command::Drain { .. } => (Some(interview::Command::Drain), Vec::new()),
         _ => (None, Vec::new()),
     }
 }
@@ -498,6 +507,38 @@ pub fn remark(
             "繞路：找這個根因用不到它",
         )
     })
+}
+
+/// podlab's remarks on a whole interview transcript, entry by entry:
+/// [`remark`]'s, and for an action taken before any read of the pod in
+/// trouble, what a reviewer would note ("deleted the pod before looking at
+/// why it restarts"), as `interview::score` counts it.
+pub fn remarks(
+    run: &crate::sim::Run,
+    interview: &Interview,
+    entries: &[Entry],
+    focus: Option<&str>,
+) -> Vec<Option<Text>> {
+    let mut read = false;
+    let shown = steps(entries, focus);
+    entries
+        .iter()
+        .zip(shown)
+        .map(|(entry, step)| {
+            let acted = step.and_then(|command| command.acted()).filter(|_| !read);
+            read |= step.is_some_and(interview::Command::reads_the_pod);
+            match acted {
+                Some(acted) => {
+                    let (en, zh) = (acted.en, acted.zh_tw);
+                    Some(text!(
+                        "a detour: {en} before looking at the pod in trouble (`describe`, `logs --previous`, `get events`); first see why it fails, then act",
+                        "繞路：還沒看出問題的 Pod（`describe`、`logs --previous`、`get events`）就先{zh}；先看它為什麼出錯，再動手"
+                    ))
+                }
+                None => remark(run, interview, entry, focus),
+            }
+        })
+        .collect()
 }
 
 /// What Tab offers: the candidates for the word being typed at the end of

@@ -239,6 +239,10 @@ pub enum Goal {
     /// `readyOnlyWhenLoaded`: no container is Ready (in the Service's
     /// endpoints) before its program has loaded and answers.
     ReadyOnlyWhenLoaded,
+    /// `keepActions`: every action of the starting file's Scenario (a
+    /// `drain` for maintenance) is still there, at its time: the fix acts
+    /// after it rather than removing it.
+    KeepActions,
     /// `maxP99: 1s`: the Scenario's traffic is answered with a P99 (over
     /// the whole run) at most this (`docs/traffic.md`).
     MaxP99(Millis),
@@ -279,6 +283,7 @@ impl Goal {
             Goal::Exec { .. } => "exec",
             Goal::SeesGpu { .. } => "seesGpu",
             Goal::ReadyOnlyWhenLoaded => "readyOnlyWhenLoaded",
+            Goal::KeepActions => "keepActions",
             Goal::MaxP99(_) => "maxP99",
             Goal::MaxFailedRequests { .. } => "maxFailedRequests",
             Goal::RolloutComplete { .. } => "rolloutComplete",
@@ -368,6 +373,10 @@ impl Goal {
                 "no pod receives traffic before its model has loaded",
                 "模型載入完成之前，沒有 Pod 接到流量",
             ),
+            Goal::KeepActions => Text::new(
+                "the starting file's actions still happen, at their times",
+                "起始檔案裡的動作（actions）照樣在原本的時間發生",
+            ),
             Goal::MaxP99(limit) => {
                 let limit = crate::manifest::duration::latency(limit.saturating_mul(1000));
                 text!(
@@ -402,6 +411,7 @@ fn lower_goals(items: &[Node], out: &mut Vec<Diagnostic>) -> Vec<Goal> {
             match item.as_str() {
                 Some("noPending") => goals.push(Goal::NoPending),
                 Some("readyOnlyWhenLoaded") => goals.push(Goal::ReadyOnlyWhenLoaded),
+                Some("keepActions") => goals.push(Goal::KeepActions),
                 _ => out.push(invalid_value(
                     item.span,
                     text!(
@@ -458,6 +468,7 @@ fn lower_goals(items: &[Node], out: &mut Vec<Diagnostic>) -> Vec<Goal> {
             },
             "noPending" => Some(Goal::NoPending),
             "readyOnlyWhenLoaded" => Some(Goal::ReadyOnlyWhenLoaded),
+            "keepActions" => Some(Goal::KeepActions),
             "maxP99" => duration_of(Some(value)).map(Goal::MaxP99),
             "maxFailedRequests" => match value.as_int() {
                 Some(max) => Some(Goal::MaxFailedRequests { max, cause: None }),
@@ -567,7 +578,10 @@ fn lower_goals(items: &[Node], out: &mut Vec<Diagnostic>) -> Vec<Goal> {
     goals
 }
 
-/// A command the learner may choose.
+/// A command the learner may choose, or an acting command typed in the
+/// terminal (issue 33 item 4: `delete pod`, `scale`, `rollout restart`,
+/// `cordon`, `uncordon`, `drain` change the cluster; `kubectl/act.rs`
+/// prints kubectl's lines, `sim/act.rs` simulates the consequence).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Command {
     /// `kubectl apply -f .` again: what the API server answers.
@@ -580,10 +594,22 @@ pub enum Command {
     GetEvents,
     GetNodes,
     DescribeNode,
+    /// `kubectl delete pod NAME`.
+    DeletePod,
+    /// `kubectl scale deployment|rs|statefulset NAME --replicas=N`.
+    Scale,
+    /// `kubectl rollout restart deployment [NAME]`.
+    RolloutRestart,
+    /// `kubectl cordon NODE`.
+    Cordon,
+    /// `kubectl uncordon NODE`.
+    Uncordon,
+    /// `kubectl drain NODE --ignore-daemonsets`.
+    Drain,
 }
 
 impl Command {
-    pub const ALL: [Command; 9] = [
+    pub const ALL: [Command; 15] = [
         Command::Apply,
         Command::Describe,
         Command::Logs,
@@ -593,9 +619,15 @@ impl Command {
         Command::GetEvents,
         Command::GetNodes,
         Command::DescribeNode,
+        Command::DeletePod,
+        Command::Scale,
+        Command::RolloutRestart,
+        Command::Cordon,
+        Command::Uncordon,
+        Command::Drain,
     ];
 
-    /// As written in `interview.commands`.
+    /// As written in `interview.commands` and `interview.recommended`.
     pub fn id(self) -> &'static str {
         match self {
             Command::Apply => "apply",
@@ -607,6 +639,12 @@ impl Command {
             Command::GetEvents => "get-events",
             Command::GetNodes => "get-nodes",
             Command::DescribeNode => "describe-node",
+            Command::DeletePod => "delete-pod",
+            Command::Scale => "scale",
+            Command::RolloutRestart => "rollout-restart",
+            Command::Cordon => "cordon",
+            Command::Uncordon => "uncordon",
+            Command::Drain => "drain",
         }
     }
 
@@ -616,17 +654,66 @@ impl Command {
             .find(|command| command.id() == written)
     }
 
+    /// Whether it changes the cluster (typed in the terminal, never offered
+    /// as a choice in `interview.commands`). `apply` of the same text
+    /// changes nothing: it shows the API server's answer, a read.
+    pub fn acts(self) -> bool {
+        self.acted().is_some()
+    }
+
+    /// What the acting command did, as a reviewer says it ("deleted the
+    /// pod"); `None` for a read.
+    pub fn acted(self) -> Option<Text> {
+        Some(match self {
+            Command::DeletePod => Text::new("deleted the pod", "刪除了 Pod"),
+            Command::Scale => Text::new("scaled the workload", "調整了 replica 數（scale）"),
+            Command::RolloutRestart => Text::new(
+                "restarted the Deployment's pods (rollout restart)",
+                "重啟了 Deployment 的 Pod（rollout restart）",
+            ),
+            Command::Cordon => Text::new("cordoned the node", "對節點下了 cordon"),
+            Command::Uncordon => Text::new("uncordoned the node", "對節點下了 uncordon"),
+            Command::Drain => Text::new("drained the node", "對節點下了 drain"),
+            _ => return None,
+        })
+    }
+
+    /// Whether it reads the pod in trouble itself (its Events, its logs,
+    /// its container): what a reviewer expects before anyone acts on it.
+    pub fn reads_the_pod(self) -> bool {
+        matches!(
+            self,
+            Command::Describe
+                | Command::Logs
+                | Command::LogsPrevious
+                | Command::ExecEnv
+                | Command::ExecNvidiaSmi
+                | Command::GetEvents
+        )
+    }
+
     /// Whether it asks about a pod (so there is nothing to run while no
     /// pod exists, e.g. when the API server refused the object).
     pub fn needs_pod(self) -> bool {
         !matches!(
             self,
-            Command::Apply | Command::GetEvents | Command::GetNodes | Command::DescribeNode
+            Command::Apply
+                | Command::GetEvents
+                | Command::GetNodes
+                | Command::DescribeNode
+                | Command::Scale
+                | Command::RolloutRestart
+                | Command::Cordon
+                | Command::Uncordon
+                | Command::Drain
         )
     }
 
     /// The command line as typed, for `pod` (and `node`, the node
     /// `describe-node` looks at: `exercise::interview::interesting_node`).
+    /// `scale` names no object here: the recommended transcript shows its
+    /// form (`rollout restart deployment` without a name restarts every
+    /// Deployment, as kubectl does).
     pub fn command_line(self, pod: &str, container: &str, node: &str) -> String {
         match self {
             Command::Apply => "kubectl apply -f .".into(),
@@ -638,6 +725,12 @@ impl Command {
             Command::GetEvents => "kubectl get events --sort-by=.lastTimestamp".into(),
             Command::GetNodes => "kubectl get nodes".into(),
             Command::DescribeNode => format!("kubectl describe node {node}"),
+            Command::DeletePod => format!("kubectl delete pod {pod}"),
+            Command::Scale => "kubectl scale deployment NAME --replicas=N".into(),
+            Command::RolloutRestart => "kubectl rollout restart deployment".into(),
+            Command::Cordon => format!("kubectl cordon {node}"),
+            Command::Uncordon => format!("kubectl uncordon {node}"),
+            Command::Drain => format!("kubectl drain {node} --ignore-daemonsets"),
         }
     }
 }
@@ -662,9 +755,10 @@ pub struct Interview {
     pub story: Text,
     /// When the symptom is shown; every command's output is at this time.
     pub at: Millis,
-    /// The choices offered, in order.
+    /// The choices offered, in order: reads only.
     pub commands: Vec<Command>,
-    /// The recommended path, in order (a subsequence of `commands`).
+    /// The recommended path, in order: a subsequence of `commands`, with
+    /// acting commands (typed in the terminal) where the answer acts.
     pub recommended: Vec<Command>,
     pub causes: Vec<Cause>,
 }
@@ -741,13 +835,18 @@ fn lower_interview(node: &Node, out: &mut Vec<Diagnostic>) -> Option<Interview> 
             "exactly one root-cause option must be `correct: true`",
             "根因選項必須剛好有一個 `correct: true`"
         ))
+    } else if commands.iter().any(|command| command.acts()) {
+        Some(text!(
+            "`commands` are the reads offered; an acting command (delete-pod, scale, rollout-restart, cordon, uncordon, drain) is typed in the terminal: list it in `recommended` only",
+            "`commands` 是提供選擇的查看指令；會改動叢集的指令（delete-pod、scale、rollout-restart、cordon、uncordon、drain）是在終端機輸入的：只能寫在 `recommended` 裡"
+        ))
     } else if recommended
         .iter()
-        .any(|command| !commands.contains(command))
+        .any(|command| !command.acts() && !commands.contains(command))
     {
         Some(text!(
-            "every recommended command must be one of `commands`",
-            "每個建議的指令都必須在 `commands` 裡"
+            "every recommended command but an acting one must be one of `commands`",
+            "除了會改動叢集的指令，每個建議的指令都必須在 `commands` 裡"
         ))
     } else {
         None

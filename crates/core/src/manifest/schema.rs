@@ -492,7 +492,7 @@ schema!(EXERCISE_GOAL, "goal", "目標", [
     "allReady" => Object(&GOAL_WITHIN), "maxRestarts" => Int, "jobSucceeded" => Object(&GOAL_JOB),
     "noPending" => Any, "forbid" => Object(&GOAL_FORBID), "maxMemoryLimit" => Quantity,
     "exec" => Object(&GOAL_EXEC), "seesGpu" => Object(&GOAL_CONTAINER),
-    "readyOnlyWhenLoaded" => Any, "maxP99" => Duration, "maxFailedRequests" => Any,
+    "readyOnlyWhenLoaded" => Any, "keepActions" => Any, "maxP99" => Duration, "maxFailedRequests" => Any,
     "rolloutComplete" => Str, "edge" => Object(&GOAL_EDGE),
 ]);
 

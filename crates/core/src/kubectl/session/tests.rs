@@ -370,3 +370,231 @@ fn a_mistyped_kubectl_gets_what_a_shell_prints_and_a_suggestion() {
     assert_eq!(entry.output.exit_code, 0);
     assert!(entry.output.stdout.starts_with("NAME"));
 }
+
+/// The interview of exercise `id`: the exercise, its run, and the name of
+/// the pod it is about.
+fn interview_of(id: &str) -> (crate::exercise::Exercise, Run, String) {
+    let exercise = library::find(id).expect("in the library");
+    let at = exercise.interview.as_ref().expect("an interview").at;
+    let run = simulate(&exercise.start, &Options::default());
+    let focus = focus_pod(&run, at).expect("a pod").name.clone();
+    (exercise, run, focus)
+}
+
+/// `lines` typed one after another in the interview's terminal, at its time.
+fn typed(exercise: &crate::exercise::Exercise, run: &Run, lines: &[String]) -> Vec<Entry> {
+    let at = exercise.interview.as_ref().expect("an interview").at;
+    let context = ExecContext::new(&exercise.start, run);
+    let mut session = Session::new();
+    lines
+        .iter()
+        .map(|line| session.run(&context, line, at))
+        .collect()
+}
+
+/// Issue 33 item 4: the acting commands typed in interview mode are steps.
+/// In the drained-node interview, `uncordon` first is an early detour with
+/// the reviewer's remark in both languages; after `describe` and `get
+/// nodes` it is the recommended path's last step, full marks, and what it
+/// records is the exercise's answer.
+#[test]
+fn an_action_typed_before_reading_is_an_early_detour_and_after_it_a_step() {
+    let (exercise, run, focus) = interview_of("gpu-node-maintenance");
+    let interview = exercise.interview.clone().expect("an interview");
+    let right = interview.causes.iter().position(|c| c.correct);
+    let uncordon = "kubectl uncordon gpu-0".to_string();
+    let describe = format!("kubectl describe pod {focus}");
+    let get_nodes = "kubectl get nodes".to_string();
+
+    let early = typed(&exercise, &run, &[uncordon.clone(), describe.clone()]);
+    assert_eq!(early[0].output.stdout, "node/gpu-0 uncordoned\n");
+    assert_eq!(early[0].reveals, Some(interview::Command::Uncordon));
+    let lines = steps(&early, Some(&focus));
+    assert_eq!(
+        lines,
+        [
+            Some(interview::Command::Uncordon),
+            Some(interview::Command::Describe)
+        ]
+    );
+    let scored = score(&interview, &lines, right);
+    assert_eq!(
+        (scored.followed, scored.detours, scored.acted_first),
+        (1, 1, 1)
+    );
+    let notes = remarks(&run, &interview, &early, Some(&focus));
+    let note = notes[0].as_ref().expect("a remark on the early action");
+    assert!(
+        note.en
+            .starts_with("a detour: uncordoned the node before looking at the pod in trouble"),
+        "{}",
+        note.en
+    );
+    assert!(
+        note.zh_tw.contains("就先對節點下了 uncordon"),
+        "{}",
+        note.zh_tw
+    );
+    assert_eq!(notes[1], None);
+
+    let path = typed(&exercise, &run, &[describe, get_nodes, uncordon]);
+    assert!(
+        path[0]
+            .output
+            .stdout
+            .contains("1 node(s) were unschedulable"),
+        "{}",
+        path[0].output.stdout
+    );
+    assert!(path[1].output.stdout.contains("Ready,SchedulingDisabled"));
+    let scored = score(&interview, &steps(&path, Some(&focus)), right);
+    assert_eq!(
+        (
+            scored.followed,
+            scored.recommended,
+            scored.detours,
+            scored.acted_first
+        ),
+        (3, 3, 0, 0)
+    );
+    assert!(scored.success());
+    assert_eq!(
+        remarks(&run, &interview, &path, Some(&focus)),
+        [None, None, None]
+    );
+    // The uncordon, recorded at the interview's time, solves the exercise.
+    let mut text = exercise.start.clone();
+    for action in path[2].actions() {
+        text = crate::controls::record(&text, &action).expect("recorded");
+    }
+    let failed: Vec<String> = crate::exercise::check(&exercise, &text)
+        .into_iter()
+        .filter(|result| !result.passed)
+        .map(|result| result.why.en)
+        .collect();
+    assert!(failed.is_empty(), "{failed:?}");
+    assert!(crate::exercise::check(&exercise, &exercise.start)
+        .iter()
+        .any(|result| !result.passed));
+}
+
+/// The stuck rollout's interview answered by acting: `scale --replicas=2`
+/// typed after the reads is the path's last step, and recorded it lets the
+/// rollout complete (an old pod gives its GPU to the surge pod); deleting
+/// one old pod instead is no recommended step and only moves the rollout
+/// on by one replica (the ReplicaSet recreates it, the next surge pod waits).
+#[test]
+fn the_stuck_rollout_is_answered_by_scaling_down_not_by_deleting_a_pod() {
+    let (exercise, run, focus) = interview_of("rollout-stuck-on-gpus");
+    let interview = exercise.interview.clone().expect("an interview");
+    let right = interview.causes.iter().position(|c| c.correct);
+    let at = interview.at;
+    let old = run
+        .pods
+        .iter()
+        .find(|pod| pod.exists_at(at) && pod.name != focus)
+        .expect("an old pod")
+        .name
+        .clone();
+    let scale = "kubectl scale deployment model-api --replicas=2".to_string();
+    let path = typed(
+        &exercise,
+        &run,
+        &[
+            format!("kubectl describe pod {focus}"),
+            "kubectl describe node gpu-0".into(),
+            scale,
+            format!("kubectl delete pod {old}"),
+        ],
+    );
+    assert_eq!(path[2].output.stdout, "deployment.apps/model-api scaled\n");
+    assert_eq!(
+        path[3].output.stdout,
+        format!("pod \"{old}\" deleted from default namespace\n")
+    );
+    let lines = steps(&path, Some(&focus));
+    assert_eq!(
+        lines[2..],
+        [
+            Some(interview::Command::Scale),
+            Some(interview::Command::DeletePod)
+        ]
+    );
+    let scored = score(&interview, &lines, right);
+    assert_eq!(
+        (scored.followed, scored.detours, scored.acted_first),
+        (3, 1, 0)
+    );
+    let notes = remarks(&run, &interview, &path, Some(&focus));
+    assert_eq!(notes[..3], [None, None, None]);
+    assert!(notes[3]
+        .as_ref()
+        .is_some_and(|note| note.en.starts_with("a detour")));
+
+    let rollout = |entry: &Entry| {
+        let mut text = exercise.start.clone();
+        for action in entry.actions() {
+            text = crate::controls::record(&text, &action).expect("recorded");
+        }
+        let run = simulate(&text, &Options::default());
+        let context = ExecContext::new(&text, &run);
+        let line = "kubectl rollout status deployment model-api";
+        // The Scenario's end, 15 minutes.
+        Session::new()
+            .run(&context, line, 15 * 60_000)
+            .output
+            .stdout
+    };
+    let scaled = rollout(&path[2]);
+    assert!(scaled.contains("successfully rolled out"), "{scaled}");
+    let deleted = rollout(&path[3]);
+    assert!(
+        deleted.contains("2 out of 3 new replicas have been updated"),
+        "{deleted}"
+    );
+}
+
+/// The interview classic on the article's crash loop: `kubectl delete pod`
+/// typed before anything else is a step of the path, scored as an early
+/// detour with the reviewer's remark; the same transcript without it has
+/// no detour.
+#[test]
+fn deleting_the_crash_looping_pod_first_is_noted() {
+    let (exercise, run, focus) = interview_of("liveness-crash-loop");
+    let interview = exercise.interview.clone().expect("an interview");
+    let right = interview.causes.iter().position(|c| c.correct);
+    let delete = format!("kubectl delete pod {focus}");
+    let reads = [
+        format!("kubectl describe pod {focus}"),
+        format!("kubectl logs {focus} --previous"),
+    ];
+    let with_delete: Vec<String> = std::iter::once(delete).chain(reads.clone()).collect();
+    let entries = typed(&exercise, &run, &with_delete);
+    assert_eq!(
+        entries[0].output.stdout,
+        format!("pod \"{focus}\" deleted from default namespace\n")
+    );
+    let scored = score(&interview, &steps(&entries, Some(&focus)), right);
+    assert_eq!(
+        (
+            scored.followed,
+            scored.detours,
+            scored.acted_first,
+            scored.typed
+        ),
+        (2, 1, 1, 3)
+    );
+    let notes = remarks(&run, &interview, &entries, Some(&focus));
+    assert!(notes[0].as_ref().is_some_and(|note| note
+        .en
+        .starts_with("a detour: deleted the pod before looking")
+        && note.zh_tw.contains("就先刪除了 Pod")));
+    assert_eq!(notes[1..], [None, None]);
+
+    let entries = typed(&exercise, &run, &reads);
+    let scored = score(&interview, &steps(&entries, Some(&focus)), right);
+    assert_eq!(
+        (scored.followed, scored.detours, scored.acted_first),
+        (2, 0, 0)
+    );
+}
