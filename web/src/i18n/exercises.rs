@@ -173,8 +173,8 @@ pub fn score_typed() -> Text {
 /// The definitions of docs/exercises.md "Interview mode", beside the score.
 pub fn score_definition() -> Text {
     Text::new(
-        "In order: a recommended step counts only after the ones before it (get events stands for describe). A detour: a line that showed nothing about the pod in trouble (failed, another pod, get pods again) or evidence the recommended path does not need (such as apply before reading). Success: the right cause and at least one recommended step.",
-        "依序：建議步驟要在前面的步驟之後做才算（get events 可代替 describe）。繞路：沒看到出問題 Pod 任何線索的指令（執行失敗、看別的 Pod、又跑 get pods），或建議路徑用不到的資訊（例如還沒讀就先 apply）。成功：根因正確，且至少做了一個建議步驟。",
+        "In order: a recommended step counts only after the ones before it (get events stands for describe). A detour: a line that showed nothing about the pod in trouble (failed, another pod, get pods again) or evidence the recommended path does not need (such as apply before reading), and an action (delete pod, drain, scale…) before any read of the pod in trouble. Success: the right cause and at least one recommended step.",
+        "依序：建議步驟要在前面的步驟之後做才算（get events 可代替 describe）。繞路：沒看到出問題 Pod 任何線索的指令（執行失敗、看別的 Pod、又跑 get pods）、建議路徑用不到的資訊（例如還沒讀就先 apply），以及還沒看過出問題的 Pod 就先動手（delete pod、drain、scale…）。成功：根因正確，且至少做了一個建議步驟。",
     )
 }
 

@@ -13,7 +13,7 @@ use podlab_core::exercise::interview::{
 };
 use podlab_core::exercise::Exercise;
 use podlab_core::i18n::Lang;
-use podlab_core::kubectl::session::{remark, steps, Entry};
+use podlab_core::kubectl::session::{remarks, steps, Entry};
 use podlab_core::sim::{simulate, Options, Run};
 use yew::prelude::*;
 
@@ -127,15 +127,13 @@ pub fn InterviewView(props: &InterviewProps) -> Html {
             .iter()
             .map(|command| command.command_line(&name, &container, &node))
             .collect();
+        // One remark per line, read in order: an action before any read of
+        // the pod in trouble is a detour (issue 33 item 4).
         let typed: Vec<(String, Option<podlab_core::i18n::Text>)> = entries
             .0
             .iter()
-            .map(|entry| {
-                (
-                    format!("{}{}", entry.prompt, entry.line),
-                    remark(&run, &interview, entry, focus.as_deref()),
-                )
-            })
+            .zip(remarks(&run, &interview, &entries.0, focus.as_deref()))
+            .map(|(entry, remark)| (format!("{}{}", entry.prompt, entry.line), remark))
             .collect();
         (typed, recommended)
     });
