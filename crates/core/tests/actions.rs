@@ -248,6 +248,36 @@ fn draining_the_only_gpu_node_leaves_the_replacement_pending_until_uncordon() {
     assert_eq!(bound, 300_000);
 }
 
+/// A node cordoned at 0 s is cordoned as the cluster starts: no pod lands
+/// on it first (the action is queued ahead of the workloads' pods), while a
+/// delete at 0 s still follows them and finds its pod.
+#[test]
+fn a_cordon_at_0s_holds_from_the_start() {
+    let text = with_actions(ONE_GPU, "    - at: 0s\n      cordon: { node: gpu-0 }\n");
+    let run = run_text(&text, 120);
+    assert!(run.action_errors.is_empty(), "{:?}", run.action_errors);
+    let api = run
+        .pods
+        .iter()
+        .find(|p| p.owner == "Deployment/model-api")
+        .expect("the Deployment's pod");
+    assert_eq!(api.node, None, "never bound to the cordoned node");
+    let failed: Vec<(u64, &str, &str)> = events_of(&run, &format!("Pod/{}", api.name))
+        .into_iter()
+        .filter(|(_, reason, _)| *reason == "FailedScheduling")
+        .collect();
+    assert_eq!(failed[0].0, 0);
+    assert!(
+        failed[0].2.contains("1 node(s) were unschedulable"),
+        "{}",
+        failed[0].2
+    );
+    let deleted = with_actions(ONE_GPU, "    - at: 0s\n      delete: { pod: notebook }\n");
+    let run = run_text(&deleted, 60);
+    assert!(run.action_errors.is_empty(), "{:?}", run.action_errors);
+    assert_eq!(pod(&run, "notebook").deleting, Some(0));
+}
+
 /// A StatefulSet's deleted pod comes back under the same name once gone.
 #[test]
 fn a_statefulset_pod_comes_back_under_its_name() {

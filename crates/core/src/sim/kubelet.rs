@@ -597,6 +597,26 @@ fn engine_once(
         diverged: false,
     };
     let mut refused = Vec::new();
+    // A node cordoned or drained at 0 s is so as the cluster starts: its
+    // action is queued ahead of the workloads' first pods (a cluster with a
+    // node under maintenance; `paste`'s replay of `node(s) were
+    // unschedulable`). Every other action at 0 s follows them, so it can
+    // name a pod they create.
+    let at_start: Vec<(usize, u64)> = scenario
+        .actions
+        .iter()
+        .enumerate()
+        .filter(|(_, action)| {
+            action.at == 0
+                && matches!(
+                    action.act,
+                    crate::manifest::scenario::Act::Cordon(_)
+                        | crate::manifest::scenario::Act::Uncordon(_)
+                        | crate::manifest::scenario::Act::Drain(_)
+                )
+        })
+        .map(|(index, _)| (index, sim.queue.reserve()))
+        .collect();
     for workload in workloads {
         if let Some(message) = crate::manifest::api::refusal(workload) {
             refused.push(Refused {
@@ -648,7 +668,10 @@ fn engine_once(
         }
     }
     for (index, action) in scenario.actions.iter().chain(applied).enumerate() {
-        sim.push(action.at, Ev::Action(index));
+        match at_start.iter().find(|(early, _)| *early == index) {
+            Some(&(_, seq)) => sim.queue.push_reserved(0, seq, Ev::Action(index)),
+            None => sim.push(action.at, Ev::Action(index)),
+        }
     }
     for (index, rollout) in scenario.rollouts.iter().enumerate() {
         sim.push(rollout.at, Ev::Rollout(index));

@@ -35,7 +35,7 @@ use super::{
 use crate::i18n::Text;
 use crate::manifest::assumed::Assumption;
 use crate::paste::read::{ContainerFacts, PodFacts};
-use crate::sched::{NODE_AFFINITY, NO_VICTIMS, UNTOLERATED_TAINT};
+use crate::sched::{NODE_AFFINITY, NODE_UNSCHEDULABLE, NO_VICTIMS, UNTOLERATED_TAINT};
 use crate::text;
 
 /// One entry of a FailedScheduling histogram, its wording normalised to
@@ -292,6 +292,9 @@ pub(super) fn replay(pod: &PodFacts, container: &ContainerFacts) -> Option<Repla
     let mut pools: Vec<Pool> = Vec::new();
     let mut occupants: Vec<Occupants> = Vec::new();
     let mut taints: Vec<(String, String)> = Vec::new();
+    // Cordoned nodes (`node(s) were unschedulable`): nodes that would fit,
+    // cordoned by the Scenario at 0 s (`sim/act.rs`).
+    let mut cordoned: Vec<String> = Vec::new();
     // Every taint's key is in the message (kubectl ≤ 1.34's scheduler).
     let mut taint_named = true;
     for (i, (nodes, reasons, taint)) in groups.iter().enumerate() {
@@ -312,6 +315,9 @@ pub(super) fn replay(pod: &PodFacts, container: &ContainerFacts) -> Option<Repla
             taints.push(taint);
         } else if reason == NODE_AFFINITY {
             // No label the pod selects.
+        } else if reason == NODE_UNSCHEDULABLE {
+            pool.labels = selectors.clone();
+            cordoned.extend((0..*nodes).map(|n| format!("pool{i}-{n}")));
         } else if reasons.iter().all(|r| r.starts_with("Insufficient ")) {
             pool.labels = selectors.clone();
             let held = victims_free >= *nodes;
@@ -350,8 +356,8 @@ pub(super) fn replay(pod: &PodFacts, container: &ContainerFacts) -> Option<Repla
                 }
             }
         } else {
-            // A reason podlab's scheduler does not write (`Too many pods`, a
-            // cordoned node, volumes): not rebuilt.
+            // A reason podlab's scheduler does not write (`Too many pods`,
+            // volumes): not rebuilt.
             return None;
         }
         pools.push(pool);
@@ -400,12 +406,21 @@ pub(super) fn replay(pod: &PodFacts, container: &ContainerFacts) -> Option<Repla
             )
         })
         .collect();
+    let cordons: String = if cordoned.is_empty() {
+        String::new()
+    } else {
+        let items: Vec<String> = cordoned
+            .iter()
+            .map(|node| format!("  - {{ at: 0s, cordon: {{ node: {node} }} }}\n"))
+            .collect();
+        format!("actions:\n{}", items.concat())
+    };
     let build = |pools: &[Pool], extra_tolerations: &[String]| {
         format!(
             "{}{occupant_yaml}{}{}",
             header("the pod's requests, node selector and tolerations as pasted; the nodes from the FailedScheduling message."),
             workload.yaml(&pod_lines(extra_tolerations)),
-            scenario_yaml(age.1, &cluster_yaml(pools, &[]))
+            scenario_yaml(age.1, &format!("{}{cordons}", cluster_yaml(pools, &[])))
         )
     };
     let text = build(&pools, &[]);
