@@ -275,3 +275,43 @@ fn the_time_a_slider_change_takes_to_reach_the_map() {
         ),
     );
 }
+
+/// A text whose cells are slow (a Service, traffic and an HPA: each cell
+/// replays the autoscaler) fills progressively: the first answer shows the
+/// cells around the text's point with the rest not yet simulated (grey or
+/// faded, without `data-outcome`), later answers fill it, and the whole
+/// map arrives (issue 32 item 2).
+#[test]
+fn a_text_with_traffic_and_an_hpa_fills_progressively() {
+    let text = include_str!("../golden/hpa-cpu-step.yaml");
+    let server = StaticServer::start(dist_dir());
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    session.set_window_size(1366, 768);
+    let fragment = podlab_core::share::encode(text).expect("fits a link");
+    open(&session, &server, &format!("?lang=en#{fragment}"));
+    let switch = session.wait_for_element("[data-testid=show-map]", PAGE_LOAD);
+    session.click(&switch);
+    let counts = |session: &Session| -> (u64, u64) {
+        let counted = session.execute(
+            "const m = document.querySelector('[data-testid=outcome-map]');\
+             return [m.querySelectorAll('.cell[data-outcome]').length, m.querySelectorAll('.cell').length];",
+            json!([]),
+        );
+        serde_json::from_value(counted).unwrap_or((0, 0))
+    };
+    let partial = session.wait_for("a partly filled map", PAGE_LOAD, |session| {
+        let (filled, all) = counts(session);
+        (all > 0).then_some((filled, all))
+    });
+    assert!(
+        partial.0 < partial.1,
+        "the first answer holds part of the map: {partial:?}"
+    );
+    session.screenshot(&out.join("outcome-map-filling-hpa.png"));
+    wait_for_full_map(&session);
+    let (filled, all) = counts(&session);
+    assert_eq!(filled, all);
+    assert!(filled > partial.0);
+}
