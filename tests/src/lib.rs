@@ -74,3 +74,23 @@ pub fn free_port() -> u16 {
         .map(|address| address.port())
         .unwrap_or_else(|error| panic!("no free port on 127.0.0.1: {error}"))
 }
+
+/// The median, the 95th percentile (nearest rank) and the maximum of
+/// `values` (milliseconds), as the timing files write them; sorts them.
+pub fn spread(values: &mut [f64]) -> String {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    if n == 0 {
+        return "none".into();
+    }
+    let median = if n.is_multiple_of(2) {
+        (values[n / 2 - 1] + values[n / 2]) / 2.0
+    } else {
+        values[n / 2]
+    };
+    let p95 = values[(n * 95).div_ceil(100) - 1];
+    format!(
+        "median {median:.1} ms, p95 {p95:.1} ms, max {:.1} ms",
+        values[n - 1]
+    )
+}

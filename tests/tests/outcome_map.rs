@@ -250,18 +250,8 @@ fn the_time_a_slider_change_takes_to_reach_the_map() {
         });
     }
     let summary = |mut values: Vec<f64>| -> String {
-        if values.is_empty() {
-            return "none".into();
-        }
-        values.sort_by(f64::total_cmp);
-        let at = |q: f64| values[((values.len() - 1) as f64 * q).round() as usize];
-        format!(
-            "median {:.1} ms, p95 {:.1} ms, max {:.1} ms ({} changes)",
-            at(0.5),
-            at(0.95),
-            at(1.0),
-            values.len()
-        )
+        let count = values.len();
+        format!("{} ({count} changes)", podlab_e2e::spread(&mut values))
     };
     let cells = cells(&session).len();
     let _ = std::fs::write(

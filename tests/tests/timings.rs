@@ -340,14 +340,8 @@ fn measure_redraws(session: &Session, what_text: &str, complete: bool, report: &
             CHANGES,
             "one {name} per change: {durations:?}"
         );
-        durations.sort_by(f64::total_cmp);
-        let median = (durations[CHANGES / 2 - 1] + durations[CHANGES / 2]) / 2.0;
-        // Nearest rank: the 19th of 20.
-        let p95 = durations[(CHANGES * 95).div_ceil(100) - 1];
-        report.push_str(&format!(
-            "{what}: median {median:.1} ms, p95 {p95:.1} ms, max {:.1} ms; all {durations:.1?}\n",
-            durations[CHANGES - 1]
-        ));
+        let spread = podlab_e2e::spread(&mut durations);
+        report.push_str(&format!("{what}: {spread}; all {durations:.1?}\n"));
     }
     let elements = session.execute(
         "return document.getElementsByTagName('*').length;",
