@@ -26,6 +26,7 @@ use podlab_core::kubectl::session::{Completion, Entry, Session};
 use podlab_core::kubectl::Output;
 use podlab_core::manifest::duration::Millis;
 use podlab_core::sim::{simulate, Options, Run};
+use podlab_core::span::Span;
 
 use crate::findings::Findings;
 use crate::mapped::{self, MapAsk, Mapped, Maps};
@@ -115,6 +116,33 @@ pub fn decode(mut text: &str) -> Option<Vec<&str>> {
     Some(fields)
 }
 
+/// The fields of edits across the boundary (a map click's, a line's
+/// recorded action).
+pub fn push_edits(edits: &[TextEdit], out: &mut Vec<String>) {
+    for edit in edits {
+        out.push(edit.span.start.to_string());
+        out.push(edit.span.end.to_string());
+        out.push(edit.text.clone());
+    }
+}
+
+/// Reads what [`push_edits`] wrote (every field left); `None` for anything
+/// else.
+pub fn edits_from_fields(fields: &[&str]) -> Option<Vec<TextEdit>> {
+    if !fields.len().is_multiple_of(3) {
+        return None;
+    }
+    fields
+        .chunks(3)
+        .map(|edit| {
+            Some(TextEdit {
+                span: Span::new(edit[0].parse().ok()?, edit[1].parse().ok()?),
+                text: edit[2].to_owned(),
+            })
+        })
+        .collect()
+}
+
 impl Request {
     pub fn encode(&self, id: u32) -> String {
         let kind = match self.kind {
@@ -199,7 +227,7 @@ impl Reply {
             Reply::Written(None) => encode(&[&id, "written", "failed"]),
             Reply::Written(Some(Ok(edits))) => {
                 let mut fields = vec![id, "written".to_owned(), "ok".to_owned()];
-                mapped::push_edits(edits, &mut fields);
+                push_edits(edits, &mut fields);
                 let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
                 encode(&fields)
             }
@@ -215,7 +243,7 @@ impl Reply {
             Reply::Entry(entry, next, edits) => {
                 let at = entry.at.to_string();
                 let mut recorded = Vec::new();
-                mapped::push_edits(edits, &mut recorded);
+                push_edits(edits, &mut recorded);
                 let edit_fields = recorded.len().to_string();
                 let exit = entry.output.exit_code.to_string();
                 let notes = entry.output.notes.len().to_string();
@@ -278,10 +306,9 @@ impl Reply {
                     .then_some((id, Reply::Map(Some(mapped))))
             }
             ["written", "failed"] => Some((id, Reply::Written(None))),
-            ["written", "ok", edits @ ..] => Some((
-                id,
-                Reply::Written(Some(Ok(mapped::edits_from_fields(edits)?))),
-            )),
+            ["written", "ok", edits @ ..] => {
+                Some((id, Reply::Written(Some(Ok(edits_from_fields(edits)?)))))
+            }
             ["written", "error", en, zh_tw] => {
                 Some((id, Reply::Written(Some(Err(Text::new(*en, *zh_tw))))))
             }
@@ -297,7 +324,7 @@ impl Reply {
                 let (texts, rest) = rest.split_at_checked(notes.checked_mul(2)?)?;
                 let (count, rest) = rest.split_first()?;
                 let (edits, pods) = rest.split_at_checked(count.parse().ok()?)?;
-                let edits = mapped::edits_from_fields(edits)?;
+                let edits = edits_from_fields(edits)?;
                 let notes = texts
                     .chunks(2)
                     .map(|pair| Text::new(pair[0], pair[1]))
@@ -413,7 +440,7 @@ fn record(text: &str, entry: &mut Entry) -> Vec<TextEdit> {
             }
         }
     }
-    mapped::diff_edits(text, &written)
+    podlab_core::diagnostic::diff_edits(text, &written)
 }
 
 /// The seed article's crash loop (`tests/golden/crash-loop-liveness-40s.yaml`:

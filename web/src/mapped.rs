@@ -7,12 +7,11 @@
 //! `data-outcome`, `data-x`, `data-y` and a `<title>`, everything escaped)
 //! and, for a click, the edits that write the cell's values (as a fix's).
 
-use podlab_core::diagnostic::TextEdit;
+use podlab_core::diagnostic::{diff_edits, TextEdit};
 use podlab_core::i18n::{Lang, Text};
 use podlab_core::manifest::read::read;
 use podlab_core::map::{self, Filling};
 use podlab_core::picture::escape;
-use podlab_core::span::Span;
 use podlab_core::text;
 
 /// What the page asks: the two axes by their short names (`startup`,
@@ -269,7 +268,8 @@ pub fn pick_line(x: &str, x_value: &str, y: &str, y_value: &str) -> String {
 /// The worker's side of a click: the edits that write the two values of
 /// [`pick_line`] into `text` (`map::write`: the Scenario's entry for a
 /// program's number, the manifest's field where it is written), as a fix's
-/// edits, so the page applies them as it applies a fix.
+/// edits (`diagnostic::diff_edits`), so the page applies them as it
+/// applies a fix.
 pub fn write(text: &str, line: &str) -> Result<Vec<TextEdit>, Text> {
     let mut parts = line.split('\n');
     let mut written = text.to_owned();
@@ -281,164 +281,6 @@ pub fn write(text: &str, line: &str) -> Result<Vec<TextEdit>, Text> {
     Ok(diff_edits(text, &written))
 }
 
-/// The fields of a click's edits across the boundary.
-pub fn push_edits(edits: &[TextEdit], out: &mut Vec<String>) {
-    for edit in edits {
-        out.push(edit.span.start.to_string());
-        out.push(edit.span.end.to_string());
-        out.push(edit.text.clone());
-    }
-}
-
-/// Reads what [`push_edits`] wrote (every field left); `None` for anything
-/// else.
-pub fn edits_from_fields(fields: &[&str]) -> Option<Vec<TextEdit>> {
-    if !fields.len().is_multiple_of(3) {
-        return None;
-    }
-    fields
-        .chunks(3)
-        .map(|edit| {
-            Some(TextEdit {
-                span: Span::new(edit[0].parse().ok()?, edit[1].parse().ok()?),
-                text: edit[2].to_owned(),
-            })
-        })
-        .collect()
-}
-
-/// The edits that turn `before` into `after`, for a text a tool rewrote
-/// whole (the outcome map's click): the lines are aligned (the longest
-/// common run of lines); between two kept lines, a changed line becomes
-/// edits of its changed words (widened to the spaces, `:`, `,`, brackets or
-/// quotes around them, so the note reads `startup 40s → 25s`), the lines
-/// left over one insertion or one removal. A block too large to align is
-/// one edit.
-pub fn diff_edits(before: &str, after: &str) -> Vec<TextEdit> {
-    let old: Vec<&str> = before.split_inclusive('\n').collect();
-    let new: Vec<&str> = after.split_inclusive('\n').collect();
-    let head = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
-    let tail = old[head..]
-        .iter()
-        .rev()
-        .zip(new[head..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
-    let (old_mid, new_mid) = (&old[head..old.len() - tail], &new[head..new.len() - tail]);
-    let start: usize = old[..head].iter().map(|line| line.len()).sum();
-    let (n, m) = (old_mid.len(), new_mid.len());
-    if n.saturating_mul(m) > 40_000 {
-        let length: usize = old_mid.iter().map(|line| line.len()).sum();
-        return vec![TextEdit {
-            span: Span::new(start, start + length),
-            text: new_mid.concat(),
-        }];
-    }
-    // `common[i][j]`: the longest common run of old_mid[i..] and new_mid[j..].
-    let mut common = vec![vec![0u32; m + 1]; n + 1];
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            common[i][j] = if old_mid[i] == new_mid[j] {
-                common[i + 1][j + 1] + 1
-            } else {
-                common[i + 1][j].max(common[i][j + 1])
-            };
-        }
-    }
-    let mut edits = Vec::new();
-    let (mut i, mut j, mut offset) = (0, 0, start);
-    while i < n || j < m {
-        if i < n && j < m && old_mid[i] == new_mid[j] {
-            offset += old_mid[i].len();
-            i += 1;
-            j += 1;
-            continue;
-        }
-        // A run of removed and added lines up to the next kept one.
-        let (i0, j0) = (i, j);
-        while (i < n || j < m) && !(i < n && j < m && old_mid[i] == new_mid[j]) {
-            if j < m && (i == n || common[i][j + 1] >= common[i + 1][j]) {
-                j += 1;
-            } else {
-                i += 1;
-            }
-        }
-        let (removed, added) = (&old_mid[i0..i], &new_mid[j0..j]);
-        let paired = removed.len().min(added.len());
-        for (a, b) in removed[..paired].iter().zip(&added[..paired]) {
-            edits.extend(
-                changed_words(a, b)
-                    .into_iter()
-                    .map(|(from, to, text)| TextEdit {
-                        span: Span::new(offset + from, offset + to),
-                        text,
-                    }),
-            );
-            offset += a.len();
-        }
-        let rest: usize = removed[paired..].iter().map(|line| line.len()).sum();
-        if rest > 0 || paired < added.len() {
-            edits.push(TextEdit {
-                span: Span::new(offset, offset + rest),
-                text: added[paired..].concat(),
-            });
-        }
-        offset += rest;
-    }
-    edits
-}
-
-/// The words of `a` that differ from `b`'s, as (start, end, new word):
-/// word by word when both lines split into as many words and separators
-/// (spaces, `:`, `,`, brackets, quotes), else one range over the change.
-fn changed_words(a: &str, b: &str) -> Vec<(usize, usize, String)> {
-    fn apart(c: char) -> bool {
-        c.is_whitespace() || ":,{}[]\"'".contains(c)
-    }
-    // (start, word): a separator is a word of its own.
-    fn words(line: &str) -> Vec<(usize, &str)> {
-        let mut out: Vec<(usize, &str)> = Vec::new();
-        let mut start = 0;
-        for (at, c) in line.char_indices() {
-            if apart(c) {
-                if start < at {
-                    out.push((start, &line[start..at]));
-                }
-                out.push((at, &line[at..at + c.len_utf8()]));
-                start = at + c.len_utf8();
-            }
-        }
-        if start < line.len() {
-            out.push((start, &line[start..]));
-        }
-        out
-    }
-    let (old, new) = (words(a), words(b));
-    if old.len() == new.len() {
-        return old
-            .iter()
-            .zip(&new)
-            .filter(|((_, x), (_, y))| x != y)
-            .map(|((at, x), (_, y))| (*at, at + x.len(), (*y).to_owned()))
-            .collect();
-    }
-    let head = old.iter().zip(&new).take_while(|(x, y)| x.1 == y.1).count();
-    let tail = old[head..]
-        .iter()
-        .rev()
-        .zip(new[head..].iter().rev())
-        .take_while(|(x, y)| x.1 == y.1)
-        .count();
-    let start = old.get(head).map_or(a.len(), |(at, _)| *at);
-    let end_of = |words: &[(usize, &str)], line: &str| {
-        words
-            .get(words.len() - tail)
-            .map_or(line.len(), |(at, _)| *at)
-    };
-    let (old_end, new_end) = (end_of(&old, a), end_of(&new, b));
-    vec![(start, old_end, b[start..new_end].to_owned())]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -448,6 +290,7 @@ mod tests {
     use std::rc::Rc;
     use yew::Reducible;
 
+    use crate::kubectl_worker::{edits_from_fields, push_edits};
     use crate::state::{changes, Action, AppState, FixChange};
 
     const ARTICLE: &str = include_str!("../../tests/golden/crash-loop-liveness-40s.yaml");

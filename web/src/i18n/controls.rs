@@ -4,6 +4,7 @@
 
 use podlab_core::controls::Preset;
 use podlab_core::i18n::Text;
+use podlab_core::manifest::path::ProgramField;
 use podlab_core::text;
 
 pub fn controls_heading() -> Text {
@@ -17,24 +18,27 @@ pub fn controls_need_container() -> Text {
     )
 }
 
+// The sliders' names are the program numbers' own (`ProgramField::label`),
+// which the outcome map's axes use too.
+
 pub fn load_time() -> Text {
-    Text::new("Model load time", "模型載入時間")
+    ProgramField::Startup.label()
 }
 
 pub fn memory_steady() -> Text {
-    Text::new("Memory, steady state", "記憶體穩態")
+    ProgramField::MemorySteady.label()
 }
 
 pub fn memory_peak() -> Text {
-    Text::new("Memory peak while loading", "載入時的記憶體尖峰")
+    ProgramField::MemoryPeak.label()
 }
 
 pub fn workers() -> Text {
-    Text::new("Workers (each loads a copy)", "worker 數（每個都載入一份）")
+    ProgramField::Workers.label()
 }
 
 pub fn gpu_memory() -> Text {
-    Text::new("GPU memory per worker", "每個 worker 的 GPU 記憶體")
+    ProgramField::GpuMemory.label()
 }
 
 pub fn cluster() -> Text {

@@ -61,6 +61,24 @@ impl ProgramField {
         }
     }
 
+    /// The number's name where a reader sees it: the page's sliders and
+    /// the outcome map's axes (one wording for both).
+    pub fn label(self) -> Text {
+        match self {
+            ProgramField::Startup => Text::new("Model load time", "模型載入時間"),
+            ProgramField::MemorySteady => Text::new("Memory, steady state", "記憶體穩態"),
+            ProgramField::MemoryPeak => {
+                Text::new("Memory peak while loading", "載入時的記憶體尖峰")
+            }
+            ProgramField::Workers => {
+                Text::new("Workers (each loads a copy)", "worker 數（每個都載入一份）")
+            }
+            ProgramField::GpuMemory => {
+                Text::new("GPU memory per worker", "每個 worker 的 GPU 記憶體")
+            }
+        }
+    }
+
     pub fn parse(text: &str) -> Option<ProgramField> {
         ProgramField::ALL
             .into_iter()

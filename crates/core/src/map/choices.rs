@@ -7,6 +7,7 @@
 use super::axis::{target_of, Axis, Unit};
 use crate::i18n::Text;
 use crate::manifest::model::WorkloadKind;
+use crate::manifest::path::ProgramField;
 use crate::manifest::read::Reading;
 use crate::text;
 
@@ -32,26 +33,22 @@ const PROBE_FIELDS: [&str; 4] = [
 /// The axes the text can be mapped over, in the menu's order: those whose
 /// name `Axis::parse` accepts for this text.
 pub fn choices(reading: &Reading) -> Vec<Choice> {
-    let mut out = vec![
-        choice("startup", text!("Model load time", "模型載入時間")),
-        choice(
-            "memory.peak",
-            text!("Memory peak while loading", "載入時的記憶體尖峰"),
-        ),
-        choice(
-            "memory.steady",
-            text!("Memory, steady state", "穩定時的記憶體"),
-        ),
-        choice("workers", text!("Workers", "Workers（worker 數）")),
-        choice(
-            "gpuMemory",
-            text!("GPU memory per worker", "每個 worker 的 GPU 記憶體"),
-        ),
-        choice(
-            "resources.limits.memory",
-            text!("Memory limit", "記憶體 limit"),
-        ),
-    ];
+    // The sliders' numbers, the peak before the steady state (the map's
+    // default axes first).
+    let mut out: Vec<Choice> = [
+        ProgramField::Startup,
+        ProgramField::MemoryPeak,
+        ProgramField::MemorySteady,
+        ProgramField::Workers,
+        ProgramField::GpuMemory,
+    ]
+    .into_iter()
+    .map(|field| choice(field.as_str(), field.label()))
+    .collect();
+    out.push(choice(
+        "resources.limits.memory",
+        text!("Memory limit", "記憶體 limit"),
+    ));
     if reading.workloads.first().is_some_and(|workload| {
         matches!(
             workload.kind,
