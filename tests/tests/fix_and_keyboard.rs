@@ -11,6 +11,7 @@ use podlab_e2e::server::StaticServer;
 use podlab_e2e::webdriver::{ChromeDriver, Session};
 use podlab_e2e::{dist_dir, output_dir};
 use serde_json::json;
+use std::time::Duration;
 
 const CRASH_LOOP: &str = include_str!("../../tests/golden/crash-loop-liveness-40s.yaml");
 
@@ -75,12 +76,16 @@ fn the_fix_is_applied_from_the_diagnosis_shows_what_changed_and_undoes() {
         (after_top - before_top).abs() < 1.0,
         "{before_top} -> {after_top}"
     );
-    // The focus moved from the pressed button (gone with the problem) to Undo.
-    let focused = session.execute(
-        "return document.activeElement && document.activeElement.dataset.testid;",
-        json!([]),
-    );
-    assert_eq!(focused, json!("fix-undo"));
+    // The focus moved from the pressed button (gone with the problem) to
+    // Undo: in the frames that follow the note's render (the card moves it
+    // at each render of its two pinned frames), so it is awaited.
+    session.wait_for("the focus on Undo", Duration::from_secs(3), |session| {
+        let focused = session.execute(
+            "return document.activeElement && document.activeElement.dataset.testid;",
+            json!([]),
+        );
+        (focused == json!("fix-undo")).then_some(())
+    });
     // The lines the fix wrote are marked in the editor: the startupProbe's.
     let marked = session.execute(
         "return [...document.querySelectorAll('.gutter .ln.changed')].map(l => +l.dataset.line);",
