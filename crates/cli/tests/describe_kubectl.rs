@@ -1846,3 +1846,38 @@ fn rollout_restart_matches_kubectl() {
     failures.extend(compare_acts("placement", &text, 60_000, &lines));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `set resources`, `set image` and `patch` of the article's Deployment at
+/// 12 m, each form and each refusal, as kubectl v1.35.2 prints them
+/// against a server that applies the patch (kubectl/server.rs `merge`):
+/// `resource requirements updated`, `image updated`, nothing for a change
+/// that changes nothing, `patched`, `patched (no change)`.
+#[test]
+fn the_set_and_patch_commands_match_kubectl() {
+    let text = golden_text("crash-loop-liveness-40s.yaml");
+    let probe = r#"'{"spec":{"template":{"spec":{"containers":[{"name":"api","startupProbe":{"httpGet":{"path":"/health","port":8000},"failureThreshold":30}}]}}}}'"#;
+    let lines = strings(&[
+        "set resources deployment model-api -c api --limits=memory=12Gi",
+        "set resources deploy/model-api --limits=memory=12Gi,cpu=2 --requests=memory=8Gi",
+        "set resources deployment model-api -c 'a*' --requests=cpu=500m",
+        "set resources deployment model-api -c nope --limits=memory=1Gi",
+        "set resources deployment model-api",
+        "set resources deployment model-api --limits=memory",
+        "set resources deployment model-api --limits=memory=lots",
+        "set resources deployment nope --limits=memory=1Gi",
+        "set image deployment/model-api api=registry.example.com/model-api:0.4.0",
+        "set image deployment model-api api=registry.example.com/model-api:0.3.1",
+        "set image deployment/model-api nope=x:1",
+        "set image deployment/model-api *=x:2",
+        "set image deployment/model-api",
+        &format!("patch deployment model-api -p {probe}"),
+        r#"patch deploy model-api -p '{"spec":{"replicas":1}}'"#,
+        r#"patch deployment model-api --type merge -p '{"spec":{"replicas":2}}'"#,
+        "patch deployment/model-api -p 'spec: {replicas: 3}'",
+        r#"patch deployment nope -p '{"spec":{"replicas":2}}'"#,
+        "patch deployment model-api",
+        r#"patch deployment model-api --type foo -p '{}'"#,
+    ]);
+    let failures = compare_acts("crash loop", &text, 720_000, &lines);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

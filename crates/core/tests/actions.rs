@@ -635,3 +635,199 @@ fn a_terminal_rollout_restart_is_recorded_and_rolls_out() {
     assert_eq!(replayed.deployments[0].replica_sets.len(), 2);
     assert_eq!(replayed.deployments[0].replica_sets[1].created, 300_000);
 }
+
+/// A Deployment whose limit is below the loading peak: OOMKilled at every
+/// load (`oom-at-loading-peak.yaml`'s pod, as a Deployment).
+const OOM_DEPLOYMENT: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata: { name: model-api }
+spec:
+  replicas: 1
+  selector: { matchLabels: { app: model-api } }
+  template:
+    metadata: { labels: { app: model-api } }
+    spec:
+      containers:
+        - name: api
+          image: registry.example.com/model-api:0.3.1
+          resources:
+            limits: { memory: 8Gi }
+---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+metadata: { name: oom }
+spec:
+  workload:
+    - container: api
+      startup: 40s
+      memory: { steady: 6Gi, peak: 10Gi }
+";
+
+/// The pods of the Deployment's ReplicaSet `index` (in creation order).
+fn pods_of_rs(run: &Run, index: usize) -> Vec<&PodRun> {
+    let hash = &run.deployments[0].replica_sets[index].hash;
+    run.pods
+        .iter()
+        .filter(|p| p.template_hash.as_deref() == Some(hash.as_str()))
+        .collect()
+}
+
+/// The issue's Done-when: on the article's crash loop at 12 m, a patch
+/// that adds a startupProbe (typed in the terminal, recorded in the text)
+/// changes nothing before 12 m; from 12 m a new ReplicaSet's pod loads
+/// under the startup probe and goes Ready with RESTARTS 0, and the
+/// crash-looping pod goes once it is available (maxSurge 1,
+/// maxUnavailable 0 of one replica: `rolling.go`).
+#[test]
+fn a_patch_adding_a_startup_probe_at_12m_recovers_from_then_on() {
+    use podlab_core::exercise::exec::ExecContext;
+    use podlab_core::kubectl::session::Session;
+    let text = golden(CRASH_LOOP);
+    let before = run_text(&text, 20 * 60);
+    let context = ExecContext::new(&text, &before);
+    let line = r#"kubectl patch deployment model-api -p '{"spec":{"template":{"spec":{"containers":[{"name":"api","startupProbe":{"httpGet":{"path":"/health","port":8000},"periodSeconds":10,"failureThreshold":30}}]}}}}'"#;
+    let entry = Session::new().run(&context, line, 720_000);
+    assert_eq!(entry.output.stdout, "deployment.apps/model-api patched\n");
+    assert_eq!(entry.output.exit_code, 0);
+    let recorded = podlab_core::controls::record(&text, &entry.actions()[0]).expect("recorded");
+    assert!(
+        recorded.ends_with("    - { at: 12m, patch: { deployment: model-api, spec: { template: { spec: { containers: [{ name: api, startupProbe: { httpGet: { path: /health, port: 8000 }, periodSeconds: 10, failureThreshold: 30 } }] } } } } }\n"),
+        "{recorded}"
+    );
+    let reading = read(&recorded);
+    assert!(
+        reading
+            .diagnostics
+            .iter()
+            .all(|d| d.severity != podlab_core::diagnostic::Severity::Error),
+        "{:?}",
+        reading.diagnostics
+    );
+    let run = run_text(&recorded, 20 * 60);
+    assert!(run.action_errors.is_empty(), "{:?}", run.action_errors);
+    let early = |run: &Run| {
+        run.events
+            .iter()
+            .filter(|e| e.at < 720_000)
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(early(&run), early(&before));
+    let deployment = &run.deployments[0];
+    assert_eq!(deployment.replica_sets.len(), 2);
+    let new_rs = &deployment.replica_sets[1];
+    assert_eq!(new_rs.created, 720_000);
+    assert_ne!(new_rs.hash, deployment.replica_sets[0].hash);
+    let fresh = pods_of_rs(&run, 1);
+    assert_eq!(fresh.len(), 1);
+    let new = fresh[0];
+    assert_eq!(new.created, 720_000);
+    // Ready once loaded (40 s), never restarted; the old pod was still
+    // crash-looping at 12 m and is deleted once the new one is available.
+    let ready = (720_000..20 * 60_000)
+        .step_by(1000)
+        .find(|&t| new.ready_at(t))
+        .expect("the new pod goes Ready");
+    assert!((760_000..=800_000).contains(&ready), "Ready at {ready}");
+    assert_eq!(restarts(new, 20 * 60_000), 0);
+    assert!(new.ready_at(20 * 60_000 - 1));
+    let old = &run.pods[0];
+    assert!(restarts(old, 720_000) >= 5);
+    let deleting = old.deleting.expect("the old pod is deleted");
+    assert!(
+        new.ready_at(deleting) && !new.ready_at(deleting - 1000),
+        "{deleting} {ready}"
+    );
+}
+
+/// `kubectl set resources` on the OOM loop at 5 m: the new limit reaches
+/// the new ReplicaSet's pod, which loads past its 10 Gi peak and stays;
+/// the same line again changes nothing and prints nothing, as kubectl
+/// skips an empty patch (`set_resources.go`).
+#[test]
+fn set_resources_raises_the_limit_from_its_time_on() {
+    use podlab_core::exercise::exec::ExecContext;
+    use podlab_core::kubectl::session::Session;
+    let before = run_text(OOM_DEPLOYMENT, 900);
+    assert!(restarts(&before.pods[0], 300_000) >= 2);
+    let context = ExecContext::new(OOM_DEPLOYMENT, &before);
+    let line = "kubectl set resources deployment model-api -c api --limits=memory=12Gi";
+    let entry = Session::new().run(&context, line, 300_000);
+    assert_eq!(
+        entry.output.stdout,
+        "deployment.apps/model-api resource requirements updated\n"
+    );
+    let recorded =
+        podlab_core::controls::record(OOM_DEPLOYMENT, &entry.actions()[0]).expect("recorded");
+    assert!(recorded.ends_with("    - { at: 5m, patch: { deployment: model-api, spec: { template: { spec: { containers: [{ name: api, resources: { limits: { memory: 12Gi } } }] } } } } }\n"), "{recorded}");
+    let run = run_text(&recorded, 900);
+    let fresh = pods_of_rs(&run, 1);
+    assert_eq!(fresh.len(), 1);
+    assert_eq!(fresh[0].created, 300_000);
+    assert_eq!(restarts(fresh[0], 900_000), 0);
+    assert!(fresh[0].ready_at(899_999));
+    // At 6 m the text holds the change: the same line is a no-op.
+    let context = ExecContext::new(&recorded, &run);
+    let again = Session::new().run(&context, line, 360_000);
+    assert_eq!(
+        (again.output.stdout.as_str(), again.output.exit_code),
+        ("", 0)
+    );
+    assert!(again.actions().is_empty());
+    // A container the template does not have.
+    let wrong = Session::new().run(
+        &context,
+        "kubectl set resources deploy/model-api -c nope --limits=memory=12Gi",
+        360_000,
+    );
+    assert_eq!(
+        (wrong.output.stderr.as_str(), wrong.output.exit_code),
+        ("error: unable to find container named nope\n", 1)
+    );
+    let empty = Session::new().run(&context, "kubectl set resources deploy model-api", 360_000);
+    assert!(empty
+        .output
+        .stderr
+        .starts_with("error: you must specify an update"));
+}
+
+/// Changes chain: a `set image` at 3 m, then a `rollout restart` at 6 m,
+/// roll out from the object as the one before left it (the restart keeps
+/// the new image), as the API server applies each patch to the stored
+/// object; a patch of `spec.replicas` scales.
+#[test]
+fn template_changes_apply_to_the_object_as_the_last_one_left_it() {
+    let text = with_actions(
+        TWO_REPLICAS,
+        "    - { at: 3m, patch: { deployment: model-api, spec: { template: { spec: { containers: [{ name: api, image: registry.example.com/model-api:0.4.0 }] } } } } }\n    - { at: 6m, restart: { deployment: model-api } }\n    - { at: 9m, patch: { deployment: model-api, type: merge, spec: { replicas: 3 } } }\n",
+    );
+    let run = run_text(&text, 900);
+    assert!(run.action_errors.is_empty(), "{:?}", run.action_errors);
+    let sets = &run.deployments[0].replica_sets;
+    assert_eq!(sets.len(), 3);
+    let image_of = |index: usize| {
+        pods_of_rs(&run, index)
+            .first()
+            .and_then(|p| p.spec.containers[0].image.clone())
+            .map(|image| image.value)
+    };
+    assert_eq!(
+        image_of(1).as_deref(),
+        Some("registry.example.com/model-api:0.4.0")
+    );
+    assert_eq!(
+        image_of(2).as_deref(),
+        Some("registry.example.com/model-api:0.4.0")
+    );
+    assert_eq!(sets[2].size_at(500_000), 2);
+    assert_eq!(sets[2].size_at(599_999), 3);
+    // A patch of a Deployment the text does not have is an error at its name.
+    let wrong = with_actions(
+        TWO_REPLICAS,
+        "    - { at: 5m, patch: { deployment: nope, spec: { replicas: 3 } } }\n",
+    );
+    let run = run_text(&wrong, 600);
+    assert_eq!(run.action_errors.len(), 1);
+    let at = wrong.find("nope").expect("written");
+    assert_eq!(run.action_errors[0].span.start, at);
+}

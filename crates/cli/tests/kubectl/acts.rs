@@ -46,7 +46,9 @@ pub fn kubectl_acts(text: &str, run: &Run, at: Millis, line: &str) -> (KubectlRu
     let server = ApiServer::start(served(text, run, at));
     let dir = TempDir::new("kubectl-acts");
     let kubeconfig = write_kubeconfig(&dir.0, &server);
-    let args: Vec<&str> = line.split_whitespace().collect();
+    // The line's words as a shell splits them (`-p '{"spec": …}'`).
+    let words = podlab_core::kubectl::parse::words(line).unwrap_or_default();
+    let args: Vec<&str> = words.iter().map(String::as_str).collect();
     let printed = run_kubectl(&dir.0, &kubeconfig, &args);
     (printed, server.requests())
 }

@@ -131,6 +131,7 @@ fn handle(
     // Table, `Content-Length` how long the body of a change is.
     let mut table = false;
     let mut length = 0usize;
+    let mut merge_patch = false;
     loop {
         let mut header = String::new();
         if reader.read_line(&mut header)? == 0 || header == "\r\n" || header == "\n" {
@@ -142,6 +143,9 @@ fn handle(
             }
             if name.eq_ignore_ascii_case("content-length") {
                 length = value.trim().parse().unwrap_or(0);
+            }
+            if name.eq_ignore_ascii_case("content-type") {
+                merge_patch = value.trim() == "application/merge-patch+json";
             }
         }
     }
@@ -176,7 +180,7 @@ fn handle(
     } else if method == "GET" {
         route(target, objects, table)
     } else {
-        mutate(method, path, &body, objects)
+        mutate(method, path, &body, merge_patch, objects)
     };
     drop(held);
     let body = match body {
@@ -206,7 +210,13 @@ fn handle(
 /// strategic merge patch). Answers as the API server does: the deleted
 /// pod, a `Success` Status for an eviction (201), the patched node; a 404
 /// `Status` for an object that does not exist.
-fn mutate(method: &str, path: &str, body: &Value, objects: &mut Objects) -> (u16, Value) {
+fn mutate(
+    method: &str,
+    path: &str,
+    body: &Value,
+    merge_patch: bool,
+    objects: &mut Objects,
+) -> (u16, Value) {
     const PODS: &str = "/api/v1/namespaces/default/pods/";
     let take_pod = |objects: &mut Objects, name: &str| {
         let index = objects
@@ -287,8 +297,9 @@ fn mutate(method: &str, path: &str, body: &Value, objects: &mut Objects) -> (u16
                 }),
             )
         }
-        // `kubectl rollout restart`: a strategic merge patch of the pod
-        // template's annotations, answered with the patched Deployment.
+        // `kubectl rollout restart`, `set resources`, `set image`, `patch`:
+        // a strategic (or JSON merge) patch, answered with the patched
+        // Deployment.
         ("PATCH", _) if path.starts_with("/apis/apps/v1/namespaces/default/deployments/") => {
             let name = path.trim_start_matches("/apis/apps/v1/namespaces/default/deployments/");
             let Some(object) = objects
@@ -301,13 +312,7 @@ fn mutate(method: &str, path: &str, body: &Value, objects: &mut Objects) -> (u16
                     not_found(&format!("deployments.apps \"{name}\" not found")),
                 );
             };
-            if let Some(annotations) =
-                body["spec"]["template"]["metadata"]["annotations"].as_object()
-            {
-                for (key, value) in annotations {
-                    object["spec"]["template"]["metadata"]["annotations"][key] = value.clone();
-                }
-            }
+            merge(object, body, !merge_patch, "");
             (200, object.clone())
         }
         ("PATCH", _) if path.starts_with("/api/v1/nodes/") => {
@@ -1043,4 +1048,45 @@ fn not_found(message: &str) -> Value {
         "reason": "NotFound",
         "code": 404
     })
+}
+
+/// The API server's patch of a stored object, as much of it as kubectl's
+/// commands here send: a strategic merge patch
+/// (`k8s.io/apimachinery/pkg/util/strategicpatch`: maps merged key by key,
+/// `null` deletes, the lists of a pod template with a `patchMergeKey`
+/// merged by it, the `$setElementOrder/…` directives only ordering, other
+/// lists replaced) or a JSON merge patch (RFC 7386: every list replaced).
+fn merge(target: &mut Value, patch: &Value, strategic: bool, field: &str) {
+    let key = match field {
+        "containers" | "initContainers" | "env" | "volumes" | "imagePullSecrets" => Some("name"),
+        "ports" => Some("containerPort"),
+        "volumeMounts" => Some("mountPath"),
+        _ => None,
+    };
+    match (target, patch) {
+        (Value::Object(old), Value::Object(new)) => {
+            for (name, value) in new {
+                if name.starts_with("$setElementOrder/") || name == "$retainKeys" {
+                    continue;
+                }
+                if value.is_null() {
+                    old.remove(name);
+                } else if let Some(existing) = old.get_mut(name) {
+                    merge(existing, value, strategic, name);
+                } else {
+                    old.insert(name.clone(), value.clone());
+                }
+            }
+        }
+        (Value::Array(old), Value::Array(new)) if strategic && key.is_some() => {
+            let key = key.unwrap_or("name");
+            for item in new {
+                match old.iter_mut().find(|o| o[key] == item[key]) {
+                    Some(existing) => merge(existing, item, strategic, ""),
+                    None => old.push(item.clone()),
+                }
+            }
+        }
+        (target, patch) => *target = patch.clone(),
+    }
 }

@@ -94,7 +94,52 @@ fn action_item(action: &Action) -> Option<String> {
             format!("{}: {{ node: {} }}", action.act.key(), node.node)
         }
         Act::Restart(target) => format!("restart: {{ deployment: {} }}", target.deployment),
+        Act::Patch(patch) => {
+            let mut fields = vec![format!("deployment: {}", patch.deployment)];
+            if patch.kind != crate::manifest::patch::PatchType::Strategic {
+                fields.push(format!("type: {}", patch.kind.as_str()));
+            }
+            for entry in patch.body.entries().unwrap_or(&[]) {
+                fields.push(format!("{}: {}", entry.key_str(), flow(&entry.value)));
+            }
+            format!("patch: {{ {} }}", fields.join(", "))
+        }
         Act::Nothing => return None,
     };
     Some(format!("{{ at: {}, {body} }}", duration::format(action.at)))
+}
+
+/// A value in YAML's flow style, on one line: `{ a: 1, b: [x, y] }`. A
+/// key, and a scalar that was quoted, are written plain when that reads
+/// back as the same string (`"api"` → `api`; `"8000"` stays quoted); a
+/// plain scalar stays plain when it is letters, digits and `/-_.` (a
+/// plain `8000` stays a number), else it is double-quoted.
+fn flow(node: &Node) -> String {
+    use crate::manifest::yaml::NodeKind;
+    use crate::rules::edit::{json_string, yaml_scalar};
+    match &node.kind {
+        NodeKind::Map(entries) if entries.is_empty() => "{}".into(),
+        NodeKind::Map(entries) => {
+            let fields: Vec<String> = entries
+                .iter()
+                .map(|entry| format!("{}: {}", yaml_scalar(entry.key_str()), flow(&entry.value)))
+                .collect();
+            format!("{{ {} }}", fields.join(", "))
+        }
+        NodeKind::Seq(items) => {
+            let items: Vec<String> = items.iter().map(flow).collect();
+            format!("[{}]", items.join(", "))
+        }
+        NodeKind::Scalar { value, style } if style.is_quoted() => yaml_scalar(value),
+        NodeKind::Scalar { value, .. } => {
+            let plain = value
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '-' | '_' | '.'));
+            if !value.is_empty() && plain {
+                value.clone()
+            } else {
+                json_string(value)
+            }
+        }
+    }
 }

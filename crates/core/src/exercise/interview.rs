@@ -140,7 +140,8 @@ pub fn run_command(
         | Command::RolloutRestart
         | Command::Cordon
         | Command::Uncordon
-        | Command::Drain => String::new(),
+        | Command::Drain
+        | Command::Patch => String::new(),
     };
     (line, output)
 }
@@ -790,7 +791,8 @@ mod tests {
                 "rollout-restart",
                 "cordon",
                 "uncordon",
-                "drain"
+                "drain",
+                "patch"
             ]
         );
         assert_eq!(

@@ -15,6 +15,14 @@
 //!   pod's status is the last filter's, a later one dropping an earlier
 //!   warning; errors and warnings grouped by message).
 //!
+//! - set resources, set image: `pkg/cmd/set/set_resources.go`,
+//!   `set_image.go` (the template changed, a strategic merge patch of the
+//!   difference, `<kind>/<name> resource requirements updated` or `image
+//!   updated`; nothing printed when nothing changes; `unable to find
+//!   container named`);
+//! - patch: `pkg/cmd/patch/patch.go` (`patched`, or `patched (no change)`
+//!   when the object the server returns equals the one before).
+//!
 //! kubectl then waits for what it deleted to be gone; the cursor stays at
 //! T, and a note says what kubectl waits for.
 
@@ -404,4 +412,392 @@ pub(super) fn drain(
         ));
     }
     output
+}
+
+/// `kubectl set resources|image` and `kubectl patch` of Deployments: the
+/// object at `at` (`manifest::patch::deployment_at`, the recorded changes
+/// before it included), the patch kubectl sends, and the `patch` action
+/// that changes the template from `at` on (`sim/act.rs`).
+pub(super) fn patch(
+    context: &ExecContext,
+    namespace: &str,
+    names: &[String],
+    change: &super::parse::Change,
+    at: Millis,
+) -> Output {
+    use super::parse::Change;
+    use crate::manifest::canonical::Canon;
+    use crate::manifest::patch::{deployment_at, merge, PatchType};
+    use crate::manifest::scenario::Patch;
+    // The builder reads every name first: a missing one stops the command.
+    let objects: Vec<Option<crate::manifest::yaml::Node>> = names
+        .iter()
+        .map(|name| {
+            (namespace == "default")
+                .then(|| deployment_at(&context.source, &context.reading.scenario, name, at))
+                .flatten()
+        })
+        .collect();
+    if let Some(missing) = names.iter().zip(&objects).find(|(_, o)| o.is_none()) {
+        return Output::error(not_found_text("deployments.apps", missing.0));
+    }
+    // What each Deployment's patch is made of, checked once.
+    let prepared = match change {
+        Change::Resources {
+            containers,
+            limits,
+            requests,
+        } => {
+            if limits.is_empty() && requests.is_empty() {
+                return Output::error("error: you must specify an update to requests or limits (in the form of --requests/--limits)\n".into());
+            }
+            match (resource_list(limits), resource_list(requests)) {
+                (Ok(limits), Ok(requests)) => Prepared::Resources(containers, limits, requests),
+                (Err(error), _) | (_, Err(error)) => return Output::error(error),
+            }
+        }
+        Change::Image { pairs } => Prepared::Image(pairs),
+        Change::Body { body, kind } => match patch_body(body) {
+            Ok(parsed) => Prepared::Body(parsed, *kind),
+            Err(output) => return output,
+        },
+    };
+    let kind = match prepared {
+        Prepared::Body(_, kind) => kind,
+        _ => PatchType::Strategic,
+    };
+    let operation = match change {
+        Change::Resources { .. } => "resource requirements updated",
+        Change::Image { .. } => "image updated",
+        Change::Body { .. } => "patched",
+    };
+    let mut output = Output::out(String::new());
+    for (name, object) in names.iter().zip(objects.into_iter().flatten()) {
+        let body = match prepared.body(&object) {
+            Ok(body) => body,
+            Err(error) => {
+                output.stderr.push_str(&error);
+                output.exit_code = 1;
+                continue;
+            }
+        };
+        let changed = Canon::of(&merge(&object, &body, kind)) != Canon::of(&object);
+        match (changed, change) {
+            (true, _) => output
+                .stdout
+                .push_str(&format!("deployment.apps/{name} {operation}\n")),
+            (false, Change::Body { .. }) => output
+                .stdout
+                .push_str(&format!("deployment.apps/{name} patched (no change)\n")),
+            // `set`: an empty patch is skipped, nothing printed.
+            (false, _) => {}
+        }
+        if changed {
+            output.acts.push(Act::Patch(Patch {
+                deployment: name.clone(),
+                span: Span::empty(0),
+                kind,
+                body,
+            }));
+        }
+    }
+    if !output.acts.is_empty() {
+        let when = duration::format(at);
+        output.notes.push(text!(
+            "the pod template changes at {when}: a new ReplicaSet rolls out with it, and the pods made before keep the old template until they are replaced. Move the cursor on to watch",
+            "Pod 範本在 {when} 改變：新的 ReplicaSet 會以它逐步上線，之前建立的 Pod 在被取代前仍是舊範本。把游標往後移即可觀察"
+        ));
+    }
+    output
+}
+
+/// A `set`'s or `patch`'s change, checked: what makes each Deployment's
+/// patch.
+enum Prepared<'c> {
+    /// The containers selector, the limits and the requests.
+    Resources(&'c str, Vec<(String, String)>, Vec<(String, String)>),
+    Image(&'c [(String, String)]),
+    Body(
+        crate::manifest::yaml::Node,
+        crate::manifest::patch::PatchType,
+    ),
+}
+
+impl Prepared<'_> {
+    /// The patch kubectl sends for `object` (the Deployment at T), or the
+    /// error it prints for it.
+    fn body(
+        &self,
+        object: &crate::manifest::yaml::Node,
+    ) -> Result<crate::manifest::yaml::Node, String> {
+        match self {
+            Prepared::Resources(selector, limits, requests) => {
+                resources_patch(object, selector, limits, requests)
+            }
+            Prepared::Image(pairs) => image_patch(object, pairs),
+            Prepared::Body(body, _) => Ok(body.clone()),
+        }
+    }
+}
+
+/// `--limits`/`--requests` as `HandleResourceRequirementsV1` reads them
+/// (`pkg/generate/versioned/generator.go` `populateResourceListV1`):
+/// `name=quantity` pairs separated by commas.
+fn resource_list(spec: &str) -> Result<Vec<(String, String)>, String> {
+    if spec.is_empty() {
+        return Ok(Vec::new());
+    }
+    spec.split(',')
+        .map(|statement| {
+            let parts: Vec<&str> = statement.split('=').collect();
+            let [name, value] = parts.as_slice() else {
+                return Err(format!(
+                    "error: Invalid argument syntax {statement}, expected <resource>=<value>\n"
+                ));
+            };
+            crate::manifest::quantity::parse(value).map_err(|_| {
+                "error: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'\n".to_string()
+            })?;
+            Ok((name.to_string(), value.to_string()))
+        })
+        .collect()
+}
+
+/// The template's container lists of a Deployment object: (field, items).
+fn container_lists(
+    object: &crate::manifest::yaml::Node,
+) -> Vec<(&'static str, &[crate::manifest::yaml::Node])> {
+    let spec = object
+        .get("spec")
+        .and_then(|s| s.get("template"))
+        .and_then(|t| t.get("spec"));
+    ["initContainers", "containers"]
+        .into_iter()
+        .filter_map(|field| Some((field, spec?.get(field)?.items()?)))
+        .collect()
+}
+
+fn name_of(container: &crate::manifest::yaml::Node) -> &str {
+    container
+        .get("name")
+        .and_then(crate::manifest::yaml::Node::as_str)
+        .unwrap_or("")
+}
+
+/// `{spec: {template: {spec: {FIELD: [ITEMS]}}}}`, the fields in order.
+fn template_patch(
+    lists: Vec<(&str, Vec<crate::manifest::yaml::Node>)>,
+) -> crate::manifest::yaml::Node {
+    use crate::manifest::patch::map;
+    let span = Span::empty(0);
+    let entries = lists
+        .into_iter()
+        .filter(|(_, items)| !items.is_empty())
+        .map(|(field, items)| {
+            (
+                field,
+                crate::manifest::yaml::Node {
+                    kind: crate::manifest::yaml::NodeKind::Seq(items),
+                    span,
+                },
+            )
+        })
+        .collect();
+    let pod = map(entries, span);
+    map(
+        vec![(
+            "spec",
+            map(vec![("template", map(vec![("spec", pod)], span))], span),
+        )],
+        span,
+    )
+}
+
+/// `set resources`: the selected containers (init containers too, as
+/// `selectContainers` picks both) with the given limits and requests.
+fn resources_patch(
+    object: &crate::manifest::yaml::Node,
+    selector: &str,
+    limits: &[(String, String)],
+    requests: &[(String, String)],
+) -> Result<crate::manifest::yaml::Node, String> {
+    use crate::manifest::patch::{map, scalar};
+    let span = Span::empty(0);
+    let list = |pairs: &[(String, String)]| {
+        map(
+            pairs
+                .iter()
+                .map(|(name, value)| (name.as_str(), scalar(value, span)))
+                .collect(),
+            span,
+        )
+    };
+    let mut found = false;
+    let mut lists = Vec::new();
+    for (field, containers) in container_lists(object) {
+        let mut items = Vec::new();
+        for container in containers {
+            let name = name_of(container);
+            if !glob(selector, name) {
+                continue;
+            }
+            found = true;
+            let mut resources = Vec::new();
+            if !limits.is_empty() {
+                resources.push(("limits", list(limits)));
+            }
+            if !requests.is_empty() {
+                resources.push(("requests", list(requests)));
+            }
+            items.push(map(
+                vec![
+                    ("name", scalar(name, span)),
+                    ("resources", map(resources, span)),
+                ],
+                span,
+            ));
+        }
+        lists.push((field, items));
+    }
+    if !found {
+        return Err(format!(
+            "error: unable to find container named {selector}\n"
+        ));
+    }
+    Ok(template_patch(lists))
+}
+
+/// `set image`: each named container (`*`: every one) gets its image.
+fn image_patch(
+    object: &crate::manifest::yaml::Node,
+    pairs: &[(String, String)],
+) -> Result<crate::manifest::yaml::Node, String> {
+    use crate::manifest::patch::{map, scalar};
+    let span = Span::empty(0);
+    let mut errors = String::new();
+    let mut lists = Vec::new();
+    let container_lists = container_lists(object);
+    for (wanted, _) in pairs {
+        let known = container_lists
+            .iter()
+            .any(|(_, items)| items.iter().any(|c| wanted == "*" || name_of(c) == wanted));
+        if !known {
+            errors.push_str(&format!(
+                "error: unable to find container named \"{wanted}\"\n"
+            ));
+        }
+    }
+    for (field, containers) in &container_lists {
+        let mut items = Vec::new();
+        for container in *containers {
+            let name = name_of(container);
+            // The last pair naming the container wins (a Go map has one).
+            let image = pairs
+                .iter()
+                .rev()
+                .find(|(wanted, _)| wanted == "*" || wanted == name)
+                .map(|(_, image)| image);
+            if let Some(image) = image {
+                items.push(map(
+                    vec![("name", scalar(name, span)), ("image", scalar(image, span))],
+                    span,
+                ));
+            }
+        }
+        lists.push((*field, items));
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(template_patch(lists))
+}
+
+/// `-p`'s text read as kubectl reads it (`yaml.ToJSON`: JSON or YAML),
+/// a mapping of the Deployment's `metadata` and `spec` checked against
+/// the Deployment's fields as the API server's strict field validation
+/// would.
+fn patch_body(body: &str) -> Result<crate::manifest::yaml::Node, Output> {
+    use crate::manifest::yaml::{self, Limits};
+    let index = crate::span::LineIndex::new(body);
+    let stream = yaml::parse(body, &index, &Limits::default());
+    let position = |span: Span| {
+        let at = index.line_col(body, span.start);
+        (at.line, at.column)
+    };
+    if let Some(error) = stream.diagnostics.first() {
+        let (line, column) = position(error.span);
+        let mut output = Output::error(format!(
+            "error: unable to parse \"{body}\": the patch is not valid YAML or JSON\n"
+        ));
+        let message = &error.message;
+        output.notes.push(text!(
+            "the patch's line {line}, column {column}: {message}",
+            "patch 的第 {line} 行第 {column} 欄：{message}"
+        ));
+        return Err(output);
+    }
+    let root = stream
+        .documents
+        .into_iter()
+        .find_map(|document| document.root)
+        .filter(|root| root.entries().is_some());
+    let Some(root) = root else {
+        return Err(Output::error(format!(
+            "error: unable to parse \"{body}\": the patch must be a mapping, like '{{\"spec\":{{\"replicas\":2}}}}'\n"
+        )));
+    };
+    let mut problems = Vec::new();
+    crate::manifest::validate::check_document(&root, "Deployment", &mut problems);
+    let unread = root
+        .entries()
+        .unwrap_or(&[])
+        .iter()
+        .find(|entry| !matches!(entry.key_str(), "metadata" | "spec"));
+    if let Some(entry) = unread {
+        let key = entry.key_str();
+        return Err(Output::note(
+            text!(
+                "podlab applies the `metadata` and `spec` of a patch; this one also writes `{key}`",
+                "podlab 只套用 patch 的 `metadata` 和 `spec`；這個 patch 還寫了 `{key}`"
+            ),
+            1,
+        ));
+    }
+    if let Some(problem) = problems.first() {
+        let (line, column) = position(problem.span);
+        let message = &problem.message;
+        let mut output = Output::error(
+            "Error from server (BadRequest): the API server's strict field validation refuses this patch\n".into(),
+        );
+        output.notes.push(text!(
+            "the patch's line {line}, column {column}: {message}",
+            "patch 的第 {line} 行第 {column} 欄：{message}"
+        ));
+        return Err(output);
+    }
+    Ok(root)
+}
+
+/// Go's `filepath.Match` for a container selector: `*` any run of
+/// characters, `?` one, anything else itself.
+fn glob(pattern: &str, name: &str) -> bool {
+    let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
+    let (mut pi, mut ni, mut star, mut mark) = (0, 0, None, 0);
+    while ni < n.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == n[ni]) {
+            pi += 1;
+            ni += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some(pi);
+            mark = ni;
+            pi += 1;
+        } else if let Some(at) = star {
+            pi = at + 1;
+            mark += 1;
+            ni = mark;
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|c| *c == '*')
 }

@@ -174,6 +174,7 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
         } => act::scale(context, namespace, *kind, names, *replicas),
         Command::RolloutRestart { names } => act::restart(context, namespace, names, at),
         Command::Cordon { nodes, cordon } => act::cordon(context, nodes, *cordon, at),
+        Command::Patch { names, change } => act::patch(context, namespace, names, change, at),
         Command::Drain {
             node,
             ignore_daemonsets,

@@ -268,6 +268,32 @@ pub enum Command {
         force: bool,
         delete_emptydir_data: bool,
     },
+    /// `set resources`, `set image` and `patch` of Deployments: each sends
+    /// a strategic merge patch of the template (`act.rs`).
+    Patch {
+        names: Vec<String>,
+        change: Change,
+    },
+}
+
+/// What a `set` or `patch` changes, as written on the line (checked when
+/// it runs, after the Deployments are read, as kubectl does).
+#[derive(Clone, PartialEq, Eq)]
+pub enum Change {
+    /// `set resources [-c C] [--limits=…] [--requests=…]`: the containers
+    /// selector (`*` by default, wildcards allowed) and the two lists.
+    Resources {
+        containers: String,
+        limits: String,
+        requests: String,
+    },
+    /// `set image NAME CONTAINER=IMAGE…` (`*=IMAGE`: every container).
+    Image { pairs: Vec<(String, String)> },
+    /// `patch -p BODY [--type strategic|merge]`.
+    Body {
+        body: String,
+        kind: crate::manifest::patch::PatchType,
+    },
 }
 
 /// A parsed line: the command and the namespace it addresses.
@@ -293,12 +319,13 @@ pub const EMULATED: &str = "get pods|nodes|events|deploy|rs|hpa|endpointslices, 
 get jobs|cronjobs [NAME] [-o wide], get pod[s] [NAME] -o yaml|json|name|jsonpath=…|custom-columns=…, \
 get pods -l SELECTOR -A --no-headers --show-labels --sort-by=FIELD, get svc, get pods,svc, get configmaps|secrets [NAME], \
 describe pod|node|deployment|rs|job|cronjob|hpa|service, logs [-f], exec, top pod|node, rollout status, rollout restart deployment, apply -f, \
-delete pod NAME [--grace-period=N] [--force], scale deploy|rs NAME --replicas=N, cordon|uncordon NODE, drain NODE --ignore-daemonsets";
+delete pod NAME [--grace-period=N] [--force], scale deploy|rs NAME --replicas=N, cordon|uncordon NODE, drain NODE --ignore-daemonsets, \
+set resources deploy NAME [-c C] --limits=…|--requests=…, set image deploy/NAME C=IMAGE, patch deploy NAME -p '{…}' [--type merge]";
 
 /// The kubectl commands a completer offers.
 pub const COMMAND_WORDS: &[&str] = &[
     "get", "describe", "logs", "exec", "top", "rollout", "apply", "delete", "scale", "cordon",
-    "uncordon", "drain",
+    "uncordon", "drain", "set", "patch",
 ];
 
 /// Whether `word` is a kubectl v1.35 command, emulated or not.
@@ -330,13 +357,11 @@ const OTHER_COMMANDS: &[&str] = &[
     "kustomize",
     "label",
     "options",
-    "patch",
     "plugin",
     "port-forward",
     "proxy",
     "replace",
     "run",
-    "set",
     "taint",
     "version",
     "wait",
@@ -687,6 +712,8 @@ pub fn parse_words(mut words: Vec<String>) -> Result<Parsed, Refusal> {
         "cordon" => act::cordon(&rest, "cordon"),
         "uncordon" => act::cordon(&rest, "uncordon"),
         "drain" => act::drain(&rest),
+        "set" => act::set(&rest),
+        "patch" => act::patch(&rest),
         other if OTHER_COMMANDS.contains(&other) => Err(not_emulated(other)),
         other => Err(Refusal::Kubectl(format!(
             "error: unknown command \"{other}\" for \"kubectl\"\n"

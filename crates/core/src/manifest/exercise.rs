@@ -606,10 +606,13 @@ pub enum Command {
     Uncordon,
     /// `kubectl drain NODE --ignore-daemonsets`.
     Drain,
+    /// `kubectl set resources|image` or `kubectl patch` of a Deployment:
+    /// its template changes.
+    Patch,
 }
 
 impl Command {
-    pub const ALL: [Command; 15] = [
+    pub const ALL: [Command; 16] = [
         Command::Apply,
         Command::Describe,
         Command::Logs,
@@ -625,6 +628,7 @@ impl Command {
         Command::Cordon,
         Command::Uncordon,
         Command::Drain,
+        Command::Patch,
     ];
 
     /// As written in `interview.commands` and `interview.recommended`.
@@ -645,6 +649,7 @@ impl Command {
             Command::Cordon => "cordon",
             Command::Uncordon => "uncordon",
             Command::Drain => "drain",
+            Command::Patch => "patch",
         }
     }
 
@@ -674,6 +679,10 @@ impl Command {
             Command::Cordon => Text::new("cordoned the node", "對節點下了 cordon"),
             Command::Uncordon => Text::new("uncordoned the node", "對節點下了 uncordon"),
             Command::Drain => Text::new("drained the node", "對節點下了 drain"),
+            Command::Patch => Text::new(
+                "changed the Deployment's pod template (set/patch)",
+                "改了 Deployment 的 Pod 範本（set／patch）",
+            ),
             _ => return None,
         })
     }
@@ -706,6 +715,7 @@ impl Command {
                 | Command::Cordon
                 | Command::Uncordon
                 | Command::Drain
+                | Command::Patch
         )
     }
 
@@ -731,6 +741,7 @@ impl Command {
             Command::Cordon => format!("kubectl cordon {node}"),
             Command::Uncordon => format!("kubectl uncordon {node}"),
             Command::Drain => format!("kubectl drain {node} --ignore-daemonsets"),
+            Command::Patch => "kubectl patch deployment NAME -p '{\"spec\": …}'".into(),
         }
     }
 }
@@ -837,8 +848,8 @@ fn lower_interview(node: &Node, out: &mut Vec<Diagnostic>) -> Option<Interview> 
         ))
     } else if commands.iter().any(|command| command.acts()) {
         Some(text!(
-            "`commands` are the reads offered; an acting command (delete-pod, scale, rollout-restart, cordon, uncordon, drain) is typed in the terminal: list it in `recommended` only",
-            "`commands` 是提供選擇的查看指令；會改動叢集的指令（delete-pod、scale、rollout-restart、cordon、uncordon、drain）是在終端機輸入的：只能寫在 `recommended` 裡"
+            "`commands` are the reads offered; an acting command (delete-pod, scale, rollout-restart, cordon, uncordon, drain, patch) is typed in the terminal: list it in `recommended` only",
+            "`commands` 是提供選擇的查看指令；會改動叢集的指令（delete-pod、scale、rollout-restart、cordon、uncordon、drain、patch）是在終端機輸入的：只能寫在 `recommended` 裡"
         ))
     } else if recommended
         .iter()

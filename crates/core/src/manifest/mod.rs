@@ -11,6 +11,7 @@ pub mod hpa;
 pub mod infer;
 pub mod keda;
 pub mod model;
+pub mod patch;
 pub mod path;
 pub mod quantity;
 pub mod read;

@@ -16,7 +16,9 @@ use crate::manifest::model::{self, Workload, WorkloadKind};
 use crate::manifest::scenario::{self, Scenario};
 use crate::manifest::service::{self, Service};
 use crate::manifest::yaml::{self, Limits};
-use crate::manifest::{annotations, assumed, canonical, exercise, infer, keda, reindent, validate};
+use crate::manifest::{
+    annotations, assumed, canonical, exercise, infer, keda, patch, reindent, validate,
+};
 use crate::span::{LineIndex, Span};
 use crate::text;
 
@@ -59,6 +61,10 @@ pub struct Reading {
     /// The numbers the run uses that nothing in the text states
     /// (`manifest::assumed`): an outcome resting on one is conditional.
     pub assumed: Vec<assumed::Assumption>,
+    /// Per Scenario action, the Deployment a `patch` or `restart` changes,
+    /// as that change leaves it (`manifest::patch::templates`; `None` for
+    /// the other actions): the template `sim` rolls out at its time.
+    pub action_templates: Vec<Option<Workload>>,
 }
 
 /// Reads one YAML text into typed objects. Documents with a syntax error
@@ -74,6 +80,7 @@ pub fn read(text: &str) -> Reading {
     let mut scenario: Option<Scenario> = None;
     let mut exercise_seen = false;
     let mut canons: Vec<canonical::Canon> = Vec::new();
+    let mut deployments: Vec<patch::Written<'_>> = Vec::new();
     // One click mends the whole paste: each flattened document's Fix
     // re-indents every flattened document of the text (a blog's Deployment
     // and Service come as one copy).
@@ -186,12 +193,17 @@ pub fn read(text: &str) -> Reading {
             if let Some(workload_kind) = workload_kind {
                 diagnostics.extend(annotations::read(root, workload_kind).diagnostics);
                 canons.push(canonical::Canon::of(root));
-                workloads.push(model::lower_workload(
-                    root,
-                    workload_kind,
-                    kind_node.span,
-                    document.span,
-                ));
+                let workload =
+                    model::lower_workload(root, workload_kind, kind_node.span, document.span);
+                if workload_kind == WorkloadKind::Deployment {
+                    deployments.push(patch::Written {
+                        name: workload.name.clone(),
+                        root,
+                        kind_span: kind_node.span,
+                        span: document.span,
+                    });
+                }
+                workloads.push(workload);
             } else if scenario.is_some() {
                 diagnostics.push(validate::invalid_value(
                     kind_node.span,
@@ -250,6 +262,7 @@ pub fn read(text: &str) -> Reading {
         infer::infer_cluster(&mut scenario, &workloads);
     }
     let assumed = assumed::assumptions(&workloads, &scenario);
+    let action_templates = patch::templates(&scenario, &deployments);
     Reading {
         assumed,
         workloads,
@@ -261,5 +274,6 @@ pub fn read(text: &str) -> Reading {
         index,
         seed: canonical::seed(&canons),
         canons,
+        action_templates,
     }
 }

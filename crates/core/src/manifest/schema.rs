@@ -403,6 +403,13 @@ schema!(SCENARIO_ACTION, "Scenario action", "Scenario 動作", [
     "at" => Duration, "scale" => Object(&SCENARIO_SCALE), "delete" => Object(&SCENARIO_DELETE),
     "cordon" => Object(&SCENARIO_NODE_ACTION), "uncordon" => Object(&SCENARIO_NODE_ACTION),
     "drain" => Object(&SCENARIO_NODE_ACTION), "restart" => Object(&SCENARIO_RESTART),
+    "patch" => Object(&SCENARIO_PATCH),
+]);
+
+// The body is checked as the Deployment's own `metadata` and `spec`.
+schema!(SCENARIO_PATCH, "patch action", "patch 動作", [
+    "deployment" => Str, "type" => Str, "metadata" => Object(&OBJECT_META),
+    "spec" => Object(&DEPLOYMENT_SPEC),
 ]);
 
 schema!(SCENARIO_RESTART, "restart action", "restart 動作", ["deployment" => Str]);

@@ -522,6 +522,7 @@ fn check_enum_or_range(node: &Node, key: &str, walk: &Walk, path: &str, out: &mu
         ("httpGet action", "scheme") => &["HTTP", "HTTPS"],
         ("CronJob spec", "concurrencyPolicy") => &["Allow", "Forbid", "Replace"],
         ("Deployment strategy", "type") => &["Recreate", "RollingUpdate"],
+        ("patch action", "type") => &["strategic", "merge"],
         ("selector requirement", "operator") => {
             &["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"]
         }

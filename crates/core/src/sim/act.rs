@@ -64,12 +64,27 @@ impl<'a> Sim<'a> {
             }
             Act::Restart(target) => {
                 if self.deployment_of(&target.deployment).is_some() {
-                    self.restart(index);
+                    self.template_action(index);
                 } else {
                     let problem = ActionProblem::NoSuchDeployment(target.deployment.clone());
                     self.action_error(target.span, "restart", problem);
                 }
             }
+            Act::Patch(patch) => match self.deployment_of(&patch.deployment) {
+                Some(d) => {
+                    self.template_action(index);
+                    if let Some(replicas) = patch.replicas() {
+                        self.deployment_scale(
+                            d,
+                            usize::try_from(replicas.clamp(0, 1000)).unwrap_or(0),
+                        );
+                    }
+                }
+                None => {
+                    let problem = ActionProblem::NoSuchDeployment(patch.deployment.clone());
+                    self.action_error(patch.span, "patch", problem);
+                }
+            },
             Act::Nothing => {}
         }
     }

@@ -394,9 +394,9 @@ struct Sim<'a> {
     deployments: Vec<rollout::DeploymentSim<'a>>,
     /// Per Scenario rollout, the Deployment with its new template.
     rollout_templates: &'a [Option<Workload>],
-    /// Per Scenario action, a `restart`'s Deployment with its restarted
-    /// template (`templates.rs` `restart_template`).
-    restart_templates: &'a [Option<Workload>],
+    /// Per Scenario action, a `restart`'s or `patch`'s Deployment with the
+    /// template it leaves (`Reading::action_templates`).
+    action_templates: &'a [Option<Workload>],
     /// Take the shortcuts that change how the engine gets to a run, never
     /// the run (`probes.rs` `counted`); off only in the tests that check so.
     shortcuts: bool,
@@ -509,21 +509,25 @@ fn engine_once(
 ) -> Option<(Run, usize)> {
     // Admission (ExtendedResourceToleration) changes the pods the API
     // server stores, so the scheduler and `describe` see its tolerations.
-    let admitted: Vec<Workload>;
-    let workloads: &[Workload] = if reading.scenario.extended_resource_toleration {
-        admitted = reading
-            .workloads
-            .iter()
-            .map(|workload| {
-                let mut copy = workload.clone();
-                copy.pod.tolerations = reading.scenario.tolerations(&workload.pod).into_owned();
-                copy
-            })
-            .collect();
-        &admitted
-    } else {
-        &reading.workloads
+    let admit = |workload: &Workload| {
+        let mut copy = workload.clone();
+        copy.pod.tolerations = reading.scenario.tolerations(&workload.pod).into_owned();
+        copy
     };
+    let admitted: Vec<Workload>;
+    let patched: Vec<Option<Workload>>;
+    let (workloads, action_templates): (&[Workload], &[Option<Workload>]) =
+        if reading.scenario.extended_resource_toleration {
+            admitted = reading.workloads.iter().map(admit).collect();
+            patched = reading
+                .action_templates
+                .iter()
+                .map(|template| template.as_ref().map(admit))
+                .collect();
+            (&admitted, &patched)
+        } else {
+            (&reading.workloads, &reading.action_templates)
+        };
     let scenario = &reading.scenario;
     let until = options.until.unwrap_or(scenario.duration.value);
     let timing = Timing::default();
@@ -556,17 +560,6 @@ fn engine_once(
                 .map(|w| templates::rollout_template(w, &rollout.image))
         })
         .collect();
-    let restart_templates: Vec<Option<Workload>> = scenario
-        .actions
-        .iter()
-        .map(|action| match &action.act {
-            crate::manifest::scenario::Act::Restart(target) => workloads
-                .iter()
-                .find(|w| w.kind == WorkloadKind::Deployment && w.name == target.deployment)
-                .map(|w| templates::restart_template(w, action.at)),
-            _ => None,
-        })
-        .collect();
     let mut sim = Sim {
         now: 0,
         queue: Queue::new(),
@@ -591,7 +584,7 @@ fn engine_once(
         applied,
         deployments: Vec::new(),
         rollout_templates: &rollout_templates,
-        restart_templates: &restart_templates,
+        action_templates,
         shortcuts,
         park,
         diverged: false,

@@ -196,10 +196,12 @@ impl<'a> Sim<'a> {
         self.new_template(&rollout.workload, template);
     }
 
-    /// The Scenario's action `index`, a `restart` (`act.rs`): the
-    /// Deployment's template gets its `restartedAt` annotation now.
-    pub(super) fn restart(&mut self, index: usize) {
-        let Some(Some(template)) = self.restart_templates.get(index) else {
+    /// The Scenario's action `index`, a `restart` or a `patch` (`act.rs`):
+    /// the Deployment's template becomes the one the action leaves
+    /// (`manifest::patch`), its `restartedAt` annotation or the patched
+    /// fields.
+    pub(super) fn template_action(&mut self, index: usize) {
+        let Some(Some(template)) = self.action_templates.get(index) else {
             return;
         };
         let name = template.name.clone();

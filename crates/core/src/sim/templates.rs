@@ -1,8 +1,8 @@
 //! A Deployment's pod templates (`rollout.rs` runs them): the
-//! `pod-template-hash` of a template, the template of a Scenario `rollout`
-//! (a new image) and of a `restart` (the `restartedAt` annotation).
+//! `pod-template-hash` of a template and the template of a Scenario
+//! `rollout` (a new image). A `restart`'s and a `patch`'s templates are the
+//! manifest layer's (`manifest::patch`, `Reading::action_templates`).
 
-use crate::manifest::duration::Millis;
 use crate::manifest::model::Workload;
 
 /// A Deployment's `pod-template-hash`: `controller.ComputeHash` over its
@@ -54,28 +54,5 @@ pub(super) fn rollout_template(workload: &Workload, image: &str) -> Workload {
                 };
         }
     }
-    template
-}
-
-/// `kubectl rollout restart`'s template
-/// (`staging/src/k8s.io/kubectl/pkg/polymorphichelpers/objectrestarter.go`):
-/// the pod template's annotation `kubectl.kubernetes.io/restartedAt` set to
-/// the time, RFC 3339; the pods are the same, the template's hash is not.
-pub(super) fn restart_template(workload: &Workload, at: Millis) -> Workload {
-    let mut template = workload.clone();
-    let seconds = i64::try_from(at / 1000).unwrap_or(i64::MAX);
-    let time = crate::manifest::duration::rfc3339(
-        crate::manifest::duration::EPOCH_UNIX_SECONDS as i64 + seconds,
-    );
-    let path = [
-        ("metadata", None),
-        ("annotations", None),
-        ("kubectl.kubernetes.io/restartedAt", None),
-    ];
-    template.template = template.template.as_ref().map(|canon| {
-        canon
-            .with_value(&path, crate::manifest::canonical::Canon::Str(time.clone()))
-            .unwrap_or_else(|| canon.clone())
-    });
     template
 }

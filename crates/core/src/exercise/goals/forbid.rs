@@ -157,6 +157,7 @@ impl World<'_> {
                     node.span = crate::span::Span::empty(0)
                 }
                 Act::Restart(target) => target.span = crate::span::Span::empty(0),
+                Act::Patch(patch) => patch.span = crate::span::Span::empty(0),
                 Act::Scale(_) | Act::Nothing => {}
             }
             act

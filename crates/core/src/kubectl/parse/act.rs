@@ -3,7 +3,10 @@
 //! Their texts were checked against the real kubectl through the fake API
 //! server (`crates/cli/tests/kubectl/acts.rs`).
 
-use super::{flags, kind, namespace, not_emulated, usage, Command, Flag, Kind, Parsed, Refusal};
+use super::{
+    flags, kind, namespace, not_emulated, usage, Change, Command, Flag, Kind, Parsed, Refusal,
+};
+use crate::manifest::patch::PatchType;
 
 const DELETE: &[Flag] = &[
     Flag("grace-period", None, true),
@@ -278,4 +281,150 @@ fn node_usage(verb: &str) -> Refusal {
     Refusal::Kubectl(format!(
         "error: USAGE: {verb} NODE [flags]\nSee 'kubectl {verb} -h' for help and examples\n"
     ))
+}
+
+const SET_OTHER: &[Flag] = &[
+    Flag("all", None, false),
+    Flag("selector", Some('l'), true),
+    Flag("filename", Some('f'), true),
+    Flag("kustomize", Some('k'), true),
+    Flag("recursive", Some('R'), false),
+    Flag("local", None, false),
+    Flag("dry-run", None, true),
+    Flag("output", Some('o'), true),
+    Flag("field-manager", None, true),
+    Flag("allow-missing-template-keys", None, false),
+    Flag("show-managed-fields", None, false),
+    Flag("template", None, true),
+];
+const SET_RESOURCES: &[Flag] = &[
+    Flag("containers", Some('c'), true),
+    Flag("limits", None, true),
+    Flag("requests", None, true),
+];
+
+/// `kubectl set resources|image` (`staging/src/k8s.io/kubectl/pkg/cmd/set/`:
+/// `set_resources.go`, `set_image.go`) of Deployments; the other `set`
+/// commands are not emulated.
+pub(super) fn set(words: &[String]) -> Result<Parsed, Refusal> {
+    let sub = words.iter().position(|word| !word.starts_with('-'));
+    let Some(at) = sub else {
+        return Err(not_emulated("set (without a subcommand)"));
+    };
+    let mut rest = words.to_vec();
+    let sub = rest.remove(at);
+    match sub.as_str() {
+        "resources" => {
+            let flags = flags(&rest, SET_RESOURCES, SET_OTHER, "set resources")?;
+            let names = typed_names(&flags.args, "set resources", |kind| {
+                kind == Kind::Deployment
+            })?
+            .1;
+            Ok(Parsed {
+                namespace: namespace(&flags),
+                command: Command::Patch {
+                    names,
+                    change: Change::Resources {
+                        containers: flags.get("containers").unwrap_or("*").to_string(),
+                        limits: flags.get("limits").unwrap_or("").to_string(),
+                        requests: flags.get("requests").unwrap_or("").to_string(),
+                    },
+                },
+            })
+        }
+        "image" => {
+            let flags = flags(&rest, &[], SET_OTHER, "set image")?;
+            // `GetResourcesAndPairs`: the words with `=` are the pairs.
+            let (pairs, resources): (Vec<&String>, Vec<&String>) =
+                flags.args.iter().partition(|word| word.contains('='));
+            let resources: Vec<String> = resources.into_iter().cloned().collect();
+            let mut images = Vec::new();
+            for pair in pairs {
+                match pair.split_once('=') {
+                    Some((name, image)) if !name.is_empty() && !image.is_empty() => {
+                        images.push((name.to_string(), image.to_string()))
+                    }
+                    _ => {
+                        return Err(Refusal::Kubectl(format!(
+                            "error: invalid image format: {pair}\n"
+                        )))
+                    }
+                }
+            }
+            if resources.is_empty() {
+                return Err(Refusal::Kubectl("error: one or more resources must be specified as <resource> <name> or <resource>/<name>\n".into()));
+            }
+            if images.is_empty() {
+                return Err(Refusal::Kubectl(
+                    "error: at least one image update is required\n".into(),
+                ));
+            }
+            if images.len() > 1 && images.iter().any(|(name, _)| name == "*") {
+                return Err(Refusal::Kubectl("error: all containers are already specified by *, but saw more than one container_name=container_image pairs\n".into()));
+            }
+            let names = typed_names(&resources, "set image", |kind| kind == Kind::Deployment)?.1;
+            Ok(Parsed {
+                namespace: namespace(&flags),
+                command: Command::Patch {
+                    names,
+                    change: Change::Image { pairs: images },
+                },
+            })
+        }
+        "env" | "selector" | "serviceaccount" | "sa" | "subject" => {
+            Err(not_emulated(&format!("set {sub}")))
+        }
+        other => Err(Refusal::Kubectl(format!(
+            "error: unknown command \"{other}\" for \"kubectl set\"\nSee 'kubectl set -h' for help and examples\n"
+        ))),
+    }
+}
+
+const PATCH: &[Flag] = &[Flag("patch", Some('p'), true), Flag("type", None, true)];
+const PATCH_OTHER: &[Flag] = &[
+    Flag("filename", Some('f'), true),
+    Flag("kustomize", Some('k'), true),
+    Flag("recursive", Some('R'), false),
+    Flag("local", None, false),
+    Flag("dry-run", None, true),
+    Flag("output", Some('o'), true),
+    Flag("patch-file", None, true),
+    Flag("subresource", None, true),
+    Flag("field-manager", None, true),
+    Flag("allow-missing-template-keys", None, false),
+    Flag("show-managed-fields", None, false),
+    Flag("template", None, true),
+];
+
+/// `kubectl patch deployment NAME -p BODY [--type strategic|merge]`
+/// (`staging/src/k8s.io/kubectl/pkg/cmd/patch/patch.go`): `--type json`
+/// is not emulated.
+pub(super) fn patch(words: &[String]) -> Result<Parsed, Refusal> {
+    let flags = flags(words, PATCH, PATCH_OTHER, "patch")?;
+    let kind = match flags.get("type") {
+        None => PatchType::Strategic,
+        Some("json") => return Err(not_emulated("patch --type json")),
+        Some(word) => PatchType::parse(word).ok_or_else(|| {
+            Refusal::Kubectl(format!(
+                "error: --type must be one of [json merge strategic], not \"{word}\"\n"
+            ))
+        })?,
+    };
+    let Some(body) = flags.get("patch") else {
+        return Err(Refusal::Kubectl(
+            "error: must specify --patch or --patch-file containing the contents of the patch\n"
+                .into(),
+        ));
+    };
+    let names = typed_names(&flags.args, "patch", |kind| kind == Kind::Deployment)?.1;
+    Ok(Parsed {
+        namespace: namespace(&flags),
+        command: Command::Patch {
+            names,
+            change: Change::Body {
+                body: body.to_string(),
+                kind,
+            },
+        },
+    })
 }

@@ -35,6 +35,11 @@ pub enum Act {
     /// template's `kubectl.kubernetes.io/restartedAt` annotation, so a new
     /// ReplicaSet rolls out (`sim/rollout.rs`).
     Restart(DeploymentRef),
+    /// `patch: {deployment, type?, metadata?, spec?}`: `kubectl patch
+    /// deployment` (and `set resources`, `set image`, which send one): the
+    /// template the patch leaves (`manifest::patch`) rolls out as a new
+    /// ReplicaSet; a patched `spec.replicas` scales.
+    Patch(Patch),
     /// No action written, or one of the wrong shape (`validate.rs` said so):
     /// nothing happens.
     Nothing,
@@ -50,6 +55,7 @@ impl Act {
             Act::Uncordon(_) => "uncordon",
             Act::Drain(_) => "drain",
             Act::Restart(_) => "restart",
+            Act::Patch(_) => "patch",
             Act::Nothing => "",
         }
     }
@@ -87,6 +93,37 @@ impl Delete {
 pub struct DeploymentRef {
     pub deployment: String,
     pub span: Span,
+}
+
+/// `kubectl patch deployment NAME -p BODY [--type strategic|merge]`:
+/// `body` is the patch itself, a mapping of `metadata` and `spec` as the
+/// Deployment has them. Two patches are the same when they name the same
+/// Deployment and change the same way, wherever they are written.
+#[derive(Clone, Debug)]
+pub struct Patch {
+    pub deployment: String,
+    /// The Deployment name's place in the text.
+    pub span: Span,
+    pub kind: crate::manifest::patch::PatchType,
+    pub body: Node,
+}
+
+impl PartialEq for Patch {
+    fn eq(&self, other: &Patch) -> bool {
+        use crate::manifest::canonical::Canon;
+        self.deployment == other.deployment
+            && self.kind == other.kind
+            && Canon::of(&self.body) == Canon::of(&other.body)
+    }
+}
+
+impl Eq for Patch {}
+
+impl Patch {
+    /// Whether the patch writes `spec.replicas` (the Deployment scales).
+    pub fn replicas(&self) -> Option<i64> {
+        self.body.get("spec")?.get("replicas")?.as_int()
+    }
 }
 
 /// The node an action names, and where its name is written.
@@ -141,6 +178,27 @@ pub(super) fn lower_act(item: &Node) -> Act {
                 Some(Act::Restart(DeploymentRef {
                     deployment: name.as_str()?.to_string(),
                     span: name.span,
+                }))
+            }),
+            "patch" => value.get("deployment").and_then(|name| {
+                let kind = match value.get("type").and_then(Node::as_str) {
+                    None => crate::manifest::patch::PatchType::Strategic,
+                    Some(word) => crate::manifest::patch::PatchType::parse(word)?,
+                };
+                let body = value
+                    .entries()?
+                    .iter()
+                    .filter(|entry| matches!(entry.key_str(), "metadata" | "spec"))
+                    .cloned()
+                    .collect();
+                Some(Act::Patch(Patch {
+                    deployment: name.as_str()?.to_string(),
+                    span: name.span,
+                    kind,
+                    body: Node {
+                        kind: crate::manifest::yaml::NodeKind::Map(body),
+                        span: value.span,
+                    },
                 }))
             }),
             _ => continue,

@@ -1,0 +1,355 @@
+//! A Deployment's template over time: the Scenario's actions that change it
+//! (`patch`, which `kubectl patch`, `set resources` and `set image` record,
+//! and `restart`, `kubectl rollout restart`'s annotation), each applied to
+//! the object as the one before left it, as the API server applies a patch
+//! to the stored object; the result lowered again (`model::lower_workload`),
+//! so a patched template has its own `pod-template-hash` and every field the
+//! patch reaches (a probe, a limit, an image and the pull policy its tag
+//! defaults) is read as a written one is.
+//!
+//! The merge is the API server's: a strategic merge patch
+//! (`k8s.io/apimachinery/pkg/util/strategicpatch/patch.go`
+//! `mergeMap`/`mergeSlice`: maps merge key by key, `null` deletes a key, a
+//! list with a `patchMergeKey` merges its items by that key and appends the
+//! new ones, any other list is replaced) or a JSON merge patch (RFC 7386:
+//! lists replaced whole). The merge keys are those of the fields in
+//! `k8s.io/api/core/v1/types.go` (`patchMergeKey`) a Deployment's template
+//! holds ([`merge_key`]). The directives (`$patch`, `$retainKeys`,
+//! `$setElementOrder`) are not read: the Scenario's schema reports them as
+//! unknown fields.
+
+use crate::manifest::model::{self, Workload, WorkloadKind};
+use crate::manifest::scenario::{Act, Scenario};
+use crate::manifest::yaml::{Entry, Node, NodeKind, ScalarStyle};
+use crate::span::Span;
+
+/// How a patch merges (`kubectl patch --type`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PatchType {
+    /// `strategic` (kubectl's default for built-in kinds).
+    #[default]
+    Strategic,
+    /// `merge`: RFC 7386.
+    Merge,
+}
+
+impl PatchType {
+    pub fn parse(word: &str) -> Option<PatchType> {
+        match word {
+            "strategic" => Some(PatchType::Strategic),
+            "merge" => Some(PatchType::Merge),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PatchType::Strategic => "strategic",
+            PatchType::Merge => "merge",
+        }
+    }
+}
+
+/// The `patchMergeKey` of a list field of a pod template (`types.go`):
+/// `containers` by `name`, `ports` by `containerPort`, … `None`: the list
+/// is replaced (`tolerations`, `args`, `command`).
+fn merge_key(field: &str) -> Option<&'static str> {
+    Some(match field {
+        "containers"
+        | "initContainers"
+        | "ephemeralContainers"
+        | "volumes"
+        | "imagePullSecrets"
+        | "env"
+        | "resourceClaims"
+        | "schedulingGates" => "name",
+        "ports" => "containerPort",
+        "volumeMounts" => "mountPath",
+        "volumeDevices" => "devicePath",
+        "hostAliases" => "ip",
+        "topologySpreadConstraints" => "topologyKey",
+        "ownerReferences" => "uid",
+        _ => return None,
+    })
+}
+
+/// `target` with `patch` merged in.
+pub fn merge(target: &Node, patch: &Node, kind: PatchType) -> Node {
+    merge_value(target, patch, kind, "")
+}
+
+fn merge_value(target: &Node, patch: &Node, kind: PatchType, field: &str) -> Node {
+    match (&target.kind, &patch.kind) {
+        (NodeKind::Map(old), NodeKind::Map(new)) => Node {
+            kind: NodeKind::Map(merge_map(old, new, kind)),
+            span: target.span,
+        },
+        (NodeKind::Seq(old), NodeKind::Seq(new)) if kind == PatchType::Strategic => {
+            match merge_key(field) {
+                Some(key) => Node {
+                    kind: NodeKind::Seq(merge_list(old, new, key)),
+                    span: target.span,
+                },
+                None => patch.clone(),
+            }
+        }
+        _ => without_nulls(patch),
+    }
+}
+
+fn merge_map(old: &[Entry], new: &[Entry], kind: PatchType) -> Vec<Entry> {
+    let mut merged: Vec<Entry> = old.to_vec();
+    for entry in new {
+        let key = entry.key_str();
+        let at = merged.iter().position(|e| e.key_str() == key);
+        match (at, entry.value.is_null()) {
+            (Some(i), true) => {
+                merged.remove(i);
+            }
+            (None, true) => {}
+            (Some(i), false) => {
+                merged[i].value = merge_value(&merged[i].value, &entry.value, kind, key);
+            }
+            (None, false) => merged.push(Entry {
+                key: entry.key.clone(),
+                value: without_nulls(&entry.value),
+            }),
+        }
+    }
+    merged
+}
+
+/// `mergeSlice` with a merge key: an item whose key matches an old item's
+/// is merged into it, a new one appended; an item without the key is
+/// appended as it is.
+fn merge_list(old: &[Node], new: &[Node], key: &str) -> Vec<Node> {
+    let key_of = |item: &Node| item.get(key).map(crate::manifest::canonical::Canon::of);
+    let mut merged: Vec<Node> = old.to_vec();
+    for item in new {
+        let found = key_of(item).and_then(|wanted| {
+            merged
+                .iter()
+                .position(|old| key_of(old).as_ref() == Some(&wanted))
+        });
+        match found {
+            Some(i) => merged[i] = merge_value(&merged[i], item, PatchType::Strategic, ""),
+            None => merged.push(without_nulls(item)),
+        }
+    }
+    merged
+}
+
+/// A value new to the object: its `null` entries say "absent".
+fn without_nulls(node: &Node) -> Node {
+    match &node.kind {
+        NodeKind::Map(entries) => Node {
+            kind: NodeKind::Map(
+                entries
+                    .iter()
+                    .filter(|entry| !entry.value.is_null())
+                    .map(|entry| Entry {
+                        key: entry.key.clone(),
+                        value: without_nulls(&entry.value),
+                    })
+                    .collect(),
+            ),
+            span: node.span,
+        },
+        _ => node.clone(),
+    }
+}
+
+/// A plain scalar at `span`.
+pub(crate) fn scalar(value: &str, span: Span) -> Node {
+    Node {
+        kind: NodeKind::Scalar {
+            value: value.to_string(),
+            style: ScalarStyle::Plain,
+        },
+        span,
+    }
+}
+
+/// A mapping of `entries` at `span`.
+pub(crate) fn map(entries: Vec<(&str, Node)>, span: Span) -> Node {
+    Node {
+        kind: NodeKind::Map(
+            entries
+                .into_iter()
+                .map(|(key, value)| Entry {
+                    key: scalar(key, span),
+                    value,
+                })
+                .collect(),
+        ),
+        span,
+    }
+}
+
+/// `{spec: {template: {metadata: {annotations: {kubectl.kubernetes.io/restartedAt: TIME}}}}}`:
+/// the strategic merge patch `kubectl rollout restart` sends
+/// (`polymorphichelpers/objectrestarter.go`), TIME the action's, RFC 3339.
+fn restart_patch(at: crate::manifest::duration::Millis, span: Span) -> Node {
+    let seconds = i64::try_from(at / 1000).unwrap_or(i64::MAX);
+    let time = crate::manifest::duration::rfc3339(
+        crate::manifest::duration::EPOCH_UNIX_SECONDS as i64 + seconds,
+    );
+    let annotation = Node {
+        kind: NodeKind::Scalar {
+            value: time,
+            style: ScalarStyle::DoubleQuoted,
+        },
+        span,
+    };
+    let annotations = map(
+        vec![("kubectl.kubernetes.io/restartedAt", annotation)],
+        span,
+    );
+    let metadata = map(vec![("annotations", annotations)], span);
+    let template = map(vec![("metadata", metadata)], span);
+    map(
+        vec![("spec", map(vec![("template", template)], span))],
+        span,
+    )
+}
+
+/// The Deployment documents of a text, by name: their root mappings and
+/// their `kind` value's and document's spans, to lower a patched copy.
+pub struct Written<'n> {
+    pub name: String,
+    pub root: &'n Node,
+    pub kind_span: Span,
+    pub span: Span,
+}
+
+/// The Scenario's actions that change a template, in the order the API
+/// server gets them (time, then the order written), with their patch:
+/// (action index, Deployment, patch, how it merges).
+fn changes(scenario: &Scenario) -> Vec<(usize, &str, Node, PatchType)> {
+    let mut order: Vec<usize> = (0..scenario.actions.len()).collect();
+    order.sort_by_key(|&i| scenario.actions[i].at);
+    order
+        .into_iter()
+        .filter_map(|i| {
+            let action = &scenario.actions[i];
+            match &action.act {
+                Act::Patch(patch) => {
+                    Some((i, patch.deployment.as_str(), patch.body.clone(), patch.kind))
+                }
+                Act::Restart(target) => Some((
+                    i,
+                    target.deployment.as_str(),
+                    restart_patch(action.at, target.span),
+                    PatchType::Strategic,
+                )),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// Per Scenario action, the Deployment it changes as that change leaves
+/// it (`None` for an action that changes no template, or names no
+/// Deployment of the text): the actions of each Deployment applied in time
+/// order (the order written among equal times), each on the object the one
+/// before left.
+pub fn templates(scenario: &Scenario, written: &[Written<'_>]) -> Vec<Option<Workload>> {
+    let mut current: Vec<Option<Node>> = written.iter().map(|_| None).collect();
+    let mut out: Vec<Option<Workload>> = scenario.actions.iter().map(|_| None).collect();
+    for (i, name, patch, kind) in changes(scenario) {
+        let Some(d) = written.iter().position(|w| w.name == name) else {
+            continue;
+        };
+        let before = current[d].take().unwrap_or_else(|| written[d].root.clone());
+        let after = merge(&before, &patch, kind);
+        out[i] = Some(model::lower_workload(
+            &after,
+            WorkloadKind::Deployment,
+            written[d].kind_span,
+            written[d].span,
+        ));
+        current[d] = Some(after);
+    }
+    out
+}
+
+/// The Deployment `name` of `text` as the API server holds it at `at`: its
+/// document with the Scenario's changes up to `at` merged in (what `kubectl
+/// patch` or `set` reads before it changes it). `None` when the text has no
+/// such Deployment.
+pub fn deployment_at(
+    text: &str,
+    scenario: &Scenario,
+    name: &str,
+    at: crate::manifest::duration::Millis,
+) -> Option<Node> {
+    let index = crate::span::LineIndex::new(text);
+    let stream =
+        crate::manifest::yaml::parse(text, &index, &crate::manifest::yaml::Limits::default());
+    let mut object = stream.documents.iter().find_map(|document| {
+        let root = document.root.as_ref().filter(|_| !document.broken)?;
+        let is_it = root.get("kind").and_then(Node::as_str) == Some("Deployment")
+            && root
+                .get("metadata")
+                .and_then(|m| m.get("name"))
+                .and_then(Node::as_str)
+                == Some(name);
+        is_it.then(|| root.clone())
+    })?;
+    for (i, target, patch, kind) in changes(scenario) {
+        if target == name && scenario.actions[i].at <= at {
+            object = merge(&object, &patch, kind);
+        }
+    }
+    Some(object)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::yaml::{self, Limits};
+    use crate::span::LineIndex;
+
+    fn node(text: &str) -> Node {
+        let index = LineIndex::new(text);
+        let stream = yaml::parse(text, &index, &Limits::default());
+        stream.documents[0].root.clone().expect("a document")
+    }
+
+    fn canon(text: &str) -> crate::manifest::canonical::Canon {
+        crate::manifest::canonical::Canon::of(&node(text))
+    }
+
+    const DEPLOYMENT: &str = "spec:\n  replicas: 2\n  template:\n    spec:\n      containers:\n      - name: model\n        image: m:1\n        args: [a, b]\n        ports: [{containerPort: 8000}]\n        resources: {limits: {memory: 8Gi, cpu: '2'}}\n      - name: sidecar\n        image: s:1\n      tolerations: [{key: a}]\n";
+
+    #[test]
+    fn a_strategic_patch_merges_containers_by_name_and_replaces_plain_lists() {
+        let patch = node("spec:\n  template:\n    spec:\n      containers:\n      - name: model\n        resources: {limits: {memory: 12Gi}}\n        args: [c]\n        ports: [{containerPort: 9000}]\n      - name: new\n        image: n:1\n      tolerations: [{key: b}]\n");
+        let merged = merge(&node(DEPLOYMENT), &patch, PatchType::Strategic);
+        let expected = canon("spec:\n  replicas: 2\n  template:\n    spec:\n      containers:\n      - name: model\n        image: m:1\n        args: [c]\n        ports: [{containerPort: 8000}, {containerPort: 9000}]\n        resources: {limits: {memory: 12Gi, cpu: '2'}}\n      - name: sidecar\n        image: s:1\n      - name: new\n        image: n:1\n      tolerations: [{key: b}]\n");
+        assert_eq!(crate::manifest::canonical::Canon::of(&merged), expected);
+    }
+
+    #[test]
+    fn a_merge_patch_replaces_lists_and_null_deletes() {
+        let patch = node("spec:\n  replicas: null\n  template:\n    spec:\n      containers:\n      - name: model\n        image: m:2\n");
+        let merged = merge(&node(DEPLOYMENT), &patch, PatchType::Merge);
+        let expected = canon("spec:\n  template:\n    spec:\n      containers:\n      - name: model\n        image: m:2\n      tolerations: [{key: a}]\n");
+        assert_eq!(crate::manifest::canonical::Canon::of(&merged), expected);
+        // Strategic: the same patch keeps the other container and the
+        // model's other fields.
+        let strategic = merge(&node(DEPLOYMENT), &patch, PatchType::Strategic);
+        let containers = strategic
+            .get("spec")
+            .and_then(|s| s.get("template"))
+            .and_then(|t| t.get("spec"))
+            .and_then(|s| s.get("containers"))
+            .and_then(Node::items)
+            .map(<[Node]>::len);
+        assert_eq!(containers, Some(2));
+        assert!(strategic
+            .get("spec")
+            .and_then(|s| s.get("replicas"))
+            .is_none());
+    }
+}
