@@ -1881,3 +1881,32 @@ fn the_set_and_patch_commands_match_kubectl() {
     let failures = compare_acts("crash loop", &text, 720_000, &lines);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `rollout undo` after a recorded `set image` at 3 m, at 12 m, against a
+/// server holding both ReplicaSets with their revision annotations (the
+/// rollback's JSON patch applied, kubectl/server.rs `json_patch`); and on
+/// the crash loop alone, which has one revision.
+#[test]
+fn rollout_undo_matches_kubectl() {
+    let golden = golden_text("crash-loop-liveness-40s.yaml");
+    let text = format!(
+        "{}\n  actions:\n    - {{ at: 3m, patch: {{ deployment: model-api, spec: {{ template: {{ spec: {{ containers: [{{ name: api, image: registry.example.com/model-api:0.4.0 }}] }} }} }} }} }}\n",
+        golden.trim_end()
+    );
+    let lines = strings(&[
+        "rollout undo deployment model-api",
+        "rollout undo deployment/model-api --to-revision=2",
+        "rollout undo deployment/model-api --to-revision=1",
+        "rollout undo deployment/model-api --to-revision=7",
+        "rollout undo deployment nope",
+        "rollout undo",
+    ]);
+    let mut failures = compare_acts("set image at 3m", &text, 720_000, &lines);
+    failures.extend(compare_acts(
+        "crash loop",
+        &golden,
+        720_000,
+        &strings(&["rollout undo deployment model-api"]),
+    ));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

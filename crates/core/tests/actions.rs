@@ -831,3 +831,106 @@ fn template_changes_apply_to_the_object_as_the_last_one_left_it() {
     let at = wrong.find("nope").expect("written");
     assert_eq!(run.action_errors[0].span.start, at);
 }
+
+/// `rollout undo`: after a `set image` at 3 m, an undo at 6 m brings the
+/// written template back: no third ReplicaSet, the first one scales up
+/// again and takes revision 3 (`SetNewReplicaSetAnnotations`); kubectl's
+/// lines at each point (`rollback.go`), recorded as `undo`.
+#[test]
+fn rollout_undo_brings_the_previous_template_back() {
+    use podlab_core::exercise::exec::ExecContext;
+    use podlab_core::kubectl::session::Session;
+    let image = "    - { at: 3m, patch: { deployment: model-api, spec: { template: { spec: { containers: [{ name: api, image: registry.example.com/model-api:0.4.0 }] } } } } }\n";
+    let text = with_actions(TWO_REPLICAS, image);
+    let run = run_text(&text, 600);
+    let context = ExecContext::new(&text, &run);
+    let at = |line: &str, ms: u64| Session::new().run(&context, line, ms).output;
+    // Before the patch there is one revision.
+    let early = at("kubectl rollout undo deployment model-api", 120_000);
+    assert_eq!(
+        (early.stderr.as_str(), early.exit_code),
+        (
+            "error: no rollout history found for deployment \"model-api\"\n",
+            1
+        )
+    );
+    let current = at(
+        "kubectl rollout undo deployment/model-api --to-revision=2",
+        360_000,
+    );
+    assert_eq!(
+        current.stdout,
+        "deployment.apps/model-api skipped rollback (current template already matches revision 2)\n"
+    );
+    assert!(current.acts.is_empty());
+    let missing = at(
+        "kubectl rollout undo deployment/model-api --to-revision=7",
+        360_000,
+    );
+    assert_eq!(
+        missing.stderr,
+        "error: unable to find specified revision 7 in history\n"
+    );
+    let entry = Session::new().run(
+        &context,
+        "kubectl rollout undo deployment/model-api",
+        360_000,
+    );
+    assert_eq!(
+        entry.output.stdout,
+        "deployment.apps/model-api rolled back\n"
+    );
+    let recorded = podlab_core::controls::record(&text, &entry.actions()[0]).expect("recorded");
+    assert!(
+        recorded.ends_with("    - { at: 6m, undo: { deployment: model-api } }\n"),
+        "{recorded}"
+    );
+    let undone = run_text(&recorded, 600);
+    assert!(
+        undone.action_errors.is_empty(),
+        "{:?}",
+        undone.action_errors
+    );
+    let sets = &undone.deployments[0].replica_sets;
+    assert_eq!(sets.len(), 2);
+    assert_eq!(
+        (sets[0].revision_at(300_000), sets[0].revision_at(360_000)),
+        (1, 3)
+    );
+    assert_eq!(sets[1].revision_at(599_999), 2);
+    assert_eq!(sets[0].size_at(599_999), 2);
+    assert_eq!(sets[1].size_at(599_999), 0);
+    // The first ReplicaSet's new pods run the written image again.
+    let back: Vec<&PodRun> = pods_of_rs(&undone, 0)
+        .into_iter()
+        .filter(|p| p.created >= 360_000)
+        .collect();
+    assert_eq!(back.len(), 2);
+    assert!(back.iter().all(|p| {
+        p.spec.containers[0]
+            .image
+            .as_ref()
+            .map(|i| i.value.as_str())
+            == Some("registry.example.com/model-api:0.3.1")
+    }));
+    // At 7 m, after the undo, the text's history has revisions 2 and 3:
+    // the same undo goes back to 0.4.0.
+    let context = ExecContext::new(&recorded, &undone);
+    let again = Session::new().run(
+        &context,
+        "kubectl rollout undo deployment/model-api",
+        420_000,
+    );
+    assert_eq!(
+        again.output.stdout,
+        "deployment.apps/model-api rolled back\n"
+    );
+    // An undo with nothing to go back to is the run's error at its name.
+    let nothing = with_actions(
+        TWO_REPLICAS,
+        "    - { at: 5m, undo: { deployment: model-api } }\n",
+    );
+    let run = run_text(&nothing, 600);
+    assert_eq!(run.action_errors.len(), 1);
+    assert_eq!(run.deployments[0].replica_sets.len(), 1);
+}

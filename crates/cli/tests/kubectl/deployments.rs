@@ -201,7 +201,7 @@ pub fn objects(
                     "annotations": {
                         "deployment.kubernetes.io/desired-replicas": step(&deployment.replicas, at).unwrap_or(0).to_string(),
                         "deployment.kubernetes.io/max-replicas": max_replicas(deployment, at).to_string(),
-                        "deployment.kubernetes.io/revision": rs.revision.to_string(),
+                        "deployment.kubernetes.io/revision": rs.revision_at(at).to_string(),
                     },
                     "ownerReferences": [{
                         "apiVersion": "apps/v1",
@@ -252,8 +252,8 @@ pub fn objects(
         })
         .collect();
     let revision = new
-        .map(|rs| rs.revision)
-        .or_else(|| sets.iter().map(|rs| rs.revision).max())
+        .map(|rs| rs.revision_at(at))
+        .or_else(|| sets.iter().map(|rs| rs.revision_at(at)).max())
         .unwrap_or(0);
     let images = new.map_or(&[][..], |rs| rs.images.as_slice());
     let mut strategy = json!({ "type": deployment.strategy });

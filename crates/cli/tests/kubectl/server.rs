@@ -131,7 +131,7 @@ fn handle(
     // Table, `Content-Length` how long the body of a change is.
     let mut table = false;
     let mut length = 0usize;
-    let mut merge_patch = false;
+    let mut content_type = String::new();
     loop {
         let mut header = String::new();
         if reader.read_line(&mut header)? == 0 || header == "\r\n" || header == "\n" {
@@ -145,7 +145,7 @@ fn handle(
                 length = value.trim().parse().unwrap_or(0);
             }
             if name.eq_ignore_ascii_case("content-type") {
-                merge_patch = value.trim() == "application/merge-patch+json";
+                content_type = value.trim().to_string();
             }
         }
     }
@@ -180,7 +180,7 @@ fn handle(
     } else if method == "GET" {
         route(target, objects, table)
     } else {
-        mutate(method, path, &body, merge_patch, objects)
+        mutate(method, path, &body, &content_type, objects)
     };
     drop(held);
     let body = match body {
@@ -214,7 +214,7 @@ fn mutate(
     method: &str,
     path: &str,
     body: &Value,
-    merge_patch: bool,
+    content_type: &str,
     objects: &mut Objects,
 ) -> (u16, Value) {
     const PODS: &str = "/api/v1/namespaces/default/pods/";
@@ -298,8 +298,9 @@ fn mutate(
             )
         }
         // `kubectl rollout restart`, `set resources`, `set image`, `patch`:
-        // a strategic (or JSON merge) patch, answered with the patched
-        // Deployment.
+        // a strategic (or JSON merge) patch; `rollout undo`: a JSON patch
+        // (RFC 6902) replacing the template and the annotations. Answered
+        // with the patched Deployment.
         ("PATCH", _) if path.starts_with("/apis/apps/v1/namespaces/default/deployments/") => {
             let name = path.trim_start_matches("/apis/apps/v1/namespaces/default/deployments/");
             let Some(object) = objects
@@ -312,7 +313,11 @@ fn mutate(
                     not_found(&format!("deployments.apps \"{name}\" not found")),
                 );
             };
-            merge(object, body, !merge_patch, "");
+            match content_type {
+                "application/json-patch+json" => json_patch(object, body),
+                "application/merge-patch+json" => merge(object, body, false, ""),
+                _ => merge(object, body, true, ""),
+            }
             (200, object.clone())
         }
         ("PATCH", _) if path.starts_with("/api/v1/nodes/") => {
@@ -1088,5 +1093,24 @@ fn merge(target: &mut Value, patch: &Value, strategic: bool, field: &str) {
             }
         }
         (target, patch) => *target = patch.clone(),
+    }
+}
+
+/// A JSON patch's `add` and `replace` operations (RFC 6902), all kubectl's
+/// rollback sends (`rollback.go`: `/spec/template`, `/metadata/annotations`).
+fn json_patch(target: &mut Value, operations: &Value) {
+    for operation in operations.as_array().into_iter().flatten() {
+        let (Some(op), Some(path)) = (operation["op"].as_str(), operation["path"].as_str()) else {
+            continue;
+        };
+        if !matches!(op, "add" | "replace") {
+            continue;
+        }
+        let Some((parent, key)) = path.rsplit_once('/') else {
+            continue;
+        };
+        if let Some(Value::Object(fields)) = target.pointer_mut(parent) {
+            fields.insert(key.to_string(), operation["value"].clone());
+        }
     }
 }

@@ -104,6 +104,13 @@ fn action_item(action: &Action) -> Option<String> {
             }
             format!("patch: {{ {} }}", fields.join(", "))
         }
+        Act::Undo(undo) => match undo.to_revision {
+            Some(revision) => format!(
+                "undo: {{ deployment: {}, toRevision: {revision} }}",
+                undo.deployment
+            ),
+            None => format!("undo: {{ deployment: {} }}", undo.deployment),
+        },
         Act::Nothing => return None,
     };
     Some(format!("{{ at: {}, {body} }}", duration::format(action.at)))

@@ -18,6 +18,10 @@ pub fn message(error: &ActionError) -> Text {
             "the text has no Deployment `{name}`, so this `{verb}` does nothing",
             "文字中沒有名為 `{name}` 的 Deployment，所以這個 `{verb}` 沒有作用"
         ),
+        ActionProblem::NothingToUndo(name) => text!(
+            "the Deployment `{name}` has no other revision to go back to at {at} (or its template already is that revision's), so this `{verb}` does nothing: `kubectl rollout history deployment/{name}` lists the revisions",
+            "Deployment `{name}` 在 {at} 沒有其他可以回復的 revision（或範本已經是該 revision 的），所以這個 `{verb}` 沒有作用：`kubectl rollout history deployment/{name}` 會列出各個 revision"
+        ),
         ActionProblem::NoSuchNode { node, nodes } => {
             let nodes = nodes.join(", ");
             text!(

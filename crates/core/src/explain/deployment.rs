@@ -148,11 +148,11 @@ pub fn revision_at(deployment: &DeploymentRun, at: Millis) -> usize {
         || {
             deployment
                 .replica_sets_at(at)
-                .map(|rs| rs.revision)
+                .map(|rs| rs.revision_at(at))
                 .max()
                 .unwrap_or(0)
         },
-        |rs| rs.revision,
+        |rs| rs.revision_at(at),
     )
 }
 
@@ -362,7 +362,7 @@ pub fn describe_replica_set(
             "deployment.kubernetes.io/max-replicas",
             desired + surge(deployment, desired),
         ),
-        ("deployment.kubernetes.io/revision", rs.revision),
+        ("deployment.kubernetes.io/revision", rs.revision_at(at)),
     ]
     .iter()
     .map(|(key, value)| (key.to_string(), format!("{key}: {value}")))

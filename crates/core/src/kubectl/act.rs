@@ -20,6 +20,10 @@
 //!   difference, `<kind>/<name> resource requirements updated` or `image
 //!   updated`; nothing printed when nothing changes; `unable to find
 //!   container named`);
+//! - rollout undo: `pkg/cmd/rollout/rollout_undo.go` and
+//!   `pkg/polymorphichelpers/rollback.go` (`rolled back`, `skipped
+//!   rollback (current template already matches revision N)`, `no rollout
+//!   history found`, `unable to find specified revision N in history`);
 //! - patch: `pkg/cmd/patch/patch.go` (`patched`, or `patched (no change)`
 //!   when the object the server returns equals the one before).
 //!
@@ -436,6 +440,7 @@ pub(super) fn patch(
             (namespace == "default")
                 .then(|| deployment_at(&context.source, &context.reading.scenario, name, at))
                 .flatten()
+                .map(|history| history.object)
         })
         .collect();
     if let Some(missing) = names.iter().zip(&objects).find(|(_, o)| o.is_none()) {
@@ -506,6 +511,69 @@ pub(super) fn patch(
         output.notes.push(text!(
             "the pod template changes at {when}: a new ReplicaSet rolls out with it, and the pods made before keep the old template until they are replaced. Move the cursor on to watch",
             "Pod 範本在 {when} 改變：新的 ReplicaSet 會以它逐步上線，之前建立的 Pod 在被取代前仍是舊範本。把游標往後移即可觀察"
+        ));
+    }
+    output
+}
+
+/// `kubectl rollout undo deployment NAME… [--to-revision=N]`: the
+/// Deployment's revisions at T (`manifest::patch::History`, the recorded
+/// changes up to T), kubectl's line per name, and an `undo` action for
+/// each that rolls back.
+pub(super) fn undo(
+    context: &ExecContext,
+    namespace: &str,
+    names: &[String],
+    to_revision: i64,
+    at: Millis,
+) -> Output {
+    use crate::manifest::patch::{deployment_at, Unrolled};
+    use crate::manifest::scenario::Undo;
+    let mut output = Output::out(String::new());
+    for name in names {
+        let history = (namespace == "default")
+            .then(|| deployment_at(&context.source, &context.reading.scenario, name, at))
+            .flatten();
+        let Some(mut history) = history else {
+            output
+                .stderr
+                .push_str(&not_found_text("deployments.apps", name));
+            output.exit_code = 1;
+            continue;
+        };
+        match history.undo((to_revision > 0).then_some(to_revision)) {
+            Ok(_) => {
+                output
+                    .stdout
+                    .push_str(&format!("deployment.apps/{name} rolled back\n"));
+                output.acts.push(Act::Undo(Undo {
+                    deployment: name.clone(),
+                    span: Span::empty(0),
+                    to_revision: (to_revision > 0).then_some(to_revision),
+                }));
+            }
+            Err(Unrolled::Current(revision)) => output.stdout.push_str(&format!(
+                "deployment.apps/{name} skipped rollback (current template already matches revision {revision})\n"
+            )),
+            Err(Unrolled::NoHistory) => {
+                output.stderr.push_str(&format!(
+                    "error: no rollout history found for deployment \"{name}\"\n"
+                ));
+                output.exit_code = 1;
+            }
+            Err(Unrolled::NoRevision(revision)) => {
+                output.stderr.push_str(&format!(
+                    "error: unable to find specified revision {revision} in history\n"
+                ));
+                output.exit_code = 1;
+            }
+        }
+    }
+    if !output.acts.is_empty() {
+        let when = duration::format(at);
+        output.notes.push(text!(
+            "the Deployment's template goes back to that revision's at {when}: its old ReplicaSet scales up again and takes the next revision number. Move the cursor on to watch",
+            "Deployment 的範本在 {when} 回到該 revision 的版本：舊的 ReplicaSet 重新擴增，並拿到下一個 revision 編號。把游標往後移即可觀察"
         ));
     }
     output

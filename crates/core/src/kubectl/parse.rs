@@ -268,6 +268,11 @@ pub enum Command {
         force: bool,
         delete_emptydir_data: bool,
     },
+    /// `rollout undo deployment NAME… [--to-revision=N]` (0: the previous).
+    RolloutUndo {
+        names: Vec<String>,
+        to_revision: i64,
+    },
     /// `set resources`, `set image` and `patch` of Deployments: each sends
     /// a strategic merge patch of the template (`act.rs`).
     Patch {
@@ -318,7 +323,7 @@ pub enum Refusal {
 pub const EMULATED: &str = "get pods|nodes|events|deploy|rs|hpa|endpointslices, get pod NAME, \
 get jobs|cronjobs [NAME] [-o wide], get pod[s] [NAME] -o yaml|json|name|jsonpath=…|custom-columns=…, \
 get pods -l SELECTOR -A --no-headers --show-labels --sort-by=FIELD, get svc, get pods,svc, get configmaps|secrets [NAME], \
-describe pod|node|deployment|rs|job|cronjob|hpa|service, logs [-f], exec, top pod|node, rollout status, rollout restart deployment, apply -f, \
+describe pod|node|deployment|rs|job|cronjob|hpa|service, logs [-f], exec, top pod|node, rollout status, rollout restart|undo deployment, apply -f, \
 delete pod NAME [--grace-period=N] [--force], scale deploy|rs NAME --replicas=N, cordon|uncordon NODE, drain NODE --ignore-daemonsets, \
 set resources deploy NAME [-c C] --limits=…|--requests=…, set image deploy/NAME C=IMAGE, patch deploy NAME -p '{…}' [--type merge]";
 
@@ -914,7 +919,14 @@ fn rollout(words: &[String]) -> Result<Parsed, Refusal> {
             }
             return act::restart(&rest);
         }
-        Some(other @ ("history" | "pause" | "resume" | "undo")) => {
+        Some("undo") => {
+            let mut rest: Vec<String> = words.to_vec();
+            if let Some(index) = rest.iter().position(|word| word == "undo") {
+                rest.remove(index);
+            }
+            return act::undo(&rest);
+        }
+        Some(other @ ("history" | "pause" | "resume")) => {
             return Err(not_emulated(&format!("rollout {other}")))
         }
         Some(other) => {

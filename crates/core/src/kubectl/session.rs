@@ -429,7 +429,9 @@ fn revealed(
         Command::Cordon { cordon: true, .. } => (Some(interview::Command::Cordon), Vec::new()),
         Command::Cordon { cordon: false, .. } => (Some(interview::Command::Uncordon), Vec::new()),
         Command::Drain { .. } => (Some(interview::Command::Drain), Vec::new()),
-        Command::Patch { .. } => (Some(interview::Command::Patch), Vec::new()),
+        Command::Patch { .. } | Command::RolloutUndo { .. } => {
+            (Some(interview::Command::Patch), Vec::new())
+        }
         _ => (None, Vec::new()),
     }
 }

@@ -314,7 +314,7 @@ fn what_kubectl_has_and_podlab_does_not_gets_a_note() {
         "logs deploy/m",
         "logs p api",
         "get pods,nodes",
-        "rollout undo deployment/m",
+        "rollout history deployment/m",
         "get events --sort-by=.metadata.name",
     ] {
         assert!(is_not_emulated(line), "{line}");

@@ -222,10 +222,19 @@ pub struct Written<'n> {
     pub span: Span,
 }
 
+/// One change of a Deployment's template, as the API server gets it.
+#[derive(Clone, Debug)]
+enum Step {
+    /// A patch (`patch`, and `restart`'s annotation).
+    Merge(Node, PatchType),
+    /// `kubectl rollout undo [--to-revision=N]` (`None`: the previous one).
+    Undo(Option<i64>),
+}
+
 /// The Scenario's actions that change a template, in the order the API
-/// server gets them (time, then the order written), with their patch:
-/// (action index, Deployment, patch, how it merges).
-fn changes(scenario: &Scenario) -> Vec<(usize, &str, Node, PatchType)> {
+/// server gets them (time, then the order written): (action index,
+/// Deployment, the change).
+fn changes(scenario: &Scenario) -> Vec<(usize, &str, Step)> {
     let mut order: Vec<usize> = (0..scenario.actions.len()).collect();
     order.sort_by_key(|&i| scenario.actions[i].at);
     order
@@ -233,60 +242,193 @@ fn changes(scenario: &Scenario) -> Vec<(usize, &str, Node, PatchType)> {
         .filter_map(|i| {
             let action = &scenario.actions[i];
             match &action.act {
-                Act::Patch(patch) => {
-                    Some((i, patch.deployment.as_str(), patch.body.clone(), patch.kind))
-                }
+                Act::Patch(patch) => Some((
+                    i,
+                    patch.deployment.as_str(),
+                    Step::Merge(patch.body.clone(), patch.kind),
+                )),
                 Act::Restart(target) => Some((
                     i,
                     target.deployment.as_str(),
-                    restart_patch(action.at, target.span),
-                    PatchType::Strategic,
+                    Step::Merge(restart_patch(action.at, target.span), PatchType::Strategic),
                 )),
+                Act::Undo(undo) => {
+                    Some((i, undo.deployment.as_str(), Step::Undo(undo.to_revision)))
+                }
                 _ => None,
             }
         })
         .collect()
 }
 
+/// Why a `rollout undo` changes nothing: kubectl's words
+/// (`staging/src/k8s.io/kubectl/pkg/polymorphichelpers/rollback.go`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unrolled {
+    /// `no rollout history found for deployment "NAME"`: one revision.
+    NoHistory,
+    /// `unable to find specified revision N in history`.
+    NoRevision(i64),
+    /// `skipped rollback (current template already matches revision N)`.
+    Current(i64),
+}
+
+/// A Deployment as the API server holds it, and its revisions: each
+/// template it had, with the revision of the ReplicaSet that stamps it out
+/// (the Deployment controller gives a new ReplicaSet the highest revision
+/// plus one, and an old one whose template comes back the same:
+/// `pkg/controller/deployment/sync.go` `getNewReplicaSet`,
+/// `deploymentutil.SetNewReplicaSetAnnotations`).
+#[derive(Clone, Debug)]
+pub struct History {
+    pub object: Node,
+    /// (revision, the template's canonical form, the template).
+    revisions: Vec<(i64, Canon, Node)>,
+}
+
+use crate::manifest::canonical::Canon;
+
+fn template_of(object: &Node) -> Option<&Node> {
+    object.get("spec")?.get("template")
+}
+
+impl History {
+    fn new(root: &Node) -> History {
+        let mut history = History {
+            object: root.clone(),
+            revisions: Vec::new(),
+        };
+        history.record();
+        history
+    }
+
+    /// The revision of the object's template, the highest plus one for a
+    /// template not seen before or come back.
+    fn record(&mut self) {
+        let Some(template) = template_of(&self.object) else {
+            return;
+        };
+        let canon = Canon::of(template);
+        let next = self.revisions.iter().map(|r| r.0).max().unwrap_or(0) + 1;
+        let current = self.revisions.iter().map(|r| r.0).max();
+        match self.revisions.iter_mut().find(|r| r.1 == canon) {
+            Some(known) if Some(known.0) == current => {}
+            Some(known) => known.0 = next,
+            None => self.revisions.push((next, canon, template.clone())),
+        }
+    }
+
+    /// The revisions, highest first: (revision, template).
+    pub fn revisions(&self) -> Vec<(i64, &Node)> {
+        let mut revisions: Vec<(i64, &Node)> = self.revisions.iter().map(|r| (r.0, &r.2)).collect();
+        revisions.sort_by_key(|r| std::cmp::Reverse(r.0));
+        revisions
+    }
+
+    /// `rollout undo [--to-revision=N]` (`rollback.go`
+    /// `deploymentRevision`, `Rollback`): the template of revision N, or of
+    /// the highest below the current one; the object's `spec.template`
+    /// replaced by it. Returns the revision rolled back to.
+    pub fn undo(&mut self, to_revision: Option<i64>) -> Result<i64, Unrolled> {
+        let (revision, template) = {
+            let revisions = self.revisions();
+            let current = revisions.first().map_or(0, |r| r.0);
+            let target = match to_revision.filter(|n| *n > 0) {
+                None if revisions.len() <= 1 => return Err(Unrolled::NoHistory),
+                None => revisions.get(1).copied().ok_or(Unrolled::NoHistory)?,
+                Some(n) => revisions
+                    .iter()
+                    .find(|r| r.0 == n)
+                    .copied()
+                    .ok_or(Unrolled::NoRevision(n))?,
+            };
+            if target.0 == current {
+                return Err(Unrolled::Current(target.0));
+            }
+            (target.0, target.1.clone())
+        };
+        let span = self.object.span;
+        let patch = map(
+            vec![("spec", map(vec![("template", template)], span))],
+            span,
+        );
+        // Replaced whole, as kubectl's JSON patch `replace /spec/template`.
+        self.object = replace_template(&self.object, &patch);
+        self.record();
+        Ok(revision)
+    }
+
+    fn apply(&mut self, step: &Step) -> bool {
+        match step {
+            Step::Merge(patch, kind) => {
+                self.object = merge(&self.object, patch, *kind);
+                self.record();
+                true
+            }
+            Step::Undo(to) => self.undo(*to).is_ok(),
+        }
+    }
+}
+
+/// `object` with `spec.template` replaced by `patch`'s.
+fn replace_template(object: &Node, patch: &Node) -> Node {
+    let mut object = object.clone();
+    let template = patch.get("spec").and_then(|s| s.get("template")).cloned();
+    if let (NodeKind::Map(entries), Some(template)) = (&mut object.kind, template) {
+        if let Some(spec) = entries.iter_mut().find(|e| e.key_str() == "spec") {
+            if let NodeKind::Map(fields) = &mut spec.value.kind {
+                match fields.iter_mut().find(|f| f.key_str() == "template") {
+                    Some(field) => field.value = template,
+                    None => fields.push(Entry {
+                        key: scalar("template", template.span),
+                        value: template,
+                    }),
+                }
+            }
+        }
+    }
+    object
+}
+
 /// Per Scenario action, the Deployment it changes as that change leaves
-/// it (`None` for an action that changes no template, or names no
-/// Deployment of the text): the actions of each Deployment applied in time
-/// order (the order written among equal times), each on the object the one
-/// before left.
+/// it (`None` for an action that changes no template, names no Deployment
+/// of the text, or is an undo with nothing to go back to): the actions of
+/// each Deployment applied in time order (the order written among equal
+/// times), each on the object the one before left.
 pub fn templates(scenario: &Scenario, written: &[Written<'_>]) -> Vec<Option<Workload>> {
-    let mut current: Vec<Option<Node>> = written.iter().map(|_| None).collect();
+    let mut histories: Vec<Option<History>> = written.iter().map(|_| None).collect();
     let mut out: Vec<Option<Workload>> = scenario.actions.iter().map(|_| None).collect();
-    for (i, name, patch, kind) in changes(scenario) {
+    for (i, name, step) in changes(scenario) {
         let Some(d) = written.iter().position(|w| w.name == name) else {
             continue;
         };
-        let before = current[d].take().unwrap_or_else(|| written[d].root.clone());
-        let after = merge(&before, &patch, kind);
-        out[i] = Some(model::lower_workload(
-            &after,
-            WorkloadKind::Deployment,
-            written[d].kind_span,
-            written[d].span,
-        ));
-        current[d] = Some(after);
+        let history = histories[d].get_or_insert_with(|| History::new(written[d].root));
+        if history.apply(&step) {
+            out[i] = Some(model::lower_workload(
+                &history.object,
+                WorkloadKind::Deployment,
+                written[d].kind_span,
+                written[d].span,
+            ));
+        }
     }
     out
 }
 
-/// The Deployment `name` of `text` as the API server holds it at `at`: its
-/// document with the Scenario's changes up to `at` merged in (what `kubectl
-/// patch` or `set` reads before it changes it). `None` when the text has no
-/// such Deployment.
+/// The Deployment `name` of `text` as the API server holds it at `at`,
+/// with its revisions: its document with the Scenario's changes up to
+/// `at` applied (what `kubectl patch`, `set` and `rollout undo` read
+/// before they change it). `None` when the text has no such Deployment.
 pub fn deployment_at(
     text: &str,
     scenario: &Scenario,
     name: &str,
     at: crate::manifest::duration::Millis,
-) -> Option<Node> {
+) -> Option<History> {
     let index = crate::span::LineIndex::new(text);
     let stream =
         crate::manifest::yaml::parse(text, &index, &crate::manifest::yaml::Limits::default());
-    let mut object = stream.documents.iter().find_map(|document| {
+    let root = stream.documents.iter().find_map(|document| {
         let root = document.root.as_ref().filter(|_| !document.broken)?;
         let is_it = root.get("kind").and_then(Node::as_str) == Some("Deployment")
             && root
@@ -294,14 +436,15 @@ pub fn deployment_at(
                 .and_then(|m| m.get("name"))
                 .and_then(Node::as_str)
                 == Some(name);
-        is_it.then(|| root.clone())
+        is_it.then_some(root)
     })?;
-    for (i, target, patch, kind) in changes(scenario) {
+    let mut history = History::new(root);
+    for (i, target, step) in changes(scenario) {
         if target == name && scenario.actions[i].at <= at {
-            object = merge(&object, &patch, kind);
+            history.apply(&step);
         }
     }
-    Some(object)
+    Some(history)
 }
 
 #[cfg(test)]

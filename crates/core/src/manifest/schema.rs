@@ -403,8 +403,10 @@ schema!(SCENARIO_ACTION, "Scenario action", "Scenario 動作", [
     "at" => Duration, "scale" => Object(&SCENARIO_SCALE), "delete" => Object(&SCENARIO_DELETE),
     "cordon" => Object(&SCENARIO_NODE_ACTION), "uncordon" => Object(&SCENARIO_NODE_ACTION),
     "drain" => Object(&SCENARIO_NODE_ACTION), "restart" => Object(&SCENARIO_RESTART),
-    "patch" => Object(&SCENARIO_PATCH),
+    "patch" => Object(&SCENARIO_PATCH), "undo" => Object(&SCENARIO_UNDO),
 ]);
+
+schema!(SCENARIO_UNDO, "undo action", "undo 動作", ["deployment" => Str, "toRevision" => Int]);
 
 // The body is checked as the Deployment's own `metadata` and `spec`.
 schema!(SCENARIO_PATCH, "patch action", "patch 動作", [

@@ -70,6 +70,21 @@ impl<'a> Sim<'a> {
                     self.action_error(target.span, "restart", problem);
                 }
             }
+            Act::Undo(undo) => {
+                if self.deployment_of(&undo.deployment).is_none() {
+                    let problem = ActionProblem::NoSuchDeployment(undo.deployment.clone());
+                    self.action_error(undo.span, "undo", problem);
+                } else if self
+                    .action_templates
+                    .get(index)
+                    .is_some_and(Option::is_some)
+                {
+                    self.template_action(index);
+                } else {
+                    let problem = ActionProblem::NothingToUndo(undo.deployment.clone());
+                    self.action_error(undo.span, "undo", problem);
+                }
+            }
             Act::Patch(patch) => match self.deployment_of(&patch.deployment) {
                 Some(d) => {
                     self.template_action(index);

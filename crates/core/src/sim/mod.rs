@@ -223,6 +223,9 @@ pub enum ActionProblem {
     NoSuchNode { node: String, nodes: Vec<String> },
     /// The text has no Deployment of that name.
     NoSuchDeployment(String),
+    /// A `rollout undo` of a Deployment with no revision to go back to
+    /// (or its template is already that revision's).
+    NothingToUndo(String),
 }
 
 /// A node's `spec.unschedulable: true` over a time (`kubectl cordon`).
@@ -277,8 +280,12 @@ pub struct ReplicaSetRun {
     pub name: String,
     pub hash: String,
     pub created: Millis,
-    /// `deployment.kubernetes.io/revision`.
+    /// `deployment.kubernetes.io/revision` at its creation.
     pub revision: usize,
+    /// The revisions it took later: a rollback (or any template equal to
+    /// its own) made it the new ReplicaSet again at that time, with the
+    /// highest revision plus one (`SetNewReplicaSetAnnotations`).
+    pub revised: Vec<(Millis, usize)>,
     /// `spec.replicas` from each time on (the first entry at creation).
     pub sizes: Vec<(Millis, usize)>,
     /// (container, image) of its template.
@@ -343,6 +350,11 @@ impl DeploymentRun {
 }
 
 impl ReplicaSetRun {
+    /// `deployment.kubernetes.io/revision` at `at`.
+    pub fn revision_at(&self, at: Millis) -> usize {
+        step_at(&self.revised, at).unwrap_or(self.revision)
+    }
+
     /// `spec.replicas` at `at`.
     pub fn size_at(&self, at: Millis) -> usize {
         step_at(&self.sizes, at).unwrap_or(0)

@@ -161,6 +161,7 @@ impl<'a> Sim<'a> {
                 hash,
                 created: now,
                 revision: 1,
+                revised: Vec::new(),
                 sizes: vec![(now, replicas)],
                 images: images_of(workload),
             }],
@@ -223,10 +224,20 @@ impl<'a> Sim<'a> {
         // creates it (sync.go `getNewReplicaSet`). Equal: the same pod
         // and the same template metadata (a restart changes only an
         // annotation).
-        let found = self.deployments[d]
-            .templates
-            .iter()
-            .position(|t| t.pod == template.pod && t.template == template.template);
+        let found = self.deployments[d].templates.iter().position(|t| {
+            match (&t.template, &template.template) {
+                (Some(old), Some(new)) => old == new,
+                _ => t.pod == template.pod,
+            }
+        });
+        // An old ReplicaSet made new again (a rollback) takes the highest
+        // revision plus one (`SetNewReplicaSetAnnotations`).
+        if let Some(rs) = found.filter(|rs| Some(*rs) != self.deployments[d].new_rs) {
+            let revision = next_revision(&self.deployments[d].run, now);
+            self.deployments[d].run.replica_sets[rs]
+                .revised
+                .push((now, revision));
+        }
         // The rollout's first sync runs with the status written before
         // it: the old ReplicaSet is no longer the updated one.
         let updated = found.map_or(0, |rs| self.live_of(d, rs).len());
@@ -430,14 +441,7 @@ impl<'a> Sim<'a> {
         }
         let deployment = &mut self.deployments[d];
         let name = format!("{}-{hash}", deployment.workload.name);
-        let revision = deployment
-            .run
-            .replica_sets
-            .iter()
-            .map(|rs| rs.revision)
-            .max()
-            .unwrap_or(0)
-            + 1;
+        let revision = next_revision(&deployment.run, now);
         let members = self.members_scan(&self.deployments[d].workload.name, &hash);
         let deployment = &mut self.deployments[d];
         deployment.sets.push(Members::default());
@@ -446,6 +450,7 @@ impl<'a> Sim<'a> {
             hash,
             created: now,
             revision,
+            revised: Vec::new(),
             sizes: vec![(now, 0)],
             images: images_of(deployment.template),
         });
@@ -940,6 +945,16 @@ fn is_member(run: &crate::sim::PodRun, name: &str, hash: &str) -> bool {
 /// `NewRSNewReplicas` for RollingUpdate (`util/deployment_util.go`,
 /// §6.2): up to `replicas + maxSurge` pods over all ReplicaSets' spec
 /// counts, never past `replicas` in the new one.
+/// The highest revision of a Deployment's ReplicaSets at `now`, plus one.
+fn next_revision(run: &DeploymentRun, now: Millis) -> usize {
+    run.replica_sets
+        .iter()
+        .map(|rs| rs.revision_at(now))
+        .max()
+        .unwrap_or(0)
+        + 1
+}
+
 fn new_rs_replicas(replicas: usize, surge: usize, total: usize, new_size: usize) -> usize {
     let max_total = replicas + surge;
     if total >= max_total {

@@ -240,6 +240,33 @@ pub(super) fn restart(words: &[String]) -> Result<Parsed, Refusal> {
     })
 }
 
+const UNDO: &[Flag] = &[Flag("to-revision", None, true)];
+
+/// `kubectl rollout undo deployment NAME… [--to-revision=N]`
+/// (`staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_undo.go`).
+pub(super) fn undo(words: &[String]) -> Result<Parsed, Refusal> {
+    let flags = flags(words, UNDO, RESTART_OTHER, "rollout undo")?;
+    let to_revision = match flags.get("to-revision") {
+        None => 0,
+        Some(value) => value.parse::<i64>().map_err(|_| {
+            usage(
+                &format!("invalid argument \"{value}\" for \"--to-revision\" flag: strconv.ParseInt: parsing \"{value}\": invalid syntax"),
+                "rollout undo",
+            )
+        })?,
+    };
+    if flags.args.is_empty() {
+        return Err(Refusal::Kubectl(
+            "error: required resource not specified\n".into(),
+        ));
+    }
+    let names = typed_names(&flags.args, "rollout undo", |kind| kind == Kind::Deployment)?.1;
+    Ok(Parsed {
+        namespace: namespace(&flags),
+        command: Command::RolloutUndo { names, to_revision },
+    })
+}
+
 /// `kubectl cordon|uncordon NODE…`.
 pub(super) fn cordon(words: &[String], verb: &'static str) -> Result<Parsed, Refusal> {
     let flags = flags(words, NODE, NODE_OTHER, verb)?;

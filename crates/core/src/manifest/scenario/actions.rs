@@ -40,6 +40,10 @@ pub enum Act {
     /// template the patch leaves (`manifest::patch`) rolls out as a new
     /// ReplicaSet; a patched `spec.replicas` scales.
     Patch(Patch),
+    /// `undo: {deployment, toRevision?}`: `kubectl rollout undo
+    /// deployment [--to-revision=N]`: the template of that revision (the
+    /// previous one by default) comes back (`manifest::patch::History`).
+    Undo(Undo),
     /// No action written, or one of the wrong shape (`validate.rs` said so):
     /// nothing happens.
     Nothing,
@@ -56,6 +60,7 @@ impl Act {
             Act::Drain(_) => "drain",
             Act::Restart(_) => "restart",
             Act::Patch(_) => "patch",
+            Act::Undo(_) => "undo",
             Act::Nothing => "",
         }
     }
@@ -93,6 +98,16 @@ impl Delete {
 pub struct DeploymentRef {
     pub deployment: String,
     pub span: Span,
+}
+
+/// `kubectl rollout undo deployment NAME [--to-revision=N]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Undo {
+    pub deployment: String,
+    /// The Deployment name's place in the text.
+    pub span: Span,
+    /// `None` (or 0): the revision before the current one.
+    pub to_revision: Option<i64>,
 }
 
 /// `kubectl patch deployment NAME -p BODY [--type strategic|merge]`:
@@ -178,6 +193,16 @@ pub(super) fn lower_act(item: &Node) -> Act {
                 Some(Act::Restart(DeploymentRef {
                     deployment: name.as_str()?.to_string(),
                     span: name.span,
+                }))
+            }),
+            "undo" => value.get("deployment").and_then(|name| {
+                Some(Act::Undo(Undo {
+                    deployment: name.as_str()?.to_string(),
+                    span: name.span,
+                    to_revision: value
+                        .get("toRevision")
+                        .and_then(Node::as_int)
+                        .filter(|n| *n > 0),
                 }))
             }),
             "patch" => value.get("deployment").and_then(|name| {
