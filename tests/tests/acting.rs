@@ -3,10 +3,12 @@
 //! `kubectl delete pod` prints kubectl's line, the action is recorded in
 //! the text's Scenario (the editor shows it, the share link would carry
 //! it), the timeline shows the ReplicaSet's new pod starting the same loop
-//! from RESTARTS 0, and Undo takes the action out again.
+//! from RESTARTS 0, and Undo takes the action out again; `kubectl patch`
+//! adding a startupProbe at 12 minutes is recorded and the timeline
+//! recovers from then on.
 
 use podlab_e2e::page::{
-    editor_value, open, terminal_line, text_of, try_text_of, PAGE_LOAD, RELINT,
+    editor_value, open, slide, terminal_line, text_of, try_text_of, PAGE_LOAD, RELINT,
 };
 use podlab_e2e::server::StaticServer;
 use podlab_e2e::webdriver::keys::ENTER;
@@ -66,4 +68,57 @@ fn deleting_the_crash_looping_pod_is_recorded_and_the_new_pod_loops_again() {
     session.wait_for("the text as it was", RELINT, |session| {
         (editor_value(session) == CRASH_LOOP).then_some(())
     });
+}
+
+/// The issue's Done-when in the page: a startupProbe patched in at 12 m
+/// (`kubectl patch`, recorded as the Scenario's `patch`) leaves the loop
+/// before 12 m as it was; at 14 m `get pods` shows the new ReplicaSet's
+/// pod Running, Ready, RESTARTS 0, and the looping one gone.
+#[test]
+fn a_patched_startup_probe_at_12m_recovers_the_timeline_from_then_on() {
+    let server = StaticServer::start(dist_dir());
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    session.set_window_size(1366, 768);
+    let fragment = podlab_core::share::encode(CRASH_LOOP).expect("fits a link");
+    open(&session, &server, &format!("?at=12m&lang=en#{fragment}"));
+    let pods = text_of(&session, "[data-testid=pane-get]");
+    let pod = pods
+        .split_whitespace()
+        .find(|word| word.starts_with("model-api-"))
+        .expect("the pod")
+        .to_owned();
+    let switch = session.wait_for_element("[data-testid=show-terminal]", PAGE_LOAD);
+    session.click(&switch);
+    let patch = r#"kubectl patch deployment model-api -p '{"spec":{"template":{"spec":{"containers":[{"name":"api","startupProbe":{"httpGet":{"path":"/health","port":8000},"failureThreshold":30}}]}}}}'"#;
+    terminal_line(
+        &session,
+        &format!("{patch}{ENTER}"),
+        0,
+        "deployment.apps/model-api patched",
+    );
+    session.wait_for("the patch in the text", RELINT, |session| {
+        let text = editor_value(session);
+        (text.contains("patch: { deployment: model-api") && text.contains("startupProbe"))
+            .then_some(())
+    });
+    // At 14 m the new pod is Ready with no restart; the old one is gone.
+    slide(&session, "scrubber", 840);
+    let rows = session.wait_for("the new pod Ready", PAGE_LOAD, |session| {
+        let pods = try_text_of(session, "[data-testid=pane-get]")?;
+        let rows: Vec<String> = pods
+            .lines()
+            .filter(|line| line.starts_with("model-api-"))
+            .map(str::to_owned)
+            .collect();
+        (rows.len() == 1 && !rows[0].starts_with(&pod)).then_some(rows)
+    });
+    let cells: Vec<&str> = rows[0].split_whitespace().collect();
+    assert_eq!(
+        cells.get(1..4),
+        Some(&["1/1", "Running", "0"][..]),
+        "{rows:?}"
+    );
+    session.screenshot(&out.join("acting-patch-1366x768-en.png"));
 }

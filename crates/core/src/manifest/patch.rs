@@ -213,13 +213,24 @@ fn restart_patch(at: crate::manifest::duration::Millis, span: Span) -> Node {
     )
 }
 
-/// The Deployment documents of a text, by name: their root mappings and
-/// their `kind` value's and document's spans, to lower a patched copy.
-pub struct Written<'n> {
+/// A Deployment document of a text, kept by `read` when the Scenario
+/// changes a template (`Reading::deployments`): its name, root mapping, and
+/// its `kind` value's and document's spans, to lower a patched copy.
+#[derive(Clone, Debug)]
+pub struct Written {
     pub name: String,
-    pub root: &'n Node,
+    pub root: Node,
     pub kind_span: Span,
     pub span: Span,
+}
+
+/// Whether the Scenario has an action that changes a template (so `read`
+/// keeps the Deployments' documents).
+pub fn changes_templates(scenario: &Scenario) -> bool {
+    scenario
+        .actions
+        .iter()
+        .any(|action| matches!(action.act, Act::Patch(_) | Act::Restart(_) | Act::Undo(_)))
 }
 
 /// One change of a Deployment's template, as the API server gets it.
@@ -395,14 +406,14 @@ fn replace_template(object: &Node, patch: &Node) -> Node {
 /// of the text, or is an undo with nothing to go back to): the actions of
 /// each Deployment applied in time order (the order written among equal
 /// times), each on the object the one before left.
-pub fn templates(scenario: &Scenario, written: &[Written<'_>]) -> Vec<Option<Workload>> {
+pub fn templates(scenario: &Scenario, written: &[Written]) -> Vec<Option<Workload>> {
     let mut histories: Vec<Option<History>> = written.iter().map(|_| None).collect();
     let mut out: Vec<Option<Workload>> = scenario.actions.iter().map(|_| None).collect();
     for (i, name, step) in changes(scenario) {
         let Some(d) = written.iter().position(|w| w.name == name) else {
             continue;
         };
-        let history = histories[d].get_or_insert_with(|| History::new(written[d].root));
+        let history = histories[d].get_or_insert_with(|| History::new(&written[d].root));
         if history.apply(&step) {
             out[i] = Some(model::lower_workload(
                 &history.object,

@@ -61,10 +61,12 @@ pub struct Reading {
     /// The numbers the run uses that nothing in the text states
     /// (`manifest::assumed`): an outcome resting on one is conditional.
     pub assumed: Vec<assumed::Assumption>,
-    /// Per Scenario action, the Deployment a `patch` or `restart` changes,
-    /// as that change leaves it (`manifest::patch::templates`; `None` for
-    /// the other actions): the template `sim` rolls out at its time.
-    pub action_templates: Vec<Option<Workload>>,
+    /// The Deployments' documents, kept only when the Scenario has an
+    /// action that changes a template (`patch`, `restart`, `undo`): the
+    /// simulator applies them (`manifest::patch::templates`). Empty
+    /// otherwise, and never read by the linter, which thus carries none of
+    /// the patching.
+    pub deployments: Vec<patch::Written>,
 }
 
 /// Reads one YAML text into typed objects. Documents with a syntax error
@@ -80,7 +82,7 @@ pub fn read(text: &str) -> Reading {
     let mut scenario: Option<Scenario> = None;
     let mut exercise_seen = false;
     let mut canons: Vec<canonical::Canon> = Vec::new();
-    let mut deployments: Vec<patch::Written<'_>> = Vec::new();
+    let mut deployments: Vec<(&yaml::Node, Span, Span)> = Vec::new();
     // One click mends the whole paste: each flattened document's Fix
     // re-indents every flattened document of the text (a blog's Deployment
     // and Service come as one copy).
@@ -196,12 +198,7 @@ pub fn read(text: &str) -> Reading {
                 let workload =
                     model::lower_workload(root, workload_kind, kind_node.span, document.span);
                 if workload_kind == WorkloadKind::Deployment {
-                    deployments.push(patch::Written {
-                        name: workload.name.clone(),
-                        root,
-                        kind_span: kind_node.span,
-                        span: document.span,
-                    });
+                    deployments.push((root, kind_node.span, document.span));
                 }
                 workloads.push(workload);
             } else if scenario.is_some() {
@@ -262,7 +259,24 @@ pub fn read(text: &str) -> Reading {
         infer::infer_cluster(&mut scenario, &workloads);
     }
     let assumed = assumed::assumptions(&workloads, &scenario);
-    let action_templates = patch::templates(&scenario, &deployments);
+    let deployments = if patch::changes_templates(&scenario) {
+        deployments
+            .into_iter()
+            .zip(
+                workloads
+                    .iter()
+                    .filter(|w| w.kind == WorkloadKind::Deployment),
+            )
+            .map(|((root, kind_span, span), workload)| patch::Written {
+                name: workload.name.clone(),
+                root: root.clone(),
+                kind_span,
+                span,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     Reading {
         assumed,
         workloads,
@@ -274,6 +288,6 @@ pub fn read(text: &str) -> Reading {
         index,
         seed: canonical::seed(&canons),
         canons,
-        action_templates,
+        deployments,
     }
 }

@@ -395,7 +395,7 @@ struct Sim<'a> {
     /// Per Scenario rollout, the Deployment with its new template.
     rollout_templates: &'a [Option<Workload>],
     /// Per Scenario action, a `restart`'s or `patch`'s Deployment with the
-    /// template it leaves (`Reading::action_templates`).
+    /// template it leaves (`manifest::patch::templates`).
     action_templates: &'a [Option<Workload>],
     /// Take the shortcuts that change how the engine gets to a run, never
     /// the run (`probes.rs` `counted`); off only in the tests that check so.
@@ -514,20 +514,23 @@ fn engine_once(
         copy.pod.tolerations = reading.scenario.tolerations(&workload.pod).into_owned();
         copy
     };
+    // The templates the Scenario's `patch`, `restart` and `undo` leave
+    // (`manifest::patch`): none without such an action.
+    let mut action_templates = if reading.deployments.is_empty() {
+        Vec::new()
+    } else {
+        crate::manifest::patch::templates(&reading.scenario, &reading.deployments)
+    };
     let admitted: Vec<Workload>;
-    let patched: Vec<Option<Workload>>;
-    let (workloads, action_templates): (&[Workload], &[Option<Workload>]) =
-        if reading.scenario.extended_resource_toleration {
-            admitted = reading.workloads.iter().map(admit).collect();
-            patched = reading
-                .action_templates
-                .iter()
-                .map(|template| template.as_ref().map(admit))
-                .collect();
-            (&admitted, &patched)
-        } else {
-            (&reading.workloads, &reading.action_templates)
-        };
+    let workloads: &[Workload] = if reading.scenario.extended_resource_toleration {
+        admitted = reading.workloads.iter().map(admit).collect();
+        for template in action_templates.iter_mut().flatten() {
+            *template = admit(template);
+        }
+        &admitted
+    } else {
+        &reading.workloads
+    };
     let scenario = &reading.scenario;
     let until = options.until.unwrap_or(scenario.duration.value);
     let timing = Timing::default();
@@ -584,7 +587,7 @@ fn engine_once(
         applied,
         deployments: Vec::new(),
         rollout_templates: &rollout_templates,
-        action_templates,
+        action_templates: &action_templates,
         shortcuts,
         park,
         diverged: false,

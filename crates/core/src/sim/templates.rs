@@ -1,7 +1,7 @@
 //! A Deployment's pod templates (`rollout.rs` runs them): the
 //! `pod-template-hash` of a template and the template of a Scenario
 //! `rollout` (a new image). A `restart`'s and a `patch`'s templates are the
-//! manifest layer's (`manifest::patch`, `Reading::action_templates`).
+//! manifest layer's (`manifest::patch::templates`, from `Reading::deployments`).
 
 use crate::manifest::model::Workload;
 
