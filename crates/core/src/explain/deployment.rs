@@ -15,7 +15,7 @@
 
 use super::describe::{events_section, multiline, pod_template, rfc1123z, tabwrite, Text};
 use super::events;
-use super::get_pods::table;
+use super::get_pods::listed_table;
 use super::human_duration;
 use crate::manifest::duration::Millis;
 use crate::manifest::model::PodSpec;
@@ -63,9 +63,12 @@ pub fn status_at(run: &Run, deployment: &DeploymentRun, at: Millis) -> Status {
 /// `kubectl get deploy`: `NAME READY UP-TO-DATE AVAILABLE AGE`, READY as
 /// `ready/desired`; empty when there is no Deployment.
 pub fn get_deployments(run: &Run, at: Millis) -> String {
-    if run.deployments.is_empty() {
-        return String::new();
-    }
+    listed_table(&deployment_rows(run, at))
+}
+
+/// [`get_deployments`]' header and rows (`get all` names them
+/// `deployment.apps/NAME`).
+pub fn deployment_rows(run: &Run, at: Millis) -> Vec<Vec<String>> {
     let mut rows = vec![["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"]
         .map(String::from)
         .to_vec()];
@@ -83,13 +86,19 @@ pub fn get_deployments(run: &Run, at: Millis) -> String {
             human_duration(at.saturating_sub(created)),
         ]);
     }
-    table(&rows)
+    rows
 }
 
 /// `kubectl get rs`: `NAME DESIRED CURRENT READY AGE` (spec, active pods,
 /// Ready pods), every ReplicaSet of every Deployment that exists at `at`,
 /// by name.
 pub fn get_replica_sets(run: &Run, at: Millis) -> String {
+    listed_table(&replica_set_rows(run, at))
+}
+
+/// [`get_replica_sets`]' header and rows (`get all` names them
+/// `replicaset.apps/NAME`).
+pub fn replica_set_rows(run: &Run, at: Millis) -> Vec<Vec<String>> {
     let mut rows = vec![["NAME", "DESIRED", "CURRENT", "READY", "AGE"]
         .map(String::from)
         .to_vec()];
@@ -109,14 +118,11 @@ pub fn get_replica_sets(run: &Run, at: Millis) -> String {
             ]);
         }
     }
-    if rows.len() == 1 {
-        return String::new();
-    }
     // The API server lists by name.
     let header = rows.remove(0);
     crate::sort::sort_by(&mut rows, |a, b| a[0].cmp(&b[0]));
     rows.insert(0, header);
-    table(&rows)
+    rows
 }
 
 /// The Deployment's pod template at `at`: the written spec with the new

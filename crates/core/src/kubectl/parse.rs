@@ -156,8 +156,10 @@ pub fn kind(word: &str) -> Option<Kind> {
         })
 }
 
-/// The resource type words a completer offers (one per type podlab models).
+/// The resource type words a completer offers after `get` (one per type
+/// podlab models, and the `all` category).
 pub const RESOURCE_WORDS: &[&str] = &[
+    "all",
     "pods",
     "nodes",
     "events",
@@ -210,6 +212,8 @@ pub enum Command {
         template: Option<String>,
         /// More types listed with the first (`get pods,svc`).
         more: Vec<Kind>,
+        /// `get all`: the `all` category (`get::ALL`, in `kind` and `more`).
+        all: bool,
     },
     Describe {
         kind: Kind,
@@ -291,8 +295,8 @@ pub enum Refusal {
 /// The commands podlab emulates, in the order a note lists them.
 pub const EMULATED: &str = "get pods|nodes|events|deploy|rs|hpa|endpointslices, get pod NAME, \
 get jobs|cronjobs [NAME] [-o wide], get pod[s] [NAME] -o yaml|json|name|jsonpath=…|custom-columns=…, \
-get pods -l SELECTOR -A --no-headers --show-labels --sort-by=FIELD, get svc, get pods,svc, get configmaps|secrets [NAME], \
-describe pod|node|deployment|rs|job|cronjob|hpa|service, logs [-f], exec, top pod|node, rollout status, rollout restart deployment, apply -f, \
+get pods -l SELECTOR -A --no-headers --show-labels --sort-by=FIELD, get svc, get pods,svc, get all, get configmaps|secrets [NAME], \
+describe pod|node|deployment|rs|job|cronjob|hpa|service|configmap|secret, logs [-f], exec, top pod|node, rollout status, rollout restart deployment, apply -f, \
 delete pod NAME [--grace-period=N] [--force], scale deploy|rs NAME --replicas=N, cordon|uncordon NODE, drain NODE --ignore-daemonsets";
 
 /// The kubectl commands a completer offers.
@@ -745,6 +749,8 @@ fn describe(words: &[String]) -> Result<Parsed, Refusal> {
             | Kind::CronJob
             | Kind::Hpa
             | Kind::Service
+            | Kind::ConfigMap
+            | Kind::Secret
     ) {
         return Err(not_emulated(&format!("describe {}", kind.plural())));
     }
