@@ -1656,6 +1656,14 @@ metadata: { name: model-credentials, labels: { app: model-api } }
 ---
 apiVersion: v1
 kind: Secret
+metadata: { name: robot-token }
+type: kubernetes.io/service-account-token
+data:
+  token: ZXlKaGJHY2lPaUpTVXpJMU5pSjk=
+  namespace: ZGVmYXVsdA==
+---
+apiVersion: v1
+kind: Secret
 metadata: { name: tls }
 type: kubernetes.io/tls
 data:
@@ -1871,8 +1879,8 @@ fn rollout_restart_matches_kubectl() {
 /// expanding the `all` category through the fake server's discovery
 /// (kubectl/lines.rs `compare_all`): pods, a Service, a Deployment with its
 /// ReplicaSet and an HPA; CronJobs with their Jobs and pods; Jobs alone;
-/// a run with nothing but a pod (`-o wide`); the crash loop's Deployment;
-/// and `-n other`, `-w` (kubectl's refusal) each time.
+/// a pod alone; the crash loop's Deployment; each with `-o wide`, `-n
+/// other`, `-w` (kubectl's refusal), and `get deploy|rs -o wide`.
 #[test]
 fn get_all_matches_kubectl() {
     let cases: &[(&str, &[Millis])] = &[
@@ -1894,6 +1902,6 @@ fn get_all_matches_kubectl() {
             compared += lines;
         }
     }
-    assert!(compared >= 50, "{compared} lines compared");
+    assert_eq!(compared, 84, "7 lines on each of 12 runs");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

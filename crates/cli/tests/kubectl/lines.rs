@@ -640,8 +640,8 @@ pub fn served_all(text: &str, run: &Run, at: Millis) -> Objects {
     objects
 }
 
-/// `get all` (and `-n other`, `-o wide` when no Deployment exists, `-w`,
-/// `get pods,svc -w`) through podlab's line and the real kubectl given
+/// `get all` (and `-o wide`, `-n other`, `-w`), `get pods,svc -w` and
+/// `get deploy|rs -o wide` through podlab's line and the real kubectl given
 /// [`served_all`]; returns a diff for each line that differs, and the
 /// number of lines compared.
 pub fn compare_all(label: &str, text: &str, run: &Run, at: Millis) -> (Vec<String>, usize) {
@@ -649,15 +649,15 @@ pub fn compare_all(label: &str, text: &str, run: &Run, at: Millis) -> (Vec<Strin
     let server = ApiServer::start(served_all(text, run, at));
     let dir = TempDir::new("kubectl-all");
     let kubeconfig = write_kubeconfig(&dir.0, &server);
-    let mut lines = vec![
+    let lines = [
         "get all",
+        "get all -o wide",
         "get all -n other",
         "get all -w",
         "get pods,svc -w",
+        "get deploy -o wide",
+        "get rs -o wide",
     ];
-    if run.deployments.is_empty() {
-        lines.push("get all -o wide");
-    }
     let mut failures = Vec::new();
     for line in &lines {
         let args: Vec<&str> = line.split_whitespace().collect();

@@ -240,6 +240,19 @@ pub fn table(rows: &[Vec<String>]) -> String {
     out
 }
 
+/// `layoutContainerCells` (`pkg/printers/internalversion/printers.go`): the
+/// containers' names and images, each joined by commas, the CONTAINERS and
+/// IMAGES cells of a controller's `-o wide` row (Deployments, ReplicaSets,
+/// Jobs, CronJobs).
+pub fn container_cells(containers: &[crate::manifest::model::Container]) -> [String; 2] {
+    let names: Vec<&str> = containers.iter().map(|c| c.name.as_str()).collect();
+    let images: Vec<&str> = containers
+        .iter()
+        .map(|c| c.image.as_ref().map_or("", |image| image.value.as_str()))
+        .collect();
+    [names.join(","), images.join(",")]
+}
+
 /// [`table`] of a kind's header and rows, or nothing when there are no
 /// rows: kubectl prints no header for an empty list (cli-runtime
 /// `printers.printTable`), so a list command then says `No resources

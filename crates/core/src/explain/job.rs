@@ -233,16 +233,9 @@ fn completions_parallelism(workload: Option<&Workload>) -> (Option<i64>, i64) {
     }
 }
 
-/// `layoutContainerCells`: the containers' names and images, each joined
-/// by commas.
+/// `layoutContainerCells` of the workload's template.
 fn container_cells(workload: Option<&Workload>) -> [String; 2] {
-    let containers = workload.map_or(&[][..], |w| w.pod.containers.as_slice());
-    let names: Vec<&str> = containers.iter().map(|c| c.name.as_str()).collect();
-    let images: Vec<&str> = containers
-        .iter()
-        .map(|c| c.image.as_ref().map_or("", |image| image.value.as_str()))
-        .collect();
-    [names.join(","), images.join(",")]
+    super::get_pods::container_cells(workload.map_or(&[][..], |w| w.pod.containers.as_slice()))
 }
 
 const WIDE: [&str; 3] = ["CONTAINERS", "IMAGES", "SELECTOR"];

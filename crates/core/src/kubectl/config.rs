@@ -147,8 +147,8 @@ pub fn describe(context: &ExecContext, kind: Kind, name: Option<&str>, namespace
 ///   <none>`: nothing writes any).
 /// - `describeSecret`: Name, Namespace, Labels, Annotations, a blank line,
 ///   `Type:`, a blank line, `Data` / `====` with each key as `KEY:  N
-///   bytes` (a `service-account-token` Secret's `token` is printed; podlab
-///   has none), no events.
+///   bytes` (but a `kubernetes.io/service-account-token` Secret's `token`,
+///   which is printed), no events.
 ///
 /// Keys in key order: `describeSecret` ranges over
 /// `slices.Sorted(maps.Keys(secret.Data))`; the ConfigMap's keys came out
@@ -176,6 +176,11 @@ pub fn describe_object(object: &ConfigObject) -> String {
         text.line(0, "Data");
         text.line(0, "====");
         for (key, value) in keys {
+            // `corev1.ServiceAccountTokenKey` of a `SecretTypeServiceAccountToken`.
+            if key == "token" && object.secret_type == "kubernetes.io/service-account-token" {
+                text.line(0, &format!("{key}:\t{value}"));
+                continue;
+            }
             let bytes = size(key).unwrap_or(value.len());
             text.line(0, &format!("{key}:\t{bytes} bytes"));
         }

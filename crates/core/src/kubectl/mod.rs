@@ -307,12 +307,22 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
         )),
         Command::Get {
             kind: Kind::Deployment,
+            format,
             ..
-        } => listed(deployment::get_deployments(run, at)),
+        } => listed(get_pods::listed_table(&deployment::deployment_rows(
+            run,
+            at,
+            *format == Format::Wide,
+        ))),
         Command::Get {
             kind: Kind::ReplicaSet,
+            format,
             ..
-        } => listed(deployment::get_replica_sets(run, at)),
+        } => listed(get_pods::listed_table(&deployment::replica_set_rows(
+            run,
+            at,
+            *format == Format::Wide,
+        ))),
         Command::Get {
             kind: Kind::Hpa, ..
         } => listed(hpa::get_hpa(run, at)),
@@ -516,10 +526,7 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
 ///
 /// `get all` (`all`) also lists the text's DaemonSets, StatefulSets and
 /// ReplicaSets of its own in kubectl; podlab does not print their tables
-/// and says so in a note. With `-o wide`, kubectl adds CONTAINERS, IMAGES
-/// and SELECTOR to the Deployments' and ReplicaSets' tables, which podlab
-/// does not print (`get deploy -o wide` is not emulated either): a note
-/// instead of a wrong table.
+/// and says so in a note.
 fn get_several(
     context: &ExecContext,
     kinds: impl Iterator<Item = Kind>,
@@ -551,29 +558,14 @@ fn get_several(
                 continue;
             }
             Kind::Service => get_pods::with_kind(service_rows(run, None, wide, at), "service"),
-            Kind::Deployment | Kind::ReplicaSet if wide => {
-                let rows = if kind == Kind::Deployment {
-                    deployment::deployment_rows(run, at)
-                } else {
-                    deployment::replica_set_rows(run, at)
-                };
-                if rows.len() > 1 {
-                    return Output::note(
-                        text!(
-                            "podlab does not emulate `kubectl get all -o wide` with Deployments or ReplicaSets (their CONTAINERS, IMAGES and SELECTOR columns); `kubectl get all` and `kubectl get pods,svc -o wide` are emulated",
-                            "podlab 沒有模擬有 Deployment 或 ReplicaSet 時的 `kubectl get all -o wide`（它們的 CONTAINERS、IMAGES、SELECTOR 欄位）；可用 `kubectl get all` 與 `kubectl get pods,svc -o wide`"
-                        ),
-                        1,
-                    );
-                }
-                continue;
-            }
-            Kind::Deployment => {
-                get_pods::with_kind(deployment::deployment_rows(run, at), "deployment.apps")
-            }
-            Kind::ReplicaSet => {
-                get_pods::with_kind(deployment::replica_set_rows(run, at), "replicaset.apps")
-            }
+            Kind::Deployment => get_pods::with_kind(
+                deployment::deployment_rows(run, at, wide),
+                "deployment.apps",
+            ),
+            Kind::ReplicaSet => get_pods::with_kind(
+                deployment::replica_set_rows(run, at, wide),
+                "replicaset.apps",
+            ),
             Kind::Hpa => get_pods::with_kind(
                 hpa::hpa_rows(run, at),
                 "horizontalpodautoscaler.autoscaling",
@@ -615,8 +607,8 @@ fn get_several(
         if !left_out.is_empty() {
             let names = left_out.join(", ");
             output.notes.push(text!(
-                "kubectl would also list {names} (and those objects' tables): podlab does not print DaemonSets, StatefulSets or ReplicaSets written in the text",
-                "kubectl 還會列出 {names}（以及這些物件的表格）：podlab 不會印出文字中寫的 DaemonSet、StatefulSet 或 ReplicaSet"
+                "kubectl would also print tables with {names}: podlab does not list the DaemonSets, StatefulSets and ReplicaSets written in the text",
+                "kubectl 還會印出含有 {names} 的表格：podlab 不會列出文字中寫的 DaemonSet、StatefulSet 和 ReplicaSet"
             ));
         }
     }

@@ -611,8 +611,7 @@ fn get_all_is_the_all_category() {
 /// `get all` over runs: each kind's table apart, names as `KIND/NAME`, a
 /// kind without objects left out, kubectl's empty-list line when nothing
 /// exists; a DaemonSet or StatefulSet of the text named in a note; `-o
-/// wide` refused with a note once a Deployment exists (its wide columns
-/// are not printed).
+/// wide` as each kind's `-o wide`.
 #[test]
 fn get_all_prints_each_kind_that_has_objects() {
     let at = 720_000;
@@ -648,9 +647,21 @@ fn get_all_prints_each_kind_that_has_objects() {
     };
     assert_eq!(cells(tables[1]), cells(&deploy));
     assert!(all.notes.is_empty() && all.exit_code == 0 && all.stderr.is_empty());
+    // `-o wide`: the Deployment's and ReplicaSet's CONTAINERS, IMAGES
+    // and SELECTOR, as `get deploy -o wide` prints them.
     let wide = super::run(&context, "get all -o wide", at);
-    assert_eq!((wide.stdout.as_str(), wide.exit_code), ("", 1));
-    assert!(wide.notes[0].en.contains("get all -o wide"));
+    assert!(wide.notes.is_empty() && wide.exit_code == 0);
+    let deploy = super::run(&context, "get deploy -o wide", at).stdout;
+    assert!(
+        deploy.starts_with("NAME ") && deploy.contains(" CONTAINERS "),
+        "{deploy}"
+    );
+    assert!(deploy.trim_end().ends_with(" app=model-api"), "{deploy}");
+    let tables: Vec<&str> = wide.stdout.split("\n\n").collect();
+    assert_eq!(cells(tables[1]), cells(&deploy));
+    let sets = super::run(&context, "get rs -o wide", at).stdout;
+    assert!(sets.contains(",pod-template-hash="), "{sets}");
+    assert_eq!(cells(tables[2]), cells(&sets));
 
     let before = super::run(&context, "get all -n ml", at);
     assert_eq!(before.stderr, "No resources found in ml namespace.\n");

@@ -152,9 +152,10 @@ pub(super) fn get(words: &[String]) -> Result<Parsed, Refusal> {
             matches!(format, Format::Table | Format::Wide)
         }
         Kind::Event => name.is_none(),
-        Kind::Deployment | Kind::ReplicaSet | Kind::Hpa | Kind::EndpointSlice => {
-            name.is_none() && format == Format::Table
+        Kind::Deployment | Kind::ReplicaSet => {
+            name.is_none() && matches!(format, Format::Table | Format::Wide)
         }
+        Kind::Hpa | Kind::EndpointSlice => name.is_none() && format == Format::Table,
         Kind::Job | Kind::CronJob => matches!(format, Format::Table | Format::Wide),
         _ => false,
     };
