@@ -1879,8 +1879,9 @@ fn rollout_restart_matches_kubectl() {
 /// expanding the `all` category through the fake server's discovery
 /// (kubectl/lines.rs `compare_all`): pods, a Service, a Deployment with its
 /// ReplicaSet and an HPA; CronJobs with their Jobs and pods; Jobs alone;
-/// a pod alone; the crash loop's Deployment; each with `-o wide`, `-n
-/// other`, `-w` (kubectl's refusal), and `get deploy|rs -o wide`.
+/// a pod alone; the crash loop's Deployment; a DaemonSet and a
+/// StatefulSet; each with `-o wide`, `-n other`, `-w` (kubectl's
+/// refusal), and `get deploy|rs -o wide`, `get ds`, `get sts -o wide`.
 #[test]
 fn get_all_matches_kubectl() {
     let cases: &[(&str, &[Millis])] = &[
@@ -1891,6 +1892,7 @@ fn get_all_matches_kubectl() {
         ("gpu-job-frees-capacity.yaml", &[30_000]),
         ("crash-loop-liveness-40s.yaml", &[720_000]),
         ("oom-at-loading-peak.yaml", &[60_000]),
+        ("daemonset-statefulset-placement.yaml", &[10_000, 60_000]),
     ];
     let mut failures = Vec::new();
     let mut compared = 0;
@@ -1902,6 +1904,6 @@ fn get_all_matches_kubectl() {
             compared += lines;
         }
     }
-    assert_eq!(compared, 84, "7 lines on each of 12 runs");
+    assert_eq!(compared, 126, "9 lines on each of 14 runs");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -410,32 +410,9 @@ fn table(columns: &[(&str, &str)], rows: Vec<Value>) -> Value {
 /// the selector's `matchLabels` as `labels.SelectorFromSet(...).String()`
 /// writes them (sorted by key, `k=v` joined by commas).
 fn wide_cells(object: &Value) -> [Value; 3] {
-    let containers = object["spec"]["template"]["spec"]["containers"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    let join = |field: &str| {
-        containers
-            .iter()
-            .map(|c| c[field].as_str().unwrap_or_default().to_string())
-            .collect::<Vec<_>>()
-            .join(",")
-    };
-    let mut terms: Vec<String> = object["spec"]["selector"]["matchLabels"]
-        .as_object()
-        .map(|labels| {
-            labels
-                .iter()
-                .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or_default()))
-                .collect()
-        })
-        .unwrap_or_default();
-    terms.sort();
-    [
-        json!(join("name")),
-        json!(join("image")),
-        json!(terms.join(",")),
-    ]
+    let [names, images] = super::tables::container_cells(object);
+    let selector = super::tables::format_labels(&object["spec"]["selector"]["matchLabels"]);
+    [names, images, json!(selector)]
 }
 
 /// [`table`] with the three `-o wide` columns (priority 1) after the

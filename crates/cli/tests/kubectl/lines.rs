@@ -604,9 +604,9 @@ pub fn compare_config_objects(label: &str, text: &str, run: &Run, at: Millis) ->
 /// the pods and events ([`served_tables`]), the Services, the Deployments
 /// and their ReplicaSets, the HPAs, the Jobs and CronJobs, each kind with
 /// the Table the server prints for it (the other tests' ports of the
-/// printers: `tables.rs`, `deployments.rs`, `autoscalers.rs`, `jobs.rs`).
-/// DaemonSets, StatefulSets and ReplicationControllers are served as
-/// empty lists.
+/// printers: `tables.rs`, `deployments.rs`, `autoscalers.rs`, `jobs.rs`),
+/// the DaemonSets and StatefulSets (`sets.rs`). ReplicationControllers are
+/// served as an empty list.
 pub fn served_all(text: &str, run: &Run, at: Millis) -> Objects {
     let clock = Clock { base: EPOCH };
     let now = EPOCH * 1000 + i64::try_from(at).expect("a time in range");
@@ -637,6 +637,11 @@ pub fn served_all(text: &str, run: &Run, at: Millis) -> Objects {
     objects.cron_job_table = Some(super::jobs::cron_job_table(&cron_jobs, at, clock));
     objects.jobs = jobs;
     objects.cron_jobs = cron_jobs;
+    let (daemon_sets, stateful_sets) = super::sets::served(text, run, at, clock);
+    objects.daemon_set_table = Some(tables::daemon_set_table(&daemon_sets, now));
+    objects.stateful_set_table = Some(tables::stateful_set_table(&stateful_sets, now));
+    objects.daemon_sets = daemon_sets;
+    objects.stateful_sets = stateful_sets;
     objects
 }
 
@@ -657,6 +662,8 @@ pub fn compare_all(label: &str, text: &str, run: &Run, at: Millis) -> (Vec<Strin
         "get pods,svc -w",
         "get deploy -o wide",
         "get rs -o wide",
+        "get ds",
+        "get sts -o wide",
     ];
     let mut failures = Vec::new();
     for line in &lines {

@@ -73,8 +73,13 @@ pub struct Objects {
     /// stream, as for every other watch.
     pub pod_watch: Option<Vec<Value>>,
     /// apps/v1 DaemonSets, by name (kubectl drain reads a DaemonSet pod's
-    /// owner before it ignores the pod).
+    /// owner before it ignores the pod), and StatefulSets; the Tables
+    /// printed for `kubectl get daemonsets` and `get statefulsets`
+    /// (`tables::daemon_set_table`, `stateful_set_table`).
     pub daemon_sets: Vec<Value>,
+    pub daemon_set_table: Option<Value>,
+    pub stateful_sets: Vec<Value>,
+    pub stateful_set_table: Option<Value>,
 }
 
 pub struct ApiServer {
@@ -470,15 +475,21 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
                 }),
             ),
         },
-        // Kinds podlab does not serve (`get all` lists them): none.
+        // A kind podlab does not have (`get all` lists it): none.
         "/api/v1/namespaces/default/replicationcontrollers" => {
             (200, empty("ReplicationControllerList", "v1", table))
         }
-        "/apis/apps/v1/namespaces/default/daemonsets" => {
-            (200, empty("DaemonSetList", "apps/v1", table))
-        }
+        "/apis/apps/v1/namespaces/default/daemonsets" => match (&objects.daemon_set_table, table) {
+            (Some(printed), true) => (200, printed.clone()),
+            (None, true) => (200, empty("DaemonSetList", "apps/v1", true)),
+            _ => (200, list("DaemonSetList", &objects.daemon_sets, query)),
+        },
         "/apis/apps/v1/namespaces/default/statefulsets" => {
-            (200, empty("StatefulSetList", "apps/v1", table))
+            match (&objects.stateful_set_table, table) {
+                (Some(printed), true) => (200, printed.clone()),
+                (None, true) => (200, empty("StatefulSetList", "apps/v1", true)),
+                _ => (200, list("StatefulSetList", &objects.stateful_sets, query)),
+            }
         }
         "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices" => {
             match (&objects.endpoint_slice_table, table) {
@@ -721,6 +732,16 @@ fn named_row(path: &str, objects: &Objects) -> Option<(u16, Value)> {
             "/api/v1/namespaces/default/configmaps/",
             &objects.config_map_table,
             "configmaps",
+        ),
+        (
+            "/apis/apps/v1/namespaces/default/daemonsets/",
+            &objects.daemon_set_table,
+            "daemonsets.apps",
+        ),
+        (
+            "/apis/apps/v1/namespaces/default/statefulsets/",
+            &objects.stateful_set_table,
+            "statefulsets.apps",
         ),
         (
             "/api/v1/namespaces/default/secrets/",

@@ -200,12 +200,7 @@ pub fn replica_set_selector(deployment: &DeploymentRun, rs: &ReplicaSetRun) -> S
     let mut labels = deployment.labels.clone();
     labels.retain(|(key, _)| key != "pod-template-hash");
     labels.push(("pod-template-hash".to_string(), rs.hash.clone()));
-    crate::sort::sort_by(&mut labels, |a, b| a.0.cmp(&b.0));
-    labels
-        .iter()
-        .map(|(key, value)| format!("{key}={value}"))
-        .collect::<Vec<_>>()
-        .join(",")
+    super::service::format_labels(&labels)
 }
 
 /// `metav1.LabelSelectorAsSelector` of `matchLabels` printed: the terms

@@ -26,7 +26,9 @@ pub mod watch;
 use crate::exercise::exec::ExecContext;
 use crate::exercise::interview;
 use crate::explain::printers::{self, Value};
-use crate::explain::{deployment, describe, events, get_pods, hpa, job, logs, pod_object, service};
+use crate::explain::{
+    deployment, describe, events, get_pods, hpa, job, logs, pod_object, service, sets,
+};
 use crate::i18n::Text;
 use crate::manifest::duration::Millis;
 use crate::manifest::model::WorkloadKind;
@@ -331,6 +333,24 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
             ..
         } => listed(service::get_endpointslices(run, &run.services, at)),
         Command::Get {
+            kind: kind @ (Kind::StatefulSet | Kind::DaemonSet),
+            name,
+            format,
+            ..
+        } => {
+            let wide = *format == Format::Wide;
+            let reading = &context.reading;
+            let rows = if *kind == Kind::StatefulSet {
+                sets::stateful_set_rows(run, reading, at, name.as_deref(), wide)
+            } else {
+                sets::daemon_set_rows(run, reading, at, name.as_deref(), wide)
+            };
+            match name {
+                Some(name) if rows.len() <= 1 => not_found(*kind, name),
+                _ => listed(get_pods::listed_table(&rows)),
+            }
+        }
+        Command::Get {
             kind: kind @ (Kind::Job | Kind::CronJob),
             name,
             format,
@@ -524,9 +544,9 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
 /// `printTable`, which prints no header for an empty list); nothing at all
 /// is kubectl's `No resources found in default namespace.`.
 ///
-/// `get all` (`all`) also lists the text's DaemonSets, StatefulSets and
-/// ReplicaSets of its own in kubectl; podlab does not print their tables
-/// and says so in a note.
+/// `get all` (`all`) also lists the ReplicaSets written in the text in
+/// kubectl; podlab does not print them (`get rs` lists a Deployment's) and
+/// says so in a note.
 fn get_several(
     context: &ExecContext,
     kinds: impl Iterator<Item = Kind>,
@@ -570,6 +590,14 @@ fn get_several(
                 hpa::hpa_rows(run, at),
                 "horizontalpodautoscaler.autoscaling",
             ),
+            Kind::StatefulSet => get_pods::with_kind(
+                sets::stateful_set_rows(run, reading, at, None, wide),
+                "statefulset.apps",
+            ),
+            Kind::DaemonSet => get_pods::with_kind(
+                sets::daemon_set_rows(run, reading, at, None, wide),
+                "daemonset.apps",
+            ),
             Kind::CronJob => get_pods::with_kind(
                 job::cron_job_rows(run, reading, at, None, wide),
                 "cronjob.batch",
@@ -593,22 +621,15 @@ fn get_several(
         let mut left_out: Vec<String> = reading
             .workloads
             .iter()
-            .filter_map(|workload| {
-                let kind = match workload.kind {
-                    WorkloadKind::DaemonSet => "daemonset.apps",
-                    WorkloadKind::StatefulSet => "statefulset.apps",
-                    WorkloadKind::ReplicaSet => "replicaset.apps",
-                    _ => return None,
-                };
-                Some(format!("{kind}/{}", workload.name))
-            })
+            .filter(|workload| workload.kind == WorkloadKind::ReplicaSet)
+            .map(|workload| format!("replicaset.apps/{}", workload.name))
             .collect();
         crate::sort::sort(&mut left_out);
         if !left_out.is_empty() {
             let names = left_out.join(", ");
             output.notes.push(text!(
-                "kubectl would also print tables with {names}: podlab does not list the DaemonSets, StatefulSets and ReplicaSets written in the text",
-                "kubectl 還會印出含有 {names} 的表格：podlab 不會列出文字中寫的 DaemonSet、StatefulSet 和 ReplicaSet"
+                "kubectl would also list {names}: podlab does not list the ReplicaSets written in the text, only a Deployment's",
+                "kubectl 還會列出 {names}：podlab 不會列出文字中寫的 ReplicaSet，只列出 Deployment 的"
             ));
         }
     }

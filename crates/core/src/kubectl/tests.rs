@@ -577,8 +577,10 @@ fn get_all_is_the_all_category() {
     assert!(
         more == [
             Kind::Service,
+            Kind::DaemonSet,
             Kind::Deployment,
             Kind::ReplicaSet,
+            Kind::StatefulSet,
             Kind::Hpa,
             Kind::CronJob,
             Kind::Job
@@ -610,8 +612,9 @@ fn get_all_is_the_all_category() {
 
 /// `get all` over runs: each kind's table apart, names as `KIND/NAME`, a
 /// kind without objects left out, kubectl's empty-list line when nothing
-/// exists; a DaemonSet or StatefulSet of the text named in a note; `-o
-/// wide` as each kind's `-o wide`.
+/// exists; the DaemonSets' and StatefulSets' tables; a ReplicaSet
+/// written in the text named in a note; `-o wide` as each kind's `-o
+/// wide`.
 #[test]
 fn get_all_prints_each_kind_that_has_objects() {
     let at = 720_000;
@@ -675,18 +678,52 @@ fn get_all_prints_each_kind_that_has_objects() {
     );
     let context = ExecContext::new(placement, &run);
     let all = super::run(&context, "get all", 60_000);
-    assert!(all.stdout.contains("pod/db-0"), "{}", all.stdout);
-    assert_eq!(all.notes.len(), 1);
-    assert!(
-        all.notes[0]
-            .en
-            .contains("daemonset.apps/logs, statefulset.apps/db"),
-        "{}",
-        all.notes[0].en
+    let tables: Vec<&str> = all.stdout.split("\n\n").collect();
+    assert_eq!(tables.len(), 3, "{}", all.stdout);
+    assert!(tables[0].contains("\npod/db-0 "), "{}", all.stdout);
+    // Two CPU nodes run the DaemonSet's pod (the GPU node's taint is not
+    // tolerated); the StatefulSet has 3 replicas, 2 Ready at 60 s.
+    assert_eq!(
+        tables[1],
+        "NAME                  DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR   AGE\ndaemonset.apps/logs   2         2         2       2            2           <none>          60s"
     );
-    assert!(all.notes[0]
-        .zh_tw
-        .contains("daemonset.apps/logs, statefulset.apps/db"));
+    assert_eq!(
+        tables[2],
+        "NAME                  READY   AGE\nstatefulset.apps/db   2/3     60s\n"
+    );
+    assert!(all.notes.is_empty());
+    assert_eq!(
+        super::run(&context, "get sts db -o wide", 60_000).stdout,
+        "NAME   READY   AGE   CONTAINERS   IMAGES\ndb     2/3     60s   db           registry.example.com/db:1.0\n"
+    );
+    assert_eq!(
+        super::run(&context, "get ds nope", 60_000).stderr,
+        "Error from server (NotFound): daemonsets.apps \"nope\" not found\n"
+    );
+
+    // A ReplicaSet written in the text: kubectl lists it, podlab says so.
+    let written = "apiVersion: apps/v1
+kind: ReplicaSet
+metadata: { name: rs-alone }
+spec:
+  replicas: 1
+  selector: { matchLabels: { app: a } }
+  template:
+    metadata: { labels: { app: a } }
+    spec:
+      containers: [{ name: a, image: registry.example.com/a:1 }]
+";
+    let run = simulate(
+        written,
+        &Options {
+            until: Some(10_000),
+        },
+    );
+    let context = ExecContext::new(written, &run);
+    let all = super::run(&context, "get all", 10_000);
+    assert_eq!(all.notes.len(), 1, "{}", all.stdout);
+    assert!(all.notes[0].en.contains("replicaset.apps/rs-alone"));
+    assert!(all.notes[0].zh_tw.contains("replicaset.apps/rs-alone"));
 
     // Nothing at all: kubectl's empty-list line.
     let empty = "apiVersion: v1\nkind: ConfigMap\nmetadata: { name: c }\ndata: { a: b }\n";

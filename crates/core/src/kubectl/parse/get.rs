@@ -156,7 +156,9 @@ pub(super) fn get(words: &[String]) -> Result<Parsed, Refusal> {
             name.is_none() && matches!(format, Format::Table | Format::Wide)
         }
         Kind::Hpa | Kind::EndpointSlice => name.is_none() && format == Format::Table,
-        Kind::Job | Kind::CronJob => matches!(format, Format::Table | Format::Wide),
+        Kind::Job | Kind::CronJob | Kind::StatefulSet | Kind::DaemonSet => {
+            matches!(format, Format::Table | Format::Wide)
+        }
         _ => false,
     };
     if !supported {
@@ -190,13 +192,15 @@ pub(super) fn get(words: &[String]) -> Result<Parsed, Refusal> {
 /// cronjobs, jobs), in discovery's order: the core group first, then the
 /// groups in the API server's order (apps, autoscaling, batch), each
 /// group's resources by name (client-go `discoveryCategoryExpander.
-/// Expand` over `ServerGroupsAndResources`). ReplicationControllers,
-/// DaemonSets and StatefulSets are not listed by podlab (a note says so).
-pub const ALL: [Kind; 7] = [
+/// Expand` over `ServerGroupsAndResources`). podlab has no
+/// ReplicationControllers.
+pub const ALL: [Kind; 9] = [
     Kind::Pod,
     Kind::Service,
+    Kind::DaemonSet,
     Kind::Deployment,
     Kind::ReplicaSet,
+    Kind::StatefulSet,
     Kind::Hpa,
     Kind::CronJob,
     Kind::Job,
