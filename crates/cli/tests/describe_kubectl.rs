@@ -1618,21 +1618,49 @@ fn get_services_and_pods_with_services_match_kubectl() {
 fn get_configmaps_and_secrets_match_kubectl() {
     let text = r#"apiVersion: v1
 kind: ConfigMap
-metadata: { name: model-config }
+metadata:
+  name: model-config
+  labels: { app: model-api, tier: serving }
+  annotations: { team: ml, note: "two words" }
 data:
   MODEL_NAME: llama
   MAX_BATCH: "8"
+  a-first: one
+  z-last: last
+  config.yaml: |
+    model: llama
+    batch:
+      max: 8
 binaryData:
   vocab.bin: AAEC
+  tokenizer.bin: AAECAwQFBgc=
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: { name: empty }
 ---
 apiVersion: v1
 kind: Secret
 metadata: { name: hf-token }
 data:
   token: c2VjcmV0
+  b-key: c2VjcmV0
 stringData:
   token: other
   user: me
+  unicode: "台灣"
+---
+apiVersion: v1
+kind: Secret
+metadata: { name: model-credentials, labels: { app: model-api } }
+---
+apiVersion: v1
+kind: Secret
+metadata: { name: robot-token }
+type: kubernetes.io/service-account-token
+data:
+  token: ZXlKaGJHY2lPaUpTVXpJMU5pSjk=
+  namespace: ZGVmYXVsdA==
 ---
 apiVersion: v1
 kind: Secret
@@ -1908,5 +1936,38 @@ fn rollout_undo_matches_kubectl() {
         720_000,
         &strings(&["rollout undo deployment model-api"]),
     ));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `kubectl get all` through podlab's line against kubectl v1.35.2
+/// expanding the `all` category through the fake server's discovery
+/// (kubectl/lines.rs `compare_all`): pods, a Service, a Deployment with its
+/// ReplicaSet and an HPA; CronJobs with their Jobs and pods; Jobs alone;
+/// a pod alone; the crash loop's Deployment; a DaemonSet and a
+/// StatefulSet; each with `-o wide`, `-n other`, `-w` (kubectl's
+/// refusal), and `get deploy|rs -o wide`, `get ds`, `get sts -o wide`.
+#[test]
+fn get_all_matches_kubectl() {
+    let cases: &[(&str, &[Millis])] = &[
+        ("hpa-cpu-step.yaml", &[10_000, 200_000, 600_000]),
+        ("service-endpoints.yaml", &[30_000, 120_000]),
+        ("cronjob-policies.yaml", &[30_000, 121_000]),
+        ("job-completions-deadline.yaml", &[5_000, 60_000]),
+        ("gpu-job-frees-capacity.yaml", &[30_000]),
+        ("crash-loop-liveness-40s.yaml", &[720_000]),
+        ("oom-at-loading-peak.yaml", &[60_000]),
+        ("daemonset-statefulset-placement.yaml", &[10_000, 60_000]),
+    ];
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for (file, times) in cases {
+        for at in *times {
+            let (text, run) = golden(file, *at);
+            let (failed, lines) = kubectl::lines::compare_all(file, &text, &run, *at);
+            failures.extend(failed);
+            compared += lines;
+        }
+    }
+    assert_eq!(compared, 126, "9 lines on each of 14 runs");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

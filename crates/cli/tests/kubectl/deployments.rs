@@ -404,6 +404,37 @@ fn table(columns: &[(&str, &str)], rows: Vec<Value>) -> Value {
     })
 }
 
+/// The cells `printDeployment` and `printReplicaSet` add for `-o wide`
+/// (priority 1: the server always prints them, kubectl shows them with
+/// `-o wide`): `layoutContainerCells` of the template's containers, and
+/// the selector's `matchLabels` as `labels.SelectorFromSet(...).String()`
+/// writes them (sorted by key, `k=v` joined by commas).
+fn wide_cells(object: &Value) -> [Value; 3] {
+    let [names, images] = super::tables::container_cells(object);
+    let selector = super::tables::format_labels(&object["spec"]["selector"]["matchLabels"]);
+    [names, images, json!(selector)]
+}
+
+/// [`table`] with the three `-o wide` columns (priority 1) after the
+/// others, each row's cells from [`wide_cells`] of its object.
+fn with_wide_columns(mut printed: Value, objects: &[&Value]) -> Value {
+    if let Some(columns) = printed["columnDefinitions"].as_array_mut() {
+        for name in ["Containers", "Images", "Selector"] {
+            columns.push(json!({
+                "name": name, "type": "string", "format": "", "description": "", "priority": 1,
+            }));
+        }
+    }
+    if let Some(rows) = printed["rows"].as_array_mut() {
+        for (row, object) in rows.iter_mut().zip(objects) {
+            if let Some(cells) = row["cells"].as_array_mut() {
+                cells.extend(wide_cells(object));
+            }
+        }
+    }
+    printed
+}
+
 fn sorted_by_name(objects: &[Value]) -> Vec<&Value> {
     let mut sorted: Vec<&Value> = objects.iter().collect();
     sorted.sort_by(|a, b| {
@@ -452,7 +483,7 @@ pub fn deployment_table(run: &Run, objects: &[Value], at: Millis) -> Value {
             )
         })
         .collect();
-    table(
+    let printed = table(
         &[
             ("Name", "string"),
             ("Ready", "string"),
@@ -461,7 +492,8 @@ pub fn deployment_table(run: &Run, objects: &[Value], at: Millis) -> Value {
             ("Age", "string"),
         ],
         rows,
-    )
+    );
+    with_wide_columns(printed, &sorted_by_name(objects))
 }
 
 /// The Table for `kubectl get rs` (`printReplicaSet`: DESIRED
@@ -487,7 +519,7 @@ pub fn replica_set_table(run: &Run, objects: &[Value], at: Millis) -> Value {
             )
         })
         .collect();
-    table(
+    let printed = table(
         &[
             ("Name", "string"),
             ("Desired", "integer"),
@@ -496,5 +528,6 @@ pub fn replica_set_table(run: &Run, objects: &[Value], at: Millis) -> Value {
             ("Age", "string"),
         ],
         rows,
-    )
+    );
+    with_wide_columns(printed, &sorted_by_name(objects))
 }

@@ -451,51 +451,90 @@ pub fn compare_services(label: &str, text: &str, run: &Run, at: Millis) -> Vec<S
     failures
 }
 
-/// The file's ConfigMaps and Secrets as the API server returns them (the
-/// keys as `exercise::exec::config_objects` reads them, values never
-/// printed), and the `kube-root-ca.crt` ConfigMap every namespace holds.
-fn config_objects(text: &str) -> (Vec<Value>, Vec<Value>) {
+/// The file's ConfigMaps and Secrets as the API server returns them, and
+/// the `kube-root-ca.crt` ConfigMap every namespace holds (podlab's
+/// `kubectl::config::objects`, its reading of the text): a ConfigMap's
+/// `data` as strings and `binaryData` base64-encoded, a Secret's `data`
+/// base64-encoded (`stringData` merged in), labels and annotations. The
+/// sizes kubectl prints are its own `len` of what it decodes here.
+fn config_objects(context: &podlab_core::exercise::exec::ExecContext) -> (Vec<Value>, Vec<Value>) {
+    use podlab_core::kubectl::parse::Kind;
     let created = Clock { base: EPOCH }.time(0);
-    let object = |kind: &str, name: &str, data: Vec<(String, String)>| {
-        let map: serde_json::Map<String, Value> = data
-            .into_iter()
-            .map(|(k, v)| (k, Value::String(v)))
-            .collect();
-        serde_json::json!({
+    let map = |pairs: &[(String, String)], encode: bool| -> serde_json::Map<String, Value> {
+        pairs
+            .iter()
+            .map(|(k, v)| {
+                let value = if encode {
+                    base64(v.as_bytes())
+                } else {
+                    v.clone()
+                };
+                (k.clone(), Value::String(value))
+            })
+            .collect()
+    };
+    let value = |found: &podlab_core::exercise::exec::ConfigObject| {
+        let mut object = serde_json::json!({
             "apiVersion": "v1",
-            "kind": kind,
+            "kind": found.kind,
             "metadata": {
-                "name": name,
+                "name": found.name,
                 "namespace": "default",
                 "resourceVersion": "100",
                 "creationTimestamp": created,
             },
-            "data": map,
-        })
-    };
-    let mut config_maps = vec![object(
-        "ConfigMap",
-        "kube-root-ca.crt",
-        vec![("ca.crt".into(), "-----BEGIN CERTIFICATE-----".into())],
-    )];
-    let mut secrets = Vec::new();
-    for found in podlab_core::exercise::exec::config_objects(text) {
-        let mut value = object(found.kind, &found.name, found.data);
+        });
+        if !found.labels.is_empty() {
+            object["metadata"]["labels"] = Value::Object(map(&found.labels, false));
+        }
+        if !found.annotations.is_empty() {
+            object["metadata"]["annotations"] = Value::Object(map(&found.annotations, false));
+        }
         if found.kind == "Secret" {
-            value["type"] = Value::String(found.secret_type);
-            secrets.push(value);
+            object["type"] = Value::String(found.secret_type.clone());
+            object["data"] = Value::Object(map(&found.data, true));
         } else {
-            config_maps.push(value);
+            let binary = |key: &str| found.sizes.iter().any(|(k, _)| k == key);
+            let (bytes, text): (Vec<_>, Vec<_>) =
+                found.data.iter().cloned().partition(|(k, _)| binary(k));
+            if !text.is_empty() {
+                object["data"] = Value::Object(map(&text, false));
+            }
+            if !bytes.is_empty() {
+                object["binaryData"] = Value::Object(map(&bytes, true));
+            }
+        }
+        object
+    };
+    let config_maps = podlab_core::kubectl::config::objects(context, Kind::ConfigMap)
+        .iter()
+        .map(value)
+        .collect();
+    let secrets = podlab_core::kubectl::config::objects(context, Kind::Secret)
+        .iter()
+        .map(value)
+        .collect();
+    (config_maps, secrets)
+}
+
+/// Standard base64 with padding (RFC 4648), as Go's JSON encodes `[]byte`.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, b)| n | (u32::from(*b) << (16 - 8 * i)));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
         }
     }
-    let by_name = |a: &Value, b: &Value| {
-        a["metadata"]["name"]
-            .as_str()
-            .cmp(&b["metadata"]["name"].as_str())
-    };
-    config_maps.sort_by(by_name);
-    secrets.sort_by(by_name);
-    (config_maps, secrets)
+    out
 }
 
 /// `get configmaps|cm|secrets [NAME]` through podlab's line and the real
@@ -505,7 +544,7 @@ fn config_objects(text: &str) -> (Vec<Value>, Vec<Value>) {
 pub fn compare_config_objects(label: &str, text: &str, run: &Run, at: Millis) -> Vec<String> {
     let context = podlab_core::exercise::exec::ExecContext::new(text, run);
     let mut objects = served_tables(text, run, at);
-    let (config_maps, secrets) = config_objects(text);
+    let (config_maps, secrets) = config_objects(&context);
     let now = EPOCH * 1000 + i64::try_from(at).expect("a time in range");
     objects.config_map_table = Some(tables::config_map_table(&config_maps, now));
     objects.secret_table = Some(tables::secret_table(&secrets, now));
@@ -519,6 +558,11 @@ pub fn compare_config_objects(label: &str, text: &str, run: &Run, at: Millis) ->
         "get cm nope",
         "get secrets",
         "get secret nope",
+        "describe configmaps",
+        "describe cm nope",
+        "describe secrets",
+        "describe secret nope",
+        "describe configmap -n other",
     ]
     .map(String::from)
     .to_vec();
@@ -530,6 +574,11 @@ pub fn compare_config_objects(label: &str, text: &str, run: &Run, at: Millis) ->
             "cm"
         };
         lines.push(format!("get {kind} {name}"));
+        lines.push(format!("describe {kind} {name}"));
+        // A prefix: every object whose name starts with it.
+        if let Some(prefix) = name.get(..2) {
+            lines.push(format!("describe {kind} {prefix}"));
+        }
     }
     let mut failures = Vec::new();
     for line in lines {
@@ -549,4 +598,91 @@ pub fn compare_config_objects(label: &str, text: &str, run: &Run, at: Millis) ->
         }
     }
     failures
+}
+
+/// Everything the API server holds of a run at `at` for `kubectl get all`:
+/// the pods and events ([`served_tables`]), the Services, the Deployments
+/// and their ReplicaSets, the HPAs, the Jobs and CronJobs, each kind with
+/// the Table the server prints for it (the other tests' ports of the
+/// printers: `tables.rs`, `deployments.rs`, `autoscalers.rs`, `jobs.rs`),
+/// the DaemonSets and StatefulSets (`sets.rs`). ReplicationControllers are
+/// served as an empty list.
+pub fn served_all(text: &str, run: &Run, at: Millis) -> Objects {
+    let clock = Clock { base: EPOCH };
+    let now = EPOCH * 1000 + i64::try_from(at).expect("a time in range");
+    let mut objects = served_tables(text, run, at);
+    let (mut services, _) = super::services::served(run, at, clock);
+    services.sort_by(|a, b| {
+        a["metadata"]["name"]
+            .as_str()
+            .cmp(&b["metadata"]["name"].as_str())
+    });
+    objects.service_table = Some(tables::service_table(&services, now));
+    objects.services = services;
+    let (deployments, replica_sets, _) = super::deployments::served(run, text, at, clock);
+    objects.deployment_table = Some(super::deployments::deployment_table(run, &deployments, at));
+    objects.replica_set_table = Some(super::deployments::replica_set_table(
+        run,
+        &replica_sets,
+        at,
+    ));
+    objects.deployments = deployments;
+    objects.replica_sets = replica_sets;
+    let (autoscalers, _) = super::autoscalers::served(run, at, clock);
+    objects.autoscaler_table = Some(super::autoscalers::table(&autoscalers, at));
+    objects.autoscalers = autoscalers;
+    let workloads = podlab_core::manifest::read::read(text).workloads;
+    let (jobs, cron_jobs, _) = super::jobs::served(run, &workloads, text, at, clock);
+    objects.job_table = Some(super::jobs::job_table(&jobs, at, clock));
+    objects.cron_job_table = Some(super::jobs::cron_job_table(&cron_jobs, at, clock));
+    objects.jobs = jobs;
+    objects.cron_jobs = cron_jobs;
+    let (daemon_sets, stateful_sets) = super::sets::served(text, run, at, clock);
+    objects.daemon_set_table = Some(tables::daemon_set_table(&daemon_sets, now));
+    objects.stateful_set_table = Some(tables::stateful_set_table(&stateful_sets, now));
+    objects.daemon_sets = daemon_sets;
+    objects.stateful_sets = stateful_sets;
+    objects
+}
+
+/// `get all` (and `-o wide`, `-n other`, `-w`), `get pods,svc -w` and
+/// `get deploy|rs -o wide` through podlab's line and the real kubectl given
+/// [`served_all`]; returns a diff for each line that differs, and the
+/// number of lines compared.
+pub fn compare_all(label: &str, text: &str, run: &Run, at: Millis) -> (Vec<String>, usize) {
+    let context = podlab_core::exercise::exec::ExecContext::new(text, run);
+    let server = ApiServer::start(served_all(text, run, at));
+    let dir = TempDir::new("kubectl-all");
+    let kubeconfig = write_kubeconfig(&dir.0, &server);
+    let lines = [
+        "get all",
+        "get all -o wide",
+        "get all -n other",
+        "get all -w",
+        "get pods,svc -w",
+        "get deploy -o wide",
+        "get rs -o wide",
+        "get ds",
+        "get sts -o wide",
+    ];
+    let mut failures = Vec::new();
+    for line in &lines {
+        let args: Vec<&str> = line.split_whitespace().collect();
+        let printed = run_kubectl(&dir.0, &kubeconfig, &args);
+        let podlab = podlab_core::kubectl::run(&context, line, at);
+        if podlab.stdout != printed.stdout
+            || podlab.stderr != printed.stderr
+            || (podlab.exit_code == 0) != printed.success
+            || !podlab.notes.is_empty()
+        {
+            failures.push(format!(
+                "{line} ({label} at {at} ms) differs from kubectl v1.35 (- podlab, + kubectl):\n{}stderr: podlab {:?}, kubectl {:?}; podlab's notes: {}",
+                line_diff(&podlab.stdout, &printed.stdout),
+                podlab.stderr,
+                printed.stderr,
+                podlab.notes.len(),
+            ));
+        }
+    }
+    (failures, lines.len())
 }

@@ -30,6 +30,7 @@ pub mod nodes;
 pub mod objects;
 pub mod server;
 pub mod services;
+pub mod sets;
 pub mod tables;
 
 use std::path::{Path, PathBuf};

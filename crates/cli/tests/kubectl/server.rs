@@ -73,8 +73,13 @@ pub struct Objects {
     /// stream, as for every other watch.
     pub pod_watch: Option<Vec<Value>>,
     /// apps/v1 DaemonSets, by name (kubectl drain reads a DaemonSet pod's
-    /// owner before it ignores the pod).
+    /// owner before it ignores the pod), and StatefulSets; the Tables
+    /// printed for `kubectl get daemonsets` and `get statefulsets`
+    /// (`tables::daemon_set_table`, `stateful_set_table`).
     pub daemon_sets: Vec<Value>,
+    pub daemon_set_table: Option<Value>,
+    pub stateful_sets: Vec<Value>,
+    pub stateful_set_table: Option<Value>,
 }
 
 pub struct ApiServer {
@@ -351,6 +356,16 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
     if let Some(answer) = table.then(|| named_row(path, objects)).flatten() {
         return answer;
     }
+    // A list in another namespace: empty (podlab's objects all live in
+    // `default`).
+    if let Some((namespace, collection)) = path
+        .split_once("/namespaces/")
+        .and_then(|(_, rest)| rest.split_once('/'))
+    {
+        if namespace != "default" && !collection.contains('/') {
+            return (200, empty("List", "v1", table));
+        }
+    }
     match path {
         "/version" => (200, version()),
         "/api" => (
@@ -470,6 +485,22 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
                 }),
             ),
         },
+        // A kind podlab does not have (`get all` lists it): none.
+        "/api/v1/namespaces/default/replicationcontrollers" => {
+            (200, empty("ReplicationControllerList", "v1", table))
+        }
+        "/apis/apps/v1/namespaces/default/daemonsets" => match (&objects.daemon_set_table, table) {
+            (Some(printed), true) => (200, printed.clone()),
+            (None, true) => (200, empty("DaemonSetList", "apps/v1", true)),
+            _ => (200, list("DaemonSetList", &objects.daemon_sets, query)),
+        },
+        "/apis/apps/v1/namespaces/default/statefulsets" => {
+            match (&objects.stateful_set_table, table) {
+                (Some(printed), true) => (200, printed.clone()),
+                (None, true) => (200, empty("StatefulSetList", "apps/v1", true)),
+                _ => (200, list("StatefulSetList", &objects.stateful_sets, query)),
+            }
+        }
         "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices" => {
             match (&objects.endpoint_slice_table, table) {
                 (Some(printed), true) => (200, printed.clone()),
@@ -495,6 +526,20 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
                         "/api/v1/namespaces/default/services/",
                         &objects.services,
                         "services",
+                    )
+                })
+                .or_else(|| {
+                    by_name(
+                        "/api/v1/namespaces/default/configmaps/",
+                        &objects.config_maps,
+                        "configmaps",
+                    )
+                })
+                .or_else(|| {
+                    by_name(
+                        "/api/v1/namespaces/default/secrets/",
+                        &objects.secrets,
+                        "secrets",
                     )
                 })
                 .or_else(|| by_name("/api/v1/nodes/", &objects.nodes, "nodes"))
@@ -552,8 +597,11 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
     }
 }
 
-/// The API groups besides core: discovery.k8s.io (EndpointSlices) and
-/// autoscaling (HorizontalPodAutoscalers, v2 only).
+/// The API groups besides core, in a real API server's order (its group
+/// priorities: apps, autoscaling, batch, …, discovery.k8s.io), which is the
+/// order kubectl expands `get all` in: apps (Deployments, ReplicaSets,
+/// DaemonSets, StatefulSets), autoscaling (HorizontalPodAutoscalers, v2
+/// only), batch (Jobs, CronJobs), discovery.k8s.io (EndpointSlices).
 fn api_groups() -> Value {
     let version = json!({ "groupVersion": "discovery.k8s.io/v1", "version": "v1" });
     let autoscaling = json!({ "groupVersion": "autoscaling/v2", "version": "v2" });
@@ -567,6 +615,10 @@ fn api_groups() -> Value {
             "versions": [apps],
             "preferredVersion": apps,
         }, {
+            "name": "autoscaling",
+            "versions": [autoscaling],
+            "preferredVersion": autoscaling,
+        }, {
             "name": "batch",
             "versions": [batch],
             "preferredVersion": batch,
@@ -574,10 +626,6 @@ fn api_groups() -> Value {
             "name": "discovery.k8s.io",
             "versions": [version],
             "preferredVersion": version,
-        }, {
-            "name": "autoscaling",
-            "versions": [autoscaling],
-            "preferredVersion": autoscaling,
         }]
     })
 }
@@ -615,6 +663,14 @@ fn apps_v1_resources() -> Value {
         "apiVersion": "v1",
         "groupVersion": "apps/v1",
         "resources": [{
+            "name": "daemonsets",
+            "singularName": "daemonset",
+            "namespaced": true,
+            "kind": "DaemonSet",
+            "verbs": verbs,
+            "shortNames": ["ds"],
+            "categories": ["all"]
+        }, {
             "name": "deployments",
             "singularName": "deployment",
             "namespaced": true,
@@ -646,6 +702,14 @@ fn apps_v1_resources() -> Value {
             "version": "v1",
             "kind": "Scale",
             "verbs": ["get", "patch", "update"]
+        }, {
+            "name": "statefulsets",
+            "singularName": "statefulset",
+            "namespaced": true,
+            "kind": "StatefulSet",
+            "verbs": verbs,
+            "shortNames": ["sts"],
+            "categories": ["all"]
         }]
     })
 }
@@ -678,6 +742,16 @@ fn named_row(path: &str, objects: &Objects) -> Option<(u16, Value)> {
             "/api/v1/namespaces/default/configmaps/",
             &objects.config_map_table,
             "configmaps",
+        ),
+        (
+            "/apis/apps/v1/namespaces/default/daemonsets/",
+            &objects.daemon_set_table,
+            "daemonsets.apps",
+        ),
+        (
+            "/apis/apps/v1/namespaces/default/statefulsets/",
+            &objects.stateful_set_table,
+            "statefulsets.apps",
         ),
         (
             "/api/v1/namespaces/default/secrets/",
@@ -842,61 +916,44 @@ fn version() -> Value {
     })
 }
 
-/// The resources `kubectl describe pod` and `describe service` use.
+/// The core resources kubectl uses here, by name as a real API server
+/// lists them (so `get all` expands to pods, replicationcontrollers,
+/// services in that order: the resources with `categories: ["all"]`).
 fn core_v1_resources() -> Value {
+    let verbs = json!([
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+    ]);
+    let resource = |name: &str, singular: &str, kind: &str, short: &[&str], all: bool| {
+        let mut entry = json!({
+            "name": name,
+            "singularName": singular,
+            "namespaced": kind != "Node",
+            "kind": kind,
+            "verbs": verbs,
+        });
+        if !short.is_empty() {
+            entry["shortNames"] = json!(short);
+        }
+        if all {
+            entry["categories"] = json!(["all"]);
+        }
+        entry
+    };
     json!({
         "kind": "APIResourceList",
         "groupVersion": "v1",
         "resources": [
-            {
-                "name": "services",
-                "singularName": "service",
-                "namespaced": true,
-                "kind": "Service",
-                "verbs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
-                "shortNames": ["svc"],
-                "categories": ["all"]
-            },
-            {
-                "name": "configmaps",
-                "singularName": "configmap",
-                "namespaced": true,
-                "kind": "ConfigMap",
-                "verbs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
-                "shortNames": ["cm"]
-            },
-            {
-                "name": "secrets",
-                "singularName": "secret",
-                "namespaced": true,
-                "kind": "Secret",
-                "verbs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"]
-            },
-            {
-                "name": "events",
-                "singularName": "event",
-                "namespaced": true,
-                "kind": "Event",
-                "verbs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
-                "shortNames": ["ev"]
-            },
-            {
-                "name": "nodes",
-                "singularName": "node",
-                "namespaced": false,
-                "kind": "Node",
-                "verbs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
-                "shortNames": ["no"]
-            },
-            {
-                "name": "pods",
-                "singularName": "pod",
-                "namespaced": true,
-                "kind": "Pod",
-                "verbs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
-                "shortNames": ["po"],
-                "categories": ["all"]
-            },
+            resource("configmaps", "configmap", "ConfigMap", &["cm"], false),
+            resource("events", "event", "Event", &["ev"], false),
+            resource("nodes", "node", "Node", &["no"], false),
+            resource("pods", "pod", "Pod", &["po"], true),
             {
                 "name": "pods/eviction",
                 "singularName": "",
@@ -905,7 +962,10 @@ fn core_v1_resources() -> Value {
                 "version": "v1",
                 "kind": "Eviction",
                 "verbs": ["create"]
-            }
+            },
+            resource("replicationcontrollers", "replicationcontroller", "ReplicationController", &["rc"], true),
+            resource("secrets", "secret", "Secret", &[], false),
+            resource("services", "service", "Service", &["svc"], true),
         ]
     })
 }
@@ -1029,6 +1089,28 @@ fn labels_match(object: &Value, query: &str) -> bool {
         })
         .unwrap_or_default();
     selector.matches(&labels)
+}
+
+/// An empty list of `kind`, or as the Table kubectl asks for: one column
+/// and no rows, which kubectl prints as nothing.
+fn empty(kind: &str, api_version: &str, table: bool) -> Value {
+    if table {
+        return json!({
+            "kind": "Table",
+            "apiVersion": "meta.k8s.io/v1",
+            "metadata": { "resourceVersion": "1000" },
+            "columnDefinitions": [{
+                "name": "Name", "type": "string", "format": "name", "description": "", "priority": 0
+            }],
+            "rows": [],
+        });
+    }
+    json!({
+        "kind": kind,
+        "apiVersion": api_version,
+        "metadata": { "resourceVersion": "1000" },
+        "items": [],
+    })
 }
 
 fn bad_request(message: &str) -> Value {

@@ -680,3 +680,119 @@ pub fn secret_table(secrets: &[Value], now: i64) -> Value {
         rows,
     )
 }
+
+/// `metav1.FormatLabelSelector` of a `matchLabels` selector and
+/// `labels.FormatLabels` of a map: `k=v` sorted by key, joined by commas,
+/// `<none>` when empty.
+pub fn format_labels(labels: &Value) -> String {
+    let mut terms: Vec<String> = labels
+        .as_object()
+        .map(|map| {
+            map.iter()
+                .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or_default()))
+                .collect()
+        })
+        .unwrap_or_default();
+    terms.sort();
+    if terms.is_empty() {
+        "<none>".into()
+    } else {
+        terms.join(",")
+    }
+}
+
+/// `layoutContainerCells` of an object's pod template: the containers'
+/// names and images, each joined by commas.
+pub fn container_cells(object: &Value) -> [Value; 2] {
+    let containers = object["spec"]["template"]["spec"]["containers"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let join = |field: &str| {
+        containers
+            .iter()
+            .map(|c| c[field].as_str().unwrap_or_default().to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    [json!(join("name")), json!(join("image"))]
+}
+
+/// The Table the API server prints for `kubectl get statefulsets`
+/// (`printStatefulSet`: Name, Ready `readyReplicas/replicas`, Age; wide
+/// Containers, Images at priority 1).
+pub fn stateful_set_table(sets: &[Value], now: i64) -> Value {
+    let rows = sets
+        .iter()
+        .map(|object| {
+            let mut cells = vec![
+                json!(text(&object["metadata"], "name")),
+                json!(format!(
+                    "{}/{}",
+                    object["status"]["readyReplicas"].as_i64().unwrap_or(0),
+                    object["spec"]["replicas"].as_i64().unwrap_or(0)
+                )),
+                json!(since(&object["metadata"]["creationTimestamp"], now)),
+            ];
+            cells.extend(container_cells(object));
+            json!({ "cells": cells, "object": object })
+        })
+        .collect();
+    table(
+        vec![
+            column("Name", "string", 0),
+            column("Ready", "string", 0),
+            column("Age", "string", 0),
+            column("Containers", "string", 1),
+            column("Images", "string", 1),
+        ],
+        rows,
+    )
+}
+
+/// The Table the API server prints for `kubectl get daemonsets`
+/// (`printDaemonSet`: Name, Desired, Current, Ready, Up-to-date,
+/// Available from the status, Node Selector the template's
+/// `nodeSelector`, Age; wide Containers, Images, Selector at priority 1).
+pub fn daemon_set_table(sets: &[Value], now: i64) -> Value {
+    let rows = sets
+        .iter()
+        .map(|object| {
+            let status = &object["status"];
+            let count = |key: &str| json!(status[key].as_i64().unwrap_or(0));
+            let mut cells = vec![
+                json!(text(&object["metadata"], "name")),
+                count("desiredNumberScheduled"),
+                count("currentNumberScheduled"),
+                count("numberReady"),
+                count("updatedNumberScheduled"),
+                count("numberAvailable"),
+                json!(format_labels(
+                    &object["spec"]["template"]["spec"]["nodeSelector"]
+                )),
+                json!(since(&object["metadata"]["creationTimestamp"], now)),
+            ];
+            cells.extend(container_cells(object));
+            cells.push(json!(format_labels(
+                &object["spec"]["selector"]["matchLabels"]
+            )));
+            json!({ "cells": cells, "object": object })
+        })
+        .collect();
+    table(
+        vec![
+            column("Name", "string", 0),
+            column("Desired", "integer", 0),
+            column("Current", "integer", 0),
+            column("Ready", "integer", 0),
+            column("Up-to-date", "integer", 0),
+            column("Available", "integer", 0),
+            column("Node Selector", "string", 0),
+            column("Age", "string", 0),
+            column("Containers", "string", 1),
+            column("Images", "string", 1),
+            column("Selector", "string", 1),
+        ],
+        rows,
+    )
+}

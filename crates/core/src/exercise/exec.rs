@@ -118,6 +118,14 @@ pub struct ConfigObject {
     /// A Secret's `type` (`Opaque` when not written, the API's default);
     /// empty for a ConfigMap.
     pub secret_type: String,
+    /// The bytes the API server stores for each key held as bytes: every
+    /// key of a Secret (`data` decoded, `stringData` as UTF-8), a
+    /// ConfigMap's `binaryData` keys (decoded). `describe` prints these
+    /// sizes, never the values.
+    pub sizes: Vec<(String, usize)>,
+    /// `metadata.labels` and `metadata.annotations`, as written.
+    pub labels: Vec<(String, String)>,
+    pub annotations: Vec<(String, String)>,
 }
 
 /// The largest file `cat` prints (the exercises need a few lines).
@@ -850,9 +858,16 @@ pub fn config_objects(text: &str) -> Vec<ConfigObject> {
             continue;
         };
         let mut data: Vec<(String, String)> = Vec::new();
-        let mut put = |key: &str, value: String| match data.iter_mut().find(|(k, _)| k == key) {
-            Some(entry) => entry.1 = value,
-            None => data.push((key.to_string(), value)),
+        let mut sizes: Vec<(String, usize)> = Vec::new();
+        let mut put = |key: &str, value: String, size: Option<usize>| {
+            match data.iter_mut().find(|(k, _)| k == key) {
+                Some(entry) => entry.1 = value,
+                None => data.push((key.to_string(), value)),
+            }
+            sizes.retain(|(k, _)| k != key);
+            if let Some(size) = size {
+                sizes.push((key.to_string(), size));
+            }
         };
         let encoded = if kind == "Secret" {
             "data"
@@ -866,17 +881,34 @@ pub fn config_objects(text: &str) -> Vec<ConfigObject> {
         };
         for entry in root.get(encoded).and_then(Node::entries).unwrap_or(&[]) {
             let value = entry.value.as_str().unwrap_or("");
-            let decoded = base64_decode(value)
-                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-                .unwrap_or_default();
-            put(entry.key_str(), decoded);
-        }
-        for entry in root.get(plain).and_then(Node::entries).unwrap_or(&[]) {
+            let bytes = base64_decode(value).unwrap_or_default();
+            let size = bytes.len();
             put(
                 entry.key_str(),
-                entry.value.as_str().unwrap_or("").to_string(),
+                String::from_utf8_lossy(&bytes).into_owned(),
+                Some(size),
             );
         }
+        for entry in root.get(plain).and_then(Node::entries).unwrap_or(&[]) {
+            let value = entry.value.as_str().unwrap_or("").to_string();
+            // A Secret's `stringData` is stored as its UTF-8 bytes.
+            let size = (kind == "Secret").then_some(value.len());
+            put(entry.key_str(), value, size);
+        }
+        let pairs = |field: &str| -> Vec<(String, String)> {
+            root.get("metadata")
+                .and_then(|metadata| metadata.get(field))
+                .and_then(Node::entries)
+                .unwrap_or(&[])
+                .iter()
+                .map(|entry| {
+                    (
+                        entry.key_str().to_string(),
+                        entry.value.as_str().unwrap_or("").to_string(),
+                    )
+                })
+                .collect()
+        };
         let secret_type = match kind {
             "Secret" => root
                 .get("type")
@@ -890,6 +922,9 @@ pub fn config_objects(text: &str) -> Vec<ConfigObject> {
             name: name.to_string(),
             data,
             secret_type,
+            sizes,
+            labels: pairs("labels"),
+            annotations: pairs("annotations"),
         });
     }
     objects

@@ -15,7 +15,7 @@
 
 use super::describe::{events_section, multiline, pod_template, rfc1123z, tabwrite, Text};
 use super::events;
-use super::get_pods::table;
+use super::get_pods::{container_cells, listed_table};
 use super::human_duration;
 use crate::manifest::duration::Millis;
 use crate::manifest::model::PodSpec;
@@ -63,36 +63,61 @@ pub fn status_at(run: &Run, deployment: &DeploymentRun, at: Millis) -> Status {
 /// `kubectl get deploy`: `NAME READY UP-TO-DATE AVAILABLE AGE`, READY as
 /// `ready/desired`; empty when there is no Deployment.
 pub fn get_deployments(run: &Run, at: Millis) -> String {
-    if run.deployments.is_empty() {
-        return String::new();
+    listed_table(&deployment_rows(run, at, false))
+}
+
+/// The `-o wide` columns `printDeployment` and `printReplicaSet` add.
+const WIDE: [&str; 3] = ["CONTAINERS", "IMAGES", "SELECTOR"];
+
+/// [`get_deployments`]' header and rows (`get all` names them
+/// `deployment.apps/NAME`); `wide` adds CONTAINERS and IMAGES of the
+/// template at `at` (`layoutContainerCells`) and the SELECTOR
+/// (`printDeployment`'s `selector.String()`, [`selector`]).
+pub fn deployment_rows(run: &Run, at: Millis, wide: bool) -> Vec<Vec<String>> {
+    let mut header = vec!["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"];
+    if wide {
+        header.extend(WIDE);
     }
-    let mut rows = vec![["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"]
-        .map(String::from)
-        .to_vec()];
+    let mut rows = vec![header.into_iter().map(String::from).collect::<Vec<_>>()];
     // The API server lists by name.
     let mut deployments: Vec<&DeploymentRun> = run.deployments.iter().collect();
     crate::sort::sort_by(&mut deployments, |a, b| a.name.cmp(&b.name));
     for deployment in deployments {
         let status = status_at(run, deployment, at);
         let created = deployment.replicas.first().map_or(0, |(from, _)| *from);
-        rows.push(vec![
+        let mut row = vec![
             deployment.name.clone(),
             format!("{}/{}", status.ready, status.desired),
             status.updated.to_string(),
             status.available.to_string(),
             human_duration(at.saturating_sub(created)),
-        ]);
+        ];
+        if wide {
+            row.extend(container_cells(&template_at(deployment, at).containers));
+            row.push(selector(deployment));
+        }
+        rows.push(row);
     }
-    table(&rows)
+    rows
 }
 
 /// `kubectl get rs`: `NAME DESIRED CURRENT READY AGE` (spec, active pods,
 /// Ready pods), every ReplicaSet of every Deployment that exists at `at`,
 /// by name.
 pub fn get_replica_sets(run: &Run, at: Millis) -> String {
-    let mut rows = vec![["NAME", "DESIRED", "CURRENT", "READY", "AGE"]
-        .map(String::from)
-        .to_vec()];
+    listed_table(&replica_set_rows(run, at, false))
+}
+
+/// [`get_replica_sets`]' header and rows (`get all` names them
+/// `replicaset.apps/NAME`); `wide` adds its template's CONTAINERS and
+/// IMAGES and its SELECTOR (the Deployment's with `pod-template-hash`,
+/// [`replica_set_selector`]).
+pub fn replica_set_rows(run: &Run, at: Millis, wide: bool) -> Vec<Vec<String>> {
+    let mut header = vec!["NAME", "DESIRED", "CURRENT", "READY", "AGE"];
+    if wide {
+        header.extend(WIDE);
+    }
+    let mut rows = vec![header.into_iter().map(String::from).collect::<Vec<_>>()];
     for deployment in &run.deployments {
         for rs in deployment.replica_sets_at(at) {
             let active: Vec<_> = deployment
@@ -100,34 +125,45 @@ pub fn get_replica_sets(run: &Run, at: Millis) -> String {
                 .filter(|pod| pod.active_at(at))
                 .collect();
             let ready = active.iter().filter(|pod| pod.ready_at(at)).count();
-            rows.push(vec![
+            let mut row = vec![
                 rs.name.clone(),
                 rs.size_at(at).to_string(),
                 active.len().to_string(),
                 ready.to_string(),
                 human_duration(at.saturating_sub(rs.created)),
-            ]);
+            ];
+            if wide {
+                row.extend(container_cells(
+                    &replica_set_template(deployment, rs).containers,
+                ));
+                row.push(replica_set_selector(deployment, rs));
+            }
+            rows.push(row);
         }
-    }
-    if rows.len() == 1 {
-        return String::new();
     }
     // The API server lists by name.
     let header = rows.remove(0);
     crate::sort::sort_by(&mut rows, |a, b| a[0].cmp(&b[0]));
     rows.insert(0, header);
-    table(&rows)
+    rows
 }
 
 /// The Deployment's pod template at `at`: the written spec with the new
 /// ReplicaSet's images (a rollout changes only an image).
 pub fn template_at(deployment: &DeploymentRun, at: Millis) -> PodSpec {
-    let mut spec = deployment.pod.clone();
-    let images = deployment
+    match deployment
         .new_replica_set_at(at)
         .or_else(|| deployment.replica_sets.last())
-        .map(|rs| rs.images.as_slice())
-        .unwrap_or_default();
+    {
+        Some(rs) => replica_set_template(deployment, rs),
+        None => deployment.pod.clone(),
+    }
+}
+
+/// A ReplicaSet's pod template: the written spec with its images.
+pub fn replica_set_template(deployment: &DeploymentRun, rs: &ReplicaSetRun) -> PodSpec {
+    let mut spec = deployment.pod.clone();
+    let images = rs.images.as_slice();
     for container in &mut spec.containers {
         let image = images
             .iter()
@@ -154,6 +190,17 @@ pub fn revision_at(deployment: &DeploymentRun, at: Millis) -> usize {
         },
         |rs| rs.revision_at(at),
     )
+}
+
+/// A Deployment's ReplicaSet's selector printed as [`selector`] prints
+/// the Deployment's: its `matchLabels` with `pod-template-hash` added
+/// (`pkg/controller/deployment/sync.go` `getNewReplicaSet`,
+/// `labelsutil.CloneSelectorAndAddLabel`).
+pub fn replica_set_selector(deployment: &DeploymentRun, rs: &ReplicaSetRun) -> String {
+    let mut labels = deployment.labels.clone();
+    labels.retain(|(key, _)| key != "pod-template-hash");
+    labels.push(("pod-template-hash".to_string(), rs.hash.clone()));
+    super::service::format_labels(&labels)
 }
 
 /// `metav1.LabelSelectorAsSelector` of `matchLabels` printed: the terms
@@ -341,8 +388,6 @@ pub fn describe_replica_set(
     let mut labels = deployment.labels.clone();
     labels.retain(|(key, _)| key != "pod-template-hash");
     labels.push(("pod-template-hash".to_string(), rs.hash.clone()));
-    let mut sorted = labels.clone();
-    crate::sort::sort_by(&mut sorted, |a, b| a.0.cmp(&b.0));
     let key_value = |entries: &[(String, String)]| {
         entries
             .iter()
@@ -352,8 +397,10 @@ pub fn describe_replica_set(
     let mut text = Text::default();
     text.line(0, &format!("Name:\t{}", rs.name));
     text.line(0, "Namespace:\tdefault");
-    let selector: Vec<String> = sorted.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    text.line(0, &format!("Selector:\t{}", selector.join(",")));
+    text.line(
+        0,
+        &format!("Selector:\t{}", replica_set_selector(deployment, rs)),
+    );
     multiline(&mut text, "Labels", key_value(&labels));
     let desired = deployment.replicas_at(at);
     let annotations = [

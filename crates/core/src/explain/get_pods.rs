@@ -240,6 +240,44 @@ pub fn table(rows: &[Vec<String>]) -> String {
     out
 }
 
+/// `layoutContainerCells` (`pkg/printers/internalversion/printers.go`): the
+/// containers' names and images, each joined by commas, the CONTAINERS and
+/// IMAGES cells of a controller's `-o wide` row (Deployments, ReplicaSets,
+/// Jobs, CronJobs).
+pub fn container_cells(containers: &[crate::manifest::model::Container]) -> [String; 2] {
+    let names: Vec<&str> = containers.iter().map(|c| c.name.as_str()).collect();
+    let images: Vec<&str> = containers
+        .iter()
+        .map(|c| c.image.as_ref().map_or("", |image| image.value.as_str()))
+        .collect();
+    [names.join(","), images.join(",")]
+}
+
+/// [`table`] of a kind's header and rows, or nothing when there are no
+/// rows: kubectl prints no header for an empty list (cli-runtime
+/// `printers.printTable`), so a list command then says `No resources
+/// found` and `get all` leaves the kind out.
+pub fn listed_table(rows: &[Vec<String>]) -> String {
+    if rows.len() <= 1 {
+        return String::new();
+    }
+    table(rows)
+}
+
+/// The rows with each object's NAME written `KIND/NAME` (`pod/x`,
+/// `deployment.apps/x`), the header kept: what kubectl prints when several
+/// kinds are asked for at once (`get pods,svc`, `get all`; kubectl
+/// `pkg/cmd/get/get.go` `printWithKind`, the name from the mapping's
+/// `GroupKind`, lower case).
+pub fn with_kind(mut rows: Vec<Vec<String>>, kind: &str) -> Vec<Vec<String>> {
+    for row in rows.iter_mut().skip(1) {
+        if let Some(name) = row.first_mut() {
+            *name = format!("{kind}/{name}");
+        }
+    }
+    rows
+}
+
 #[cfg(test)]
 mod tests {
     use crate::sim::{simulate, Options};

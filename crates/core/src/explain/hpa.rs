@@ -32,7 +32,7 @@
 
 use super::describe::{events_section, rfc1123z, tabwrite, Text};
 use super::events;
-use super::get_pods::table;
+use super::get_pods::listed_table;
 use super::human_duration;
 use crate::manifest::duration::Millis;
 use crate::manifest::hpa::{MetricSource, MetricSpec, Rules, SelectPolicy, Target};
@@ -244,10 +244,13 @@ pub fn targets(autoscaler: &AutoscalerRun, status: Option<&Pass>) -> String {
 /// has no HPA (kubectl then prints `No resources found in default
 /// namespace.` on stderr).
 pub fn get_hpa(run: &Run, at: Millis) -> String {
+    listed_table(&hpa_rows(run, at))
+}
+
+/// [`get_hpa`]'s header and rows (`get all` names them
+/// `horizontalpodautoscaler.autoscaling/NAME`).
+pub fn hpa_rows(run: &Run, at: Millis) -> Vec<Vec<String>> {
     let mut autoscalers: Vec<&AutoscalerRun> = run.autoscalers.iter().collect();
-    if autoscalers.is_empty() {
-        return String::new();
-    }
     crate::sort::sort_by(&mut autoscalers, |a, b| a.name.cmp(&b.name));
     let header = [
         "NAME",
@@ -259,7 +262,7 @@ pub fn get_hpa(run: &Run, at: Millis) -> String {
         "AGE",
     ]
     .map(String::from);
-    let rows: Vec<Vec<String>> = std::iter::once(header.to_vec())
+    std::iter::once(header.to_vec())
         .chain(autoscalers.into_iter().map(|autoscaler| {
             let status = status_at(autoscaler, at);
             vec![
@@ -272,8 +275,7 @@ pub fn get_hpa(run: &Run, at: Millis) -> String {
                 human_duration(at),
             ]
         }))
-        .collect();
-    table(&rows)
+        .collect()
 }
 
 /// Go's `%q` for a metric name: quoted, `"` and `\` escaped, control

@@ -33,7 +33,7 @@ use super::describe::{
     events_section, multiline, pod_ready_at, pod_template, rfc1123z, tabwrite, Text,
 };
 use super::events::{self, EPOCH_UNIX_SECONDS};
-use super::get_pods::table;
+use super::get_pods::listed_table;
 use super::human_duration;
 use crate::manifest::duration::Millis;
 use crate::manifest::model::{Workload, WorkloadKind};
@@ -233,16 +233,9 @@ fn completions_parallelism(workload: Option<&Workload>) -> (Option<i64>, i64) {
     }
 }
 
-/// `layoutContainerCells`: the containers' names and images, each joined
-/// by commas.
+/// `layoutContainerCells` of the workload's template.
 fn container_cells(workload: Option<&Workload>) -> [String; 2] {
-    let containers = workload.map_or(&[][..], |w| w.pod.containers.as_slice());
-    let names: Vec<&str> = containers.iter().map(|c| c.name.as_str()).collect();
-    let images: Vec<&str> = containers
-        .iter()
-        .map(|c| c.image.as_ref().map_or("", |image| image.value.as_str()))
-        .collect();
-    [names.join(","), images.join(",")]
+    super::get_pods::container_cells(workload.map_or(&[][..], |w| w.pod.containers.as_slice()))
 }
 
 const WIDE: [&str; 3] = ["CONTAINERS", "IMAGES", "SELECTOR"];
@@ -257,6 +250,17 @@ pub fn get_jobs(
     name: Option<&str>,
     wide: bool,
 ) -> String {
+    listed_table(&job_rows(run, reading, at, name, wide))
+}
+
+/// [`get_jobs`]' header and rows (`get all` names them `job.batch/NAME`).
+pub fn job_rows(
+    run: &Run,
+    reading: &Reading,
+    at: Millis,
+    name: Option<&str>,
+    wide: bool,
+) -> Vec<Vec<String>> {
     let mut header = vec!["NAME", "STATUS", "COMPLETIONS", "DURATION", "AGE"];
     if wide {
         header.extend(WIDE);
@@ -295,10 +299,7 @@ pub fn get_jobs(
         }
         rows.push(row);
     }
-    if rows.len() == 1 {
-        return String::new();
-    }
-    table(&rows)
+    rows
 }
 
 /// `status.lastScheduleTime` of the CronJob `name` at `at`: the scheduled
@@ -338,6 +339,18 @@ pub fn get_cron_jobs(
     name: Option<&str>,
     wide: bool,
 ) -> String {
+    listed_table(&cron_job_rows(run, reading, at, name, wide))
+}
+
+/// [`get_cron_jobs`]' header and rows (`get all` names them
+/// `cronjob.batch/NAME`).
+pub fn cron_job_rows(
+    run: &Run,
+    reading: &Reading,
+    at: Millis,
+    name: Option<&str>,
+    wide: bool,
+) -> Vec<Vec<String>> {
     let mut header = vec![
         "NAME",
         "SCHEDULE",
@@ -371,10 +384,7 @@ pub fn get_cron_jobs(
         }
         rows.push(row);
     }
-    if rows.len() == 1 {
-        return String::new();
-    }
-    table(&rows)
+    rows
 }
 
 fn title_bool(value: bool) -> &'static str {
@@ -760,7 +770,7 @@ mod tests {
         let run = simulate(CRONS, &Options { until: Some(at) });
         let context = ExecContext::new(CRONS, &run);
         let offer = |line: &str| kubectl::session::complete(&context, line, at, false).candidates;
-        assert_eq!(offer("kubectl describe c"), ["cronjob"]);
+        assert_eq!(offer("kubectl describe cr"), ["cronjob"]);
         assert_eq!(offer("kubectl get cr"), ["cronjobs"]);
         assert_eq!(offer("kubectl get cronjobs r"), ["replace"]);
         assert_eq!(offer("kubectl describe job replace"), ["replace-29453763"]);

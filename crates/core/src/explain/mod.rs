@@ -14,6 +14,7 @@ pub mod pod_object;
 pub mod printers;
 pub mod replicas;
 pub mod service;
+pub mod sets;
 pub mod timeline;
 pub mod traffic;
 

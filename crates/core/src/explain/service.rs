@@ -509,7 +509,7 @@ pub fn format_labels(labels: &[(String, String)]) -> String {
 /// last-applied configuration skipped; a value longer than 140 bytes with
 /// its key, or of several lines, goes under its key, each line cut at 138
 /// bytes + `...`.
-fn annotations(text: &mut Text, annotations: &[(String, String)]) {
+pub(crate) fn annotations(text: &mut Text, annotations: &[(String, String)]) {
     const MAX: usize = 140;
     let mut entries: Vec<&(String, String)> = annotations
         .iter()

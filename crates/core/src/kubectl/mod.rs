@@ -14,6 +14,7 @@
 
 mod act;
 pub mod columns;
+pub mod config;
 pub mod jsonpath;
 pub mod parse;
 pub mod selector;
@@ -25,9 +26,12 @@ pub mod watch;
 use crate::exercise::exec::ExecContext;
 use crate::exercise::interview;
 use crate::explain::printers::{self, Value};
-use crate::explain::{deployment, describe, events, get_pods, hpa, job, logs, pod_object, service};
+use crate::explain::{
+    deployment, describe, events, get_pods, hpa, job, logs, pod_object, service, sets,
+};
 use crate::i18n::Text;
 use crate::manifest::duration::Millis;
+use crate::manifest::model::WorkloadKind;
 use crate::sim::PodRun;
 use crate::text;
 
@@ -247,53 +251,29 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
             ..
         } => watch::get_pods(context, name.as_deref(), *format == Format::Wide, at),
         Command::Get {
-            kind, more, format, ..
-        } if !more.is_empty() => {
-            // kubectl prints each type's table, flushed apart and separated
-            // by a blank line, its names as `TYPE/NAME` (`printWithKind`
-            // when several types are asked for; get.go's separatorWriter).
-            let wide = *format == Format::Wide;
-            let mut tables = Vec::new();
-            for kind in std::iter::once(*kind).chain(more.iter().copied()) {
-                let output = match kind {
-                    Kind::Pod => get_pods(
-                        context,
-                        &PodsQuery {
-                            name: None,
-                            format: *format,
-                            template: "",
-                            selector: None,
-                            all_namespaces: false,
-                            no_headers: false,
-                            show_labels: false,
-                            sort_by: None,
-                            with_kind: true,
-                        },
-                        at,
-                    ),
-                    _ => get_services(run, None, wide, true, at),
-                };
-                if output.exit_code == 0 && !output.stdout.is_empty() {
-                    tables.push(output.stdout);
-                }
-            }
-            if tables.is_empty() {
-                Output::none_found("default")
-            } else {
-                Output::out(tables.join("\n"))
-            }
-        }
+            kind,
+            more,
+            format,
+            all,
+            ..
+        } if !more.is_empty() => get_several(
+            context,
+            std::iter::once(*kind).chain(more.iter().copied()),
+            *format == Format::Wide,
+            *all,
+            at,
+        ),
         Command::Get {
             kind: Kind::Service,
             name,
             format,
             ..
-        } => get_services(run, name.as_deref(), *format == Format::Wide, false, at),
+        } => get_services(run, name.as_deref(), *format == Format::Wide, at),
         Command::Get {
             kind: kind @ (Kind::ConfigMap | Kind::Secret),
             name,
             ..
-        } => get_config_objects(context, *kind, name.as_deref(), at),
+        } => config::get(context, *kind, name.as_deref(), at),
         Command::Get {
             kind: Kind::Pod,
             name,
@@ -333,12 +313,22 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
         )),
         Command::Get {
             kind: Kind::Deployment,
+            format,
             ..
-        } => listed(deployment::get_deployments(run, at)),
+        } => listed(get_pods::listed_table(&deployment::deployment_rows(
+            run,
+            at,
+            *format == Format::Wide,
+        ))),
         Command::Get {
             kind: Kind::ReplicaSet,
+            format,
             ..
-        } => listed(deployment::get_replica_sets(run, at)),
+        } => listed(get_pods::listed_table(&deployment::replica_set_rows(
+            run,
+            at,
+            *format == Format::Wide,
+        ))),
         Command::Get {
             kind: Kind::Hpa, ..
         } => listed(hpa::get_hpa(run, at)),
@@ -346,6 +336,24 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
             kind: Kind::EndpointSlice,
             ..
         } => listed(service::get_endpointslices(run, &run.services, at)),
+        Command::Get {
+            kind: kind @ (Kind::StatefulSet | Kind::DaemonSet),
+            name,
+            format,
+            ..
+        } => {
+            let wide = *format == Format::Wide;
+            let reading = &context.reading;
+            let rows = if *kind == Kind::StatefulSet {
+                sets::stateful_set_rows(run, reading, at, name.as_deref(), wide)
+            } else {
+                sets::daemon_set_rows(run, reading, at, name.as_deref(), wide)
+            };
+            match name {
+                Some(name) if rows.len() <= 1 => not_found(*kind, name),
+                _ => listed(get_pods::listed_table(&rows)),
+            }
+        }
         Command::Get {
             kind: kind @ (Kind::Job | Kind::CronJob),
             name,
@@ -449,6 +457,10 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
                 job::describe_cron_job(run, c, at)
             })
         }
+        Command::Describe {
+            kind: kind @ (Kind::ConfigMap | Kind::Secret),
+            name,
+        } => config::describe(context, *kind, name.as_deref(), namespace),
         Command::Describe { kind, .. } => Output::note(
             parse::not_emulated_text(&format!("describe {}", kind.plural())),
             1,
@@ -528,28 +540,132 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
     }
 }
 
+/// `kubectl get TYPE,TYPE… [-o wide]` and `kubectl get all`: each kind's
+/// table printed by its own renderer, the names as `KIND/NAME`
+/// (`get_pods::with_kind`), each table flushed apart and separated from
+/// the one before by a blank line, a kind without objects left out (get.go
+/// `(*GetOptions).Run`: a new printer per mapping, `separatorWriter`, and
+/// `printTable`, which prints no header for an empty list); nothing at all
+/// is kubectl's `No resources found in default namespace.`.
+///
+/// `get all` (`all`) also lists the ReplicaSets written in the text in
+/// kubectl; podlab does not print them (`get rs` lists a Deployment's) and
+/// says so in a note.
+fn get_several(
+    context: &ExecContext,
+    kinds: impl Iterator<Item = Kind>,
+    wide: bool,
+    all: bool,
+    at: Millis,
+) -> Output {
+    let run = context.run;
+    let reading = &context.reading;
+    let mut tables = Vec::new();
+    for kind in kinds {
+        let rows = match kind {
+            Kind::Pod => {
+                let query = PodsQuery {
+                    name: None,
+                    format: if wide { Format::Wide } else { Format::Table },
+                    template: "",
+                    selector: None,
+                    all_namespaces: false,
+                    no_headers: false,
+                    show_labels: false,
+                    sort_by: None,
+                    with_kind: true,
+                };
+                let output = get_pods(context, &query, at);
+                if output.exit_code == 0 && !output.stdout.is_empty() {
+                    tables.push(output.stdout);
+                }
+                continue;
+            }
+            Kind::Service => get_pods::with_kind(service_rows(run, None, wide, at), "service"),
+            Kind::Deployment => get_pods::with_kind(
+                deployment::deployment_rows(run, at, wide),
+                "deployment.apps",
+            ),
+            Kind::ReplicaSet => get_pods::with_kind(
+                deployment::replica_set_rows(run, at, wide),
+                "replicaset.apps",
+            ),
+            Kind::Hpa => get_pods::with_kind(
+                hpa::hpa_rows(run, at),
+                "horizontalpodautoscaler.autoscaling",
+            ),
+            Kind::StatefulSet => get_pods::with_kind(
+                sets::stateful_set_rows(run, reading, at, None, wide),
+                "statefulset.apps",
+            ),
+            Kind::DaemonSet => get_pods::with_kind(
+                sets::daemon_set_rows(run, reading, at, None, wide),
+                "daemonset.apps",
+            ),
+            Kind::CronJob => get_pods::with_kind(
+                job::cron_job_rows(run, reading, at, None, wide),
+                "cronjob.batch",
+            ),
+            Kind::Job => {
+                get_pods::with_kind(job::job_rows(run, reading, at, None, wide), "job.batch")
+            }
+            _ => continue,
+        };
+        let table = get_pods::listed_table(&rows);
+        if !table.is_empty() {
+            tables.push(table);
+        }
+    }
+    let mut output = if tables.is_empty() {
+        Output::none_found("default")
+    } else {
+        Output::out(tables.join("\n"))
+    };
+    if all {
+        let mut left_out: Vec<String> = reading
+            .workloads
+            .iter()
+            .filter(|workload| workload.kind == WorkloadKind::ReplicaSet)
+            .map(|workload| format!("replicaset.apps/{}", workload.name))
+            .collect();
+        crate::sort::sort(&mut left_out);
+        if !left_out.is_empty() {
+            let names = left_out.join(", ");
+            output.notes.push(text!(
+                "kubectl would also list {names}: podlab does not list the ReplicaSets written in the text, only a Deployment's",
+                "kubectl 還會列出 {names}：podlab 不會列出文字中寫的 ReplicaSet，只列出 Deployment 的"
+            ));
+        }
+    }
+    output
+}
+
 /// `kubectl get services [NAME] [-o wide]`: the Services of the text, by
-/// name (the API server's order), each row `service::service_row`;
-/// `with_kind` names them `service/NAME`.
-fn get_services(
+/// name (the API server's order), each row `service::service_row`.
+fn get_services(run: &crate::sim::Run, name: Option<&str>, wide: bool, at: Millis) -> Output {
+    let rows = service_rows(run, name, wide, at);
+    if rows.len() <= 1 {
+        return match name {
+            Some(name) => not_found(Kind::Service, name),
+            None => Output::none_found("default"),
+        };
+    }
+    Output::out(get_pods::table(&rows))
+}
+
+/// [`get_services`]' header and rows, by name.
+fn service_rows(
     run: &crate::sim::Run,
     name: Option<&str>,
     wide: bool,
-    with_kind: bool,
     at: Millis,
-) -> Output {
+) -> Vec<Vec<String>> {
     let mut services: Vec<_> = run
         .services
         .iter()
         .filter(|service| name.is_none_or(|name| service.name == name))
         .collect();
     services.sort_by(|a, b| a.name.cmp(&b.name));
-    if services.is_empty() {
-        return match name {
-            Some(name) => not_found(Kind::Service, name),
-            None => Output::none_found("default"),
-        };
-    }
     let mut header = vec![
         "NAME",
         "TYPE",
@@ -563,73 +679,9 @@ fn get_services(
     }
     let mut rows = vec![header.into_iter().map(String::from).collect::<Vec<_>>()];
     for service in services {
-        let mut row = service::service_row(run, service, at, wide);
-        if with_kind {
-            if let Some(first) = row.first_mut() {
-                *first = format!("service/{first}");
-            }
-        }
-        rows.push(row);
+        rows.push(service::service_row(run, service, at, wide));
     }
-    Output::out(get_pods::table(&rows))
-}
-
-/// `kubectl get configmaps|secrets [NAME]`: the text's ConfigMaps or
-/// Secrets, by name, as `printConfigMap` (NAME, DATA, AGE) and
-/// `printSecret` (NAME, TYPE, DATA, AGE) print them
-/// (`pkg/printers/internalversion/printers.go`); DATA counts the keys
-/// (`data` and `binaryData`, or a Secret's `data` with `stringData` merged
-/// in, as the API server stores it); values are never shown. Every
-/// namespace also holds `kube-root-ca.crt` (one key, `ca.crt`), which the
-/// root-ca-cert-publisher controller writes when the namespace appears
-/// (`pkg/controller/certificates/rootcacertpublisher`) and every pod's
-/// token volume projects; the text's objects and it exist from 0.
-fn get_config_objects(context: &ExecContext, kind: Kind, name: Option<&str>, at: Millis) -> Output {
-    let wanted = if kind == Kind::Secret {
-        "Secret"
-    } else {
-        "ConfigMap"
-    };
-    let mut rows: Vec<(String, String, usize)> = context
-        .objects
-        .iter()
-        .filter(|object| object.kind == wanted)
-        .map(|object| {
-            (
-                object.name.clone(),
-                object.secret_type.clone(),
-                object.data.len(),
-            )
-        })
-        .collect();
-    if kind == Kind::ConfigMap && !rows.iter().any(|(n, _, _)| n == "kube-root-ca.crt") {
-        rows.push(("kube-root-ca.crt".into(), String::new(), 1));
-    }
-    rows.retain(|(n, _, _)| name.is_none_or(|name| n == name));
-    rows.sort_by(|a, b| a.0.cmp(&b.0));
-    rows.dedup_by(|a, b| a.0 == b.0);
-    if rows.is_empty() {
-        return match name {
-            Some(name) => not_found(kind, name),
-            None => Output::none_found("default"),
-        };
-    }
-    let age = crate::explain::human_duration(at);
-    let header: &[&str] = if kind == Kind::Secret {
-        &["NAME", "TYPE", "DATA", "AGE"]
-    } else {
-        &["NAME", "DATA", "AGE"]
-    };
-    let mut table = vec![header.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
-    for (name, secret_type, count) in rows {
-        let mut row = vec![name];
-        if kind == Kind::Secret {
-            row.push(secret_type);
-        }
-        row.extend([count.to_string(), age.clone()]);
-        table.push(row);
-    }
-    Output::out(get_pods::table(&table))
+    rows
 }
 
 /// A list command's table, or kubectl's empty-list line.

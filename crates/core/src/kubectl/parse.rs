@@ -33,6 +33,8 @@ pub enum Kind {
     EndpointSlice,
     ConfigMap,
     Secret,
+    StatefulSet,
+    DaemonSet,
     /// A type the API server has that podlab does not model (its plural).
     Other(&'static str),
 }
@@ -53,6 +55,8 @@ impl Kind {
             Kind::EndpointSlice => "endpointslices.discovery.k8s.io",
             Kind::ConfigMap => "configmaps",
             Kind::Secret => "secrets",
+            Kind::StatefulSet => "statefulsets.apps",
+            Kind::DaemonSet => "daemonsets.apps",
             Kind::Other(plural) => plural,
         }
     }
@@ -94,6 +98,12 @@ const KINDS: &[(&str, Kind)] = &[
     ("cm", Kind::ConfigMap),
     ("secrets", Kind::Secret),
     ("secret", Kind::Secret),
+    ("statefulsets", Kind::StatefulSet),
+    ("statefulset", Kind::StatefulSet),
+    ("sts", Kind::StatefulSet),
+    ("daemonsets", Kind::DaemonSet),
+    ("daemonset", Kind::DaemonSet),
+    ("ds", Kind::DaemonSet),
 ];
 
 /// Types of a real cluster that podlab does not model: kubectl would list
@@ -101,8 +111,6 @@ const KINDS: &[(&str, Kind)] = &[
 /// lacks them). Plural, then its other names.
 const OTHER_KINDS: &[&[&str]] = &[
     &["namespaces", "namespace", "ns"],
-    &["statefulsets", "statefulset", "sts"],
-    &["daemonsets", "daemonset", "ds"],
     &["persistentvolumeclaims", "persistentvolumeclaim", "pvc"],
     &["persistentvolumes", "persistentvolume", "pv"],
     &["serviceaccounts", "serviceaccount", "sa"],
@@ -156,8 +164,10 @@ pub fn kind(word: &str) -> Option<Kind> {
         })
 }
 
-/// The resource type words a completer offers (one per type podlab models).
+/// The resource type words a completer offers after `get` (one per type
+/// podlab models, and the `all` category).
 pub const RESOURCE_WORDS: &[&str] = &[
+    "all",
     "pods",
     "nodes",
     "events",
@@ -170,6 +180,8 @@ pub const RESOURCE_WORDS: &[&str] = &[
     "endpointslices",
     "configmaps",
     "secrets",
+    "statefulsets",
+    "daemonsets",
 ];
 
 /// `get`'s output formats.
@@ -210,6 +222,8 @@ pub enum Command {
         template: Option<String>,
         /// More types listed with the first (`get pods,svc`).
         more: Vec<Kind>,
+        /// `get all`: the `all` category (`get::ALL`, in `kind` and `more`).
+        all: bool,
     },
     Describe {
         kind: Kind,
@@ -322,8 +336,8 @@ pub enum Refusal {
 /// The commands podlab emulates, in the order a note lists them.
 pub const EMULATED: &str = "get pods|nodes|events|deploy|rs|hpa|endpointslices, get pod NAME, \
 get jobs|cronjobs [NAME] [-o wide], get pod[s] [NAME] -o yaml|json|name|jsonpath=…|custom-columns=…, \
-get pods -l SELECTOR -A --no-headers --show-labels --sort-by=FIELD, get svc, get pods,svc, get configmaps|secrets [NAME], \
-describe pod|node|deployment|rs|job|cronjob|hpa|service, logs [-f], exec, top pod|node, rollout status, rollout restart|undo deployment, apply -f, \
+get pods -l SELECTOR -A --no-headers --show-labels --sort-by=FIELD, get svc, get pods,svc, get all, get configmaps|secrets [NAME], get sts|ds [NAME] [-o wide], \
+describe pod|node|deployment|rs|job|cronjob|hpa|service|configmap|secret, logs [-f], exec, top pod|node, rollout status, rollout restart|undo deployment, apply -f, \
 delete pod NAME [--grace-period=N] [--force], scale deploy|rs NAME --replicas=N, cordon|uncordon NODE, drain NODE --ignore-daemonsets, \
 set resources deploy NAME [-c C] --limits=…|--requests=…, set image deploy/NAME C=IMAGE, patch deploy NAME -p '{…}' [--type merge]";
 
@@ -777,6 +791,8 @@ fn describe(words: &[String]) -> Result<Parsed, Refusal> {
             | Kind::CronJob
             | Kind::Hpa
             | Kind::Service
+            | Kind::ConfigMap
+            | Kind::Secret
     ) {
         return Err(not_emulated(&format!("describe {}", kind.plural())));
     }

@@ -693,20 +693,7 @@ fn kubectl_candidates(context: &ExecContext, before: &[&str], at: Millis) -> Vec
         _ => &["-n"],
     };
     let mut offered = match (*command, positional) {
-        ("get", 0) => strings(&[
-            "pods",
-            "nodes",
-            "events",
-            "deployments",
-            "replicasets",
-            "jobs",
-            "cronjobs",
-            "hpa",
-            "services",
-            "endpointslices",
-            "configmaps",
-            "secrets",
-        ]),
+        ("get", 0) => strings(parse::RESOURCE_WORDS),
         ("describe", 0) => strings(&[
             "pod",
             "node",
@@ -716,6 +703,8 @@ fn kubectl_candidates(context: &ExecContext, before: &[&str], at: Millis) -> Vec
             "cronjob",
             "hpa",
             "service",
+            "configmap",
+            "secret",
         ]),
         ("top", 0) => strings(&["pod", "node"]),
         ("rollout", 0) => strings(&["status"]),

@@ -37,6 +37,7 @@ fn get(kind: Kind, name: Option<&str>, format: Format) -> Command {
         no_headers: false,
         template: None,
         more: Vec::new(),
+        all: false,
     }
 }
 
@@ -111,6 +112,7 @@ fn every_accepted_form_parses() {
                 no_headers: false,
                 template: None,
                 more: Vec::new(),
+                all: false,
             }
     );
     assert!(
@@ -128,6 +130,7 @@ fn every_accepted_form_parses() {
                 no_headers: false,
                 template: None,
                 more: Vec::new(),
+                all: false,
             }
     );
     for line in [
@@ -292,7 +295,17 @@ fn what_kubectl_has_and_podlab_does_not_gets_a_note() {
         "drain n --dry-run=client",
         "delete svc s",
         "get cm -o yaml",
-        "describe secrets",
+        "describe all",
+        "get all -o yaml",
+        "get all -o name",
+        "get all -l app=x",
+        "get all -A",
+        "get all --no-headers",
+        "get all --show-labels",
+        "get all --sort-by=.metadata.name",
+        "get all model-api",
+        "get all,cm",
+        "get pods,all",
         "get nodes -A",
         "get nodes -w",
         "get pods -w -o yaml",
@@ -545,4 +558,237 @@ spec:
     assert!(top.notes[0].en.contains("cpu model"));
     let loading = super::run(&context, "top pod api", 10_000);
     assert!(loading.stdout.contains("2000m"), "{}", loading.stdout);
+}
+
+/// `get all` is the `all` category: podlab's kinds in discovery's order
+/// (pods, services, deployments, replicasets, horizontalpodautoscalers,
+/// cronjobs, jobs), through the same path as `get pods,svc`; kubectl's own
+/// refusal of a watch on several types; a note for the printers and flags
+/// podlab does not apply to every kind, naming the line.
+#[test]
+fn get_all_is_the_all_category() {
+    let Command::Get {
+        kind, more, all, ..
+    } = parsed("get all -o wide")
+    else {
+        panic!("get all is a get");
+    };
+    assert!(all && kind == Kind::Pod);
+    assert!(
+        more == [
+            Kind::Service,
+            Kind::DaemonSet,
+            Kind::Deployment,
+            Kind::ReplicaSet,
+            Kind::StatefulSet,
+            Kind::Hpa,
+            Kind::CronJob,
+            Kind::Job
+        ]
+    );
+    for line in ["get all -w", "get pods,svc --watch"] {
+        assert_eq!(
+            kubectl_error(line),
+            "error: you may only specify a single resource type\n",
+            "{line}"
+        );
+    }
+    for (line, what) in [
+        ("get all -o yaml", "get all with flags other than -o wide"),
+        ("get all -l app=x", "get all with flags other than -o wide"),
+        (
+            "get pods,svc -A",
+            "get pods,services with flags other than -o wide",
+        ),
+        ("get all x", "get all NAME"),
+    ] {
+        let Err(Refusal::NotEmulated(note)) = parse(line) else {
+            panic!("{line}: a note");
+        };
+        assert!(note.en.contains(what), "{line}: {}", note.en);
+        assert!(note.zh_tw.contains(what), "{line}: {}", note.zh_tw);
+    }
+}
+
+/// `get all` over runs: each kind's table apart, names as `KIND/NAME`, a
+/// kind without objects left out, kubectl's empty-list line when nothing
+/// exists; the DaemonSets' and StatefulSets' tables; a ReplicaSet
+/// written in the text named in a note; `-o wide` as each kind's `-o
+/// wide`.
+#[test]
+fn get_all_prints_each_kind_that_has_objects() {
+    let at = 720_000;
+    let run = simulate(CRASH_LOOP, &Options { until: Some(at) });
+    let context = ExecContext::new(CRASH_LOOP, &run);
+    let all = super::run(&context, "get all", at);
+    let tables: Vec<&str> = all.stdout.split("\n\n").collect();
+    assert_eq!(tables.len(), 3, "{}", all.stdout);
+    assert!(tables[0].starts_with("NAME ") && tables[0].contains("\npod/model-api-"));
+    assert!(
+        tables[1].contains("\ndeployment.apps/model-api "),
+        "{}",
+        tables[1]
+    );
+    assert!(
+        tables[2].contains("\nreplicaset.apps/model-api-"),
+        "{}",
+        tables[2]
+    );
+    // The Deployment's table is `get deploy`'s, its names written apart:
+    // the NAME column widens, the other columns keep their cells.
+    let deploy = super::run(&context, "get deploy", at).stdout;
+    let cells = |table: &str| -> Vec<String> {
+        table
+            .lines()
+            .map(|line| {
+                line.split_whitespace()
+                    .skip(1)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    };
+    assert_eq!(cells(tables[1]), cells(&deploy));
+    assert!(all.notes.is_empty() && all.exit_code == 0 && all.stderr.is_empty());
+    // `-o wide`: the Deployment's and ReplicaSet's CONTAINERS, IMAGES
+    // and SELECTOR, as `get deploy -o wide` prints them.
+    let wide = super::run(&context, "get all -o wide", at);
+    assert!(wide.notes.is_empty() && wide.exit_code == 0);
+    let deploy = super::run(&context, "get deploy -o wide", at).stdout;
+    assert!(
+        deploy.starts_with("NAME ") && deploy.contains(" CONTAINERS "),
+        "{deploy}"
+    );
+    assert!(deploy.trim_end().ends_with(" app=model-api"), "{deploy}");
+    let tables: Vec<&str> = wide.stdout.split("\n\n").collect();
+    assert_eq!(cells(tables[1]), cells(&deploy));
+    let sets = super::run(&context, "get rs -o wide", at).stdout;
+    assert!(sets.contains(",pod-template-hash="), "{sets}");
+    assert_eq!(cells(tables[2]), cells(&sets));
+
+    let before = super::run(&context, "get all -n ml", at);
+    assert_eq!(before.stderr, "No resources found in ml namespace.\n");
+
+    let placement = include_str!("../../../../tests/golden/daemonset-statefulset-placement.yaml");
+    let run = simulate(
+        placement,
+        &Options {
+            until: Some(60_000),
+        },
+    );
+    let context = ExecContext::new(placement, &run);
+    let all = super::run(&context, "get all", 60_000);
+    let tables: Vec<&str> = all.stdout.split("\n\n").collect();
+    assert_eq!(tables.len(), 3, "{}", all.stdout);
+    assert!(tables[0].contains("\npod/db-0 "), "{}", all.stdout);
+    // Two CPU nodes run the DaemonSet's pod (the GPU node's taint is not
+    // tolerated); the StatefulSet has 3 replicas, 2 Ready at 60 s.
+    assert_eq!(
+        tables[1],
+        "NAME                  DESIRED   CURRENT   READY   UP-TO-DATE   AVAILABLE   NODE SELECTOR   AGE\ndaemonset.apps/logs   2         2         2       2            2           <none>          60s"
+    );
+    assert_eq!(
+        tables[2],
+        "NAME                  READY   AGE\nstatefulset.apps/db   2/3     60s\n"
+    );
+    assert!(all.notes.is_empty());
+    assert_eq!(
+        super::run(&context, "get sts db -o wide", 60_000).stdout,
+        "NAME   READY   AGE   CONTAINERS   IMAGES\ndb     2/3     60s   db           registry.example.com/db:1.0\n"
+    );
+    assert_eq!(
+        super::run(&context, "get ds nope", 60_000).stderr,
+        "Error from server (NotFound): daemonsets.apps \"nope\" not found\n"
+    );
+
+    // A ReplicaSet written in the text: kubectl lists it, podlab says so.
+    let written = "apiVersion: apps/v1
+kind: ReplicaSet
+metadata: { name: rs-alone }
+spec:
+  replicas: 1
+  selector: { matchLabels: { app: a } }
+  template:
+    metadata: { labels: { app: a } }
+    spec:
+      containers: [{ name: a, image: registry.example.com/a:1 }]
+";
+    let run = simulate(
+        written,
+        &Options {
+            until: Some(10_000),
+        },
+    );
+    let context = ExecContext::new(written, &run);
+    let all = super::run(&context, "get all", 10_000);
+    assert_eq!(all.notes.len(), 1, "{}", all.stdout);
+    assert!(all.notes[0].en.contains("replicaset.apps/rs-alone"));
+    assert!(all.notes[0].zh_tw.contains("replicaset.apps/rs-alone"));
+
+    // Nothing at all: kubectl's empty-list line.
+    let empty = "apiVersion: v1\nkind: ConfigMap\nmetadata: { name: c }\ndata: { a: b }\n";
+    let run = simulate(empty, &Options { until: Some(1_000) });
+    let context = ExecContext::new(empty, &run);
+    let none = super::run(&context, "get all", 1_000);
+    assert_eq!(
+        (none.stdout.as_str(), none.stderr.as_str(), none.exit_code),
+        ("", "No resources found in default namespace.\n", 0)
+    );
+}
+
+/// `describe configmap|secret`: values of a ConfigMap's `data` printed,
+/// its `binaryData` and every Secret value only as a size in bytes (the
+/// decoded size, `stringData` as UTF-8), keys in key order, labels and
+/// annotations; `kube-root-ca.crt` in every namespace, its certificate the
+/// same for the same seed; NotFound and prefixes as for every describe.
+#[test]
+fn describe_config_objects_prints_sizes_not_secrets() {
+    let text = "apiVersion: v1
+kind: Secret
+metadata: { name: hf-token, labels: { app: api } }
+data: { token: c2VjcmV0 }
+stringData: { note: \"台灣\" }
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: { name: model-config }
+data: { b: two, a: one }
+binaryData: { blob: AAEC }
+";
+    let run = simulate(text, &Options { until: Some(1_000) });
+    let context = ExecContext::new(text, &run);
+    let secret = super::run(&context, "describe secret hf-token", 1_000);
+    assert_eq!(
+        secret.stdout,
+        "Name:         hf-token\nNamespace:    default\nLabels:       app=api\nAnnotations:  <none>\n\nType:  Opaque\n\nData\n====\nnote:   6 bytes\ntoken:  6 bytes\n"
+    );
+    assert!(!secret.stdout.contains("secret\n"));
+    let config = super::run(&context, "describe cm model", 1_000).stdout;
+    assert_eq!(
+        config,
+        "Name:         model-config\nNamespace:    default\nLabels:       <none>\nAnnotations:  <none>\n\nData\n====\na:\n----\none\n\nb:\n----\ntwo\n\n\nBinaryData\n====\nblob: 3 bytes\n\nEvents:  <none>\n\n"
+    );
+    let root = super::run(&context, "describe configmap kube-root-ca.crt", 1_000).stdout;
+    assert!(
+        root.contains("ca.crt:\n----\n-----BEGIN CERTIFICATE-----\nMIIC/jCC"),
+        "{root}"
+    );
+    assert!(
+        root.contains("Annotations:  kubernetes.io/description:\n"),
+        "{root}"
+    );
+    let again = simulate(text, &Options { until: Some(1_000) });
+    assert_eq!(
+        config::root_ca(run.seed),
+        config::root_ca(again.seed),
+        "the same text, the same certificate"
+    );
+    assert_ne!(config::root_ca(1), config::root_ca(2));
+    let all = super::run(&context, "describe configmaps", 1_000).stdout;
+    assert!(all.starts_with("Name:         kube-root-ca.crt\n"), "{all}");
+    assert!(all.contains("\n\n\nName:         model-config\n"), "{all}");
+    assert_eq!(
+        super::run(&context, "describe secret nope", 1_000).stderr,
+        "Error from server (NotFound): secrets \"nope\" not found\n"
+    );
 }

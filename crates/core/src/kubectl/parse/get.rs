@@ -46,7 +46,7 @@ pub(super) fn get(words: &[String]) -> Result<Parsed, Refusal> {
     // then makes the printer (checked with the binary: `get frob -o
     // jsonpath={#}` is the resource error, `get pod x -l a=b -o
     // jsonpath={#}` the builder's).
-    let (kind, name, more) = kinds(&flags.args)?;
+    let (kind, name, more, all) = kinds(&flags.args)?;
     let selector = flags.get("selector").map(str::to_string);
     // cli-runtime `Builder.Do`: a name and a selector together.
     if name.is_some() && selector.is_some() {
@@ -83,6 +83,15 @@ pub(super) fn get(words: &[String]) -> Result<Parsed, Refusal> {
         }
     }
     let watch = flags.bool("watch", Some('w'), "get")?;
+    // kubectl refuses to watch several types (get.go `(*GetOptions).watch`:
+    // `you may only specify a single resource type`, when the builder's
+    // infos hold more than one mapping; printed by kubectl v1.35.2 for
+    // `get pods,svc -w` and `get all -w`).
+    if watch && !more.is_empty() {
+        return Err(Refusal::Kubectl(
+            "error: you may only specify a single resource type\n".into(),
+        ));
+    }
     if watch && (selector.is_some() || all_namespaces || no_headers) {
         return Err(not_emulated("get -w with -l, -A or --no-headers"));
     }
@@ -130,12 +139,12 @@ pub(super) fn get(words: &[String]) -> Result<Parsed, Refusal> {
             || all_namespaces
             || no_headers
             || show_labels
-            || sort_by.is_some()
-            || watch)
+            || sort_by.is_some())
     {
-        return Err(not_emulated(
-            "get pods,services with flags other than -o wide",
-        ));
+        let what = if all { "all" } else { "pods,services" };
+        return Err(not_emulated(&format!(
+            "get {what} with flags other than -o wide"
+        )));
     }
     let supported = match kind {
         Kind::Pod | Kind::Node => true,
@@ -143,10 +152,13 @@ pub(super) fn get(words: &[String]) -> Result<Parsed, Refusal> {
             matches!(format, Format::Table | Format::Wide)
         }
         Kind::Event => name.is_none(),
-        Kind::Deployment | Kind::ReplicaSet | Kind::Hpa | Kind::EndpointSlice => {
-            name.is_none() && format == Format::Table
+        Kind::Deployment | Kind::ReplicaSet => {
+            name.is_none() && matches!(format, Format::Table | Format::Wide)
         }
-        Kind::Job | Kind::CronJob => matches!(format, Format::Table | Format::Wide),
+        Kind::Hpa | Kind::EndpointSlice => name.is_none() && format == Format::Table,
+        Kind::Job | Kind::CronJob | Kind::StatefulSet | Kind::DaemonSet => {
+            matches!(format, Format::Table | Format::Wide)
+        }
         _ => false,
     };
     if !supported {
@@ -167,20 +179,51 @@ pub(super) fn get(words: &[String]) -> Result<Parsed, Refusal> {
             no_headers,
             template,
             more,
+            all,
         },
     })
 }
 
-/// The resource argument: `TYPE [NAME]`, `TYPE/NAME`, or several types at
+/// The `all` category as kubectl v1.35.2 expands it for podlab's kinds:
+/// the resources whose discovery entry lists `categories: ["all"]` (each
+/// registry's `Categories()`, e.g. `pkg/registry/apps/statefulset/storage/
+/// storage.go`: pods, replicationcontrollers, services, daemonsets,
+/// deployments, replicasets, statefulsets, horizontalpodautoscalers,
+/// cronjobs, jobs), in discovery's order: the core group first, then the
+/// groups in the API server's order (apps, autoscaling, batch), each
+/// group's resources by name (client-go `discoveryCategoryExpander.
+/// Expand` over `ServerGroupsAndResources`). podlab has no
+/// ReplicationControllers.
+pub const ALL: [Kind; 9] = [
+    Kind::Pod,
+    Kind::Service,
+    Kind::DaemonSet,
+    Kind::Deployment,
+    Kind::ReplicaSet,
+    Kind::StatefulSet,
+    Kind::Hpa,
+    Kind::CronJob,
+    Kind::Job,
+];
+
+/// The resource argument: `TYPE [NAME]`, `TYPE/NAME`, several types at
 /// once (`pods,svc`: podlab prints pods and Services together; kubectl
-/// prints each type's table, its names as `TYPE/NAME`).
-fn kinds(args: &[String]) -> Result<(Kind, Option<String>, Vec<Kind>), Refusal> {
+/// prints each type's table, its names as `TYPE/NAME`), or the `all`
+/// category ([`ALL`]; the last value says it was asked for).
+fn kinds(args: &[String]) -> Result<(Kind, Option<String>, Vec<Kind>, bool), Refusal> {
+    if args.first().is_some_and(|first| first == "all") {
+        if args.len() > 1 {
+            return Err(not_emulated("get all NAME"));
+        }
+        let [first, more @ ..] = ALL;
+        return Ok((first, None, more.to_vec(), true));
+    }
     let Some(first) = args
         .first()
         .filter(|first| first.contains(',') && !first.contains('/'))
     else {
         let (kind, name) = resource(args, "get")?;
-        return Ok((kind, name, Vec::new()));
+        return Ok((kind, name, Vec::new(), false));
     };
     let mut found = Vec::new();
     for word in first.split(',') {
@@ -195,7 +238,7 @@ fn kinds(args: &[String]) -> Result<(Kind, Option<String>, Vec<Kind>), Refusal> 
         }
     }
     let kind = found.remove(0);
-    Ok((kind, None, found))
+    Ok((kind, None, found, false))
 }
 
 /// `-o`: the format, and the template of `jsonpath=` or the spec of

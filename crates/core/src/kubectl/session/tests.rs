@@ -198,6 +198,9 @@ fn tab_offers_commands_flags_types_and_the_names_that_exist_then() {
         ["nvidia-smi"]
     );
     assert_eq!(offer("kubectl get no").candidates, ["nodes"]);
+    assert_eq!(offer("kubectl get al").candidates, ["all"]);
+    assert_eq!(offer("kubectl describe con").candidates, ["configmap"]);
+    assert_eq!(offer("kubectl describe sec").candidates, ["secret"]);
     assert_eq!(offer("kubectl get nodes c").candidates, ["cpu-0"]);
     assert_eq!(offer("kubectl get pods -o w").candidates, ["wide"]);
     assert_eq!(
