@@ -93,11 +93,14 @@ const PARTS: [Part; 5] = [
     // 550,520 with the session's merges (the slider's first pass and the
     // memoised callbacks, issue 28 item 4; the Scenario's actions simulated
     // and the terminal's acts applied, issue 33): 540 KiB (docs/size.md
-    // "Session 17"). The issue's goal for the slider's path is 300 KiB.
+    // "Session 17"). 559,615 with issue 33's template changes in the
+    // simulator (`patch`, `restart` and `undo` applied to the Deployment's
+    // document and read again, its revisions): 550 KiB (docs/size.md
+    // "Session 18"). The issue's goal for the slider's path is 300 KiB.
     Part {
         label: "page engine: podlab-web (.wasm + .js)",
         prefix: Some("podlab-web"),
-        budget: 540 * 1024,
+        budget: 550 * 1024,
         goal: 300 * 1024,
     },
     Part {
@@ -113,11 +116,14 @@ const PARTS: [Part; 5] = [
     // custom columns, --sort-by, get svc/configmaps/secrets): 360 KiB;
     // 384,197 with issue 33's acting commands (delete, scale, rollout
     // restart, cordon, uncordon, drain and their filters, the recording
-    // of an act in the text): 380 KiB.
+    // of an act in the text): 380 KiB. 403,633 with `set resources`,
+    // `set image`, `patch`, `rollout undo` (their checks, the patch merge,
+    // the revisions), `get all`, `get sts|ds`, `describe configmap|secret`:
+    // 400 KiB.
     Part {
         label: "kubectl worker (.wasm + .js)",
         prefix: Some("kubectl-worker"),
-        budget: 380 * 1024,
+        budget: 400 * 1024,
         goal: 300 * 1024,
     },
     // "From my cluster"'s reader of pastes (issue 31): 353,560 bytes when it
@@ -130,11 +136,12 @@ const PARTS: [Part; 5] = [
     // Since issue 32 it is the tools worker: the outcome map's engine too
     // (`podlab_core::map`: the axes and their ranges, the filling, the
     // drawing; the panel's markup and words): 331,276 bytes, 330 KiB;
-    // fetched when that page or the map opens.
+    // fetched when that page or the map opens. 343,186 with the
+    // simulator's template changes (issue 33's `patch`/`undo`): 340 KiB.
     Part {
         label: "tools worker: paste and map (.wasm + .js)",
         prefix: Some("tools-worker"),
-        budget: 330 * 1024,
+        budget: 340 * 1024,
         goal: 300 * 1024,
     },
 ];
