@@ -122,3 +122,38 @@ fn a_patched_startup_probe_at_12m_recovers_the_timeline_from_then_on() {
     );
     session.screenshot(&out.join("acting-patch-1366x768-en.png"));
 }
+
+/// A recorded action that does nothing at its time (here an undo with no
+/// earlier revision) is listed under the editor with the lint's
+/// diagnostics, at its line and column, and counted in the summary.
+#[test]
+fn an_action_that_did_nothing_is_listed_with_its_line() {
+    let server = StaticServer::start(dist_dir());
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    session.set_window_size(1366, 768);
+    let text = format!(
+        "{}  actions:\n    - {{ at: 5m, undo: {{ deployment: model-api }} }}\n",
+        CRASH_LOOP
+    );
+    let fragment = podlab_core::share::encode(&text).expect("fits a link");
+    open(&session, &server, &format!("?lang=en#{fragment}"));
+    let line = text.lines().count();
+    let row = session.wait_for("the action's row", RELINT, |session| {
+        try_text_of(session, "[data-testid=diagnostics] [data-rule=action]")
+    });
+    assert!(row.contains("no other revision"), "{row}");
+    assert!(row.contains(&format!("line {line}, column 37")), "{row}");
+    // The lint's warnings and this one.
+    let warnings = podlab_core::lint::lint(&text)
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == podlab_core::diagnostic::Severity::Warning)
+        .count();
+    let summary = text_of(&session, "[data-testid=summary]");
+    assert!(
+        summary.contains(&format!(" {} warning", warnings + 1)),
+        "{summary}"
+    );
+}

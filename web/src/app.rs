@@ -380,23 +380,48 @@ pub fn App(props: &AppProps) -> Html {
 
     // The list shows the last answer, under "Checking…" while it is for
     // the text before (`Diagnosed::Waiting`).
+    // After them, the run's actions that did nothing (a recorded action
+    // naming what is not there at its time), for the same text.
     let rows = use_memo(
-        (SameOption(state.diagnosed.last().cloned()), lang),
-        |(found, lang): &(SameOption<Lint>, Lang)| match &found.0 {
-            Some(lint) => view_model::diagnostic_rows(&lint.text, &lint.findings, *lang),
+        (
+            SameOption(state.diagnosed.last().cloned()),
+            SameRc(state.linted.clone()),
+            lang,
+        ),
+        |(found, linted, lang): &(SameOption<Lint>, SameRc<Linted>, Lang)| match &found.0 {
+            Some(lint) => {
+                let mut rows = view_model::diagnostic_rows(&lint.text, &lint.findings, *lang);
+                if *lint.text == *linted.0.text {
+                    let first = rows.len();
+                    rows.extend(view_model::action_error_rows(
+                        &lint.text,
+                        &linted.0.run,
+                        *lang,
+                        first,
+                    ));
+                }
+                rows
+            }
             None => Vec::new(),
         },
     );
     // Never a blank or a false "No problems found" before the worker's
     // answer: "Checking…" until it comes, a note if it cannot.
+    let actions = rows.len().saturating_sub(
+        state
+            .diagnosed
+            .last()
+            .map_or(0, |lint| lint.findings.diagnostics.len()),
+    );
     let (summary, checking) = match &state.diagnosed {
         Diagnosed::Found(lint) => (
-            view_model::summary(&lint.findings.diagnostics, lang),
+            view_model::summary_with(&lint.findings.diagnostics, actions, lang),
             state.is_stale(),
         ),
-        Diagnosed::Waiting(Some(lint)) => {
-            (view_model::summary(&lint.findings.diagnostics, lang), true)
-        }
+        Diagnosed::Waiting(Some(lint)) => (
+            view_model::summary_with(&lint.findings.diagnostics, actions, lang),
+            true,
+        ),
         Diagnosed::Waiting(None) => (String::new(), true),
         Diagnosed::Unavailable => (
             i18n::lint_unavailable().get(lang).to_owned(),

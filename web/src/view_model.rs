@@ -118,6 +118,49 @@ pub fn diagnostic_rows(text: &str, findings: &Findings, lang: Lang) -> Vec<Diagn
         .collect()
 }
 
+/// The run's actions that did nothing (`Run::action_errors`: the pod,
+/// node or Deployment an action names is not there at its time, or an
+/// undo has nothing to go back to), as rows after the lint's, each at the
+/// name's line and column. Known only once simulated, so the linter does
+/// not report them; `podlab simulate` prints the same. `first` is the
+/// index after the lint's rows (no fix: the index is never sent).
+pub fn action_error_rows(
+    text: &str,
+    run: &podlab_core::sim::Run,
+    lang: Lang,
+    first: usize,
+) -> Vec<DiagnosticRow> {
+    let lines = podlab_core::span::LineIndex::new(text);
+    run.action_errors
+        .iter()
+        .enumerate()
+        .map(|(i, error)| {
+            let start = lines.line_col(text, error.span.start);
+            DiagnosticRow {
+                index: first + i,
+                key: format!("action@{}#{i}", error.span.start),
+                rule: "action",
+                severity: Severity::Warning,
+                severity_word: Severity::Warning.word().get(lang).to_owned(),
+                message: podlab_core::explain::actions::message(error)
+                    .get(lang)
+                    .to_owned(),
+                position: ui::line_column(start.line, start.column)
+                    .get(lang)
+                    .to_owned(),
+                help: None,
+                fix: None,
+                rule_title: i18n::action_error_title().get(lang).to_owned(),
+                selection: Selection {
+                    start: utf16_offset(text, error.span.start),
+                    end: utf16_offset(text, error.span.end.max(error.span.start)),
+                    line: start.line,
+                },
+            }
+        })
+        .collect()
+}
+
 /// Splits text at backticks into plain and code pieces (`(is_code, piece)`),
 /// so `kubectl describe pod` in a message shows as code. An unpaired
 /// backtick is kept as written.
@@ -148,18 +191,24 @@ pub fn utf16_offset(text: &str, byte: usize) -> u32 {
 
 /// "1 error(s), 0 warning(s), 0 info", or "No problems found.".
 pub fn summary(diagnostics: &[Diagnostic], lang: Lang) -> String {
+    summary_with(diagnostics, 0, lang)
+}
+
+/// [`summary`] with `actions` more warnings: the run's actions that did
+/// nothing ([`action_error_rows`]), listed with the lint's.
+pub fn summary_with(diagnostics: &[Diagnostic], actions: usize, lang: Lang) -> String {
     let count = |severity: Severity| {
         diagnostics
             .iter()
             .filter(|diagnostic| diagnostic.severity == severity)
             .count()
     };
-    if diagnostics.is_empty() {
+    if diagnostics.is_empty() && actions == 0 {
         ui::no_problems().get(lang).to_owned()
     } else {
         ui::summary(
             count(Severity::Error),
-            count(Severity::Warning),
+            count(Severity::Warning) + actions,
             count(Severity::Info),
         )
         .get(lang)
@@ -533,6 +582,34 @@ pub fn failure_class(failure: podlab_core::sim::traffic::Failure) -> &'static st
 
 #[cfg(test)]
 mod tests {
+
+    /// A recorded action that does nothing at its time (an undo with no
+    /// earlier revision) is a row after the lint's, at its name's line and
+    /// column, in both languages; a text whose actions all act has none.
+    #[test]
+    fn an_action_that_did_nothing_is_a_row_at_its_name() {
+        use podlab_core::i18n::Lang;
+        let text = "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: m }\nspec:\n  selector: { matchLabels: { app: m } }\n  template:\n    metadata: { labels: { app: m } }\n    spec:\n      containers: [{ name: c, image: i:1 }]\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: s }\nspec:\n  duration: 2m\n  actions:\n    - { at: 1m, undo: { deployment: m } }\n";
+        let run = podlab_core::sim::simulate(text, &podlab_core::sim::Options::default());
+        let rows = super::action_error_rows(text, &run, Lang::En, 3);
+        assert_eq!(rows.len(), 1);
+        let row = &rows[0];
+        assert_eq!((row.index, row.rule, row.selection.line), (3, "action", 17));
+        assert_eq!(row.position, "line 17, column 37");
+        assert!(row.message.contains("no other revision"), "{}", row.message);
+        assert!(row.fix.is_none());
+        let zh = super::action_error_rows(text, &run, Lang::ZhTw, 0);
+        assert!(zh[0].message.contains("revision"), "{}", zh[0].message);
+        assert_ne!(zh[0].message, row.message);
+        let fine = text.replace("undo: { deployment: m }", "restart: { deployment: m }");
+        let run = podlab_core::sim::simulate(&fine, &podlab_core::sim::Options::default());
+        assert!(super::action_error_rows(&fine, &run, Lang::En, 0).is_empty());
+        // The summary counts it as a warning.
+        assert_eq!(
+            super::summary_with(&[], 1, Lang::En),
+            super::ui::summary(0, 1, 0).get(Lang::En)
+        );
+    }
 
     #[test]
     fn a_pasted_line_is_selected_whole_in_utf16_units() {

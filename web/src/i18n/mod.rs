@@ -40,6 +40,15 @@ pub fn diagnostics_heading() -> Text {
     Text::new("Diagnostics", "診斷")
 }
 
+/// The tooltip of a row for a Scenario action that did nothing
+/// (`view_model::action_error_rows`).
+pub fn action_error_title() -> Text {
+    Text::new(
+        "the run: a Scenario action that did nothing at its time",
+        "模擬結果：Scenario 中在該時間沒有作用的動作",
+    )
+}
+
 /// Shown while an edit waits for the debounced lint, and until the worker
 /// (where the rules run) answers.
 pub fn checking() -> Text {
