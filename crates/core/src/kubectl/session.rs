@@ -690,7 +690,22 @@ fn kubectl_candidates(context: &ExecContext, before: &[&str], at: Millis) -> Vec
         "logs" => &["--previous", "-f", "-c", "--tail", "-n"],
         "exec" => &["-it", "-c", "--", "-n"],
         "apply" => &["-f"],
+        "set" => &["-c", "--limits=memory=", "--requests=memory="],
+        "patch" => &["-p", "--type=merge"],
+        "delete" => &["--grace-period=", "--force", "--now"],
+        "scale" => &["--replicas="],
+        "drain" => &["--ignore-daemonsets", "--force", "--delete-emptydir-data"],
         _ => &["-n"],
+    };
+    // The Deployments, as `deployment/NAME` (one word for every acting
+    // command that names one).
+    let deployments = || -> Vec<String> {
+        context
+            .run
+            .deployments
+            .iter()
+            .map(|d| format!("deployment/{}", d.name))
+            .collect()
     };
     let mut offered = match (*command, positional) {
         ("get", 0) => strings(parse::RESOURCE_WORDS),
@@ -707,13 +722,13 @@ fn kubectl_candidates(context: &ExecContext, before: &[&str], at: Millis) -> Vec
             "secret",
         ]),
         ("top", 0) => strings(&["pod", "node"]),
-        ("rollout", 0) => strings(&["status"]),
-        ("rollout", 1) => context
-            .run
-            .deployments
-            .iter()
-            .map(|d| format!("deployment/{}", d.name))
-            .collect(),
+        ("rollout", 0) => strings(&["status", "restart", "undo"]),
+        ("rollout", 1) | ("patch" | "scale", 0) => deployments(),
+        ("set", 0) => strings(&["resources", "image"]),
+        ("set", 1) => deployments(),
+        ("delete", 0) => strings(&["pod"]),
+        ("delete", 1) => super::completions(context, at).pods,
+        ("cordon" | "uncordon" | "drain", 0) => super::completions(context, at).nodes,
         ("logs" | "exec", 0) => pods(),
         ("get" | "describe" | "top", 1) => {
             let names = super::completions(context, at);

@@ -202,6 +202,21 @@ fn tab_offers_commands_flags_types_and_the_names_that_exist_then() {
     assert_eq!(offer("kubectl describe con").candidates, ["configmap"]);
     assert_eq!(offer("kubectl describe sec").candidates, ["secret"]);
     assert_eq!(offer("kubectl get nodes c").candidates, ["cpu-0"]);
+    // The acting commands: their subcommands, objects and flags.
+    assert_eq!(offer("kubectl rollout u").candidates, ["undo"]);
+    assert_eq!(offer("kubectl set r").candidates, ["resources"]);
+    let deployment = format!("deployment/{}", run.deployments[0].name);
+    assert_eq!(
+        offer("kubectl set resources d").candidates,
+        [deployment.as_str()]
+    );
+    assert_eq!(offer("kubectl patch d").candidates, [deployment.as_str()]);
+    assert_eq!(
+        offer(&format!("kubectl set resources {deployment} --li")).candidates,
+        ["--limits=memory="]
+    );
+    assert_eq!(offer("kubectl delete pod m").candidates, [pod.as_str()]);
+    assert_eq!(offer("kubectl drain c").candidates, ["cpu-0"]);
     assert_eq!(offer("kubectl get pods -o w").candidates, ["wide"]);
     assert_eq!(
         offer("kubectl get pods -o js").candidates,
