@@ -1928,13 +1928,18 @@ fn rollout_undo_matches_kubectl() {
         "rollout undo deployment/model-api --to-revision=7",
         "rollout undo deployment nope",
         "rollout undo",
+        "rollout history deployment/model-api",
+        "rollout history deployment model-api nope",
     ]);
     let mut failures = compare_acts("set image at 3m", &text, 720_000, &lines);
     failures.extend(compare_acts(
         "crash loop",
         &golden,
         720_000,
-        &strings(&["rollout undo deployment model-api"]),
+        &strings(&[
+            "rollout undo deployment model-api",
+            "rollout history deployment/model-api",
+        ]),
     ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -579,6 +579,62 @@ pub(super) fn undo(
     output
 }
 
+/// `kubectl rollout history deployment NAME…`
+/// (`pkg/polymorphichelpers/history.go` `DeploymentHistoryViewer`): the
+/// revisions of the Deployment's ReplicaSets at T, in order, each with its
+/// `kubernetes.io/change-cause` (none is ever set here: `<none>`), in a
+/// tabwriter's columns; a read, recorded as nothing.
+pub(super) fn history(
+    context: &ExecContext,
+    namespace: &str,
+    names: &[String],
+    at: Millis,
+) -> Output {
+    let mut output = Output::out(String::new());
+    for name in names {
+        let deployment = context
+            .run
+            .deployments
+            .iter()
+            .find(|d| d.name == *name && namespace == "default");
+        let Some(deployment) = deployment else {
+            output
+                .stderr
+                .push_str(&not_found_text("deployments.apps", name));
+            output.exit_code = 1;
+            continue;
+        };
+        let mut revisions: Vec<usize> = deployment
+            .replica_sets
+            .iter()
+            .filter(|rs| rs.created <= at)
+            .map(|rs| rs.revision_at(at))
+            .collect();
+        revisions.sort_unstable();
+        // `tabbedString`: `printers.GetNewTabWriter` (minwidth 0, padding
+        // 2): the first column as wide as its longest cell plus 2.
+        let cells: Vec<String> = revisions.iter().map(usize::to_string).collect();
+        let width = cells
+            .iter()
+            .map(String::len)
+            .chain(["REVISION".len()])
+            .max()
+            .unwrap_or(0)
+            + 2;
+        output
+            .stdout
+            .push_str(&format!("deployment.apps/{name} \n"));
+        output
+            .stdout
+            .push_str(&format!("{:<width$}CHANGE-CAUSE\n", "REVISION"));
+        for cell in cells {
+            output.stdout.push_str(&format!("{cell:<width$}<none>\n"));
+        }
+        output.stdout.push('\n');
+    }
+    output
+}
+
 /// A `set`'s or `patch`'s change, checked: what makes each Deployment's
 /// patch.
 enum Prepared<'c> {

@@ -179,6 +179,7 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
         Command::RolloutRestart { names } => act::restart(context, namespace, names, at),
         Command::Cordon { nodes, cordon } => act::cordon(context, nodes, *cordon, at),
         Command::Patch { names, change } => act::patch(context, namespace, names, change, at),
+        Command::RolloutHistory { names } => act::history(context, namespace, names, at),
         Command::RolloutUndo { names, to_revision } => {
             act::undo(context, namespace, names, *to_revision, at)
         }

@@ -282,6 +282,10 @@ pub enum Command {
         force: bool,
         delete_emptydir_data: bool,
     },
+    /// `rollout history deployment NAME…`.
+    RolloutHistory {
+        names: Vec<String>,
+    },
     /// `rollout undo deployment NAME… [--to-revision=N]` (0: the previous).
     RolloutUndo {
         names: Vec<String>,
@@ -337,7 +341,7 @@ pub enum Refusal {
 pub const EMULATED: &str = "get pods|nodes|events|deploy|rs|hpa|endpointslices, get pod NAME, \
 get jobs|cronjobs [NAME] [-o wide], get pod[s] [NAME] -o yaml|json|name|jsonpath=…|custom-columns=…, \
 get pods -l SELECTOR -A --no-headers --show-labels --sort-by=FIELD, get svc, get pods,svc, get all, get configmaps|secrets [NAME], get sts|ds [NAME] [-o wide], \
-describe pod|node|deployment|rs|job|cronjob|hpa|service|configmap|secret, logs [-f], exec, top pod|node, rollout status, rollout restart|undo deployment, apply -f, \
+describe pod|node|deployment|rs|job|cronjob|hpa|service|configmap|secret, logs [-f], exec, top pod|node, rollout status, rollout restart|undo|history deployment, apply -f, \
 delete pod NAME [--grace-period=N] [--force], scale deploy|rs NAME --replicas=N, cordon|uncordon NODE, drain NODE --ignore-daemonsets, \
 set resources deploy NAME [-c C] --limits=…|--requests=…, set image deploy/NAME C=IMAGE, patch deploy NAME -p '{…}' [--type merge]";
 
@@ -942,7 +946,14 @@ fn rollout(words: &[String]) -> Result<Parsed, Refusal> {
             }
             return act::undo(&rest);
         }
-        Some(other @ ("history" | "pause" | "resume")) => {
+        Some("history") => {
+            let mut rest: Vec<String> = words.to_vec();
+            if let Some(index) = rest.iter().position(|word| word == "history") {
+                rest.remove(index);
+            }
+            return act::history(&rest);
+        }
+        Some(other @ ("pause" | "resume")) => {
             return Err(not_emulated(&format!("rollout {other}")))
         }
         Some(other) => {

@@ -722,7 +722,7 @@ fn kubectl_candidates(context: &ExecContext, before: &[&str], at: Millis) -> Vec
             "secret",
         ]),
         ("top", 0) => strings(&["pod", "node"]),
-        ("rollout", 0) => strings(&["status", "restart", "undo"]),
+        ("rollout", 0) => strings(&["status", "restart", "undo", "history"]),
         ("rollout", 1) | ("patch" | "scale", 0) => deployments(),
         ("set", 0) => strings(&["resources", "image"]),
         ("set", 1) => deployments(),

@@ -327,7 +327,7 @@ fn what_kubectl_has_and_podlab_does_not_gets_a_note() {
         "logs deploy/m",
         "logs p api",
         "get pods,nodes",
-        "rollout history deployment/m",
+        "rollout history deployment/m --revision=2",
         "get events --sort-by=.metadata.name",
     ] {
         assert!(is_not_emulated(line), "{line}");

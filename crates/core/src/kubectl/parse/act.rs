@@ -267,6 +267,33 @@ pub(super) fn undo(words: &[String]) -> Result<Parsed, Refusal> {
     })
 }
 
+const HISTORY_OTHER: &[Flag] = &[
+    Flag("revision", None, true),
+    Flag("selector", Some('l'), true),
+    Flag("filename", Some('f'), true),
+    Flag("output", Some('o'), true),
+];
+
+/// `kubectl rollout history deployment NAME…`
+/// (`staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout_history.go`);
+/// `--revision=N` (the template of one revision) is not emulated.
+pub(super) fn history(words: &[String]) -> Result<Parsed, Refusal> {
+    let flags = flags(words, &[], HISTORY_OTHER, "rollout history")?;
+    if flags.args.is_empty() {
+        return Err(Refusal::Kubectl(
+            "error: required resource not specified\n".into(),
+        ));
+    }
+    let names = typed_names(&flags.args, "rollout history", |kind| {
+        kind == Kind::Deployment
+    })?
+    .1;
+    Ok(Parsed {
+        namespace: namespace(&flags),
+        command: Command::RolloutHistory { names },
+    })
+}
+
 /// `kubectl cordon|uncordon NODE…`.
 pub(super) fn cordon(words: &[String], verb: &'static str) -> Result<Parsed, Refusal> {
     let flags = flags(words, NODE, NODE_OTHER, verb)?;
