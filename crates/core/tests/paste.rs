@@ -26,7 +26,7 @@ use proptest::prelude::*;
 const TIMES_S: [u64; 4] = [20, 90, 300, 720];
 
 /// The kinds `paste::replay` rebuilds from a describe (docs/diagnose.md).
-const REPLAYED: [&str; 9] = [
+const REPLAYED: [&str; 10] = [
     "liveness-kills-slow-start",
     "oom-killed",
     "shm-oom-killed",
@@ -38,6 +38,7 @@ const REPLAYED: [&str; 9] = [
     // tests of `paste/replay/pending.rs` and `replayed_pending_kinds`.
     "pending-node-affinity",
     "pending-insufficient-resources",
+    "pending-cordoned-node",
 ];
 
 fn texts() -> Vec<(String, String)> {
@@ -453,6 +454,10 @@ fn replayed_pending_kinds() {
         (
             "pending-insufficient-resources",
             "apiVersion: v1\nkind: Pod\nmetadata: { name: first }\nspec:\n  containers:\n    - name: w\n      image: registry.example.com/w:1\n      resources: { requests: { cpu: \"6\", memory: 8Gi } }\n---\napiVersion: v1\nkind: Pod\nmetadata: { name: big }\nspec:\n  containers:\n    - name: api\n      image: registry.example.com/big:1\n      resources: { requests: { cpu: \"4\", memory: 40Gi } }\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: s }\nspec:\n  cluster:\n    nodePools:\n      - { name: small, count: 1, cpu: \"8\", memory: 32Gi }\n",
+        ),
+        (
+            "pending-cordoned-node",
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: waits }\nspec:\n  replicas: 1\n  selector: { matchLabels: { app: waits } }\n  template:\n    metadata: { labels: { app: waits } }\n    spec:\n      containers:\n        - name: api\n          image: registry.example.com/waits:1\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: s }\nspec:\n  cluster:\n    nodePools:\n      - { name: a, count: 2 }\n  actions:\n    - { at: 0s, cordon: { node: a-0 } }\n    - { at: 0s, cordon: { node: a-1 } }\n",
         ),
         (
             "pending-untolerated-taint",

@@ -908,6 +908,10 @@ fn scheduling_verdict(kind: &'static str, message: &str, line: &Line, pod: &PodF
             "Pending: the nodes that could run the pod carry a taint it does not tolerate (GPU node pools are usually tainted nvidia.com/gpu): add the toleration",
             "Pending：能跑這個 Pod 的節點帶著它不容忍的 taint（GPU 節點池通常有 nvidia.com/gpu 的 taint）：加上 toleration"
         ),
+        "pending-cordoned-node" => text!(
+            "Pending: every node that could run the pod is cordoned (spec.unschedulable, set by kubectl cordon or kubectl drain, or by a node upgrade), and the scheduler's first filter, NodeUnschedulable, turns them down; kubectl get nodes shows them Ready,SchedulingDisabled. When the node's maintenance is over, kubectl uncordon lets the pod schedule",
+            "Pending：能跑這個 Pod 的節點全都被 cordon 了（spec.unschedulable，由 kubectl cordon、kubectl drain 或節點升級設定），排程器的第一個過濾器 NodeUnschedulable 會把它們排除；kubectl get nodes 會顯示 Ready,SchedulingDisabled。節點維護結束後，kubectl uncordon 就能讓 Pod 排上去"
+        ),
         "pending-node-affinity" => text!(
             "Pending: no node matches the pod's nodeSelector or node affinity (a label that no node carries, a GPU type the cluster does not have)",
             "Pending：沒有任何節點符合 Pod 的 nodeSelector 或 node affinity（沒有節點帶那個 label，或叢集裡沒有那種 GPU）"
@@ -921,6 +925,10 @@ fn scheduling_verdict(kind: &'static str, message: &str, line: &Line, pod: &PodF
     verdict
         .evidence
         .extend(pod.phase.iter().map(|(_, l)| l.clone()));
+    if kind == "pending-cordoned-node" {
+        // The message names no node: `kubectl get nodes` does.
+        verdict.fix = Some("kubectl uncordon NODE".into());
+    }
     if kind == "pending-untolerated-taint" {
         verdict.fix = Some(key)
             .filter(|key| !key.is_empty() && !state_taint)

@@ -81,7 +81,9 @@ pub fn kind_name(kind: Kind, scheduler_message: &str, liveness: bool) -> &'stati
 /// other than the control plane's wins (the nodes with GPUs are the tainted
 /// ones), then a GPU shortage, then another resource, then node affinity;
 /// a taint that says a node's state (`node_state_taint`) only when the
-/// message lists nothing else.
+/// message lists nothing else; cordoned nodes (`node(s) were
+/// unschedulable`, NodeUnschedulable: `kubectl cordon`/`drain`) when every
+/// node is (nothing else is listed).
 pub fn scheduling_kind(message: &str) -> &'static str {
     let reasons = message
         .split(" preemption:")
@@ -90,7 +92,7 @@ pub fn scheduling_kind(message: &str) -> &'static str {
         .split_once("nodes are available: ")
         .map(|(_, r)| r)
         .unwrap_or(message);
-    let mut found = [false; 5];
+    let mut found = [false; 6];
     for item in reasons.split(", ") {
         let item = item.trim().trim_end_matches('.');
         // ≤ 1.2x: `3 node(s) had taint {k: v}, that the pod didn't tolerate`.
@@ -110,14 +112,17 @@ pub fn scheduling_kind(message: &str) -> &'static str {
             found[2] = true;
         } else if item.contains("node affinity") || item.contains("node selector") {
             found[3] = true;
+        } else if item.contains(crate::sched::NODE_UNSCHEDULABLE) {
+            found[5] = true;
         }
     }
-    const NAMES: [&str; 5] = [
+    const NAMES: [&str; 6] = [
         "pending-untolerated-taint",
         "pending-insufficient-gpu",
         "pending-insufficient-resources",
         "pending-node-affinity",
         "pending-untolerated-taint",
+        "pending-cordoned-node",
     ];
     found
         .iter()
@@ -392,6 +397,17 @@ mod tests {
                 "0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector."
             ),
             "pending-node-affinity"
+        );
+        // Cordoned nodes: their own kind when every node is; what the
+        // others lack wins otherwise (the message cannot say whether the
+        // cordoned node had it).
+        assert_eq!(
+            scheduling_kind("0/2 nodes are available: 2 node(s) were unschedulable. no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."),
+            "pending-cordoned-node"
+        );
+        assert_eq!(
+            scheduling_kind("0/2 nodes are available: 1 Insufficient nvidia.com/gpu, 1 node(s) were unschedulable."),
+            "pending-insufficient-gpu"
         );
     }
 

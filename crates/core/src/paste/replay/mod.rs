@@ -88,7 +88,8 @@ pub fn replay(kind: &'static str, pod: &PodFacts, container: &ContainerFacts) ->
         "pending-insufficient-gpu"
         | "pending-insufficient-resources"
         | "pending-untolerated-taint"
-        | "pending-node-affinity" => pending::replay(pod, container),
+        | "pending-node-affinity"
+        | "pending-cordoned-node" => pending::replay(pod, container),
         "image-pull" | "missing-config" => start::replay(kind, pod, container),
         _ => None,
     }

@@ -1,6 +1,7 @@
 //! The replay of a Pending pod (`pending-insufficient-gpu`,
 //! `pending-insufficient-resources`, `pending-untolerated-taint`,
-//! `pending-node-affinity`), read from a `describe pod`.
+//! `pending-node-affinity`, `pending-cordoned-node`), read from a
+//! `describe pod`.
 //!
 //! The scheduler's message names the cluster: `0/3 nodes are available: 1
 //! Insufficient nvidia.com/gpu, 2 node(s) had untolerated taint(s). no new
@@ -415,7 +416,7 @@ pub(super) fn replay(pod: &PodFacts, container: &ContainerFacts) -> Option<Repla
             .collect();
         format!("actions:\n{}", items.concat())
     };
-    let build = |pools: &[Pool], extra_tolerations: &[String]| {
+    let build = |pools: &[Pool], extra_tolerations: &[String], cordons: &str| {
         format!(
             "{}{occupant_yaml}{}{}",
             header("the pod's requests, node selector and tolerations as pasted; the nodes from the FailedScheduling message."),
@@ -423,7 +424,7 @@ pub(super) fn replay(pod: &PodFacts, container: &ContainerFacts) -> Option<Repla
             scenario_yaml(age.1, &format!("{}{cordons}", cluster_yaml(pools, &[])))
         )
     };
-    let text = build(&pools, &[]);
+    let text = build(&pools, &[], &cordons);
     // The fix.
     let (fixed_text, fix_note): (String, Text) = if kind == "pending-untolerated-taint" {
         let own: Vec<String> = taints
@@ -445,7 +446,16 @@ pub(super) fn replay(pod: &PodFacts, container: &ContainerFacts) -> Option<Repla
                 "修正加上對重播假設的 taint {keys} 的 toleration（operator Exists）：從 Kubernetes 1.35 起排程器的訊息不再寫出 taint，所以答案沒有給修正；真正的 taint 可以用 kubectl get nodes -o custom-columns=NAME:.metadata.name,TAINTS:.spec.taints 查看"
             )
         };
-        (build(&pools, &own), note)
+        (build(&pools, &own, &cordons), note)
+    } else if kind == "pending-cordoned-node" {
+        // `kubectl uncordon`: the same nodes, none cordoned.
+        (
+            build(&pools, &[], ""),
+            text!(
+                "the fix uncordons the nodes (kubectl uncordon NODE, spec.unschedulable back to false): the same cluster, none of its nodes cordoned",
+                "修正把節點 uncordon（kubectl uncordon NODE，spec.unschedulable 改回 false）：同樣的叢集，沒有任何節點被 cordon"
+            ),
+        )
     } else {
         let mut fixed_pools: Vec<Pool> = pools
             .iter()
@@ -464,7 +474,7 @@ pub(super) fn replay(pod: &PodFacts, container: &ContainerFacts) -> Option<Repla
         added.labels = selectors.clone();
         fixed_pools.push(added);
         (
-            build(&fixed_pools, &[]),
+            build(&fixed_pools, &[], &cordons),
             text!(
                 "the fix adds one node that has what the pod asks for free and the labels its nodeSelector wants (the answer names no fix: freeing the resources, a bigger node or a smaller request are other ways)",
                 "修正加上一個節點，它有 Pod 要求的空閒資源，也有 nodeSelector 要的 label（答案沒有給修正：釋出資源、換更大的節點或降低 requests 也都可以）"
