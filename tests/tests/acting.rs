@@ -141,7 +141,7 @@ fn an_action_that_did_nothing_is_listed_with_its_line() {
     open(&session, &server, &format!("?lang=en#{fragment}"));
     let line = text.lines().count();
     let row = session.wait_for("the action's row", RELINT, |session| {
-        try_text_of(session, "[data-testid=diagnostics] [data-rule=action]")
+        try_text_of(session, "[data-testid=diagnostics] [data-rule=actions]")
     });
     assert!(row.contains("no other revision"), "{row}");
     assert!(row.contains(&format!("line {line}, column 37")), "{row}");
@@ -156,4 +156,17 @@ fn an_action_that_did_nothing_is_listed_with_its_line() {
         summary.contains(&format!(" {} warning", warnings + 1)),
         "{summary}"
     );
+    session.screenshot(&out.join("action-error-1366x768-en.png"));
+    // In Chinese on a phone: the same row, in the page's language.
+    session.set_window_size(390, 844);
+    open(&session, &server, &format!("?lang=zh-TW#{fragment}"));
+    let row = session.wait_for("the action's row in zh-TW", RELINT, |session| {
+        try_text_of(session, "[data-testid=diagnostics] [data-rule=actions]")
+    });
+    assert!(row.contains("沒有其他可以回復的 revision"), "{row}");
+    session.execute(
+        "document.querySelector('[data-testid=diagnostics] [data-rule=actions]').scrollIntoView();",
+        serde_json::json!([]),
+    );
+    session.screenshot(&out.join("action-error-390-zh-TW.png"));
 }

@@ -122,8 +122,9 @@ pub fn diagnostic_rows(text: &str, findings: &Findings, lang: Lang) -> Vec<Diagn
 /// node or Deployment an action names is not there at its time, or an
 /// undo has nothing to go back to), as rows after the lint's, each at the
 /// name's line and column. Known only once simulated, so the linter does
-/// not report them; `podlab simulate` prints the same. `first` is the
-/// index after the lint's rows (no fix: the index is never sent).
+/// not report them; `podlab simulate` prints the same. Their label is the
+/// Scenario's key, `actions` (an identifier, like a rule's ID). `first` is
+/// the index after the lint's rows (no fix: the index is never sent).
 pub fn action_error_rows(
     text: &str,
     run: &podlab_core::sim::Run,
@@ -138,8 +139,8 @@ pub fn action_error_rows(
             let start = lines.line_col(text, error.span.start);
             DiagnosticRow {
                 index: first + i,
-                key: format!("action@{}#{i}", error.span.start),
-                rule: "action",
+                key: format!("actions@{}#{i}", error.span.start),
+                rule: "actions",
                 severity: Severity::Warning,
                 severity_word: Severity::Warning.word().get(lang).to_owned(),
                 message: podlab_core::explain::actions::message(error)
@@ -594,7 +595,10 @@ mod tests {
         let rows = super::action_error_rows(text, &run, Lang::En, 3);
         assert_eq!(rows.len(), 1);
         let row = &rows[0];
-        assert_eq!((row.index, row.rule, row.selection.line), (3, "action", 17));
+        assert_eq!(
+            (row.index, row.rule, row.selection.line),
+            (3, "actions", 17)
+        );
         assert_eq!(row.position, "line 17, column 37");
         assert!(row.message.contains("no other revision"), "{}", row.message);
         assert!(row.fix.is_none());
