@@ -139,6 +139,41 @@ fn cells_equal_the_simulation_of_the_text_with_the_values_written() {
     assert!(outcomes.len() >= 3, "{outcomes:?}");
 }
 
+/// A text whose Scenario changes the template later (a `restart` at 3 m,
+/// a `patch` of the image at 6 m): each cell's run is the text's with the
+/// values written, after those changes too (the kept Deployment document
+/// gets the cell's values: `map::Axis::set`).
+#[test]
+fn cells_hold_after_a_patch_and_a_restart() {
+    let text = format!(
+        "{}\n  actions:\n    - {{ at: 3m, restart: {{ deployment: model-api }} }}\n    - {{ at: 6m, patch: {{ deployment: model-api, spec: {{ template: {{ spec: {{ containers: [{{ name: api, image: registry.example.com/model-api:0.4.0 }}] }} }} }} }} }}\n",
+        golden("crash-loop-liveness-40s.yaml").trim_end()
+    );
+    let reading = read(&text);
+    let x = axis(
+        "spec.template.spec.containers[api].livenessProbe.initialDelaySeconds=0..120",
+        &reading,
+    );
+    let y = axis("replicas=1..2", &reading);
+    let map = map::compute(&reading, &x, &y, (5, 2));
+    let mut outcomes = std::collections::BTreeSet::new();
+    for (row, &yv) in map.y.values.iter().enumerate() {
+        for (column, &xv) in map.x.values.iter().enumerate() {
+            let written = map::write(&text, &x, xv)
+                .and_then(|text| map::write(&text, &y, yv))
+                .unwrap_or_else(|message| panic!("{}", message.en));
+            let expected = map::classify(&sim::simulate(&written, &Options::default()));
+            assert_eq!(
+                map.cells[row][column], expected,
+                "x = {xv}, y = {yv}:\n{written}"
+            );
+            outcomes.insert(expected.outcome.name());
+        }
+    }
+    // The long initial delay outlasts the load: not every cell loops.
+    assert!(outcomes.len() >= 2, "{outcomes:?}");
+}
+
 #[test]
 fn a_cell_has_the_seed_of_the_text_with_its_values_written() {
     let text = golden("crash-loop-liveness-40s.yaml");

@@ -186,6 +186,59 @@ pub(crate) fn map(entries: Vec<(&str, Node)>, span: Span) -> Node {
     }
 }
 
+/// `root` with the value at `path` written as a plain scalar, the
+/// mappings on the way made where missing; `(name, Some(key))` is the item
+/// of list `name` whose `name` is `key` (the segments `Canon::with_value`
+/// reads). `None` when such an item is missing or a value on the way is
+/// not a mapping. The outcome map writes a cell's value into the kept
+/// Deployment documents with it (`map::Axis::set`), so a `patch` or
+/// `restart` later in the run starts from the cell's object.
+pub fn with_value(root: &Node, path: &[(&str, Option<&str>)], value: &str) -> Option<Node> {
+    let Some(((field, key), rest)) = path.split_first() else {
+        return Some(scalar(value, root.span));
+    };
+    let NodeKind::Map(entries) = &root.kind else {
+        return None;
+    };
+    let mut entries = entries.clone();
+    let at = entries.iter().position(|e| e.key_str() == *field);
+    match key {
+        None => {
+            let child = match at {
+                Some(i) if !entries[i].value.is_null() => entries[i].value.clone(),
+                _ => map(Vec::new(), root.span),
+            };
+            let new = with_value(&child, rest, value)?;
+            match at {
+                Some(i) => entries[i].value = new,
+                None => entries.push(Entry {
+                    key: scalar(field, root.span),
+                    value: new,
+                }),
+            }
+        }
+        Some(key) => {
+            let i = at?;
+            let NodeKind::Seq(items) = &entries[i].value.kind else {
+                return None;
+            };
+            let mut items = items.clone();
+            let j = items
+                .iter()
+                .position(|item| item.get("name").and_then(Node::as_str) == Some(*key))?;
+            items[j] = with_value(&items[j], rest, value)?;
+            entries[i].value = Node {
+                kind: NodeKind::Seq(items),
+                span: entries[i].value.span,
+            };
+        }
+    }
+    Some(Node {
+        kind: NodeKind::Map(entries),
+        span: root.span,
+    })
+}
+
 /// `{spec: {template: {metadata: {annotations: {kubectl.kubernetes.io/restartedAt: TIME}}}}}`:
 /// the strategic merge patch `kubectl rollout restart` sends
 /// (`polymorphichelpers/objectrestarter.go`), TIME the action's, RFC 3339.

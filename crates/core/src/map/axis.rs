@@ -328,6 +328,24 @@ impl Axis {
                         *document = edited;
                     }
                 }
+                // The Deployment's document kept for the Scenario's
+                // template changes (`manifest::patch`): a `patch` or
+                // `restart` later in the run starts from the cell's object.
+                if let Some(written) = reading
+                    .deployments
+                    .iter_mut()
+                    .find(|d| d.name == workload.name)
+                {
+                    let text = match self.unit {
+                        Unit::Bytes => format_bytes(value),
+                        _ => count.to_string(),
+                    };
+                    if let Some(edited) =
+                        crate::manifest::patch::with_value(&written.root, &path, &text)
+                    {
+                        written.root = edited;
+                    }
+                }
                 let template_depth = match workload.kind {
                     WorkloadKind::Pod => None,
                     WorkloadKind::CronJob => Some(4),
