@@ -1976,3 +1976,40 @@ fn get_all_matches_kubectl() {
     assert_eq!(compared, 126, "9 lines on each of 14 runs");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A template's annotations are the pods' (`describe pod`'s
+/// `Annotations:` through `printAnnotationsMultiline`: sorted, a long
+/// value under its key), and a restarted Deployment's new pods carry
+/// `kubectl.kubernetes.io/restartedAt`, as kubectl v1.35.2 prints them
+/// from the served pods.
+#[test]
+fn pod_annotations_and_a_restart_match_kubectl() {
+    let long = "x".repeat(150);
+    let text = format!(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{ name: model-api }}\nspec:\n  replicas: 1\n  selector: {{ matchLabels: {{ app: model-api }} }}\n  template:\n    metadata:\n      labels: {{ app: model-api }}\n      annotations:\n        prometheus.io/scrape: \"true\"\n        example.com/note: {long}\n    spec:\n      containers:\n        - name: api\n          image: registry.example.com/model-api:0.3.1\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: {{ name: annotated }}\nspec:\n  workload:\n    - container: api\n      startup: 20s\n  actions:\n    - {{ at: 2m, restart: {{ deployment: model-api }} }}\n"
+    );
+    let at = 240_000;
+    let run = sim::simulate(&text, &Options { until: Some(at) });
+    let restarted = run
+        .pods
+        .iter()
+        .find(|pod| pod.created >= 120_000)
+        .expect("the restart's pod");
+    assert!(restarted
+        .annotations
+        .iter()
+        .any(|(key, _)| key == "kubectl.kubernetes.io/restartedAt"));
+    let mut failures = Vec::new();
+    for pod in &run.pods {
+        let described = kubectl_describe(&text, &run, pod, at);
+        assert!(
+            described.text.contains("prometheus.io/scrape: true"),
+            "{}",
+            described.text
+        );
+        if let Some(diff) = mismatch(&run, pod, &described) {
+            failures.push(format!("describe pod {}:\n{diff}", pod.name));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

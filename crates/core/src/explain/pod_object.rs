@@ -724,6 +724,14 @@ pub fn pod(run: &Run, pod: &PodRun, at: Millis, source: &str, clock: Clock) -> V
         .with("resourceVersion", "1000".into())
         .with("creationTimestamp", clock.time(pod.created).into())
         .with("labels", Value::Object(labels));
+    if !pod.annotations.is_empty() {
+        let annotations = pod
+            .annotations
+            .iter()
+            .map(|(key, value)| (key.clone(), Value::str(value)))
+            .collect();
+        metadata.set("annotations", Value::Object(annotations));
+    }
     if let Some(owners) = owner_references(pod) {
         metadata.set("ownerReferences", owners);
     }

@@ -145,6 +145,7 @@ impl<'a> Sim<'a> {
                 init_containers: Vec::new(),
                 spec: workload.pod.clone(),
                 labels,
+                annotations: workload.pod_annotations.clone(),
                 template_hash,
                 sandbox: None,
                 deleting: None,

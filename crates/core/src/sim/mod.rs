@@ -454,6 +454,9 @@ pub struct PodRun {
     /// `describe` and the API objects.
     pub spec: crate::manifest::model::PodSpec,
     pub labels: Vec<(String, String)>,
+    /// `metadata.annotations`: the template's (`describe`'s `Annotations:`,
+    /// `get -o yaml`).
+    pub annotations: Vec<(String, String)>,
     /// `pod-template-hash` of a Deployment's pods.
     pub template_hash: Option<String>,
     /// When the pod sandbox was ready (pod IP, `PodReadyToStartContainers`):

@@ -287,7 +287,8 @@ fn header(text: &mut Text, pod: &PodRun, view: &PodView) {
         text.line(0, &format!("Start Time:\t{}", rfc1123z(start_time(pod))));
     }
     multiline(text, "Labels", labels(pod));
-    text.line(0, "Annotations:\t<none>");
+    // `printAnnotationsMultiline`, as for a Service.
+    crate::explain::service::annotations(text, &pod.annotations);
     // §2.2 (7): a pod being deleted (not Succeeded/Failed) shows
     // `Terminating (lasts <age of deletionTimestamp>)` and its grace period.
     // The API server sets deletionTimestamp to the delete + the grace

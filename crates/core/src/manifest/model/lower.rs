@@ -84,15 +84,19 @@ pub fn lower_workload(root: &Node, kind: WorkloadKind, kind_span: Span, span: Sp
             .and_then(|spec| spec.get("template"))
             .and_then(|template| template.get("metadata")),
     };
-    let pod_labels = template_metadata
-        .and_then(|meta| meta.get("labels"))
-        .and_then(Node::entries)
-        .unwrap_or(&[])
-        .iter()
-        .filter_map(|entry| {
-            str_of(Some(&entry.value)).map(|value| (entry.key_str().to_string(), value))
-        })
-        .collect();
+    let string_map = |key: &str| -> Vec<(String, String)> {
+        template_metadata
+            .and_then(|meta| meta.get(key))
+            .and_then(Node::entries)
+            .unwrap_or(&[])
+            .iter()
+            .filter_map(|entry| {
+                str_of(Some(&entry.value)).map(|value| (entry.key_str().to_string(), value))
+            })
+            .collect()
+    };
+    let pod_labels = string_map("labels");
+    let pod_annotations = string_map("annotations");
     let (replicas, pod, job, cron) = match kind {
         WorkloadKind::Pod => (None, lower_pod_spec(spec, spec_key), None, None),
         WorkloadKind::Deployment | WorkloadKind::ReplicaSet | WorkloadKind::StatefulSet => {
@@ -141,6 +145,7 @@ pub fn lower_workload(root: &Node, kind: WorkloadKind, kind_span: Span, span: Sp
         job,
         cron,
         pod_labels,
+        pod_annotations,
         deployment,
         template: template_node(root, kind).map(crate::manifest::canonical::Canon::of),
     }

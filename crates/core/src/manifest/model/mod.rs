@@ -105,6 +105,9 @@ pub struct Workload {
     pub cron: Option<CronSpec>,
     /// The pod's labels: `metadata.labels` of a Pod, the template's otherwise.
     pub pod_labels: Vec<(String, String)>,
+    /// The pod's annotations, taken as the labels are (a restarted
+    /// Deployment's pods carry `kubectl.kubernetes.io/restartedAt`).
+    pub pod_annotations: Vec<(String, String)>,
     /// A Deployment's rollout settings (`strategy`, `minReadySeconds`,
     /// `progressDeadlineSeconds`), with the API's defaults.
     pub deployment: Option<DeploymentSpec>,
