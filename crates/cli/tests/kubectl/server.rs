@@ -648,16 +648,7 @@ fn autoscaling_v2_resources() -> Value {
 }
 
 fn apps_v1_resources() -> Value {
-    let verbs = json!([
-        "create",
-        "delete",
-        "deletecollection",
-        "get",
-        "list",
-        "patch",
-        "update",
-        "watch"
-    ]);
+    let verbs = verbs();
     json!({
         "kind": "APIResourceList",
         "apiVersion": "v1",
@@ -783,16 +774,7 @@ fn named_row(path: &str, objects: &Objects) -> Option<(u16, Value)> {
 
 /// The batch/v1 resources (`kubectl get jobs`, `get cronjobs`, `describe`).
 fn batch_v1_resources() -> Value {
-    let verbs = json!([
-        "create",
-        "delete",
-        "deletecollection",
-        "get",
-        "list",
-        "patch",
-        "update",
-        "watch"
-    ]);
+    let verbs = verbs();
     json!({
         "kind": "APIResourceList",
         "apiVersion": "v1",
@@ -920,16 +902,7 @@ fn version() -> Value {
 /// lists them (so `get all` expands to pods, replicationcontrollers,
 /// services in that order: the resources with `categories: ["all"]`).
 fn core_v1_resources() -> Value {
-    let verbs = json!([
-        "create",
-        "delete",
-        "deletecollection",
-        "get",
-        "list",
-        "patch",
-        "update",
-        "watch"
-    ]);
+    let verbs = verbs();
     let resource = |name: &str, singular: &str, kind: &str, short: &[&str], all: bool| {
         let mut entry = json!({
             "name": name,
@@ -1195,4 +1168,18 @@ fn json_patch(target: &mut Value, operations: &Value) {
             fields.insert(key.to_string(), operation["value"].clone());
         }
     }
+}
+
+/// The verbs a discovery entry lists for every resource served here.
+fn verbs() -> Value {
+    json!([
+        "create",
+        "delete",
+        "deletecollection",
+        "get",
+        "list",
+        "patch",
+        "update",
+        "watch"
+    ])
 }

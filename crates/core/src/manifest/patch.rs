@@ -194,8 +194,14 @@ pub(crate) fn map(entries: Vec<(&str, Node)>, span: Span) -> Node {
 /// Deployment documents with it (`map::Axis::set`), so a `patch` or
 /// `restart` later in the run starts from the cell's object.
 pub fn with_value(root: &Node, path: &[(&str, Option<&str>)], value: &str) -> Option<Node> {
+    with_node(root, path, &scalar(value, root.span))
+}
+
+/// [`with_value`] with any node at `path` (a whole `spec.template` for a
+/// rollback).
+fn with_node(root: &Node, path: &[(&str, Option<&str>)], value: &Node) -> Option<Node> {
     let Some(((field, key), rest)) = path.split_first() else {
-        return Some(scalar(value, root.span));
+        return Some(value.clone());
     };
     let NodeKind::Map(entries) = &root.kind else {
         return None;
@@ -208,7 +214,7 @@ pub fn with_value(root: &Node, path: &[(&str, Option<&str>)], value: &str) -> Op
                 Some(i) if !entries[i].value.is_null() => entries[i].value.clone(),
                 _ => map(Vec::new(), root.span),
             };
-            let new = with_value(&child, rest, value)?;
+            let new = with_node(&child, rest, value)?;
             match at {
                 Some(i) => entries[i].value = new,
                 None => entries.push(Entry {
@@ -226,7 +232,7 @@ pub fn with_value(root: &Node, path: &[(&str, Option<&str>)], value: &str) -> Op
             let j = items
                 .iter()
                 .position(|item| item.get("name").and_then(Node::as_str) == Some(*key))?;
-            items[j] = with_value(&items[j], rest, value)?;
+            items[j] = with_node(&items[j], rest, value)?;
             entries[i].value = Node {
                 kind: NodeKind::Seq(items),
                 span: entries[i].value.span,
@@ -411,13 +417,14 @@ impl History {
             }
             (target.0, target.1.clone())
         };
-        let span = self.object.span;
-        let patch = map(
-            vec![("spec", map(vec![("template", template)], span))],
-            span,
-        );
         // Replaced whole, as kubectl's JSON patch `replace /spec/template`.
-        self.object = replace_template(&self.object, &patch);
+        if let Some(object) = with_node(
+            &self.object,
+            &[("spec", None), ("template", None)],
+            &template,
+        ) {
+            self.object = object;
+        }
         self.record();
         Ok(revision)
     }
@@ -432,26 +439,6 @@ impl History {
             Step::Undo(to) => self.undo(*to).is_ok(),
         }
     }
-}
-
-/// `object` with `spec.template` replaced by `patch`'s.
-fn replace_template(object: &Node, patch: &Node) -> Node {
-    let mut object = object.clone();
-    let template = patch.get("spec").and_then(|s| s.get("template")).cloned();
-    if let (NodeKind::Map(entries), Some(template)) = (&mut object.kind, template) {
-        if let Some(spec) = entries.iter_mut().find(|e| e.key_str() == "spec") {
-            if let NodeKind::Map(fields) = &mut spec.value.kind {
-                match fields.iter_mut().find(|f| f.key_str() == "template") {
-                    Some(field) => field.value = template,
-                    None => fields.push(Entry {
-                        key: scalar("template", template.span),
-                        value: template,
-                    }),
-                }
-            }
-        }
-    }
-    object
 }
 
 /// Per Scenario action, the Deployment it changes as that change leaves
