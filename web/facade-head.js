@@ -10,7 +10,9 @@
 //                    (a v1 link, an autosaved text, the exercise pages,
 //                    "From my cluster")
 //   data-pl-embed    present for ?embed=1, whose engine waits for a touch
-// and, except in an embed, preloads the engine's wasm at once.
+// and preloads what comes first: on the playground's default picture the
+// first screen's engine (stage-engine, which answers the picture's
+// sliders), elsewhere except in an embed the page's engine.
 (function () {
   var root = document.documentElement;
   var query = location.search;
@@ -43,7 +45,23 @@
   root.setAttribute("data-pl-picture", picture);
   if (embed) root.setAttribute("data-pl-embed", "");
   var engine = window.podlabEngine;
-  if (engine && !(embed && picture === "link")) {
+  if (picture === "default") {
+    // The playground's default picture: the first screen's engine first
+    // (web/src/stage.rs answers its sliders); facade.js fetches the page's
+    // engine once it is in, so the two do not share the connection.
+    var stageWasm = document.createElement("link");
+    stageWasm.rel = "preload";
+    stageWasm.as = "fetch";
+    stageWasm.crossOrigin = "anonymous";
+    stageWasm.type = "application/wasm";
+    stageWasm.href = "./stage-engine_bg.wasm";
+    document.head.appendChild(stageWasm);
+    var stageJs = document.createElement("link");
+    stageJs.rel = "preload";
+    stageJs.as = "script";
+    stageJs.href = "./stage-engine.js";
+    document.head.appendChild(stageJs);
+  } else if (engine && !(embed && picture === "link")) {
     var preload = document.createElement("link");
     preload.rel = "preload";
     preload.as = "fetch";

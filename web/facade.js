@@ -15,9 +15,13 @@
   var started = false;
   // The default text's pictures are only for the playground's own first
   // screen: elsewhere they go, so nothing reads a picture that is not true.
-  if (mode !== "default") {
-    var defaults = document.querySelectorAll(".facade-default");
-    for (var i = 0; i < defaults.length; i++) defaults[i].remove();
+  // On the playground only the reader's language's copy stays (both hold
+  // the same ids and sliders).
+  var defaults = document.querySelectorAll(".facade-default");
+  for (var i = 0; i < defaults.length; i++) {
+    if (mode !== "default" || defaults[i].getAttribute("data-lang") !== root.getAttribute("data-pl-lang")) {
+      defaults[i].remove();
+    }
   }
 
   var TAGS = " div main nav footer header section h1 h2 p pre span button a ul li output input details summary svg g rect line polyline text title defs pattern circle path ";
@@ -145,6 +149,103 @@
       });
   }
 
+  // The first screen's engine (web/src/stage.rs, docs/size.md "The
+  // slider's path"): on the playground's default picture it is fetched
+  // before the page's engine and answers a slider moved on the picture. The
+  // text the picture shows is its editor's; a move writes the slider's
+  // number into it (as the live page does), redraws the Scenario panel and
+  // the stage, and saves it where the live page opens it (the autosave, and
+  // the picture's editor, which persist::picture_text reads).
+  var stage = null;
+  var moved = null;
+  var answering = false;
+  var STAGE_JS = "./stage-engine.js";
+  var STAGE_WASM = "./stage-engine_bg.wasm";
+
+  function loadStage() {
+    return new Promise(function (resolve, reject) {
+      var script = document.createElement("script");
+      script.src = STAGE_JS;
+      script.onload = resolve;
+      script.onerror = reject;
+      document.head.appendChild(script);
+    })
+      .then(function () {
+        /* global wasm_bindgen */
+        return wasm_bindgen(STAGE_WASM);
+      })
+      .then(function () {
+        stage = wasm_bindgen;
+        answer();
+      });
+  }
+
+  function redrawPanel(markup, active) {
+    var panel = facade.querySelector(".controls");
+    var fresh = new DOMParser().parseFromString(markup, "text/html").body.querySelector(".controls");
+    if (!panel || !fresh) return;
+    var heading = fresh.querySelector("h2");
+    var old = panel.querySelector("h2");
+    if (heading && old) old.replaceWith(document.importNode(heading, true));
+    var inputs = fresh.querySelectorAll("input[type=range]");
+    for (var i = 0; i < inputs.length; i++) {
+      var input = inputs[i];
+      var shown = panel.querySelector('input[data-testid="' + input.getAttribute("data-testid") + '"]');
+      var control = shown && shown.closest(".control");
+      var drawn = input.closest(".control");
+      if (!control || !drawn) continue;
+      var label = control.querySelector("label");
+      if (label) label.replaceWith(document.importNode(drawn.querySelector("label"), true));
+      if (drawn.hasAttribute("data-assumed")) control.setAttribute("data-assumed", "true");
+      else control.removeAttribute("data-assumed");
+      if (shown !== active) shown.value = input.getAttribute("value");
+      shown.setAttribute("aria-valuetext", input.getAttribute("aria-valuetext"));
+    }
+  }
+
+  function answer() {
+    if (!stage || !moved || answering) return;
+    answering = true;
+    var move = moved;
+    moved = null;
+    try {
+      var editor = facade.querySelector(".editor-picture");
+      var text = editor && stage.slide(editor.textContent, move.testid, move.number);
+      if (text) {
+        var parts = stage.redraw(text, root.getAttribute("data-pl-lang"));
+        redrawPanel(parts[0], move.input);
+        var section = facade.querySelector(".simulation");
+        var parsed = new DOMParser().parseFromString(parts[1], "text/html").body.firstChild;
+        var built = parsed && rebuild(parsed);
+        if (section && built) section.replaceWith(built);
+        editor.textContent = text;
+        try {
+          localStorage.setItem("podlab.text.v1", text);
+        } catch (error) {
+          /* storage unavailable: the live page reads the picture's editor */
+        }
+        // Laid out, as perf.rs measures the live page's answer.
+        void document.body.offsetHeight;
+        if (performance.getEntriesByName("podlab-change").length) performance.measure("podlab-redraw", "podlab-change");
+      }
+    } finally {
+      answering = false;
+    }
+    // Moves that came in meanwhile: only the newest, in the next task.
+    if (moved) setTimeout(answer, 0);
+  }
+
+  if (mode === "default" && !embed) {
+    facade.addEventListener("input", function (event) {
+      var input = event.target;
+      if (!input.matches || !input.matches(".controls input[type=range]")) return;
+      performance.clearMarks("podlab-change");
+      performance.mark("podlab-change");
+      moved = { testid: input.getAttribute("data-testid"), number: input.valueAsNumber, input: input };
+      setTimeout(answer, 0);
+    });
+  }
+
   // An embed tells the article its height (README, "Embedding").
   if (embed && window.parent !== window && window.ResizeObserver) {
     var last = 0;
@@ -181,6 +282,29 @@
       start();
     });
     if (!embed) start();
+  } else if (mode === "default" && !embed) {
+    // The page's engine once the first screen's has arrived (while that
+    // compiles), so the slider's path has the connection to itself;
+    // without it, the page's engine at once.
+    var stageUrl = new URL(STAGE_WASM, location.href).href;
+    var arrived = function (entries) {
+      return entries.some(function (entry) {
+        return entry.name === stageUrl && entry.responseEnd > 0;
+      });
+    };
+    if (window.PerformanceObserver) {
+      var observer = new PerformanceObserver(function (list) {
+        if (arrived(list.getEntries())) {
+          observer.disconnect();
+          start();
+        }
+      });
+      observer.observe({ type: "resource", buffered: true });
+    }
+    loadStage().then(start, function (error) {
+      console.error(error);
+      start();
+    });
   } else {
     start();
   }

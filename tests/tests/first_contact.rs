@@ -383,3 +383,134 @@ fn a_full_page_link_with_a_picture_draws_it_while_the_engine_loads() {
         is_live(session).then_some(())
     });
 }
+
+/// Issue 28 item 2: on the playground a slider moved on the picture is
+/// answered by the first screen's engine (`stage-engine`, fetched before
+/// the page's engine), with the pods the text with that number gives; the
+/// live page then opens on that text. The connection is slowed (no CPU
+/// throttle) so the page's engine, fetched after the first screen's, is
+/// still on its way when the answer comes; the autosave is cleared before
+/// it arrives, so the hand-over read is the picture's own (its editor).
+#[test]
+fn a_slider_moved_on_the_picture_is_answered_before_the_page_engine_and_kept() {
+    let server = StaticServer::start(dist_dir());
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    session.set_window_size(1366, 768);
+    session.cdp("Network.enable", json!({}));
+    session.cdp(
+        "Network.emulateNetworkConditions",
+        json!({ "offline": false, "latency": 1500, "downloadThroughput": 200_000, "uploadThroughput": 100_000 }),
+    );
+    for lang in ["en", "zh-TW"] {
+        // No autosave: the playground then shows the default's picture.
+        session.cdp(
+            "Storage.clearDataForOrigin",
+            json!({ "origin": server.url("/").trim_end_matches('/'), "storageTypes": "local_storage" }),
+        );
+        session.goto(&server.url(&format!("/?lang={lang}")));
+        session.wait_for_element("#facade [data-testid=slider-startup]", PAGE_LOAD);
+        session.wait_for("the picture's script", PAGE_LOAD, |session| {
+            (session.execute("return document.readyState !== 'loading';", json!([])) == json!(true))
+                .then_some(())
+        });
+        assert_eq!(
+            session.execute(
+                "return document.querySelectorAll('#facade .facade-default').length;",
+                json!([])
+            ),
+            json!(1),
+            "one language's picture stays"
+        );
+        // 7 → 12 GiB at the loading peak, over the 8Gi limit: OOMKilled.
+        podlab_e2e::page::slide(&session, "slider-memory-peak", 12);
+        session.wait_for("the picture's answer", PAGE_LOAD, |session| {
+            (session.execute(
+                "return performance.getEntriesByName('podlab-redraw').length;",
+                json!([]),
+            ) == json!(1))
+            .then_some(())
+        });
+        assert!(
+            !is_live(&session),
+            "{lang}: answered by the picture, not the live page"
+        );
+        let default = golden("web/src/default.yaml");
+        let edited = podlab_core::controls::apply(
+            &default,
+            &podlab_core::controls::Change::MemoryPeak(12 << 30),
+        )
+        .expect("the slider's edit");
+        let run = podlab_core::sim::simulate(&edited, &podlab_core::sim::Options::default());
+        let want: Vec<Vec<String>> = expected_pods(&edited, run.end)
+            .into_iter()
+            .map(|(name, status)| vec![name, status])
+            .collect();
+        assert_eq!(shown_pods(&session), json!(want), "{lang}");
+        assert_ne!(
+            expected_pods(&edited, run.end),
+            expected_pods(&default, run.end),
+            "the change must show on the pods"
+        );
+        let get = podlab_e2e::page::text_of(&session, "#facade [data-testid=pane-get]");
+        for line in podlab_core::picture::get_pods_text(&run, run.end).lines() {
+            assert!(get.contains(line.trim_end()), "{lang}: {line:?} in {get}");
+        }
+        let output =
+            podlab_e2e::page::text_of(&session, "#facade output[for=control-slider-memory-peak]");
+        assert!(output.ends_with("12 GiB"), "{lang}: {output}");
+        session.screenshot(&out.join(format!("picture-slider-1366x768-{lang}.png")));
+        session.execute("localStorage.clear();", json!([]));
+        session.wait_for("the live page", PAGE_LOAD, |session| {
+            is_live(session).then_some(())
+        });
+        assert_eq!(podlab_e2e::page::editor_value(&session), edited, "{lang}");
+        assert_eq!(
+            session.execute(
+                "return document.querySelector('[data-testid=slider-memory-peak]').value;",
+                json!([])
+            ),
+            json!("12")
+        );
+        session.wait_for_element("[data-testid=timeline] .pod", RELINT);
+        assert_eq!(shown_pods(&session), json!(want), "{lang}: live");
+    }
+    // On a phone the picture is the page's layout too: the two sliders and
+    // the first pod's lanes share the first screen (issue 28 item 3).
+    podlab_e2e::page::set_viewport(&session, 390, 844);
+    for lang in ["en", "zh-TW"] {
+        session.cdp(
+            "Storage.clearDataForOrigin",
+            json!({ "origin": server.url("/").trim_end_matches('/'), "storageTypes": "local_storage" }),
+        );
+        session.goto(&server.url(&format!("/?lang={lang}")));
+        session.wait_for_element("#facade [data-testid=timeline] .pod", PAGE_LOAD);
+        for selector in [
+            "#facade [data-testid=slider-startup]",
+            "#facade [data-testid=slider-memory-steady]",
+            "#facade [data-testid=timeline] .pod:nth-child(1) .lane-chart",
+        ] {
+            assert!(
+                podlab_e2e::page::intersects_view(&session, selector),
+                "{lang}: {selector} is not on the phone's first screen: {}",
+                podlab_e2e::page::rect(&session, selector)
+            );
+        }
+        session.screenshot(&out.join(format!("picture-390-{lang}.png")));
+        session.wait_for("the live page", PAGE_LOAD, |session| {
+            is_live(session).then_some(())
+        });
+    }
+    let fetched: Vec<String> = wasm_fetched(&server);
+    let stage = fetched
+        .iter()
+        .position(|path| path.starts_with("/stage-engine_bg.wasm"));
+    let page = fetched
+        .iter()
+        .position(|path| path.starts_with("/podlab-web"));
+    assert!(
+        matches!((stage, page), (Some(stage), Some(page)) if stage < page),
+        "the first screen's engine is fetched before the page's: {fetched:?}"
+    );
+}

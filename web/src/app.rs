@@ -185,7 +185,12 @@ pub fn App(props: &AppProps) -> Html {
                 None if persist => {
                     let (text, source, notice) = persist::initial_text(
                         &persist::fragment(),
-                        persist::load_autosave(id.as_deref()),
+                        // A slider moved on the picture (issue 28):
+                        // the live page opens on the text it shows.
+                        id.is_none()
+                            .then(|| persist::picture_text(DEFAULT_TEXT))
+                            .flatten()
+                            .or_else(|| persist::load_autosave(id.as_deref())),
                         fallback.as_deref().unwrap_or(""),
                     );
                     let awaiting = fallback.is_none() && source == persist::Source::Default;

@@ -356,6 +356,20 @@ pub fn query() -> String {
         .unwrap_or_default()
 }
 
+/// The text the playground's picture shows when a slider moved on it
+/// before this engine was in (`web/facade.js`, answered by the first
+/// screen's engine): the picture's editor, which the live page opens on
+/// (the autosave holds it too, where storage works). `None` without a
+/// picture, or when the picture still shows the default text.
+pub fn picture_text(default: &str) -> Option<String> {
+    let text = web_sys::window()?
+        .document()?
+        .query_selector("#facade .editor-picture")
+        .ok()??
+        .text_content()?;
+    (text != default && !text.trim().is_empty()).then_some(text)
+}
+
 /// The autosaved text, if storage works and holds one.
 pub fn load_autosave(exercise: Option<&str>) -> Option<String> {
     load(&autosave_key(exercise))

@@ -1107,26 +1107,9 @@ mod tests {
     }
 }
 
-/// The numbers of the controls' `container` that the run assumed (the text
-/// states none of them), with the value used: what the sliders mark.
-pub fn controls_assumed(
-    run: &Run,
-    container: &str,
-) -> Vec<(podlab_core::manifest::path::ProgramField, String)> {
-    use podlab_core::manifest::path::Path;
-    run.assumed
-        .iter()
-        .filter_map(|assumption| match &assumption.path {
-            Path::Program {
-                container: named,
-                field,
-            } if named.as_deref().is_none_or(|named| named == container) => {
-                Some((*field, assumption.value.clone()))
-            }
-            _ => None,
-        })
-        .collect()
-}
+/// The numbers of the sliders' container that the text does not state
+/// (`Run::assumed`): one function with the picture's panel.
+pub use podlab_core::controls::sliders::assumed as controls_assumed;
 
 #[cfg(test)]
 mod assumed_tests {

@@ -19,6 +19,7 @@ use crate::rules::edit::{insert_entry, replace};
 use crate::span::{LineIndex, Span};
 
 mod record;
+pub mod sliders;
 pub use record::record;
 
 /// The values the controls show for one container.
@@ -163,6 +164,28 @@ impl SharingChoice {
             }
         }
     }
+}
+
+/// The GPU sharing choices the picker offers, with stable ids (its
+/// `<option value>`s; `picture::words::sharing` names them).
+pub fn sharing_options() -> Vec<(&'static str, SharingChoice)> {
+    let layout = |profiles: &[&str]| profiles.iter().map(|p| p.to_string()).collect();
+    vec![
+        ("none", SharingChoice::None),
+        ("ts-2", SharingChoice::TimeSlicing(2)),
+        ("ts-4", SharingChoice::TimeSlicing(4)),
+        ("mps-2", SharingChoice::Mps(2)),
+        ("mps-4", SharingChoice::Mps(4)),
+        ("mig-7x1g", SharingChoice::Mig(layout(&["1g.10gb"; 7]))),
+        (
+            "mig-2x3g",
+            SharingChoice::Mig(layout(&["3g.40gb", "3g.40gb"])),
+        ),
+        (
+            "mig-mixed",
+            SharingChoice::Mig(layout(&["1g.10gb", "2g.20gb", "3g.40gb"])),
+        ),
+    ]
 }
 
 /// One change a control makes.

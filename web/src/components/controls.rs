@@ -2,7 +2,7 @@
 //! (`podlab_core::controls`): the text stays the single source of truth,
 //! so a slider's value is always read back from it.
 
-use podlab_core::controls::{Change, Preset, SharingChoice, Values};
+use podlab_core::controls::{sharing_options, sliders, Change, Preset, Values};
 use podlab_core::i18n::Lang;
 use podlab_core::manifest::path::ProgramField;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -10,8 +10,6 @@ use yew::prelude::*;
 
 use crate::i18n;
 use crate::i18n::TextHtml;
-
-const GIB: i128 = 1 << 30;
 
 #[derive(Properties, PartialEq)]
 pub struct ControlsProps {
@@ -29,58 +27,9 @@ pub struct ControlsProps {
     pub assumed: Vec<(ProgramField, String)>,
 }
 
-/// The sharing choices the picker offers, with stable ids.
-pub fn sharing_options() -> Vec<(&'static str, SharingChoice)> {
-    let layout = |profiles: &[&str]| profiles.iter().map(|p| p.to_string()).collect();
-    vec![
-        ("none", SharingChoice::None),
-        ("ts-2", SharingChoice::TimeSlicing(2)),
-        ("ts-4", SharingChoice::TimeSlicing(4)),
-        ("mps-2", SharingChoice::Mps(2)),
-        ("mps-4", SharingChoice::Mps(4)),
-        ("mig-7x1g", SharingChoice::Mig(layout(&["1g.10gb"; 7]))),
-        (
-            "mig-2x3g",
-            SharingChoice::Mig(layout(&["3g.40gb", "3g.40gb"])),
-        ),
-        (
-            "mig-mixed",
-            SharingChoice::Mig(layout(&["1g.10gb", "2g.20gb", "3g.40gb"])),
-        ),
-    ]
-}
-
-fn sharing_label(id: &str, lang: Lang) -> String {
-    let text = match id {
-        "none" => i18n::sharing_none(),
-        "ts-2" => i18n::sharing_time_slicing(2),
-        "ts-4" => i18n::sharing_time_slicing(4),
-        "mps-2" => i18n::sharing_mps(2),
-        "mps-4" => i18n::sharing_mps(4),
-        "mig-7x1g" => i18n::sharing_mig("7 × 1g.10gb"),
-        "mig-2x3g" => i18n::sharing_mig("2 × 3g.40gb"),
-        _ => i18n::sharing_mig("1g.10gb + 2g.20gb + 3g.40gb"),
-    };
-    text.get(lang).to_owned()
-}
-
-fn preset_label(preset: Preset, lang: Lang) -> String {
-    i18n::preset(preset).get(lang).to_owned()
-}
-
-/// `9 GiB`, `7.5 GiB`.
-pub fn gib(bytes: i128) -> String {
-    let tenths = (bytes * 10 + GIB / 2) / GIB;
-    if tenths % 10 == 0 {
-        format!("{} GiB", tenths / 10)
-    } else {
-        format!("{}.{} GiB", tenths / 10, tenths % 10)
-    }
-}
-
 /// A labelled range input; `value` and the label come from the text.
 #[allow(clippy::too_many_arguments)]
-fn slider(
+fn slider_view(
     lang: Lang,
     testid: &'static str,
     label: String,
@@ -153,7 +102,7 @@ fn autoscaler_controls(values: &Values, lang: Lang, on_change: &Callback<Change>
         };
     };
     let target = hpa.target.map(|(kind, value)| match kind {
-        TargetKind::Utilization => slider(
+        TargetKind::Utilization => slider_view(
             lang,
             "slider-hpa-target",
             i18n::hpa_target().get(lang).to_owned(),
@@ -165,7 +114,7 @@ fn autoscaler_controls(values: &Values, lang: Lang, on_change: &Callback<Change>
             emit(|percent| Change::AutoscalerTarget(percent.round() as i64)),
             None,
         ),
-        TargetKind::AverageValue => slider(
+        TargetKind::AverageValue => slider_view(
             lang,
             "slider-hpa-target",
             i18n::hpa_target().get(lang).to_owned(),
@@ -180,7 +129,7 @@ fn autoscaler_controls(values: &Values, lang: Lang, on_change: &Callback<Change>
     });
     html! {
         <>
-            { slider(
+            { slider_view(
     lang,
                 "slider-min-replicas",
                 i18n::min_replicas().get(lang).to_owned(),
@@ -190,7 +139,7 @@ fn autoscaler_controls(values: &Values, lang: Lang, on_change: &Callback<Change>
                 emit(|n| Change::MinReplicas(n.round() as i32)),
                 None,
             ) }
-            { slider(
+            { slider_view(
     lang,
                 "slider-max-replicas",
                 i18n::max_replicas().get(lang).to_owned(),
@@ -201,7 +150,7 @@ fn autoscaler_controls(values: &Values, lang: Lang, on_change: &Callback<Change>
                 None,
             ) }
             { for target }
-            { slider(
+            { slider_view(
     lang,
                 "slider-scale-up",
                 i18n::scale_up_pods().get(lang).to_owned(),
@@ -231,16 +180,6 @@ pub fn Controls(props: &ControlsProps) -> Html {
     let emit = |make: fn(f64) -> Change| {
         let on_change = props.on_change.clone();
         Callback::from(move |value: f64| on_change.emit(make(value)))
-    };
-    // The input's value in GiB, written with integers (no float formatting
-    // in the wasm): `7.5`.
-    let gib_value = |bytes: i128| {
-        let tenths = (bytes * 10 + GIB / 2) / GIB;
-        if tenths % 10 == 0 {
-            (tenths / 10).to_string()
-        } else {
-            format!("{}.{}", tenths / 10, tenths % 10)
-        }
     };
     let on_preset = {
         let on_change = props.on_change.clone();
@@ -287,66 +226,29 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     <span class="assumed-key" data-testid="assumed-key">{ i18n::assumed_key().html(lang) }</span>
                 }
             </h2>
-            if shown("startup") {
-                { slider(
-    lang,
-                    "slider-startup",
-                    i18n::load_time().get(lang).to_owned(),
-                    format!("{} s", values.startup / 1000),
-                    "0", "600", "5",
-                    (values.startup / 1000).to_string(),
-                    emit(|seconds| Change::Startup((seconds.max(0.0) as u64) * 1000)),
-                    assumed_note(ProgramField::Startup).as_deref(),
-                ) }
-            }
-            if shown("memory") {
-                { slider(
-    lang,
-                    "slider-memory-steady",
-                    i18n::memory_steady().get(lang).to_owned(),
-                    gib(values.memory_steady),
-                    "0.5", "64", "0.5",
-                    gib_value(values.memory_steady),
-                    emit(|gib| Change::MemorySteady((gib * GIB as f64).round() as i128)),
-                    assumed_note(ProgramField::MemorySteady).as_deref(),
-                ) }
-            }
-            if shown("memory") {
-                { slider(
-    lang,
-                    "slider-memory-peak",
-                    i18n::memory_peak().get(lang).to_owned(),
-                    gib(values.memory_peak),
-                    "0.5", "128", "0.5",
-                    gib_value(values.memory_peak),
-                    emit(|gib| Change::MemoryPeak((gib * GIB as f64).round() as i128)),
-                    assumed_note(ProgramField::MemoryPeak).as_deref(),
-                ) }
-            }
-            if shown("workers") {
-                { slider(
-    lang,
-                    "slider-workers",
-                    i18n::workers().get(lang).to_owned(),
-                    values.workers.to_string(),
-                    "1", "8", "1",
-                    values.workers.to_string(),
-                    emit(|n| Change::Workers(n.round() as i64)),
-                    assumed_note(ProgramField::Workers).as_deref(),
-                ) }
-            }
-            if shown("gpu-memory") {
-                { slider(
-    lang,
-                    "slider-gpu-memory",
-                    i18n::gpu_memory().get(lang).to_owned(),
-                    gib(values.gpu_memory),
-                    "0", "80", "1",
-                    gib_value(values.gpu_memory),
-                    emit(|gib| Change::GpuMemory((gib * GIB as f64).round() as i128)),
-                    assumed_note(ProgramField::GpuMemory).as_deref(),
-                ) }
-            }
+            // The program's sliders: one description with the picture's
+            // (`controls::sliders`), so they look and move the same before
+            // the page's engine is in (web/src/stage.rs).
+            { for sliders::program(values).into_iter().filter(|slider| shown(slider.control)).map(|slider| {
+                let on_change = props.on_change.clone();
+                let testid = slider.testid;
+                slider_view(
+                    lang,
+                    testid,
+                    slider.field.label().get(lang).to_owned(),
+                    slider.shown,
+                    slider.min,
+                    slider.max,
+                    slider.step,
+                    slider.value,
+                    Callback::from(move |number: f64| {
+                        if let Some(change) = sliders::change(testid, number) {
+                            on_change.emit(change);
+                        }
+                    }),
+                    assumed_note(slider.field).as_deref(),
+                )
+            }) }
             if values.traffic.is_none() && shown("traffic") {
                 <div class="control add-traffic">
                     <button type="button" data-testid="add-traffic" onclick={
@@ -356,7 +258,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 </div>
             }
             if let (Some(traffic), true) = (&values.traffic, shown("traffic")) {
-                { slider(
+                { slider_view(
     lang,
                     "slider-rate",
                     i18n::rate().get(lang).to_owned(),
@@ -367,7 +269,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     None,
                 ) }
                 if let Some(burst) = traffic.burst {
-                    { slider(
+                    { slider_view(
     lang,
                         "slider-burst",
                         i18n::burst().get(lang).to_owned(),
@@ -378,7 +280,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                         None,
                     ) }
                 }
-                { slider(
+                { slider_view(
     lang,
                     "slider-concurrency",
                     i18n::concurrency().get(lang).to_owned(),
@@ -388,7 +290,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     emit(|n| Change::Concurrency(n.round() as i64)),
                     None,
                 ) }
-                { slider(
+                { slider_view(
     lang,
                     "slider-latency",
                     i18n::service_latency().get(lang).to_owned(),
@@ -410,7 +312,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                         <option value="custom" selected=true>{ i18n::custom().html(lang) }</option>
                     }
                     { for Preset::ALL.iter().map(|preset| html! {
-                        <option value={preset.id()} selected={preset.id() == preset_id}>{ preset_label(*preset, lang) }</option>
+                        <option value={preset.id()} selected={preset.id() == preset_id}>{ i18n::preset(*preset).get(lang).to_owned() }</option>
                     }) }
                 </select>
             </div>
@@ -423,7 +325,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                         <option value="custom" selected=true>{ i18n::custom().html(lang) }</option>
                     }
                     { for sharing_options().into_iter().map(|(id, _)| html! {
-                        <option value={id} selected={id == sharing_id}>{ sharing_label(id, lang) }</option>
+                        <option value={id} selected={id == sharing_id}>{ i18n::sharing(id).get(lang).to_owned() }</option>
                     }) }
                 </select>
             </div>
@@ -435,13 +337,6 @@ pub fn Controls(props: &ControlsProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn gib_labels() {
-        assert_eq!(gib(9 * GIB), "9 GiB");
-        assert_eq!(gib(15 * GIB / 2), "7.5 GiB");
-        assert_eq!(gib(0), "0 GiB");
-    }
 
     #[test]
     fn sharing_ids_are_unique() {

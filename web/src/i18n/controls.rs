@@ -2,14 +2,9 @@
 //! Chinese (Taiwan), following `shared/GLOSSARY-zh-TW.md` (滑桿, 載入時間,
 //! 分享／複製連結／嵌入程式碼).
 
-use podlab_core::controls::Preset;
 use podlab_core::i18n::Text;
 use podlab_core::manifest::path::ProgramField;
 use podlab_core::text;
-
-pub fn controls_heading() -> Text {
-    Text::new("Scenario", "情境設定")
-}
 
 pub fn controls_need_container() -> Text {
     Text::new(
@@ -39,53 +34,6 @@ pub fn workers() -> Text {
 
 pub fn gpu_memory() -> Text {
     ProgramField::GpuMemory.label()
-}
-
-pub fn cluster() -> Text {
-    Text::new("Cluster", "叢集")
-}
-
-pub fn custom() -> Text {
-    Text::new("As written in the text", "依文字內容（自訂）")
-}
-
-pub fn gpu_sharing() -> Text {
-    Text::new("GPU sharing", "GPU 共用方式")
-}
-
-pub fn preset(preset: Preset) -> Text {
-    match preset {
-        Preset::OneT4 => Text::new("One T4 node (16 GiB)", "一個 T4 節點（16 GiB）"),
-        Preset::OneL4 => Text::new("One L4 node (24 GiB)", "一個 L4 節點（24 GiB）"),
-        Preset::TwoA100 => Text::new("Two A100-80GB nodes", "兩個 A100-80GB 節點"),
-        Preset::NoDevicePlugin => Text::new(
-            "GPU node without the device plugin",
-            "沒有 device plugin 的 GPU 節點",
-        ),
-        Preset::TaintedGpuPool => Text::new(
-            "Tainted GPU pool (nvidia.com/gpu:NoSchedule)",
-            "有 taint 的 GPU 節點池（nvidia.com/gpu:NoSchedule）",
-        ),
-    }
-}
-
-pub fn sharing_none() -> Text {
-    Text::new("None (one pod per GPU)", "不共用（一個 Pod 一張 GPU）")
-}
-
-pub fn sharing_time_slicing(replicas: i64) -> Text {
-    text!(
-        "Time-slicing, {replicas} replicas",
-        "Time-slicing，{replicas} 份"
-    )
-}
-
-pub fn sharing_mps(replicas: i64) -> Text {
-    text!("MPS, {replicas} replicas", "MPS，{replicas} 份")
-}
-
-pub fn sharing_mig(layout: &str) -> Text {
-    text!("MIG {layout}", "MIG {layout}")
 }
 
 pub fn copy_link() -> Text {
@@ -215,27 +163,6 @@ pub fn scale_up_default() -> Text {
     Text::new(
         "default (up to ×2, at least 4)",
         "預設（最多加倍，至少可到 4）",
-    )
-}
-
-/// A slider whose number the text does not state (issue 29): its tooltip.
-pub fn assumed_value(value: &str) -> Text {
-    text!(
-        "assumed: podlab used {value}, which neither the manifest nor a Scenario states; drag the slider to state it",
-        "假設值：podlab 使用 {value}，manifest 與 Scenario 都沒有寫明；拖動滑桿即可寫明"
-    )
-}
-
-/// What a screen reader hears before an assumed value.
-pub fn assumed_word() -> Text {
-    Text::new("(assumed) ", "（假設值）")
-}
-
-/// Beside the controls' heading when a slider shows an assumed number.
-pub fn assumed_key() -> Text {
-    Text::new(
-        "≈ assumed, not stated in the text",
-        "≈ 假設值，內容裡沒有寫明",
     )
 }
 

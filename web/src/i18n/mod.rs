@@ -433,10 +433,6 @@ pub fn service_latency() -> Text {
     Text::new("service latency", "服務延遲")
 }
 
-pub fn add_traffic() -> Text {
-    Text::new("Send requests through a Service", "透過 Service 送出請求")
-}
-
 /// The autoscaling chain's list, and its fixes' (screen readers).
 pub fn traffic_chain() -> Text {
     Text::new("How it came about", "來龍去脈")

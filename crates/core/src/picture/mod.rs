@@ -16,6 +16,7 @@
 //! escaped; the markup uses only the elements and attributes the page's
 //! loader (`web/facade.js`) lets through.
 
+pub mod controls;
 pub mod draw;
 pub mod words;
 
@@ -386,22 +387,35 @@ pub fn embed_page(run: &Run, timeline_data: &Timeline, at: Millis, lang: Lang) -
 }
 
 /// The playground's first screen for `text` as the live page lays it out
-/// (`.app`, `main.workbench`): the title, the text where the editor goes,
-/// and the stage at the run's end, where the live page's cursor starts.
-/// `web/picture/default.html` holds it for the default text in both
-/// languages, made at build time (`cargo xtask picture`).
+/// (`.app`, `main.workbench`): the title, the Scenario panel with its
+/// sliders, the text where the editor goes, and the stage at the run's
+/// end, where the live page's cursor starts. `web/picture/default.html`
+/// holds it for the default text in both languages, made at build time
+/// (`cargo xtask picture`).
 pub fn playground_page(text_in: &str, lang: Lang) -> String {
-    let run = crate::sim::simulate(text_in, &crate::sim::Options::default());
-    let timeline_data = crate::explain::timeline::timeline(&run);
+    let (panel, stage) = playground_parts(text_in, lang);
     format!(
-        "<div class=\"app picture\" lang=\"{code}\"><header><div class=\"titles\"><h1 data-testid=\"title\">{title}</h1><p class=\"tagline\">{tagline}</p></div></header><main class=\"workbench\"><div class=\"side\"><div class=\"source\"><pre class=\"editor-picture\" aria-label=\"{label}\">{yaml}</pre></div></div>{stage}</main></div>",
+        "<div class=\"app picture\" lang=\"{code}\"><header><div class=\"titles\"><h1 data-testid=\"title\">{title}</h1><p class=\"tagline\">{tagline}</p></div></header><main class=\"workbench\"><div class=\"side\">{panel}<div class=\"source\"><pre class=\"editor-picture\" aria-label=\"{label}\">{yaml}</pre></div></div>{stage}</main></div>",
         code = lang.code(),
         title = text(words::title(), lang),
         tagline = text(words::tagline(), lang),
         label = text(words::editor_label(), lang),
         yaml = escape(text_in),
-        stage = stage(&run, &timeline_data, run.end, lang, false),
     )
+}
+
+/// The playground picture's two live parts for `text`: its Scenario panel
+/// (empty for a text without a container) and its stage at the run's end.
+/// The first screen's engine (`web/src/stage.rs`) redraws both after a
+/// slider moves on the picture, before the page's engine is in.
+pub fn playground_parts(text_in: &str, lang: Lang) -> (String, String) {
+    let run = crate::sim::simulate(text_in, &crate::sim::Options::default());
+    let timeline_data = crate::explain::timeline::timeline(&run);
+    let panel = crate::controls::values(text_in).map_or_else(String::new, |values| {
+        let assumed = crate::controls::sliders::assumed(&run, &values.container);
+        controls::panel(&values, &assumed, lang)
+    });
+    (panel, stage(&run, &timeline_data, run.end, lang, false))
 }
 
 /// The iframe code for `text` as `share::embed::embed_code` writes it,
