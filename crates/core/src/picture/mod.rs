@@ -395,7 +395,7 @@ pub fn embed_page(run: &Run, timeline_data: &Timeline, at: Millis, lang: Lang) -
 pub fn playground_page(text_in: &str, lang: Lang) -> String {
     let (panel, stage) = playground_parts(text_in, lang);
     format!(
-        "<div class=\"app picture\" lang=\"{code}\"><header><div class=\"titles\"><h1 data-testid=\"title\">{title}</h1><p class=\"tagline\">{tagline}</p></div></header><main class=\"workbench\"><div class=\"side\">{panel}<div class=\"source\"><pre class=\"editor-picture\" aria-label=\"{label}\">{yaml}</pre></div></div>{stage}</main></div>",
+        "<div class=\"app picture\" lang=\"{code}\"><header><div class=\"titles\"><h1 data-testid=\"title\">{title}</h1><p class=\"tagline\">{tagline}</p></div></header><main class=\"workbench\"><div class=\"side\">{panel}<div class=\"source\"><pre class=\"editor-picture\" role=\"region\" tabindex=\"0\" aria-label=\"{label}\">{yaml}</pre></div></div>{stage}</main></div>",
         code = lang.code(),
         title = text(words::title(), lang),
         tagline = text(words::tagline(), lang),
