@@ -159,3 +159,12 @@ pub fn terminal_line(session: &Session, keys: &str, entry: usize, expect: &str) 
         text.contains(expect).then_some(())
     });
 }
+
+/// Forgets the site's autosave (CDP, whatever page is open), so the next
+/// visit of the playground shows the default text's picture.
+pub fn clear_autosave(session: &Session, server: &StaticServer) {
+    session.cdp(
+        "Storage.clearDataForOrigin",
+        json!({ "origin": server.url("/").trim_end_matches('/'), "storageTypes": "local_storage" }),
+    );
+}

@@ -90,10 +90,7 @@ fn axe_finds_nothing_on_any_page_in_either_language() {
                     "Network.setBlockedURLs",
                     json!({ "urls": ["*podlab-web*"] }),
                 );
-                session.cdp(
-                    "Storage.clearDataForOrigin",
-                    json!({ "origin": server.url("/").trim_end_matches('/'), "storageTypes": "local_storage" }),
-                );
+                podlab_e2e::page::clear_autosave(&session, &server);
             }
             if query.is_empty() {
                 session.goto(&picture);

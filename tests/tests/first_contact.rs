@@ -404,11 +404,7 @@ fn a_slider_moved_on_the_picture_is_answered_before_the_page_engine_and_kept() {
         json!({ "offline": false, "latency": 1500, "downloadThroughput": 200_000, "uploadThroughput": 100_000 }),
     );
     for lang in ["en", "zh-TW"] {
-        // No autosave: the playground then shows the default's picture.
-        session.cdp(
-            "Storage.clearDataForOrigin",
-            json!({ "origin": server.url("/").trim_end_matches('/'), "storageTypes": "local_storage" }),
-        );
+        podlab_e2e::page::clear_autosave(&session, &server);
         session.goto(&server.url(&format!("/?lang={lang}")));
         session.wait_for_element("#facade [data-testid=slider-startup]", PAGE_LOAD);
         session.wait_for("the picture's script", PAGE_LOAD, |session| {
@@ -480,10 +476,7 @@ fn a_slider_moved_on_the_picture_is_answered_before_the_page_engine_and_kept() {
     // the first pod's lanes share the first screen (issue 28 item 3).
     podlab_e2e::page::set_viewport(&session, 390, 844);
     for lang in ["en", "zh-TW"] {
-        session.cdp(
-            "Storage.clearDataForOrigin",
-            json!({ "origin": server.url("/").trim_end_matches('/'), "storageTypes": "local_storage" }),
-        );
+        podlab_e2e::page::clear_autosave(&session, &server);
         session.goto(&server.url(&format!("/?lang={lang}")));
         session.wait_for_element("#facade [data-testid=timeline] .pod", PAGE_LOAD);
         for selector in [
