@@ -457,6 +457,35 @@ fn a_slider_moved_on_the_picture_is_answered_before_the_page_engine_and_kept() {
             podlab_e2e::page::text_of(&session, "#facade output[for=control-slider-memory-peak]");
         assert!(output.ends_with("12 GiB"), "{lang}: {output}");
         session.screenshot(&out.join(format!("picture-slider-1366x768-{lang}.png")));
+        // The picture's answer once its engine is in: change to the stage
+        // laid out (`podlab-redraw`, as the live page's), 12 moves ending
+        // where the first left the text (target/e2e/picture-redraw.txt).
+        for step in 0..12u64 {
+            podlab_e2e::page::slide(&session, "slider-memory-peak", 11 + step % 2);
+            session.wait_for("the picture's answer", PAGE_LOAD, |session| {
+                (session.execute(
+                    "return performance.getEntriesByName('podlab-redraw').length;",
+                    json!([]),
+                ) == json!(step + 2))
+                .then_some(())
+            });
+        }
+        let mut durations: Vec<f64> = session
+            .execute(
+                "return performance.getEntriesByName('podlab-redraw').slice(1).map(e => e.duration);",
+                json!([]),
+            )
+            .as_array()
+            .map(|values| values.iter().filter_map(Value::as_f64).collect())
+            .unwrap_or_default();
+        assert!(!is_live(&session), "{lang}: still the picture");
+        let _ = std::fs::write(
+            out.join(format!("picture-redraw-{lang}.txt")),
+            format!(
+                "a slider moved on the playground's picture, answered by the first screen's engine (release build, headless Chromium, this machine, network slowed): {}\n",
+                podlab_e2e::spread(&mut durations)
+            ),
+        );
         session.execute("localStorage.clear();", json!([]));
         session.wait_for("the live page", PAGE_LOAD, |session| {
             is_live(session).then_some(())
