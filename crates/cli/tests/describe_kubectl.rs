@@ -2013,3 +2013,73 @@ fn pod_annotations_and_a_restart_match_kubectl() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `kubectl label` and `kubectl annotate` of the article's pod, its node
+/// and its Deployment at 12 m, each form and each refusal, as kubectl
+/// v1.35.2 prints them against a server that applies the merge patch and
+/// checks the keys (kubectl/server.rs `invalid_metadata`): `labeled`, `not
+/// labeled`, `unlabeled`, `label "K" not found.`, the overwrite errors,
+/// kubectl's value check and the server's key check, NotFound.
+#[test]
+fn label_and_annotate_match_kubectl() {
+    let text = golden_text("crash-loop-liveness-40s.yaml");
+    let run = sim::simulate(
+        &text,
+        &Options {
+            until: Some(720_000),
+        },
+    );
+    let pod = run.pods[0].name.clone();
+    let long = "v".repeat(64);
+    let forms = [
+        "label pod {} team=ml",
+        "label pod/{} team=ml tier=gpu",
+        "label pod {} app=other",
+        "label pod {} app=other team=ml --overwrite",
+        "label pod {} app=model-api",
+        "label pod {} app-",
+        "label pod {} app- --overwrite",
+        "label pod {} nope-",
+        "label pod {} team=ml nope-",
+        "label pod {} team=bad_",
+        "label pod {} team=LONG",
+        "label pod {} a=b=c",
+        "label pod {} a=b a-",
+        "label pod {}",
+        "label pod {} a=b extra",
+        "label pod {} nope a=b",
+        "label pod {} 'Bad Key=x'",
+        "label pod {} example.com/team=ml",
+        "label pod {} a=b -n other",
+        "annotate pod {} note=hello",
+        "annotate pod {} note='two words' a=1",
+        "annotate pod {} note-",
+        "annotate pod {} a=1 a-",
+        "annotate pod {}",
+        "annotate pod {} 'Bad Key=x'",
+        "annotate pod {} a=1 extra",
+    ];
+    let mut lines: Vec<String> = forms
+        .iter()
+        .map(|form| form.replace("{}", &pod).replace("LONG", &long))
+        .collect();
+    lines.extend(strings(&[
+        "label pod a=b",
+        "label a=b",
+        "label pod nope a=b",
+        "label node gpu-0 accelerator=nvidia-a100",
+        "label node gpu-0 kubernetes.io/hostname=other",
+        "label nodes gpu-0 nope team=ml",
+        "label node/gpu-0 kubernetes.io/arch- --overwrite",
+        "label deployment model-api team=ml",
+        "label deploy/model-api team-",
+        "label deployment nope team=ml",
+        "annotate node gpu-0 node.alpha.kubernetes.io/ttl=5",
+        "annotate node gpu-0 node.alpha.kubernetes.io/ttl=5 --overwrite",
+        "annotate deployment model-api deployment.kubernetes.io/revision=9",
+        "annotate deployment model-api note=x",
+        "annotate deploy/model-api kubernetes.io/change-cause=fix",
+    ]));
+    let failures = compare_acts("crash loop", &text, 720_000, &lines);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
