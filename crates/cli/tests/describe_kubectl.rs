@@ -2083,3 +2083,51 @@ fn label_and_annotate_match_kubectl() {
     let failures = compare_acts("crash loop", &text, 720_000, &lines);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// What recorded `label`/`annotate` actions leave, read as kubectl v1.35.2
+/// reads the served objects: at 5 m, after a label and an annotation on
+/// the crash loop's pod at 1 m, a node label and annotation at 2 m and the
+/// pod relabelled out of its ReplicaSet at 3 m, `describe pod` of the
+/// orphan (no `Controlled By`) and of its replacement, `get pods -l …`,
+/// `--show-labels`, `describe node`, `get nodes --show-labels`, and the
+/// overwrite error naming the recorded value.
+#[test]
+fn recorded_labels_and_annotations_match_kubectl() {
+    let golden = golden_text("crash-loop-liveness-40s.yaml");
+    let first = sim::simulate(&golden, &Options { until: Some(60_000) });
+    let pod = first.pods[0].name.clone();
+    let text = format!(
+        "{}\n  actions:\n    - {{ at: 1m, label: {{ pod: {pod}, labels: {{ team: ml }} }} }}\n    - {{ at: 1m, annotate: {{ pod: {pod}, annotations: {{ note: hello }} }} }}\n    - {{ at: 2m, label: {{ node: gpu-0, labels: {{ accelerator: nvidia-a100 }} }} }}\n    - {{ at: 2m, annotate: {{ node: gpu-0, annotations: {{ maintenance: friday }} }} }}\n    - {{ at: 3m, label: {{ pod: {pod}, labels: {{ app: debug }} }} }}\n",
+        golden.trim_end()
+    );
+    let at = 300_000;
+    let run = sim::simulate(&text, &Options { until: Some(at) });
+    assert!(run.action_errors.is_empty(), "{:?}", run.action_errors);
+    assert_eq!(run.pods.len(), 2, "the orphan and its replacement");
+    let mut failures = Vec::new();
+    for pod in &run.pods {
+        let described = kubectl_describe(&text, &run, pod, at);
+        if let Some(diff) = mismatch(&run, pod, &described) {
+            failures.push(format!("describe pod {}:\n{diff}", pod.name));
+        }
+    }
+    assert!(
+        !kubectl_describe(&text, &run, &run.pods[0], at).text.contains("Controlled By"),
+        "the released pod has no controller"
+    );
+    failures.extend(kubectl::lines::compare_read_forms("labelled", &text, &run, at));
+    failures.extend(kubectl::nodes::compare("labelled", &text, &run, at));
+    failures.extend(compare_acts(
+        "labelled",
+        &text,
+        at,
+        &[
+            format!("label pod {pod} team=other"),
+            format!("label pod {pod} app=model-api"),
+            format!("annotate pod {pod} note=bye"),
+            "label node gpu-0 accelerator=other".to_string(),
+            "annotate node gpu-0 maintenance-".to_string(),
+        ],
+    ));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
