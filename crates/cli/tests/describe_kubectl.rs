@@ -2089,12 +2089,18 @@ fn label_and_annotate_match_kubectl() {
 /// the crash loop's pod at 1 m, a node label and annotation at 2 m and the
 /// pod relabelled out of its ReplicaSet at 3 m, `describe pod` of the
 /// orphan (no `Controlled By`) and of its replacement, `get pods -l …`,
-/// `--show-labels`, `describe node`, `get nodes --show-labels`, and the
-/// overwrite error naming the recorded value.
+/// `--show-labels`, `describe node`, `get nodes --show-labels`, the
+/// overwrite error naming the recorded value, and `drain`, which refuses
+/// the orphan as a pod that declares no controller.
 #[test]
 fn recorded_labels_and_annotations_match_kubectl() {
     let golden = golden_text("crash-loop-liveness-40s.yaml");
-    let first = sim::simulate(&golden, &Options { until: Some(60_000) });
+    let first = sim::simulate(
+        &golden,
+        &Options {
+            until: Some(60_000),
+        },
+    );
     let pod = first.pods[0].name.clone();
     let text = format!(
         "{}\n  actions:\n    - {{ at: 1m, label: {{ pod: {pod}, labels: {{ team: ml }} }} }}\n    - {{ at: 1m, annotate: {{ pod: {pod}, annotations: {{ note: hello }} }} }}\n    - {{ at: 2m, label: {{ node: gpu-0, labels: {{ accelerator: nvidia-a100 }} }} }}\n    - {{ at: 2m, annotate: {{ node: gpu-0, annotations: {{ maintenance: friday }} }} }}\n    - {{ at: 3m, label: {{ pod: {pod}, labels: {{ app: debug }} }} }}\n",
@@ -2112,10 +2118,14 @@ fn recorded_labels_and_annotations_match_kubectl() {
         }
     }
     assert!(
-        !kubectl_describe(&text, &run, &run.pods[0], at).text.contains("Controlled By"),
+        !kubectl_describe(&text, &run, &run.pods[0], at)
+            .text
+            .contains("Controlled By"),
         "the released pod has no controller"
     );
-    failures.extend(kubectl::lines::compare_read_forms("labelled", &text, &run, at));
+    failures.extend(kubectl::lines::compare_read_forms(
+        "labelled", &text, &run, at,
+    ));
     failures.extend(kubectl::nodes::compare("labelled", &text, &run, at));
     failures.extend(compare_acts(
         "labelled",
@@ -2127,6 +2137,9 @@ fn recorded_labels_and_annotations_match_kubectl() {
             format!("annotate pod {pod} note=bye"),
             "label node gpu-0 accelerator=other".to_string(),
             "annotate node gpu-0 maintenance-".to_string(),
+            // The orphan declares no controller: drain refuses it.
+            "drain gpu-0 --ignore-daemonsets".to_string(),
+            "drain gpu-0 --ignore-daemonsets --force".to_string(),
         ],
     ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
