@@ -2080,7 +2080,17 @@ fn label_and_annotate_match_kubectl() {
         "annotate deployment model-api note=x",
         "annotate deploy/model-api kubernetes.io/change-cause=fix",
     ]));
-    let failures = compare_acts("crash loop", &text, 720_000, &lines);
+    let mut failures = compare_acts("crash loop", &text, 720_000, &lines);
+    // A bare pod without labels: the API server stores none (`omitempty`),
+    // so even removing an absent key adds `labels: {}` and kubectl says
+    // `labeled`.
+    let bare = golden_text("oom-at-loading-peak.yaml");
+    let lines = strings(&[
+        "label pod trainer gone-",
+        "label pod trainer team=ml",
+        "annotate pod trainer note=x",
+    ]);
+    failures.extend(compare_acts("bare pod", &bare, 60_000, &lines));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

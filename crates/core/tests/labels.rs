@@ -351,3 +351,33 @@ fn a_pod_relabelled_out_of_a_service_gets_no_more_requests() {
         endpoints(300_000)
     );
 }
+
+/// A ReplicaSet written in the text (no Deployment) releases a pod
+/// relabelled out of its selector and replaces it at once; deleting the
+/// orphan later makes no other pod (it has no owner any more).
+#[test]
+fn a_bare_replica_set_releases_and_the_orphan_is_not_replaced_again() {
+    let text = |actions: &str| {
+        format!(
+            "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {{ name: workers }}\nspec:\n  replicas: 1\n  selector: {{ matchLabels: {{ app: workers }} }}\n  template:\n    metadata:\n      labels: {{ app: workers }}\n    spec:\n      containers:\n        - name: work\n          image: registry.example.com/work:1\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: {{ name: rs }}\nspec:\n  workload:\n    - container: work\n      startup: 5s\n{actions}"
+        )
+    };
+    let name = run_text(&text(""), 30).pods[0].name.clone();
+    let run = run_text(
+        &text(&format!(
+            "  actions:\n    - {{ at: 1m, label: {{ pod: {name}, labels: {{ app: other }} }} }}\n    - {{ at: 2m, delete: {{ pod: {name} }} }}\n"
+        )),
+        240,
+    );
+    assert!(run.action_errors.is_empty(), "{:?}", run.action_errors);
+    assert_eq!(run.pods[0].released, Some(60_000));
+    let names: Vec<&str> = run.pods.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(
+        run.pods.len(),
+        2,
+        "the orphan and one replacement: {names:?}"
+    );
+    assert_eq!(run.pods[1].created, 60_000);
+    assert!(is_generated(&run.pods[1].name, "workers-"));
+    assert!(run.pods[0].deleting.is_some(), "the orphan was deleted");
+}

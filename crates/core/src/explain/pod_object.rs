@@ -722,8 +722,11 @@ pub fn pod(run: &Run, pod: &PodRun, at: Millis, source: &str, clock: Clock) -> V
         .with("namespace", "default".into())
         .with("uid", Value::str(&pod.uid))
         .with("resourceVersion", "1000".into())
-        .with("creationTimestamp", clock.time(pod.created).into())
-        .with("labels", Value::Object(labels));
+        .with("creationTimestamp", clock.time(pod.created).into());
+    // `labels,omitempty`: a pod without labels has none on the wire.
+    if !labels.is_empty() {
+        metadata.set("labels", Value::Object(labels));
+    }
     let annotations = pod.annotations_at(at);
     if !annotations.is_empty() {
         let annotations = annotations

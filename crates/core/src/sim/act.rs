@@ -147,7 +147,9 @@ impl<'a> Sim<'a> {
             }
             return;
         }
-        let finished = self.pods[pod].done;
+        // A finished pod, or one a relabel released (no owner any more),
+        // is not replaced.
+        let finished = self.pods[pod].done || self.pods[pod].run.released.is_some();
         self.pods[pod].run.deletion_grace = grace;
         self.pods[pod].replace_when_gone = !finished;
         self.delete_pod(pod);
