@@ -41,7 +41,7 @@ fn relabelling_a_pod_out_of_its_replica_set_releases_it() {
     assert!(acted.action_errors.is_empty(), "{:?}", acted.action_errors);
     let released = &acted.pods[0];
     assert_eq!(released.name, name);
-    assert_eq!(released.released, Some(180_000));
+    assert_eq!(released.released, vec![(180_000, None)]);
     assert!(released.deleting.is_none(), "the released pod runs on");
     assert!(released
         .labels_at(179_999)
@@ -79,7 +79,7 @@ fn relabelling_a_pod_out_of_its_replica_set_releases_it() {
     );
     // Without the action: one pod, owned throughout.
     assert_eq!(before.pods.len(), 1);
-    assert!(before.pods[0].released.is_none());
+    assert!(before.pods[0].released.is_empty());
 }
 
 /// A label the selector does not read changes the labels from its time
@@ -95,7 +95,7 @@ fn a_label_outside_the_selector_only_adds_the_label() {
     );
     let run = run_text(&acted_text, 300);
     assert_eq!(run.pods.len(), 1);
-    assert!(run.pods[0].released.is_none());
+    assert!(run.pods[0].released.is_empty());
     assert!(!kubectl(&acted_text, &run, "get pods -l team=ml", 170_000).contains(&name));
     assert!(kubectl(&acted_text, &run, "get pods -l team=ml", 190_000).contains(&name));
     let shown = kubectl(&acted_text, &run, "get pods --show-labels", 190_000);
@@ -261,7 +261,7 @@ fn label_and_annotate_from_the_terminal_are_recorded() {
     assert_eq!(read_back.changes, output_changes(&output.acts[0]));
     let replayed = run_text(&recorded, 780);
     // `app` removed: out of the ReplicaSet's selector, released at 12 m.
-    assert_eq!(replayed.pods[0].released, Some(720_000));
+    assert_eq!(replayed.pods[0].released, vec![(720_000, None)]);
     // annotate: a value with a space and a colon is quoted when written.
     let output = podlab_core::kubectl::run(
         &context,
@@ -370,7 +370,7 @@ fn a_bare_replica_set_releases_and_the_orphan_is_not_replaced_again() {
         240,
     );
     assert!(run.action_errors.is_empty(), "{:?}", run.action_errors);
-    assert_eq!(run.pods[0].released, Some(60_000));
+    assert_eq!(run.pods[0].released, vec![(60_000, None)]);
     let names: Vec<&str> = run.pods.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(
         run.pods.len(),
@@ -380,4 +380,41 @@ fn a_bare_replica_set_releases_and_the_orphan_is_not_replaced_again() {
     assert_eq!(run.pods[1].created, 60_000);
     assert!(is_generated(&run.pods[1].name, "workers-"));
     assert!(run.pods[0].deleting.is_some(), "the orphan was deleted");
+}
+
+/// The released pod relabelled back at 4 m is adopted again (`ClaimPods`
+/// adopts a matching orphan): its ReplicaSet, one pod over, deletes the
+/// one `ActivePodsWithRanks` ranks first (`SuccessfulDelete`). Both are
+/// Ready then (no readinessProbe), the replacement for 18 s and the
+/// adopted pod for 38 s: Ready for less time goes first, before restart
+/// counts are compared, so the replacement is deleted; no other pod.
+#[test]
+fn relabelling_the_orphan_back_adopts_it_and_the_replica_set_deletes_one() {
+    let text = golden(CRASH_LOOP);
+    let name = run_text(&text, 60).pods[0].name.clone();
+    let acted_text = with_actions(
+        &text,
+        &format!("    - {{ at: 3m, label: {{ pod: {name}, labels: {{ app: debug }} }} }}\n    - {{ at: 4m, label: {{ pod: {name}, labels: {{ app: model-api }} }} }}\n"),
+    );
+    let run = run_text(&acted_text, 300);
+    assert!(run.action_errors.is_empty(), "{:?}", run.action_errors);
+    let adopted = &run.pods[0];
+    assert_eq!(adopted.released, vec![(180_000, Some(240_000))]);
+    assert!(!adopted.owned_at(200_000) && adopted.owned_at(240_000));
+    assert_eq!(run.pods.len(), 2, "no other replacement");
+    let replacement = &run.pods[1].name;
+    let rs = &run.deployments[0].replica_sets[0].name;
+    let deleted: Vec<_> = events_of(&run, &format!("ReplicaSet/{rs}"))
+        .into_iter()
+        .filter(|(_, reason, _)| *reason == "SuccessfulDelete")
+        .collect();
+    let message = format!("Deleted pod: {replacement}");
+    assert_eq!(deleted, [(240_000, "SuccessfulDelete", message.as_str())]);
+    assert_eq!(run.pods[1].deleting, Some(240_000));
+    assert!(adopted.deleting.is_none(), "the adopted pod stays");
+    let described = kubectl(&acted_text, &run, &format!("describe pod {name}"), 241_000);
+    assert!(
+        described.contains(&format!("Controlled By:  ReplicaSet/{rs}")),
+        "{described}"
+    );
 }

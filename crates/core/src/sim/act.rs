@@ -149,7 +149,7 @@ impl<'a> Sim<'a> {
         }
         // A finished pod, or one a relabel released (no owner any more),
         // is not replaced.
-        let finished = self.pods[pod].done || self.pods[pod].run.released.is_some();
+        let finished = self.pods[pod].done || !self.pods[pod].run.owned_at(Millis::MAX);
         self.pods[pod].run.deletion_grace = grace;
         self.pods[pod].replace_when_gone = !finished;
         self.delete_pod(pod);

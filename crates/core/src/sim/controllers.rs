@@ -153,7 +153,7 @@ impl<'a> Sim<'a> {
                 deletion_grace: None,
                 label_changes: Vec::new(),
                 annotation_changes: Vec::new(),
-                released: None,
+                released: Vec::new(),
             },
             request: sched::Request::of(workload),
             placed: None,

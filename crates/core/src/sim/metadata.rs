@@ -9,9 +9,12 @@
 //!   `PodControllerRefManager.ReleasePod`) removes its ownerReference, so
 //!   the pod runs on as an orphan (`describe` loses `Controlled By`) and the
 //!   ReplicaSet, one pod short, creates a replacement at once
-//!   (`pkg/controller/replicaset/replica_set.go` `manageReplicas`).
-//!   Adoption (a pod relabelled back into a selector) is not modelled, nor
-//!   the release of a StatefulSet's, DaemonSet's or Job's pod;
+//!   (`pkg/controller/replicaset/replica_set.go` `manageReplicas`). An
+//!   orphan relabelled back into a Deployment's ReplicaSet's selector is
+//!   adopted (`AdoptPod`) and the ReplicaSet, one over, deletes the pod
+//!   `controller.ActivePodsWithRanks` ranks first (`getPodsToDelete`).
+//!   Not modelled: adoption by a ReplicaSet written in the text, and the
+//!   release of a StatefulSet's, DaemonSet's or Job's pod;
 //! - a node's labels: the scheduler's NodeAffinity filter reads them at
 //!   each cycle (`pkg/scheduler/framework/plugins/nodeaffinity`), and a
 //!   node update moves the unschedulable pods back to the active queue
@@ -45,7 +48,7 @@ impl<'a> Sim<'a> {
                 };
                 list.push((now, change.changes.clone()));
                 if labels {
-                    self.release_if_unselected(pod);
+                    self.claim(pod);
                 }
                 return;
             }
@@ -81,13 +84,17 @@ impl<'a> Sim<'a> {
         });
     }
 
-    /// Releases pod `pod` when its labels no longer match its ReplicaSet's
-    /// selector: a Deployment's ReplicaSet selects the template's labels
-    /// and `pod-template-hash` (podlab takes the template's labels as the
-    /// selector, `matchLabels`), a ReplicaSet of the text its template's.
-    fn release_if_unselected(&mut self, pod: usize) {
+    /// The ReplicaSet controller's `ClaimPods` after a relabel of pod
+    /// `pod`: a pod it owns whose labels no longer match its selector is
+    /// released; an orphan of a Deployment's ReplicaSet whose labels match
+    /// again is adopted, and the ReplicaSet, one pod over, deletes the one
+    /// `ActivePodsWithRanks` ranks first. A Deployment's ReplicaSet selects
+    /// the template's labels and `pod-template-hash` (podlab takes the
+    /// template's labels as the selector, `matchLabels`), a ReplicaSet of
+    /// the text its template's.
+    fn claim(&mut self, pod: usize) {
         let run = &self.pods[pod].run;
-        if run.released.is_some() || run.deleting.is_some() {
+        if run.deleting.is_some() {
             return;
         }
         let labels = run.labels_at(self.now);
@@ -105,14 +112,28 @@ impl<'a> Sim<'a> {
                 .clone()
                 .map(|hash| ("pod-template-hash".to_string(), hash)),
         );
-        if selector.iter().all(|label| labels.contains(label)) {
-            return;
-        }
-        self.pods[pod].run.released = Some(self.now);
-        if owner.starts_with("Deployment/") {
-            self.replica_sets_release(pod);
-        } else if !self.pods[pod].done {
-            self.replica_set_replacement(&owner);
+        let selected = selector.iter().all(|label| labels.contains(label));
+        let deployment = owner.starts_with("Deployment/");
+        match (run.owned_at(Millis::MAX), selected) {
+            (true, false) => {
+                self.pods[pod].run.released.push((self.now, None));
+                if deployment {
+                    self.replica_sets_release(pod);
+                } else if !self.pods[pod].done {
+                    self.replica_set_replacement(&owner);
+                }
+            }
+            // Adoption by a written ReplicaSet is not modelled (nothing
+            // keeps its count after a `scale`).
+            (false, true) if deployment => {
+                let now = self.now;
+                if let Some(last) = self.pods[pod].run.released.last_mut() {
+                    last.1 = Some(now);
+                }
+                self.deployment_pod_created(pod);
+                self.replica_sets_resync(pod);
+            }
+            _ => {}
         }
     }
 }

@@ -201,9 +201,8 @@ pub struct Run {
     pub action_errors: Vec<ActionError>,
     /// Each node cordoned by an action: (node, from, until uncordoned).
     pub cordons: Vec<Cordon>,
-    /// The `label` and `annotate` actions on nodes and Deployments that
-    /// happened, in time order (a pod keeps its own,
-    /// `PodRun::label_changes`).
+    /// The `label`/`annotate` actions on nodes and Deployments that happened,
+    /// in time order (a pod keeps its own, `PodRun::label_changes`).
     pub metadata: Vec<MetadataChange>,
 }
 
@@ -525,9 +524,9 @@ pub struct PodRun {
     /// each time on, the keys set or removed (`sim/metadata.rs`).
     pub label_changes: Vec<(Millis, MapChanges)>,
     pub annotation_changes: Vec<(Millis, MapChanges)>,
-    /// When its ReplicaSet released it (a relabel stopped matching the
-    /// selector: the ownerReference removed, `sim/metadata.rs`).
-    pub released: Option<Millis>,
+    /// When its ReplicaSet released it and adopted it again (`None`: an
+    /// orphan to the end): a relabel, `sim/metadata.rs`.
+    pub released: Vec<(Millis, Option<Millis>)>,
 }
 
 impl PodRun {
@@ -555,15 +554,16 @@ impl PodRun {
         changed_at(labels, &self.label_changes, at)
     }
 
-    /// `metadata.annotations` at `at`: the template's, then the `annotate`
-    /// actions up to `at`.
+    /// `metadata.annotations` at `at`: the template's, then the `annotate`s.
     pub fn annotations_at(&self, at: Millis) -> Vec<(String, String)> {
         changed_at(self.annotations.clone(), &self.annotation_changes, at)
     }
 
-    /// Whether its controller still owns it at `at` (not released).
+    /// Whether its controller owns it at `at` (`Millis::MAX`: at the end).
     pub fn owned_at(&self, at: Millis) -> bool {
-        self.released.is_none_or(|released| released > at)
+        let orphan =
+            |&(from, to): &(Millis, Option<Millis>)| from <= at && to.is_none_or(|to| to > at);
+        !self.released.iter().any(orphan)
     }
 
     /// The grace period its deletion runs with (kubelet.md §3).

@@ -954,7 +954,7 @@ impl<'a> Sim<'a> {
 fn is_member(run: &crate::sim::PodRun, name: &str, hash: &str) -> bool {
     run.owner.strip_prefix("Deployment/") == Some(name)
         && run.template_hash.as_deref() == Some(hash)
-        && run.released.is_none()
+        && run.owned_at(Millis::MAX)
 }
 
 /// `NewRSNewReplicas` for RollingUpdate (`util/deployment_util.go`,

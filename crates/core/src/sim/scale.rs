@@ -62,7 +62,7 @@ impl<'a> Sim<'a> {
                 std::ptr::eq(pod.spec, &workload.pod)
                     && !pod.done
                     && pod.run.deleting.is_none()
-                    && pod.run.released.is_none()
+                    && pod.run.owned_at(Millis::MAX)
             })
             .collect();
         let old = live.len();
