@@ -27,7 +27,7 @@
 //!   `StandardErrorMessage` or `error: …`, several one per line).
 
 use super::parse::{Kind, MetaCommand};
-use super::{node_names, Output};
+use super::Output;
 use crate::exercise::exec::ExecContext;
 use crate::kubectl::selector::{go_quote, qualified_name_errors};
 use crate::manifest::duration::{self, Millis};
@@ -150,14 +150,18 @@ pub(super) fn metadata(
     output.stderr = match failures.as_slice() {
         [] => String::new(),
         [Failure::Status(alone, _)] => format!("{alone}\n"),
-        [Failure::Plain(errors)] if errors.len() == 1 => format!("error: {}\n", errors[0]),
-        [Failure::Plain(errors)] => errors.iter().map(|e| format!("{e}\n")).collect(),
+        [Failure::Plain(errors)] => match errors.as_slice() {
+            [one] => format!("error: {one}\n"),
+            many => many.iter().map(|e| format!("{e}\n")).collect(),
+        },
         several => several
             .iter()
             .map(|failure| match failure {
                 Failure::Status(_, among) => format!("{among}\n"),
-                Failure::Plain(errors) if errors.len() == 1 => format!("{}\n", errors[0]),
-                Failure::Plain(errors) => format!("[{}]\n", errors.join(", ")),
+                Failure::Plain(errors) => match errors.as_slice() {
+                    [one] => format!("{one}\n"),
+                    many => format!("[{}]\n", many.join(", ")),
+                },
             })
             .collect(),
     };
@@ -194,9 +198,6 @@ fn current(
             })
         }
         MetaTarget::Node => {
-            if !node_names(context).iter().any(|known| known == name) {
-                return None;
-            }
             let found = node::find(&context.reading.scenario, name)?;
             Some(if labels {
                 node::labels_at(run, found.pool, name, at)
