@@ -152,6 +152,16 @@ fn labelling_a_node_schedules_the_pending_pod() {
     assert!(described(130_000).contains("accelerator=nvidia-a100"));
     let listed = kubectl(&text, &run, "get nodes --show-labels", 130_000);
     assert!(listed.contains("accelerator=nvidia-a100"), "{listed}");
+    // A label the pod does not select: NodeAffinity's queueing hint
+    // (`isSchedulableAfterNodeChange`) leaves the pod where it is, so the
+    // scheduler's attempts are those of the run without the action.
+    let unrelated = node_selector_text(
+        "  actions:\n    - { at: 2m, label: { node: gpu-0, labels: { team: ml } } }\n",
+    );
+    let run = run_text(&unrelated, 300);
+    assert!(run.pods[0].node.is_none());
+    let pod = format!("Pod/{}", run.pods[0].name);
+    assert_eq!(events_of(&run, &pod), failed);
     // A node that is not there: the action's error at its name.
     let wrong = node_selector_text(
         "  actions:\n    - { at: 2m, label: { node: gpu-9, labels: { accelerator: nvidia-a100 } } }\n",

@@ -17,9 +17,11 @@
 //!   release of a StatefulSet's, DaemonSet's or Job's pod;
 //! - a node's labels: the scheduler's NodeAffinity filter reads them at
 //!   each cycle (`pkg/scheduler/framework/plugins/nodeaffinity`), and a
-//!   node update moves the unschedulable pods back to the active queue
-//!   (`pkg/scheduler/eventhandlers.go` `updateNodeInCache`, the
-//!   `NodeLabelChange` event), as an uncordon does;
+//!   node update moves the unschedulable pods it may help back to the
+//!   active queue (`pkg/scheduler/eventhandlers.go` `updateNodeInCache`,
+//!   the `NodeLabelChange` event; NodeAffinity's queueing hint
+//!   `isSchedulableAfterNodeChange` keeps those the node still does not
+//!   admit where they are), as an uncordon does;
 //! - a Deployment's labels and annotations are its own `metadata`, not its
 //!   template: no new ReplicaSet, no rollout (`pkg/controller/deployment`
 //!   hashes `spec.template` only).
@@ -61,10 +63,14 @@ impl<'a> Sim<'a> {
                     return;
                 };
                 if labels {
-                    let node = &mut self.nodes[node].sched;
-                    node.relabeled.extend(change.changes.iter().cloned());
+                    let sched = &mut self.nodes[node].sched;
+                    sched.relabeled.extend(change.changes.iter().cloned());
                     self.nodes_changed += 1;
-                    self.requeue_unschedulable(false);
+                    // NodeAffinity's queueing hint (`isSchedulableAfterNodeChange`):
+                    // only the pods the node now admits are retried.
+                    self.requeue_where(&|sim, pod| {
+                        sim.nodes[node].sched.matches(sim.pods[pod].spec)
+                    });
                 }
                 true
             }
