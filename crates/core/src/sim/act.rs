@@ -2,7 +2,7 @@
 //! performed by the same controllers as everything else (docs/simulator.md
 //! "Actions"; the kubectl side is `kubectl/act.rs`).
 //!
-//! - `scale` is `scale.rs`.
+//! - `scale` is `scale.rs`; `label` and `annotate` are `metadata.rs`.
 //! - `delete: {pod}`: the API server sets `deletionTimestamp` and
 //!   `deletionGracePeriodSeconds` (the pod's own grace unless the delete
 //!   gave one); the kubelet stops the containers as for any deletion

@@ -1,5 +1,7 @@
 //! The commands that act, read as kubectl v1.35.2 reads them: `delete
-//! pod`, `scale`, `cordon`, `uncordon`, `drain` (what they do is `kubectl/act.rs`).
+//! pod`, `scale`, `cordon`, `uncordon`, `drain`, `rollout`, `set`, `patch`
+//! (what they do is `kubectl/act.rs`), `label`, `annotate`
+//! (`kubectl/metadata.rs`).
 //! Their texts were checked against the real kubectl through the fake API
 //! server (`crates/cli/tests/kubectl/acts.rs`).
 
