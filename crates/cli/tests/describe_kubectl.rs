@@ -2013,3 +2013,148 @@ fn pod_annotations_and_a_restart_match_kubectl() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `kubectl label` and `kubectl annotate` of the article's pod, its node
+/// and its Deployment at 12 m, each form and each refusal, as kubectl
+/// v1.35.2 prints them against a server that applies the merge patch and
+/// checks the keys (kubectl/server.rs `invalid_metadata`): `labeled`, `not
+/// labeled`, `unlabeled`, `label "K" not found.`, the overwrite errors,
+/// kubectl's value check and the server's key check, NotFound.
+#[test]
+fn label_and_annotate_match_kubectl() {
+    let text = golden_text("crash-loop-liveness-40s.yaml");
+    let run = sim::simulate(
+        &text,
+        &Options {
+            until: Some(720_000),
+        },
+    );
+    let pod = run.pods[0].name.clone();
+    let long = "v".repeat(64);
+    let forms = [
+        "label pod {} team=ml",
+        "label pod/{} team=ml tier=gpu",
+        "label pod {} app=other",
+        "label pod {} app=other team=ml --overwrite",
+        "label pod {} app=model-api",
+        "label pod {} app-",
+        "label pod {} app- --overwrite",
+        "label pod {} nope-",
+        "label pod {} team=ml nope-",
+        "label pod {} team=bad_",
+        "label pod {} team=LONG",
+        "label pod {} a=b=c",
+        "label pod {} a=b a-",
+        "label pod {}",
+        "label pod {} a=b extra",
+        "label pod {} nope a=b",
+        "label pod {} nope app=x",
+        "label pod {} nope 'Bad Key=x'",
+        "annotate pod {} nope a=1",
+        "label pod {} 'Bad Key=x'",
+        "label pod {} example.com/team=ml",
+        "label pod {} a=b -n other",
+        "annotate pod {} note=hello",
+        "annotate pod {} note='two words' a=1",
+        "annotate pod {} note-",
+        "annotate pod {} a=1 a-",
+        "annotate pod {}",
+        "annotate pod {} 'Bad Key=x'",
+        "annotate pod {} a=1 extra",
+    ];
+    let mut lines: Vec<String> = forms
+        .iter()
+        .map(|form| form.replace("{}", &pod).replace("LONG", &long))
+        .collect();
+    lines.extend(strings(&[
+        "label pod a=b",
+        "label a=b",
+        "label pod nope a=b",
+        "label pod nope other a=b",
+        "label node gpu-0 accelerator=nvidia-a100",
+        "label node gpu-0 kubernetes.io/hostname=other",
+        "label nodes gpu-0 nope team=ml",
+        "label node/gpu-0 kubernetes.io/arch- --overwrite",
+        "label deployment model-api team=ml",
+        "label deploy/model-api team-",
+        "label deployment nope team=ml",
+        "annotate node gpu-0 node.alpha.kubernetes.io/ttl=5",
+        "annotate node gpu-0 node.alpha.kubernetes.io/ttl=5 --overwrite",
+        "annotate deployment model-api deployment.kubernetes.io/revision=9",
+        "annotate deployment model-api note=x",
+        "annotate deploy/model-api kubernetes.io/change-cause=fix",
+    ]));
+    let mut failures = compare_acts("crash loop", &text, 720_000, &lines);
+    // A bare pod without labels: the API server stores none (`omitempty`),
+    // so even removing an absent key adds `labels: {}` and kubectl says
+    // `labeled`.
+    let bare = golden_text("oom-at-loading-peak.yaml");
+    let lines = strings(&[
+        "label pod trainer gone-",
+        "label pod trainer team=ml",
+        "annotate pod trainer note=x",
+    ]);
+    failures.extend(compare_acts("bare pod", &bare, 60_000, &lines));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// What recorded `label`/`annotate` actions leave, read as kubectl v1.35.2
+/// reads the served objects: at 5 m, after a label and an annotation on
+/// the crash loop's pod at 1 m, a node label and annotation at 2 m and the
+/// pod relabelled out of its ReplicaSet at 3 m, `describe pod` of the
+/// orphan (no `Controlled By`) and of its replacement, `get pods -l …`,
+/// `--show-labels`, `describe node`, `get nodes --show-labels`, the
+/// overwrite error naming the recorded value, and `drain`, which refuses
+/// the orphan as a pod that declares no controller.
+#[test]
+fn recorded_labels_and_annotations_match_kubectl() {
+    let golden = golden_text("crash-loop-liveness-40s.yaml");
+    let first = sim::simulate(
+        &golden,
+        &Options {
+            until: Some(60_000),
+        },
+    );
+    let pod = first.pods[0].name.clone();
+    let text = format!(
+        "{}\n  actions:\n    - {{ at: 1m, label: {{ pod: {pod}, labels: {{ team: ml }} }} }}\n    - {{ at: 1m, annotate: {{ pod: {pod}, annotations: {{ note: hello }} }} }}\n    - {{ at: 2m, label: {{ node: gpu-0, labels: {{ accelerator: nvidia-a100 }} }} }}\n    - {{ at: 2m, annotate: {{ node: gpu-0, annotations: {{ maintenance: friday }} }} }}\n    - {{ at: 3m, label: {{ pod: {pod}, labels: {{ app: debug }} }} }}\n",
+        golden.trim_end()
+    );
+    let at = 300_000;
+    let run = sim::simulate(&text, &Options { until: Some(at) });
+    assert!(run.action_errors.is_empty(), "{:?}", run.action_errors);
+    assert_eq!(run.pods.len(), 2, "the orphan and its replacement");
+    let mut failures = Vec::new();
+    for pod in &run.pods {
+        let described = kubectl_describe(&text, &run, pod, at);
+        if let Some(diff) = mismatch(&run, pod, &described) {
+            failures.push(format!("describe pod {}:\n{diff}", pod.name));
+        }
+    }
+    assert!(
+        !kubectl_describe(&text, &run, &run.pods[0], at)
+            .text
+            .contains("Controlled By"),
+        "the released pod has no controller"
+    );
+    failures.extend(kubectl::lines::compare_read_forms(
+        "labelled", &text, &run, at,
+    ));
+    failures.extend(kubectl::nodes::compare("labelled", &text, &run, at));
+    failures.extend(compare_acts(
+        "labelled",
+        &text,
+        at,
+        &[
+            format!("label pod {pod} team=other"),
+            format!("label pod {pod} app=model-api"),
+            format!("annotate pod {pod} note=bye"),
+            "label node gpu-0 accelerator=other".to_string(),
+            "annotate node gpu-0 maintenance-".to_string(),
+            // The orphan declares no controller: drain refuses it.
+            "drain gpu-0 --ignore-daemonsets".to_string(),
+            "drain gpu-0 --ignore-daemonsets --force".to_string(),
+        ],
+    ));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -493,6 +493,23 @@ fn replayed_pending_kinds() {
         );
         assert!(replay.fixed_recovers, "{kind}: {}", replay.fixed_get_pods);
         println!("{kind}: {:?}", replay.compared.last());
+        if kind == "pending-node-affinity" {
+            // The fix is `kubectl label node`: the answer's line, and the
+            // replay's fixed text labels a node that has room at 0 s
+            // (`sim/metadata.rs`) instead of adding one.
+            assert_eq!(
+                answer.fix.as_deref(),
+                Some("kubectl label node NODE gpu-type=h100")
+            );
+            assert!(
+                replay
+                    .fixed_text
+                    .contains("label: { node: pool0-0, labels: { gpu-type: \"h100\" } }"),
+                "{}",
+                replay.fixed_text
+            );
+            assert!(replay.fix_note.en.contains("kubectl label node pool0-0"));
+        }
     }
 }
 

@@ -21,6 +21,7 @@
 //! empty stream); the watching form's sequence of lines is pinned by
 //! `crates/core/tests/rollouts.rs`.
 
+use podlab_core::explain::deployment;
 use podlab_core::explain::events;
 use podlab_core::explain::human_duration;
 use podlab_core::manifest::duration::Millis;
@@ -124,7 +125,7 @@ pub fn template(
 fn counts(run: &Run, deployment: &DeploymentRun, rs: &ReplicaSetRun, at: Millis) -> [usize; 3] {
     let mut out = [0; 3];
     for pod in deployment
-        .pods_of(rs, &run.pods)
+        .pods_of(rs, &run.pods, at)
         .filter(|pod| pod.active_at(at))
     {
         out[0] += 1;
@@ -274,7 +275,7 @@ pub fn objects(
             "resourceVersion": "1000",
             "generation": revision,
             "creationTimestamp": clock.time(created),
-            "annotations": { "deployment.kubernetes.io/revision": revision.to_string() },
+            "annotations": Value::Object(labels(&deployment::annotations_at(run, deployment, at))),
         },
         "spec": {
             "replicas": step(&deployment.replicas, at).unwrap_or(0),
@@ -295,6 +296,13 @@ pub fn objects(
             "conditions": conditions,
         },
     });
+    // Its own labels (`kubectl label deployment`), absent when none, as
+    // the API server omits an empty map.
+    let mut object = object;
+    let own = deployment::labels_at(run, deployment, at);
+    if !own.is_empty() {
+        object["metadata"]["labels"] = Value::Object(labels(&own));
+    }
     (object, replica_sets)
 }
 

@@ -38,12 +38,25 @@ pub fn served(text: &str, run: &Run, scenario: &Scenario, at: Millis, clock: Clo
         .map(|object| objects::to_json(&object))
         .collect();
     // A node cordoned at `at` (`sim/act.rs`): `spec.unschedulable` and the
-    // node lifecycle controller's taint.
+    // node lifecycle controller's taint. Its labels and annotations at
+    // `at` (`kubectl label|annotate node`, `sim/metadata.rs`).
     for node in &mut nodes {
         let name = node["metadata"]["name"]
             .as_str()
             .unwrap_or_default()
             .to_string();
+        if let Some(found) = node::find(scenario, &name) {
+            let strings = |pairs: Vec<(String, String)>| {
+                Value::Object(
+                    pairs
+                        .into_iter()
+                        .map(|(k, v)| (k, Value::String(v)))
+                        .collect(),
+                )
+            };
+            node["metadata"]["labels"] = strings(node::labels_at(run, found.pool, &name, at));
+            node["metadata"]["annotations"] = strings(node::annotations_at(run, &name, at));
+        }
         let Some(cordon) = run
             .cordons
             .iter()

@@ -12,7 +12,9 @@
 //! The acting commands change what it holds (`mutate`), as an API server
 //! would once the change is done: a pod's DELETE and its eviction POST
 //! (`pods/eviction`, policy/v1) remove the pod at once (kubectl then sees
-//! it gone and stops waiting), a node's PATCH sets `spec.unschedulable`.
+//! it gone and stops waiting), a node's PATCH sets `spec.unschedulable`;
+//! a pod's, node's or Deployment's PATCH of `metadata` (`kubectl label`,
+//! `annotate`) is merged, its keys checked as the API server checks them.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
@@ -199,6 +201,7 @@ fn handle(
         201 => "Created",
         400 => "Bad Request",
         404 => "Not Found",
+        422 => "Unprocessable Entity",
         _ => "Method Not Allowed",
     };
     let mut stream = stream;
@@ -247,6 +250,26 @@ fn mutate(
         }
     }
     match (method, path.strip_prefix(PODS)) {
+        // `kubectl label|annotate pod`: a JSON merge patch of `metadata`.
+        ("PATCH", Some(name)) => {
+            let Some(pod) = objects
+                .pods
+                .iter_mut()
+                .find(|pod| pod["metadata"]["name"] == name)
+            else {
+                return (404, not_found(&format!("pods \"{name}\" not found")));
+            };
+            if let Some(refused) = invalid_metadata("Pod", "", name, body) {
+                return (422, refused);
+            }
+            merge(
+                pod,
+                body,
+                content_type != "application/merge-patch+json",
+                "",
+            );
+            (200, pod.clone())
+        }
         ("DELETE", Some(name)) => match take_pod(objects, name) {
             Some(pod) => (200, pod),
             None => (404, not_found(&format!("pods \"{name}\" not found"))),
@@ -318,6 +341,9 @@ fn mutate(
                     not_found(&format!("deployments.apps \"{name}\" not found")),
                 );
             };
+            if let Some(refused) = invalid_metadata("Deployment", "apps", name, body) {
+                return (422, refused);
+            }
             match content_type {
                 "application/json-patch+json" => json_patch(object, body),
                 "application/merge-patch+json" => merge(object, body, false, ""),
@@ -334,6 +360,13 @@ fn mutate(
             else {
                 return (404, not_found(&format!("nodes \"{name}\" not found")));
             };
+            // `kubectl label|annotate node`: a JSON merge patch of `metadata`.
+            if let Some(refused) = invalid_metadata("Node", "", name, body) {
+                return (422, refused);
+            }
+            if let (Some(metadata), Some(_)) = (node.get_mut("metadata"), body.get("metadata")) {
+                merge(metadata, &body["metadata"], false, "");
+            }
             match body["spec"]["unschedulable"].as_bool() {
                 // `omitempty`: false is not written.
                 Some(true) => node["spec"]["unschedulable"] = json!(true),
@@ -357,7 +390,7 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
         return answer;
     }
     // A list in another namespace: empty (podlab's objects all live in
-    // `default`).
+    // `default`; a named object there is NotFound, `absent`).
     if let Some((namespace, collection)) = path
         .split_once("/namespaces/")
         .and_then(|(_, rest)| rest.split_once('/'))
@@ -365,6 +398,17 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
         if namespace != "default" && !collection.contains('/') {
             return (200, empty("List", "v1", table));
         }
+    }
+    // Every namespace exists (kubectl asks for it after a NotFound in it,
+    // cli-runtime `Info.Get`, to say when the namespace is what is missing).
+    if let Some(namespace) = path
+        .strip_prefix("/api/v1/namespaces/")
+        .filter(|rest| !rest.is_empty() && !rest.contains('/'))
+    {
+        return (
+            200,
+            json!({"kind": "Namespace", "apiVersion": "v1", "metadata": {"name": namespace}, "status": {"phase": "Active"}}),
+        );
     }
     match path {
         "/version" => (200, version()),
@@ -592,7 +636,7 @@ fn route(target: &str, objects: &Objects, table: bool) -> (u16, Value) {
                         "horizontalpodautoscalers.autoscaling",
                     )
                 })
-                .unwrap_or_else(|| (404, not_found(&format!("{path} is not served"))))
+                .unwrap_or_else(|| absent(path))
         }
     }
 }
@@ -1084,6 +1128,94 @@ fn empty(kind: &str, api_version: &str, table: bool) -> Value {
         "metadata": { "resourceVersion": "1000" },
         "items": [],
     })
+}
+
+/// A GET nothing here answers: a named pod, node or Deployment of another
+/// namespace is NotFound as the API server says it; anything else is
+/// reported as not served.
+fn absent(path: &str) -> (u16, Value) {
+    let named = path
+        .split_once("/namespaces/")
+        .and_then(|(_, rest)| rest.split_once('/'))
+        .and_then(|(namespace, rest)| Some((namespace, rest.split_once('/')?)));
+    match named {
+        Some((namespace, (resource, name))) if namespace != "default" && !name.contains('/') => {
+            let group = if path.starts_with("/apis/apps/") {
+                ".apps"
+            } else {
+                ""
+            };
+            (
+                404,
+                not_found(&format!("{resource}{group} \"{name}\" not found")),
+            )
+        }
+        _ => (404, not_found(&format!("{path} is not served"))),
+    }
+}
+
+/// The API server's `ValidateObjectMeta` of a patched object's label and
+/// annotation keys (apimachinery `ValidateLabels`, `ValidateAnnotations`,
+/// which lower-cases the key; each message of `IsQualifiedName` one
+/// `field.Invalid`): the `Invalid` Status `errors.NewInvalid` makes, keys in
+/// the patch's (sorted) order.
+fn invalid_metadata(kind: &str, group: &str, name: &str, patch: &Value) -> Option<Value> {
+    let mut causes = Vec::new();
+    for (field, lower) in [("labels", false), ("annotations", true)] {
+        let Some(map) = patch["metadata"][field].as_object() else {
+            continue;
+        };
+        for (key, value) in map {
+            if value.is_null() {
+                continue;
+            }
+            let checked = if lower {
+                key.to_lowercase()
+            } else {
+                key.clone()
+            };
+            for message in selector::qualified_name_errors(&checked) {
+                causes.push(json!({
+                    "reason": "FieldValueInvalid",
+                    "message": format!("Invalid value: {}: {message}", serde_json::to_string(key).unwrap_or_default()),
+                    "field": format!("metadata.{field}"),
+                }));
+            }
+        }
+    }
+    if causes.is_empty() {
+        return None;
+    }
+    let qualified = if group.is_empty() {
+        kind.to_string()
+    } else {
+        format!("{kind}.{group}")
+    };
+    let listed: Vec<String> = causes
+        .iter()
+        .map(|c| {
+            format!(
+                "{}: {}",
+                c["field"].as_str().unwrap_or(""),
+                c["message"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    let aggregate = if listed.len() == 1 {
+        listed[0].clone()
+    } else {
+        format!("[{}]", listed.join(", "))
+    };
+    Some(json!({
+        "kind": "Status",
+        "apiVersion": "v1",
+        "metadata": {},
+        "status": "Failure",
+        "message": format!("{qualified} \"{name}\" is invalid: {aggregate}"),
+        "reason": "Invalid",
+        "details": { "name": name, "group": group, "kind": kind, "causes": causes },
+        "code": 422
+    }))
 }
 
 fn bad_request(message: &str) -> Value {

@@ -111,6 +111,28 @@ fn action_item(action: &Action) -> Option<String> {
             ),
             None => format!("undo: {{ deployment: {} }}", undo.deployment),
         },
+        Act::Label(change) | Act::Annotate(change) => {
+            use crate::rules::edit::yaml_scalar;
+            let field = match action.act {
+                Act::Label(_) => "labels",
+                _ => "annotations",
+            };
+            let pairs: Vec<String> = change
+                .changes
+                .iter()
+                .map(|(key, value)| {
+                    let value = value.as_deref().map_or("null".into(), yaml_scalar);
+                    format!("{}: {value}", yaml_scalar(key))
+                })
+                .collect();
+            format!(
+                "{}: {{ {}: {}, {field}: {{ {} }} }}",
+                action.act.key(),
+                change.target.key(),
+                yaml_scalar(&change.name),
+                pairs.join(", ")
+            )
+        }
         Act::Nothing => return None,
     };
     Some(format!("{{ at: {}, {body} }}", duration::format(action.at)))

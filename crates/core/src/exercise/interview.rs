@@ -141,7 +141,9 @@ pub fn run_command(
         | Command::Cordon
         | Command::Uncordon
         | Command::Drain
-        | Command::Patch => String::new(),
+        | Command::Patch
+        | Command::Label
+        | Command::Annotate => String::new(),
     };
     (line, output)
 }
@@ -231,7 +233,7 @@ pub fn get_nodes(
             row.extend(node::wide_cells(&node));
         }
         if show_labels {
-            row.push(node_labels(node.pool, &name).join(","));
+            row.push(node_labels(context, node.pool, &name, at).join(","));
         }
         row[0] = name;
         rows.push(row);
@@ -259,9 +261,15 @@ pub fn get_nodes(
     crate::explain::get_pods::table(&rows)
 }
 
-/// A node's labels as `key=value`, sorted (`explain::node::labels`).
-fn node_labels(pool: &crate::manifest::scenario::NodePool, node: &str) -> Vec<String> {
-    crate::explain::node::labels(pool, node)
+/// A node's labels at `at` as `key=value`, sorted
+/// (`explain::node::labels_at`).
+fn node_labels(
+    context: &ExecContext,
+    pool: &crate::manifest::scenario::NodePool,
+    node: &str,
+    at: Millis,
+) -> Vec<String> {
+    crate::explain::node::labels_at(context.run, pool, node, at)
         .into_iter()
         .map(|(key, value)| format!("{key}={value}"))
         .collect()
@@ -792,7 +800,9 @@ mod tests {
                 "cordon",
                 "uncordon",
                 "drain",
-                "patch"
+                "patch",
+                "label",
+                "annotate"
             ]
         );
         assert_eq!(

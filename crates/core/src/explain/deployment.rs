@@ -42,7 +42,7 @@ pub fn status_at(run: &Run, deployment: &DeploymentRun, at: Millis) -> Status {
     };
     for rs in deployment.replica_sets_at(at) {
         for pod in deployment
-            .pods_of(rs, &run.pods)
+            .pods_of(rs, &run.pods, at)
             .filter(|pod| pod.active_at(at))
         {
             status.replicas += 1;
@@ -121,7 +121,7 @@ pub fn replica_set_rows(run: &Run, at: Millis, wide: bool) -> Vec<Vec<String>> {
     for deployment in &run.deployments {
         for rs in deployment.replica_sets_at(at) {
             let active: Vec<_> = deployment
-                .pods_of(rs, &run.pods)
+                .pods_of(rs, &run.pods, at)
                 .filter(|pod| pod.active_at(at))
                 .collect();
             let ready = active.iter().filter(|pod| pod.ready_at(at)).count();
@@ -176,6 +176,28 @@ pub fn replica_set_template(deployment: &DeploymentRun, rs: &ReplicaSetRun) -> P
     spec
 }
 
+/// The Deployment's own `metadata.labels` at `at`: none written (podlab
+/// reads only the template's), then the `label` actions up to `at`.
+pub fn labels_at(run: &Run, deployment: &DeploymentRun, at: Millis) -> Vec<(String, String)> {
+    use crate::manifest::scenario::MetaTarget;
+    run.metadata_at(
+        MetaTarget::Deployment,
+        &deployment.name,
+        true,
+        Vec::new(),
+        at,
+    )
+}
+
+/// Its `metadata.annotations` at `at`: the revision ([`revision_at`]),
+/// then the `annotate` actions up to `at`.
+pub fn annotations_at(run: &Run, deployment: &DeploymentRun, at: Millis) -> Vec<(String, String)> {
+    use crate::manifest::scenario::MetaTarget;
+    let revision = revision_at(deployment, at).to_string();
+    let base = vec![("deployment.kubernetes.io/revision".to_string(), revision)];
+    run.metadata_at(MetaTarget::Deployment, &deployment.name, false, base, at)
+}
+
 /// `metadata.annotations["deployment.kubernetes.io/revision"]` at `at`:
 /// the new ReplicaSet's revision (`SetNewReplicaSetAnnotations` copies it
 /// to the Deployment), else the highest.
@@ -218,7 +240,7 @@ pub fn selector(deployment: &DeploymentRun) -> String {
 /// The active pods of `rs` at `at` (its `status.replicas`).
 fn active_pods(run: &Run, deployment: &DeploymentRun, rs: &ReplicaSetRun, at: Millis) -> usize {
     deployment
-        .pods_of(rs, &run.pods)
+        .pods_of(rs, &run.pods, at)
         .filter(|pod| pod.active_at(at))
         .count()
 }
@@ -259,14 +281,13 @@ pub fn describe_deployment(run: &Run, deployment: &DeploymentRun, at: Millis) ->
     text.line(0, &format!("Name:\t{}", deployment.name));
     text.line(0, "Namespace:\tdefault");
     text.line(0, &format!("CreationTimestamp:\t{}", rfc1123z(created)));
-    text.line(0, "Labels:\t<none>");
-    text.line(
-        0,
-        &format!(
-            "Annotations:\tdeployment.kubernetes.io/revision: {}",
-            revision_at(deployment, at)
-        ),
-    );
+    let labels = labels_at(run, deployment, at).into_iter();
+    let labels = labels
+        .map(|(k, v)| (k.clone(), format!("{k}={v}")))
+        .collect();
+    multiline(&mut text, "Labels", labels);
+    // `printAnnotationsMultiline`, as for a pod.
+    super::service::annotations(&mut text, &annotations_at(run, deployment, at));
     text.line(0, &format!("Selector:\t{}", selector(deployment)));
     // `calculateStatus`: unavailable = Σ spec.replicas of the ReplicaSets
     // − available, never below 0.
@@ -429,7 +450,7 @@ pub fn describe_replica_set(
     );
     let mut phases = [0usize; 4];
     for pod in deployment
-        .pods_of(rs, &run.pods)
+        .pods_of(rs, &run.pods, at)
         .filter(|pod| pod.exists_at(at))
     {
         match pod.phase_at(at) {
@@ -549,7 +570,7 @@ pub fn rollout_status_lines(run: &Run, name: &str, from: Millis, to: Millis) -> 
     times.extend(deployment.new_replica_set.iter().map(|(at, _)| *at));
     for rs in &deployment.replica_sets {
         times.extend(rs.sizes.iter().map(|(at, _)| *at));
-        for pod in deployment.pods_of(rs, &run.pods) {
+        for pod in deployment.pods_of(rs, &run.pods, Millis::MIN) {
             times.push(pod.created);
             times.extend(pod.deleting);
             for (ready, _) in crate::sim::pod_ready_intervals(pod) {

@@ -616,6 +616,7 @@ mod tests {
             assumed: Vec::new(),
             action_errors: Vec::new(),
             cordons: Vec::new(),
+            metadata: Vec::new(),
         }
     }
 

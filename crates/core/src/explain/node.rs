@@ -124,6 +124,26 @@ pub fn labels(pool: &NodePool, name: &str) -> Vec<(String, String)> {
     labels
 }
 
+/// The node's labels at `at`: [`labels`] with the `label` actions up to
+/// `at` (`Run::metadata_at`), sorted.
+pub fn labels_at(run: &Run, pool: &NodePool, name: &str, at: Millis) -> Vec<(String, String)> {
+    use crate::manifest::scenario::MetaTarget;
+    let mut labels = run.metadata_at(MetaTarget::Node, name, true, labels(pool, name), at);
+    crate::sort::sort_by(&mut labels, |a, b| a.0.cmp(&b.0));
+    labels
+}
+
+/// The node's annotations at `at`: the kubelet's and the attach-detach
+/// controller's, with the `annotate` actions up to `at`.
+pub fn annotations_at(run: &Run, name: &str, at: Millis) -> Vec<(String, String)> {
+    use crate::manifest::scenario::MetaTarget;
+    let base = ANNOTATIONS
+        .iter()
+        .map(|(key, value)| (key.to_string(), value.to_string()))
+        .collect();
+    run.metadata_at(MetaTarget::Node, name, false, base, at)
+}
+
 const ANNOTATIONS: [(&str, &str); 2] = [
     ("node.alpha.kubernetes.io/ttl", "0"),
     (
@@ -402,16 +422,13 @@ pub fn describe(
     let mut text = Text::default();
     text.line(0, &format!("Name:\t{name}"));
     text.line(0, "Roles:\t<none>");
-    let labels = labels(pool, name)
+    let labels = labels_at(run, pool, name, at)
         .into_iter()
         .map(|(key, value)| (key.clone(), format!("{key}={value}")))
         .collect();
     describe::multiline(&mut text, "Labels", labels);
-    let annotations = ANNOTATIONS
-        .iter()
-        .map(|(key, value)| (key.to_string(), format!("{key}: {value}")))
-        .collect();
-    describe::multiline(&mut text, "Annotations", annotations);
+    // `printAnnotationsMultiline`, as for a pod.
+    super::service::annotations(&mut text, &annotations_at(run, name, at));
     text.line(0, &format!("CreationTimestamp:\t{}", rfc1123z(0)));
     // `printNodeTaintsMultiline` sorts by effect, then key.
     let mut taints: Vec<(String, String)> = pool

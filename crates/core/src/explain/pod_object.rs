@@ -710,7 +710,7 @@ fn owner_uid(owner: &str) -> String {
 /// run was simulated from (for quantities in their written format).
 pub fn pod(run: &Run, pod: &PodRun, at: Millis, source: &str, clock: Clock) -> Value {
     let api_volume = describe::api_access_volume(pod);
-    let labels: Vec<(String, Value)> = describe::pod_labels(pod)
+    let labels: Vec<(String, Value)> = describe::pod_labels(pod, at)
         .into_iter()
         .map(|(key, value)| (key, Value::Str(value)))
         .collect();
@@ -722,17 +722,20 @@ pub fn pod(run: &Run, pod: &PodRun, at: Millis, source: &str, clock: Clock) -> V
         .with("namespace", "default".into())
         .with("uid", Value::str(&pod.uid))
         .with("resourceVersion", "1000".into())
-        .with("creationTimestamp", clock.time(pod.created).into())
-        .with("labels", Value::Object(labels));
-    if !pod.annotations.is_empty() {
-        let annotations = pod
-            .annotations
+        .with("creationTimestamp", clock.time(pod.created).into());
+    // `labels,omitempty`: a pod without labels has none on the wire.
+    if !labels.is_empty() {
+        metadata.set("labels", Value::Object(labels));
+    }
+    let annotations = pod.annotations_at(at);
+    if !annotations.is_empty() {
+        let annotations = annotations
             .iter()
             .map(|(key, value)| (key.clone(), Value::str(value)))
             .collect();
         metadata.set("annotations", Value::Object(annotations));
     }
-    if let Some(owners) = owner_references(pod) {
+    if let Some(owners) = owner_references(pod).filter(|_| pod.owned_at(at)) {
         metadata.set("ownerReferences", owners);
     }
     // Being deleted: the API server sets deletionTimestamp to the delete

@@ -67,6 +67,11 @@ pub fn chart(run: &Run) -> Option<ReplicasChart> {
     for (pod, ready) in &pods {
         times.push(pod.created);
         times.extend(pod.deleting);
+        // A relabel's release and adoption (`sim/metadata.rs`).
+        for (from, to) in &pod.released {
+            times.push(*from);
+            times.extend(*to);
+        }
         for (from, to) in ready {
             times.push(*from);
             times.push(*to);
@@ -80,10 +85,15 @@ pub fn chart(run: &Run) -> Option<ReplicasChart> {
         let step = Step {
             from: at,
             desired: deployment.replicas_at(at),
-            current: pods.iter().filter(|(pod, _)| pod.active_at(at)).count(),
+            current: pods
+                .iter()
+                .filter(|(pod, _)| pod.active_at(at) && pod.owned_at(at))
+                .count(),
             ready: pods
                 .iter()
-                .filter(|(_, ready)| ready.iter().any(|(from, to)| *from <= at && at < *to))
+                .filter(|(pod, ready)| {
+                    pod.owned_at(at) && ready.iter().any(|(from, to)| *from <= at && at < *to)
+                })
                 .count(),
         };
         let same = steps.last().is_some_and(|last| {
@@ -190,6 +200,36 @@ mod tests {
                 (pair[1].desired, pair[1].current, pair[1].ready)
             );
         }
+    }
+
+    /// A pod relabelled out of the Deployment's selector at 4 m is
+    /// released (`sim/metadata.rs`): the band no longer counts it, only its
+    /// replacement, which is not Ready yet (150 s load).
+    #[test]
+    fn a_released_pod_leaves_the_band() {
+        use crate::manifest::scenario::{Act, Action, MetaTarget, Metadata};
+        let text = include_str!("../../../../exercises/hpa-burst-cold-start.yaml");
+        let plain = exercise_run();
+        let label = Act::Label(Metadata {
+            target: MetaTarget::Pod,
+            name: plain.pods[0].name.clone(),
+            span: crate::span::Span::empty(0),
+            changes: vec![("app".into(), Some("debug".into()))],
+        });
+        let action = Action {
+            at: 240_000,
+            span: crate::span::Span::empty(0),
+            act: label,
+        };
+        let relabelled = crate::controls::record(text, &action).expect("recorded");
+        let run = crate::sim::simulate(&relabelled, &crate::sim::Options::default());
+        assert_eq!(run.pods[0].released, vec![(240_000, None)]);
+        let counts = |run: &Run, at| {
+            let step = chart(run).and_then(|chart| chart.at(at)).expect("a step");
+            (step.current, step.ready)
+        };
+        assert_eq!(counts(&plain, 241_000), (1, 1));
+        assert_eq!(counts(&run, 241_000), (1, 0));
     }
 
     #[test]

@@ -330,7 +330,7 @@ pub fn endpoint_slices(run: &Run, service: &Service, at: Millis) -> Vec<Endpoint
     let mut members: Vec<(Millis, &PodRun, &str)> = run
         .pods
         .iter()
-        .filter(|pod| pod.exists_at(at) && service.selects(&pod_labels(pod)))
+        .filter(|pod| pod.exists_at(at) && service.selects(&pod_labels(pod, at)))
         .filter(|pod| !matches!(pod.phase_at(at), "Succeeded" | "Failed"))
         .filter_map(|pod| Some((pod_ip_since(pod)?, pod, pod_ip_at(pod, at)?)))
         .collect();

@@ -319,8 +319,9 @@ pub(super) fn drain(
                     )
                 }
             };
+            // A pod a relabel released has no controller either.
             let unreplicated = || {
-                if !pod.owner.starts_with("Pod/") || finished {
+                if (!pod.owner.starts_with("Pod/") && pod.owned_at(at)) || finished {
                     Status::Okay
                 } else if force {
                     Status::Warning(true, "deleting Pods that declare no controller")

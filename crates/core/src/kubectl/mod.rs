@@ -16,6 +16,7 @@ mod act;
 pub mod columns;
 pub mod config;
 pub mod jsonpath;
+mod metadata;
 pub mod parse;
 pub mod selector;
 pub mod session;
@@ -179,6 +180,7 @@ fn execute(context: &ExecContext, parsed: &Parsed, at: Millis) -> Output {
         Command::RolloutRestart { names } => act::restart(context, namespace, names, at),
         Command::Cordon { nodes, cordon } => act::cordon(context, nodes, *cordon, at),
         Command::Patch { names, change } => act::patch(context, namespace, names, change, at),
+        Command::Metadata(command) => metadata::metadata(context, namespace, command, at),
         Command::RolloutHistory { names } => act::history(context, namespace, names, at),
         Command::RolloutUndo { names, to_revision } => {
             act::undo(context, namespace, names, *to_revision, at)
@@ -792,7 +794,7 @@ fn get_pods(context: &ExecContext, query: &PodsQuery, at: Millis) -> Output {
     let mut refused = None;
     if let Some(text) = query.selector {
         match selector::parse(text) {
-            Ok(selector) => pods.retain(|pod| selector.matches(&describe::pod_labels(pod))),
+            Ok(selector) => pods.retain(|pod| selector.matches(&describe::pod_labels(pod, at))),
             Err(message) => {
                 refused = Some(selector::bad_request("/v1, Resource=pods", text, &message));
                 pods.clear();
@@ -939,7 +941,7 @@ fn pod_table(pods: &[&PodRun], query: &PodsQuery, at: Millis) -> Output {
             cells.insert(0, "default".to_string());
         }
         if query.show_labels {
-            cells.push(service::format_labels(&describe::pod_labels(pod)));
+            cells.push(service::format_labels(&describe::pod_labels(pod, at)));
         }
         rows.push(cells);
     }

@@ -16,6 +16,7 @@ use crate::text;
 
 mod act;
 mod get;
+pub use act::{Change, MetaCommand};
 use get::get;
 
 /// A resource type, as kubectl's RESTMapper resolves its names.
@@ -297,26 +298,8 @@ pub enum Command {
         names: Vec<String>,
         change: Change,
     },
-}
-
-/// What a `set` or `patch` changes, as written on the line (checked when
-/// it runs, after the Deployments are read, as kubectl does).
-#[derive(Clone, PartialEq, Eq)]
-pub enum Change {
-    /// `set resources [-c C] [--limits=…] [--requests=…]`: the containers
-    /// selector (`*` by default, wildcards allowed) and the two lists.
-    Resources {
-        containers: String,
-        limits: String,
-        requests: String,
-    },
-    /// `set image NAME CONTAINER=IMAGE…` (`*=IMAGE`: every container).
-    Image { pairs: Vec<(String, String)> },
-    /// `patch -p BODY [--type strategic|merge]`.
-    Body {
-        body: String,
-        kind: crate::manifest::patch::PatchType,
-    },
+    /// `label` or `annotate` (`parse/act.rs`).
+    Metadata(MetaCommand),
 }
 
 /// A parsed line: the command and the namespace it addresses.
@@ -343,12 +326,13 @@ get jobs|cronjobs [NAME] [-o wide], get pod[s] [NAME] -o yaml|json|name|jsonpath
 get pods -l SELECTOR -A --no-headers --show-labels --sort-by=FIELD, get svc, get pods,svc, get all, get configmaps|secrets [NAME], get sts|ds [NAME] [-o wide], \
 describe pod|node|deployment|rs|job|cronjob|hpa|service|configmap|secret, logs [-f], exec, top pod|node, rollout status, rollout restart|undo|history deployment, apply -f, \
 delete pod NAME [--grace-period=N] [--force], scale deploy|rs NAME --replicas=N, cordon|uncordon NODE, drain NODE --ignore-daemonsets, \
-set resources deploy NAME [-c C] --limits=…|--requests=…, set image deploy/NAME C=IMAGE, patch deploy NAME -p '{…}' [--type merge]";
+set resources deploy NAME [-c C] --limits=…|--requests=…, set image deploy/NAME C=IMAGE, patch deploy NAME -p '{…}' [--type merge], \
+label|annotate pod|node|deploy NAME KEY=VALUE… KEY- [--overwrite]";
 
 /// The kubectl commands a completer offers.
 pub const COMMAND_WORDS: &[&str] = &[
     "get", "describe", "logs", "exec", "top", "rollout", "apply", "delete", "scale", "cordon",
-    "uncordon", "drain", "set", "patch",
+    "uncordon", "drain", "set", "patch", "label", "annotate",
 ];
 
 /// Whether `word` is a kubectl v1.35 command, emulated or not.
@@ -358,7 +342,6 @@ pub fn is_kubectl_command(word: &str) -> bool {
 
 /// Every other kubectl v1.35 command: known to kubectl, not emulated.
 const OTHER_COMMANDS: &[&str] = &[
-    "annotate",
     "api-resources",
     "api-versions",
     "attach",
@@ -378,7 +361,6 @@ const OTHER_COMMANDS: &[&str] = &[
     "expose",
     "help",
     "kustomize",
-    "label",
     "options",
     "plugin",
     "port-forward",
@@ -737,6 +719,8 @@ pub fn parse_words(mut words: Vec<String>) -> Result<Parsed, Refusal> {
         "drain" => act::drain(&rest),
         "set" => act::set(&rest),
         "patch" => act::patch(&rest),
+        "label" => act::metadata(&rest, true),
+        "annotate" => act::metadata(&rest, false),
         other if OTHER_COMMANDS.contains(&other) => Err(not_emulated(other)),
         other => Err(Refusal::Kubectl(format!(
             "error: unknown command \"{other}\" for \"kubectl\"\n"

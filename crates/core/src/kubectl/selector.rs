@@ -449,11 +449,13 @@ fn is_name_part(text: &str) -> bool {
     }
 }
 
-/// `IsDNS1123Subdomain`: at most 253 characters of lower-case labels.
+/// `IsDNS1123Subdomain`: at most 253 bytes of lower-case labels
+/// (apimachinery v0.35.2 `pkg/api/validate/content/dns.go`; its
+/// `MaxLenError` counts bytes).
 fn subdomain_errors(text: &str) -> Vec<String> {
     let mut errors = Vec::new();
     if text.len() > 253 {
-        errors.push("must be no more than 253 characters".to_string());
+        errors.push("must be no more than 253 bytes".to_string());
     }
     let ok = !text.is_empty()
         && text.split('.').all(|label| {
@@ -474,6 +476,24 @@ fn subdomain_errors(text: &str) -> Vec<String> {
 
 /// `IsQualifiedName`, as `field.Invalid(path, key, …)` words it.
 fn validate_key(key: &str) -> Result<(), String> {
+    let errors = qualified_name_errors(key);
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "Invalid value: {}: {}",
+            go_quote(key),
+            errors.join("; ")
+        ))
+    }
+}
+
+/// `IsQualifiedName`'s messages for `key` (a label's or an annotation's
+/// key; also what the API server's `ValidateLabels` says, `kubectl
+/// label`): `content.IsLabelKey` of apimachinery v0.35.2
+/// (`pkg/api/validate/content/kube.go`).
+pub fn qualified_name_errors(key: &str) -> Vec<String> {
+    let name_error = format!("must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '{QUALIFIED_NAME}')");
     let parts: Vec<&str> = key.split('/').collect();
     let mut errors = Vec::new();
     let name = match parts.as_slice() {
@@ -491,38 +511,26 @@ fn validate_key(key: &str) -> Result<(), String> {
             name
         }
         _ => {
-            errors.push(format!("a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '{QUALIFIED_NAME}') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"));
-            ""
+            return vec![format!("a valid label key {name_error} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')")];
         }
     };
-    if parts.len() <= 2 {
-        if name.is_empty() {
-            errors.push("name part must be non-empty".to_string());
-        } else {
-            if name.len() > 63 {
-                errors.push("name part must be no more than 63 characters".to_string());
-            }
-            if !is_name_part(name) {
-                errors.push(format!("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '{QUALIFIED_NAME}')"));
-            }
-        }
+    if name.is_empty() {
+        errors.push("name part must be non-empty".to_string());
+    } else if name.len() > 63 {
+        errors.push("name part must be no more than 63 bytes".to_string());
     }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(format!(
-            "Invalid value: {}: {}",
-            go_quote(key),
-            errors.join("; ")
-        ))
+    if !is_name_part(name) {
+        errors.push(format!("name part {name_error}"));
     }
+    errors
 }
 
-/// `IsValidLabelValue`.
-fn label_value_errors(value: &str) -> Vec<String> {
+/// `IsValidLabelValue` (`content.IsLabelValue`; `kubectl label` checks a
+/// value with it too).
+pub fn label_value_errors(value: &str) -> Vec<String> {
     let mut errors = Vec::new();
     if value.len() > 63 {
-        errors.push("must be no more than 63 characters".to_string());
+        errors.push("must be no more than 63 bytes".to_string());
     }
     if !value.is_empty() && !is_name_part(value) {
         errors.push("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')".to_string());
@@ -617,7 +625,7 @@ mod tests {
         assert!(error("-ltier=x").starts_with(
             "unable to parse requirement: : Invalid value: \"-ltier\": name part must consist"
         ));
-        assert!(error("a/b/c").contains("a qualified name must consist"));
+        assert!(error("a/b/c").contains("a valid label key must consist"));
         assert!(error("n>x").contains("the value must be an integer"));
         assert_eq!(
             bad_request("/v1, Resource=pods", "a in (", "m"),

@@ -429,6 +429,10 @@ fn revealed(
         Command::Cordon { cordon: true, .. } => (Some(interview::Command::Cordon), Vec::new()),
         Command::Cordon { cordon: false, .. } => (Some(interview::Command::Uncordon), Vec::new()),
         Command::Drain { .. } => (Some(interview::Command::Drain), Vec::new()),
+        Command::Metadata(command) if command.labels => {
+            (Some(interview::Command::Label), Vec::new())
+        }
+        Command::Metadata(_) => (Some(interview::Command::Annotate), Vec::new()),
         Command::Patch { .. } | Command::RolloutUndo { .. } => {
             (Some(interview::Command::Patch), Vec::new())
         }
@@ -632,7 +636,7 @@ fn kubectl_candidates(context: &ExecContext, before: &[&str], at: Millis) -> Vec
         // The labels of the pods that exist then, as `key=value`.
         Some("-l" | "--selector") => {
             let mut labels: Vec<String> = pods_at(context, at)
-                .flat_map(crate::explain::describe::pod_labels)
+                .flat_map(|pod| crate::explain::describe::pod_labels(pod, at))
                 .map(|(key, value)| format!("{key}={value}"))
                 .collect();
             crate::sort::sort(&mut labels);
@@ -695,6 +699,7 @@ fn kubectl_candidates(context: &ExecContext, before: &[&str], at: Millis) -> Vec
         "delete" => &["--grace-period=", "--force", "--now"],
         "scale" => &["--replicas="],
         "drain" => &["--ignore-daemonsets", "--force", "--delete-emptydir-data"],
+        "label" | "annotate" => &["--overwrite", "-n"],
         _ => &["-n"],
     };
     // The Deployments, as `deployment/NAME` (one word for every acting
@@ -722,6 +727,7 @@ fn kubectl_candidates(context: &ExecContext, before: &[&str], at: Millis) -> Vec
             "secret",
         ]),
         ("top", 0) => strings(&["pod", "node"]),
+        ("label" | "annotate", 0) => strings(&["pod", "node", "deployment"]),
         ("rollout", 0) => strings(&["status", "restart", "undo", "history"]),
         ("rollout", 1) | ("patch" | "scale", 0) => deployments(),
         ("set", 0) => strings(&["resources", "image"]),
@@ -730,7 +736,7 @@ fn kubectl_candidates(context: &ExecContext, before: &[&str], at: Millis) -> Vec
         ("delete", 1) => super::completions(context, at).pods,
         ("cordon" | "uncordon" | "drain", 0) => super::completions(context, at).nodes,
         ("logs" | "exec", 0) => pods(),
-        ("get" | "describe" | "top", 1) => {
+        ("get" | "describe" | "top" | "label" | "annotate", 1) => {
             let names = super::completions(context, at);
             match args
                 .iter()

@@ -609,10 +609,14 @@ pub enum Command {
     /// `kubectl set resources|image` or `kubectl patch` of a Deployment:
     /// its template changes.
     Patch,
+    /// `kubectl label pod|node|deployment NAME KEY=VALUE…`.
+    Label,
+    /// `kubectl annotate pod|node|deployment NAME KEY=VALUE…`.
+    Annotate,
 }
 
 impl Command {
-    pub const ALL: [Command; 16] = [
+    pub const ALL: [Command; 18] = [
         Command::Apply,
         Command::Describe,
         Command::Logs,
@@ -629,6 +633,8 @@ impl Command {
         Command::Uncordon,
         Command::Drain,
         Command::Patch,
+        Command::Label,
+        Command::Annotate,
     ];
 
     /// As written in `interview.commands` and `interview.recommended`.
@@ -650,6 +656,8 @@ impl Command {
             Command::Uncordon => "uncordon",
             Command::Drain => "drain",
             Command::Patch => "patch",
+            Command::Label => "label",
+            Command::Annotate => "annotate",
         }
     }
 
@@ -682,6 +690,14 @@ impl Command {
             Command::Patch => Text::new(
                 "changed the Deployment's pod template (set/patch)",
                 "改了 Deployment 的 Pod 範本（set／patch）",
+            ),
+            Command::Label => Text::new(
+                "changed an object's labels (label)",
+                "改了物件的 labels（label）",
+            ),
+            Command::Annotate => Text::new(
+                "changed an object's annotations (annotate)",
+                "改了物件的註解（annotate）",
             ),
             _ => return None,
         })
@@ -716,6 +732,8 @@ impl Command {
                 | Command::Uncordon
                 | Command::Drain
                 | Command::Patch
+                | Command::Label
+                | Command::Annotate
         )
     }
 
@@ -742,6 +760,8 @@ impl Command {
             Command::Uncordon => format!("kubectl uncordon {node}"),
             Command::Drain => format!("kubectl drain {node} --ignore-daemonsets"),
             Command::Patch => "kubectl patch deployment NAME -p '{\"spec\": …}'".into(),
+            Command::Label => format!("kubectl label node {node} KEY=VALUE"),
+            Command::Annotate => "kubectl annotate pod|node|deployment NAME KEY=VALUE".into(),
         }
     }
 }
@@ -848,8 +868,8 @@ fn lower_interview(node: &Node, out: &mut Vec<Diagnostic>) -> Option<Interview> 
         ))
     } else if commands.iter().any(|command| command.acts()) {
         Some(text!(
-            "`commands` are the reads offered; an acting command (delete-pod, scale, rollout-restart, cordon, uncordon, drain, patch) is typed in the terminal: list it in `recommended` only",
-            "`commands` 是提供選擇的查看指令；會改動叢集的指令（delete-pod、scale、rollout-restart、cordon、uncordon、drain、patch）是在終端機輸入的：只能寫在 `recommended` 裡"
+            "`commands` are the reads offered; an acting command (delete-pod, scale, rollout-restart, cordon, uncordon, drain, patch, label, annotate) is typed in the terminal: list it in `recommended` only",
+            "`commands` 是提供選擇的查看指令；會改動叢集的指令（delete-pod、scale、rollout-restart、cordon、uncordon、drain、patch、label、annotate）是在終端機輸入的：只能寫在 `recommended` 裡"
         ))
     } else if recommended
         .iter()

@@ -404,6 +404,16 @@ schema!(SCENARIO_ACTION, "Scenario action", "Scenario 動作", [
     "cordon" => Object(&SCENARIO_NODE_ACTION), "uncordon" => Object(&SCENARIO_NODE_ACTION),
     "drain" => Object(&SCENARIO_NODE_ACTION), "restart" => Object(&SCENARIO_RESTART),
     "patch" => Object(&SCENARIO_PATCH), "undo" => Object(&SCENARIO_UNDO),
+    "label" => Object(&SCENARIO_LABEL), "annotate" => Object(&SCENARIO_ANNOTATE),
+]);
+
+// A `null` value removes the key (kubectl's merge patch).
+schema!(SCENARIO_LABEL, "label action", "label 動作", [
+    "pod" => Str, "node" => Str, "deployment" => Str, "labels" => StrMap,
+]);
+
+schema!(SCENARIO_ANNOTATE, "annotate action", "annotate 動作", [
+    "pod" => Str, "node" => Str, "deployment" => Str, "annotations" => StrMap,
 ]);
 
 schema!(SCENARIO_UNDO, "undo action", "undo 動作", ["deployment" => Str, "toRevision" => Int]);

@@ -929,6 +929,16 @@ fn scheduling_verdict(kind: &'static str, message: &str, line: &Line, pod: &PodF
         // The message names no node: `kubectl get nodes` does.
         verdict.fix = Some("kubectl uncordon NODE".into());
     }
+    if kind == "pending-node-affinity" && !pod.node_selectors.is_empty() {
+        // The labels the pasted nodeSelector wants, on a node that has room
+        // (`kubectl label`; the scheduler retries on the node update).
+        let pairs: Vec<String> = pod
+            .node_selectors
+            .iter()
+            .map(|(key, value)| format!("{key}={value}"))
+            .collect();
+        verdict.fix = Some(format!("kubectl label node NODE {}", pairs.join(" ")));
+    }
     if kind == "pending-untolerated-taint" {
         verdict.fix = Some(key)
             .filter(|key| !key.is_empty() && !state_taint)

@@ -355,6 +355,10 @@ pub struct Node<'p> {
     pub free_extended: Vec<(String, i64)>,
     /// `spec.unschedulable` (`kubectl cordon`).
     pub unschedulable: bool,
+    /// Labels a `kubectl label node` set (`Some`) or removed (`None`)
+    /// since the node joined, in order: the NodeAffinity filter reads the
+    /// node's labels as they are now (`node_affinity.go` `Filter`).
+    pub relabeled: Vec<(String, Option<String>)>,
 }
 
 impl<'p> Node<'p> {
@@ -367,6 +371,7 @@ impl<'p> Node<'p> {
             free_memory: pool.memory_bytes,
             free_extended: pool.extended_resources(),
             unschedulable: false,
+            relabeled: Vec::new(),
         }
     }
 
@@ -385,7 +390,16 @@ impl<'p> Node<'p> {
 
     /// The NodeAffinity filter on this node.
     pub fn matches(&self, pod: &PodSpec) -> bool {
-        admits(pod, |key| pool_label(self.pool, &self.name, key))
+        admits(pod, |key| self.label(key))
+    }
+
+    /// Label `key` of the node now: the last `kubectl label` of it, else
+    /// the pool's and the kubelet's.
+    pub fn label(&self, key: &str) -> Option<&str> {
+        match self.relabeled.iter().rev().find(|(k, _)| k == key) {
+            Some((_, value)) => value.as_deref(),
+            None => pool_label(self.pool, &self.name, key),
+        }
     }
 
     /// The TaintToleration filter; a DaemonSet's pods also carry the

@@ -2,7 +2,7 @@
 //! performed by the same controllers as everything else (docs/simulator.md
 //! "Actions"; the kubectl side is `kubectl/act.rs`).
 //!
-//! - `scale` is `scale.rs`.
+//! - `scale` is `scale.rs`; `label` and `annotate` are `metadata.rs`.
 //! - `delete: {pod}`: the API server sets `deletionTimestamp` and
 //!   `deletionGracePeriodSeconds` (the pod's own grace unless the delete
 //!   gave one); the kubelet stops the containers as for any deletion
@@ -100,19 +100,21 @@ impl<'a> Sim<'a> {
                     self.action_error(patch.span, "patch", problem);
                 }
             },
+            Act::Label(change) => self.metadata_action(change, true),
+            Act::Annotate(change) => self.metadata_action(change, false),
             Act::Nothing => {}
         }
     }
 
     /// The pod an action names as it exists now: the newest of that name
     /// (a StatefulSet's replacement has the old one's) not yet gone.
-    fn pod_named(&self, name: &str) -> Option<usize> {
+    pub(super) fn pod_named(&self, name: &str) -> Option<usize> {
         (0..self.pods.len())
             .rev()
             .find(|&p| self.pods[p].run.name == name && self.pods[p].run.deleted.is_none())
     }
 
-    fn action_error(&mut self, span: Span, verb: &'static str, problem: ActionProblem) {
+    pub(super) fn action_error(&mut self, span: Span, verb: &'static str, problem: ActionProblem) {
         let at = self.now;
         self.action_errors.push(ActionError {
             span,
@@ -145,7 +147,9 @@ impl<'a> Sim<'a> {
             }
             return;
         }
-        let finished = self.pods[pod].done;
+        // A finished pod, or one a relabel released (no owner any more),
+        // is not replaced.
+        let finished = self.pods[pod].done || !self.pods[pod].run.owned_at(Millis::MAX);
         self.pods[pod].run.deletion_grace = grace;
         self.pods[pod].replace_when_gone = !finished;
         self.delete_pod(pod);
@@ -168,26 +172,34 @@ impl<'a> Sim<'a> {
                     // `delete_pod` took it out of the live count; its
                     // ReplicaSet creates the replacement (`rollout.rs`).
                     self.replica_sets_resync(pod);
-                } else if let Some(name) = owner.strip_prefix("ReplicaSet/") {
-                    let name = format!("{name}-{}", self.rng.suffix(5));
-                    self.object_event(
-                        owner.clone(),
-                        false,
-                        "SuccessfulCreate",
-                        format!("Created pod: {name}"),
-                        "replicaset-controller",
-                    );
-                    let workload = self.workload_of(&owner);
-                    if let Some(workload) = workload {
-                        self.create_pod(workload, name, Owner::None, None, None);
-                    }
+                } else if owner.starts_with("ReplicaSet/") {
+                    self.replica_set_replacement(&owner);
                 }
             }
         }
     }
 
+    /// A ReplicaSet the text holds (not a Deployment's) lost a pod: it
+    /// creates one at once with a new `rand.String(5)` suffix.
+    pub(super) fn replica_set_replacement(&mut self, owner: &str) {
+        let Some(rs) = owner.strip_prefix("ReplicaSet/") else {
+            return;
+        };
+        let name = format!("{rs}-{}", self.rng.suffix(5));
+        self.object_event(
+            owner.to_string(),
+            false,
+            "SuccessfulCreate",
+            format!("Created pod: {name}"),
+            "replicaset-controller",
+        );
+        if let Some(workload) = self.workload_of(owner) {
+            self.create_pod(workload, name, Owner::None, None, None);
+        }
+    }
+
     /// The workload a pod's `Kind/name` owner text names.
-    fn workload_of(&self, owner: &str) -> Option<&'a Workload> {
+    pub(super) fn workload_of(&self, owner: &str) -> Option<&'a Workload> {
         let workloads: &'a [Workload] = self.workloads;
         workloads
             .iter()
@@ -224,7 +236,7 @@ impl<'a> Sim<'a> {
     }
 
     /// The node an action names, or an action error on its name.
-    fn named_node(&mut self, node: &NodeRef, verb: &'static str) -> Option<usize> {
+    pub(super) fn named_node(&mut self, node: &NodeRef, verb: &'static str) -> Option<usize> {
         let found = self.nodes.iter().position(|n| n.sched.name == node.node);
         if found.is_none() {
             let nodes = self.nodes.iter().map(|n| n.sched.name.clone()).collect();

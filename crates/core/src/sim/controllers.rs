@@ -151,6 +151,9 @@ impl<'a> Sim<'a> {
                 deleting: None,
                 deleted: None,
                 deletion_grace: None,
+                label_changes: Vec::new(),
+                annotation_changes: Vec::new(),
+                released: Vec::new(),
             },
             request: sched::Request::of(workload),
             placed: None,
@@ -315,16 +318,24 @@ impl<'a> Sim<'a> {
     /// capacity when a pod freed some, all of them when a node changed
     /// (an uncordon, `act.rs`).
     pub(super) fn requeue_unschedulable(&mut self, capacity_only: bool) {
+        self.requeue_where(&|sim, pod| !capacity_only || sim.pods[pod].queue.waits_for_capacity);
+    }
+
+    /// The same for the pods `wanted` says the change may help (a plugin's
+    /// queueing hint: a node label, `metadata.rs`).
+    pub(super) fn requeue_where(&mut self, wanted: &dyn Fn(&Sim<'a>, usize) -> bool) {
         let now = self.now;
         self.unschedulable
             .retain(|&other| self.pods[other].run.deleting.is_none());
         for index in 0..self.unschedulable.len() {
             let other = self.unschedulable[index];
+            if !wanted(self, other) {
+                continue;
+            }
             let waiting = &mut self.pods[other];
             if waiting.run.node.is_some()
                 || waiting.run.deleting.is_some()
                 || waiting.queue.attempts == 0
-                || (capacity_only && !waiting.queue.waits_for_capacity)
             {
                 continue;
             }

@@ -19,6 +19,8 @@ mod devices;
 mod init_kubelet;
 #[path = "lifecycle.rs"]
 mod lifecycle;
+#[path = "metadata.rs"]
+mod metadata;
 pub(in crate::sim) use lifecycle::pre_stop_seconds;
 #[path = "probes.rs"]
 mod probes;
@@ -381,6 +383,8 @@ struct Sim<'a> {
     /// What `Run::action_errors` and `Run::cordons` say (`act.rs`).
     action_errors: Vec<super::ActionError>,
     cordons: Vec<super::Cordon>,
+    /// What `Run::metadata` says (`metadata.rs`).
+    pub(super) metadata: Vec<super::MetadataChange>,
     /// Bumped whenever a node's free resources change (`take`, `give_back`).
     nodes_changed: u64,
     /// The last failed scheduling cycle (`controllers.rs` `attempt_schedule`).
@@ -581,6 +585,7 @@ fn engine_once(
         failed_scheduling: Vec::new(),
         action_errors: Vec::new(),
         cordons: Vec::new(),
+        metadata: Vec::new(),
         nodes_changed: 0,
         last_failure: None,
         workloads,
@@ -593,23 +598,23 @@ fn engine_once(
         diverged: false,
     };
     let mut refused = Vec::new();
-    // A node cordoned or drained at 0 s is so as the cluster starts: its
-    // action is queued ahead of the workloads' first pods (a cluster with a
-    // node under maintenance; `paste`'s replay of `node(s) were
-    // unschedulable`). Every other action at 0 s follows them, so it can
-    // name a pod they create.
+    // A node cordoned, drained or labelled at 0 s is so as the cluster
+    // starts: its action is queued ahead of the workloads' first pods (a
+    // node under maintenance; `paste`'s replays of `node(s) were
+    // unschedulable` and of a nodeSelector no node matches). Every other
+    // action at 0 s follows them, so it can name a pod they create.
     let at_start: Vec<(usize, u64)> = scenario
         .actions
         .iter()
         .enumerate()
         .filter(|(_, action)| {
+            use crate::manifest::scenario::{Act, MetaTarget};
             action.at == 0
-                && matches!(
-                    action.act,
-                    crate::manifest::scenario::Act::Cordon(_)
-                        | crate::manifest::scenario::Act::Uncordon(_)
-                        | crate::manifest::scenario::Act::Drain(_)
-                )
+                && match &action.act {
+                    Act::Cordon(_) | Act::Uncordon(_) | Act::Drain(_) => true,
+                    Act::Label(change) => change.target == MetaTarget::Node,
+                    _ => false,
+                }
         })
         .map(|(index, _)| (index, sim.queue.reserve()))
         .collect();
@@ -710,6 +715,7 @@ fn engine_once(
         assumed: reading.assumed.clone(),
         action_errors: sim.action_errors,
         cordons: sim.cordons,
+        metadata: sim.metadata,
     };
     Some((run, parked))
 }

@@ -37,6 +37,7 @@ use std::sync::Arc;
 
 use crate::manifest::duration::Millis;
 use crate::manifest::read::read;
+use crate::manifest::scenario::{MapChanges, MetaTarget};
 
 /// What to simulate.
 #[derive(Clone, Debug, Default)]
@@ -200,6 +201,32 @@ pub struct Run {
     pub action_errors: Vec<ActionError>,
     /// Each node cordoned by an action: (node, from, until uncordoned).
     pub cordons: Vec<Cordon>,
+    /// The `label`/`annotate` actions on nodes and Deployments that happened,
+    /// in time order (a pod keeps its own, `PodRun::label_changes`).
+    pub metadata: Vec<MetadataChange>,
+}
+
+/// A node's or Deployment's labels (or annotations) changed at a time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MetadataChange {
+    pub at: Millis,
+    pub target: MetaTarget,
+    pub name: String,
+    /// `metadata.labels`; else `metadata.annotations`.
+    pub labels: bool,
+    pub changes: MapChanges,
+}
+
+/// `map` with the changes made up to `at` applied in order.
+fn changed_at(
+    mut map: Vec<(String, String)>,
+    changes: &[(Millis, MapChanges)],
+    at: Millis,
+) -> Vec<(String, String)> {
+    for (_, change) in changes.iter().take_while(|(when, _)| *when <= at) {
+        crate::manifest::scenario::apply_changes(&mut map, change);
+    }
+    map
 }
 
 /// An action that could not happen, with the place of the name it gives
@@ -237,6 +264,25 @@ pub struct Cordon {
 }
 
 impl Run {
+    /// The labels (`labels`; else the annotations) of node or Deployment
+    /// `name` at `at`: `base` with the `label`/`annotate` actions up to `at`.
+    pub fn metadata_at(
+        &self,
+        target: MetaTarget,
+        name: &str,
+        labels: bool,
+        base: Vec<(String, String)>,
+        at: Millis,
+    ) -> Vec<(String, String)> {
+        let changes: Vec<(Millis, MapChanges)> = self
+            .metadata
+            .iter()
+            .filter(|c| c.target == target && c.name == name && c.labels == labels)
+            .map(|c| (c.at, c.changes.clone()))
+            .collect();
+        changed_at(base, &changes, at)
+    }
+
     /// Whether `node` is cordoned at `at` (`kubectl get nodes` shows
     /// `SchedulingDisabled`).
     pub fn cordoned_at(&self, node: &str, at: Millis) -> bool {
@@ -341,10 +387,13 @@ impl DeploymentRun {
         &self,
         rs: &'r ReplicaSetRun,
         pods: &'r [PodRun],
+        at: Millis,
     ) -> impl Iterator<Item = &'r PodRun> + 'r {
         let owner = format!("Deployment/{}", self.name);
         pods.iter().filter(move |pod| {
-            pod.owner == owner && pod.template_hash.as_deref() == Some(rs.hash.as_str())
+            pod.owner == owner
+                && pod.template_hash.as_deref() == Some(rs.hash.as_str())
+                && pod.owned_at(at)
         })
     }
 }
@@ -471,9 +520,52 @@ pub struct PodRun {
     /// its own (`delete: {gracePeriodSeconds}`, `sim/act.rs`); `None`: the
     /// pod's `terminationGracePeriodSeconds`.
     pub deletion_grace: Option<i64>,
+    /// The Scenario's `label` and `annotate` actions on this pod: from
+    /// each time on, the keys set or removed (`sim/metadata.rs`).
+    pub label_changes: Vec<(Millis, MapChanges)>,
+    pub annotation_changes: Vec<(Millis, MapChanges)>,
+    /// When its ReplicaSet released it and adopted it again (`None`: an
+    /// orphan to the end): a relabel, `sim/metadata.rs`.
+    pub released: Vec<(Millis, Option<Millis>)>,
 }
 
 impl PodRun {
+    /// `metadata.labels` at `at`: the template's, what the controllers add,
+    /// then the `label` actions up to `at` (what selectors match).
+    pub fn labels_at(&self, at: Millis) -> Vec<(String, String)> {
+        let mut labels: Vec<(String, String)> = self.labels.clone();
+        // The controller's value wins over one written in the template.
+        let mut set = |key: &str, value: String| match labels.iter_mut().find(|(k, _)| k == key) {
+            Some(label) => label.1 = value,
+            None => labels.push((key.to_string(), value)),
+        };
+        if let Some(hash) = &self.template_hash {
+            set("pod-template-hash", hash.clone());
+        }
+        if let Some(owner) = self.owner.strip_prefix("StatefulSet/") {
+            let ordinal = self
+                .name
+                .strip_prefix(owner)
+                .and_then(|rest| rest.strip_prefix('-'))
+                .unwrap_or_default();
+            set("apps.kubernetes.io/pod-index", ordinal.to_string());
+            set("statefulset.kubernetes.io/pod-name", self.name.clone());
+        }
+        changed_at(labels, &self.label_changes, at)
+    }
+
+    /// `metadata.annotations` at `at`: the template's, then the `annotate`s.
+    pub fn annotations_at(&self, at: Millis) -> Vec<(String, String)> {
+        changed_at(self.annotations.clone(), &self.annotation_changes, at)
+    }
+
+    /// Whether its controller owns it at `at` (`Millis::MAX`: at the end).
+    pub fn owned_at(&self, at: Millis) -> bool {
+        let orphan =
+            |&(from, to): &(Millis, Option<Millis>)| from <= at && to.is_none_or(|to| to > at);
+        !self.released.iter().any(orphan)
+    }
+
     /// The grace period its deletion runs with (kubelet.md §3).
     pub fn grace_seconds(&self) -> i64 {
         self.deletion_grace

@@ -569,6 +569,20 @@ impl<'a> Sim<'a> {
         self.deployment_pod_changed(pod);
     }
 
+    /// A `label` took pod `pod` out of its ReplicaSets' selectors: it
+    /// leaves their counts and they make up for it (`metadata.rs`).
+    pub(super) fn replica_sets_release(&mut self, pod: usize) {
+        let tally = self.pods[pod].tally;
+        for (d, rs) in self.pods[pod].sets.clone() {
+            let set = &mut self.deployments[d].sets[rs];
+            set.pods.retain(|&p| p != pod);
+            set.live -= usize::from(tally.live);
+            set.ready -= usize::from(tally.ready);
+        }
+        self.replica_sets_resync(pod);
+        self.pods[pod].sets.clear();
+    }
+
     /// `kubectl scale` of a Deployment (`scale.rs`): `spec.replicas`
     /// changes and the controller syncs (proportional scaling of several
     /// ReplicaSets is not modelled: the rolling sync moves the new one).
@@ -940,6 +954,7 @@ impl<'a> Sim<'a> {
 fn is_member(run: &crate::sim::PodRun, name: &str, hash: &str) -> bool {
     run.owner.strip_prefix("Deployment/") == Some(name)
         && run.template_hash.as_deref() == Some(hash)
+        && run.owned_at(Millis::MAX)
 }
 
 /// `NewRSNewReplicas` for RollingUpdate (`util/deployment_util.go`,

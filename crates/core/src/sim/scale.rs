@@ -59,7 +59,10 @@ impl<'a> Sim<'a> {
         let live: Vec<usize> = (0..self.pods.len())
             .filter(|&p| {
                 let pod = &self.pods[p];
-                std::ptr::eq(pod.spec, &workload.pod) && !pod.done && pod.run.deleting.is_none()
+                std::ptr::eq(pod.spec, &workload.pod)
+                    && !pod.done
+                    && pod.run.deleting.is_none()
+                    && pod.run.owned_at(Millis::MAX)
             })
             .collect();
         let old = live.len();

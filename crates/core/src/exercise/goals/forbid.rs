@@ -159,6 +159,9 @@ impl World<'_> {
                 Act::Restart(target) => target.span = crate::span::Span::empty(0),
                 Act::Patch(patch) => patch.span = crate::span::Span::empty(0),
                 Act::Undo(undo) => undo.span = crate::span::Span::empty(0),
+                Act::Label(change) | Act::Annotate(change) => {
+                    change.span = crate::span::Span::empty(0)
+                }
                 Act::Scale(_) | Act::Nothing => {}
             }
             act

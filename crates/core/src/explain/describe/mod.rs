@@ -286,9 +286,9 @@ fn header(text: &mut Text, pod: &PodRun, view: &PodView) {
     if view.synced {
         text.line(0, &format!("Start Time:\t{}", rfc1123z(start_time(pod))));
     }
-    multiline(text, "Labels", labels(pod));
+    multiline(text, "Labels", labels(pod, view.at));
     // `printAnnotationsMultiline`, as for a Service.
-    crate::explain::service::annotations(text, &pod.annotations);
+    crate::explain::service::annotations(text, &pod.annotations_at(view.at));
     // §2.2 (7): a pod being deleted (not Succeeded/Failed) shows
     // `Terminating (lasts <age of deletionTimestamp>)` and its grace period.
     // The API server sets deletionTimestamp to the delete + the grace
@@ -316,38 +316,21 @@ fn header(text: &mut Text, pod: &PodRun, view: &PodView) {
         text.line(0, "IPs:");
         text.line(1, &format!("IP:\t{ip}"));
     }
-    if let Some(controller) = controlled_by(pod) {
+    if let Some(controller) = controlled_by(pod).filter(|_| pod.owned_at(view.at)) {
         text.line(0, &format!("Controlled By:\t{controller}"));
     }
 }
 
-/// The pod's labels, with what the controllers add (what a Service's
-/// selector is matched against).
-pub fn pod_labels(pod: &PodRun) -> Vec<(String, String)> {
-    let mut labels: Vec<(String, String)> = pod.labels.clone();
-    // The controller's value wins over one written in the template.
-    let mut set = |key: &str, value: String| match labels.iter_mut().find(|(k, _)| k == key) {
-        Some(label) => label.1 = value,
-        None => labels.push((key.to_string(), value)),
-    };
-    if let Some(hash) = &pod.template_hash {
-        set("pod-template-hash", hash.clone());
-    }
-    if let Some(owner) = pod.owner.strip_prefix("StatefulSet/") {
-        let ordinal = pod
-            .name
-            .strip_prefix(owner)
-            .and_then(|rest| rest.strip_prefix('-'))
-            .unwrap_or_default();
-        set("apps.kubernetes.io/pod-index", ordinal.to_string());
-        set("statefulset.kubernetes.io/pod-name", pod.name.clone());
-    }
-    labels
+/// The pod's labels at `at`, with what the controllers add (what a
+/// Service's selector is matched against) and the `label` actions
+/// (`PodRun::labels_at`).
+pub fn pod_labels(pod: &PodRun, at: Millis) -> Vec<(String, String)> {
+    pod.labels_at(at)
 }
 
 /// The pod's labels as `key=value`.
-fn labels(pod: &PodRun) -> Vec<(String, String)> {
-    pod_labels(pod)
+fn labels(pod: &PodRun, at: Millis) -> Vec<(String, String)> {
+    pod_labels(pod, at)
         .into_iter()
         .map(|(key, value)| {
             let line = format!("{key}={value}");

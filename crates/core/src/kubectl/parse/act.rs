@@ -1,11 +1,11 @@
 //! The commands that act, read as kubectl v1.35.2 reads them: `delete
-//! pod`, `scale`, `cordon`, `uncordon`, `drain` (what they do is `kubectl/act.rs`).
+//! pod`, `scale`, `cordon`, `uncordon`, `drain`, `rollout`, `set`, `patch`
+//! (what they do is `kubectl/act.rs`), `label`, `annotate`
+//! (`kubectl/metadata.rs`).
 //! Their texts were checked against the real kubectl through the fake API
 //! server (`crates/cli/tests/kubectl/acts.rs`).
 
-use super::{
-    flags, kind, namespace, not_emulated, usage, Change, Command, Flag, Kind, Parsed, Refusal,
-};
+use super::{flags, kind, namespace, not_emulated, usage, Command, Flag, Kind, Parsed, Refusal};
 use crate::manifest::patch::PatchType;
 
 const DELETE: &[Flag] = &[
@@ -480,5 +480,160 @@ pub(super) fn patch(words: &[String]) -> Result<Parsed, Refusal> {
                 kind,
             },
         },
+    })
+}
+/// What a `set` or `patch` changes, as written on the line (checked when
+/// it runs, after the Deployments are read, as kubectl does).
+#[derive(Clone, PartialEq, Eq)]
+pub enum Change {
+    /// `set resources [-c C] [--limits=…] [--requests=…]`: the containers
+    /// selector (`*` by default, wildcards allowed) and the two lists.
+    Resources {
+        containers: String,
+        limits: String,
+        requests: String,
+    },
+    /// `set image NAME CONTAINER=IMAGE…` (`*=IMAGE`: every container).
+    Image { pairs: Vec<(String, String)> },
+    /// `patch -p BODY [--type strategic|merge]`.
+    Body {
+        body: String,
+        kind: crate::manifest::patch::PatchType,
+    },
+}
+
+/// `kubectl label|annotate TYPE NAME… KEY=VALUE… KEY-… [--overwrite]`, as
+/// `Complete` and `Validate` leave it (checked against the object when it
+/// runs, `kubectl/metadata.rs`).
+#[derive(Clone, PartialEq, Eq)]
+pub struct MetaCommand {
+    /// `label` (`true`) or `annotate`.
+    pub labels: bool,
+    pub kind: Kind,
+    pub names: Vec<String>,
+    /// The keys set, one value each (the last written wins, as in the Go
+    /// map kubectl fills), sorted by key.
+    pub set: Vec<(String, String)>,
+    /// The keys removed (`KEY-`), as written.
+    pub remove: Vec<String>,
+    pub overwrite: bool,
+}
+
+const METADATA: &[Flag] = &[Flag("overwrite", None, false)];
+const METADATA_OTHER: &[Flag] = &[
+    Flag("list", None, false),
+    Flag("local", None, false),
+    Flag("all", None, false),
+    Flag("all-namespaces", Some('A'), false),
+    Flag("selector", Some('l'), true),
+    Flag("field-selector", None, true),
+    Flag("resource-version", None, true),
+    Flag("filename", Some('f'), true),
+    Flag("kustomize", Some('k'), true),
+    Flag("recursive", Some('R'), false),
+    Flag("dry-run", None, true),
+    Flag("output", Some('o'), true),
+    Flag("field-manager", None, true),
+    Flag("allow-missing-template-keys", None, false),
+    Flag("show-managed-fields", None, false),
+    Flag("template", None, true),
+];
+
+/// `kubectl label` (`pkg/cmd/label/label.go` `Complete`, `parseLabels`,
+/// `Validate`) or `kubectl annotate` (`pkg/cmd/annotate/annotate.go`
+/// `ToOptions`, `cmdutil.ParsePairs`, `validateAnnotations`): the words
+/// after the resources are the changes (`cmdutil.GetResourcesAndPairs`),
+/// a label's value is checked here (`validation.IsValidLabelValue`), a key
+/// only by the API server.
+pub(super) fn metadata(words: &[String], labels: bool) -> Result<Parsed, Refusal> {
+    let command = if labels { "label" } else { "annotate" };
+    let flags = flags(words, METADATA, METADATA_OTHER, command)?;
+    let overwrite = flags.bool("overwrite", None, command)?;
+    let pair_type = if labels { "label" } else { "annotation" };
+    let error = |message: String| Refusal::Kubectl(format!("error: {message}\n"));
+    // `GetResourcesAndPairs`: a word with `=` (not first) or ending in `-`
+    // is a change; every resource comes before the first change.
+    let mut resources = Vec::new();
+    let mut pairs: Vec<&String> = Vec::new();
+    for word in &flags.args {
+        let change =
+            (word.contains('=') && !word.starts_with('=')) || (word.ends_with('-') && word != "-");
+        match (change, pairs.is_empty()) {
+            (true, _) => pairs.push(word),
+            (false, true) => resources.push(word.clone()),
+            (false, false) => {
+                return Err(error(format!(
+                    "all resources must be specified before {pair_type} changes: {word}"
+                )))
+            }
+        }
+    }
+    let mut set: Vec<(String, String)> = Vec::new();
+    let mut remove = Vec::new();
+    for pair in pairs {
+        let (key, value) = match pair.split_once('=') {
+            Some((_, value)) if labels && value.contains('=') => {
+                return Err(error(format!("invalid label spec: {pair}")))
+            }
+            Some(split) => split,
+            None => {
+                remove.push(pair.get(..pair.len() - 1).unwrap_or("").to_string());
+                continue;
+            }
+        };
+        if labels {
+            let problems = crate::kubectl::selector::label_value_errors(value);
+            if !problems.is_empty() {
+                return Err(error(format!(
+                    "invalid label value: {}: {}",
+                    crate::kubectl::selector::go_quote(pair),
+                    problems.join(";")
+                )));
+            }
+        }
+        set.retain(|(known, _)| known != key);
+        set.push((key.to_string(), value.to_string()));
+    }
+    crate::sort::sort_by(&mut set, |a, b| a.0.cmp(&b.0));
+    let both: Vec<&str> = remove
+        .iter()
+        .filter(|key| set.iter().any(|(known, _)| known == *key))
+        .map(String::as_str)
+        .collect();
+    if labels && !both.is_empty() {
+        return Err(error(
+            "can not both modify and remove a label in the same command".into(),
+        ));
+    }
+    if resources.is_empty() {
+        return Err(error(
+            "one or more resources must be specified as <resource> <name> or <resource>/<name>"
+                .into(),
+        ));
+    }
+    if set.is_empty() && remove.is_empty() {
+        return Err(error(format!(
+            "at least one {pair_type} update is required"
+        )));
+    }
+    if !both.is_empty() {
+        return Err(error(format!(
+            "can not both modify and remove the following annotation(s) in the same command: {}",
+            both.join(", ")
+        )));
+    }
+    let (kind, names) = typed_names(&resources, command, |kind| {
+        matches!(kind, Kind::Pod | Kind::Node | Kind::Deployment)
+    })?;
+    Ok(Parsed {
+        namespace: namespace(&flags),
+        command: Command::Metadata(MetaCommand {
+            labels,
+            kind,
+            names,
+            set,
+            remove,
+            overwrite,
+        }),
     })
 }

@@ -217,6 +217,13 @@ fn tab_offers_commands_flags_types_and_the_names_that_exist_then() {
     );
     assert_eq!(offer("kubectl delete pod m").candidates, [pod.as_str()]);
     assert_eq!(offer("kubectl drain c").candidates, ["cpu-0"]);
+    assert_eq!(offer("kubectl label n").candidates, ["node"]);
+    assert_eq!(offer("kubectl label node c").candidates, ["cpu-0"]);
+    assert_eq!(offer("kubectl annotate pod m").candidates, [pod.as_str()]);
+    assert_eq!(
+        offer("kubectl label node cpu-0 a=b --ov").candidates,
+        ["--overwrite"]
+    );
     assert_eq!(offer("kubectl get pods -o w").candidates, ["wide"]);
     assert_eq!(
         offer("kubectl get pods -o js").candidates,
@@ -615,4 +622,25 @@ fn deleting_the_crash_looping_pod_first_is_noted() {
         (scored.followed, scored.detours, scored.acted_first),
         (2, 0, 0)
     );
+}
+
+/// `kubectl label` and `annotate` typed in interview mode are acting steps,
+/// each with its own words.
+#[test]
+fn label_and_annotate_are_acting_steps() {
+    let (exercise, run, _) = interview_of("gpu-node-maintenance");
+    let lines = [
+        "kubectl label node gpu-0 maintenance=done".to_string(),
+        "kubectl annotate node gpu-0 note=x".to_string(),
+    ];
+    let entries = typed(&exercise, &run, &lines);
+    assert_eq!(entries[0].output.stdout, "node/gpu-0 labeled\n");
+    assert_eq!(entries[0].reveals, Some(interview::Command::Label));
+    assert_eq!(entries[1].output.stdout, "node/gpu-0 annotated\n");
+    assert_eq!(entries[1].reveals, Some(interview::Command::Annotate));
+    for command in [interview::Command::Label, interview::Command::Annotate] {
+        let acted = command.acted().expect("an acting command");
+        assert!(!acted.en.is_empty() && !acted.zh_tw.is_empty());
+        assert_eq!(interview::Command::parse(command.id()), Some(command));
+    }
 }

@@ -44,6 +44,13 @@ pub enum Act {
     /// deployment [--to-revision=N]`: the template of that revision (the
     /// previous one by default) comes back (`manifest::patch::History`).
     Undo(Undo),
+    /// `label: {pod|node|deployment: NAME, labels: {key: value, gone: null}}`:
+    /// `kubectl label`, the object's `metadata.labels` after kubectl's
+    /// merge patch (a `null` removes the key).
+    Label(Metadata),
+    /// `annotate: {pod|node|deployment: NAME, annotations: {…}}`:
+    /// `kubectl annotate`, the same for `metadata.annotations`.
+    Annotate(Metadata),
     /// No action written, or one of the wrong shape (`validate.rs` said so):
     /// nothing happens.
     Nothing,
@@ -61,6 +68,8 @@ impl Act {
             Act::Restart(_) => "restart",
             Act::Patch(_) => "patch",
             Act::Undo(_) => "undo",
+            Act::Label(_) => "label",
+            Act::Annotate(_) => "annotate",
             Act::Nothing => "",
         }
     }
@@ -141,6 +150,66 @@ impl Patch {
     }
 }
 
+/// The kind of object a `label` or `annotate` action names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MetaTarget {
+    Pod,
+    Node,
+    Deployment,
+}
+
+impl MetaTarget {
+    /// The key the object's name is written under (`pod: NAME`).
+    pub fn key(self) -> &'static str {
+        match self {
+            MetaTarget::Pod => "pod",
+            MetaTarget::Node => "node",
+            MetaTarget::Deployment => "deployment",
+        }
+    }
+}
+
+/// `kubectl label|annotate pod|node|deployment NAME key=value… key-`, as
+/// the JSON merge patch kubectl sends (`pkg/cmd/label/label.go`,
+/// `pkg/cmd/annotate/annotate.go`: `jsonpatch.CreateMergePatch` of the
+/// object before and after): each key set to its value, or removed
+/// (`None`, the patch's `null`). `--overwrite` is kubectl's own check
+/// before it sends anything, so it is not part of the action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Metadata {
+    pub target: MetaTarget,
+    pub name: String,
+    /// The object name's place in the text.
+    pub span: Span,
+    /// In the order written.
+    pub changes: MapChanges,
+}
+
+impl Metadata {
+    /// `map` as the API server holds it after the merge patch: a key set
+    /// keeps its place or goes last, a removed key goes.
+    pub fn apply(&self, map: &mut Vec<(String, String)>) {
+        apply_changes(map, &self.changes);
+    }
+}
+
+/// Keys of a string map set (`Some`) or removed (`None`): a merge patch of
+/// `metadata.labels` or `metadata.annotations`.
+pub type MapChanges = Vec<(String, Option<String>)>;
+
+/// A string map (`metadata.labels`) after the changes of a merge patch.
+pub fn apply_changes(map: &mut Vec<(String, String)>, changes: &[(String, Option<String>)]) {
+    for (key, value) in changes {
+        match value {
+            Some(value) => match map.iter_mut().find(|(k, _)| k == key) {
+                Some(entry) => entry.1 = value.clone(),
+                None => map.push((key.clone(), value.clone())),
+            },
+            None => map.retain(|(k, _)| k != key),
+        }
+    }
+}
+
 /// The node an action names, and where its name is written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NodeRef {
@@ -205,6 +274,8 @@ pub(super) fn lower_act(item: &Node) -> Act {
                         .filter(|n| *n > 0),
                 }))
             }),
+            "label" => metadata(value, "labels").map(Act::Label),
+            "annotate" => metadata(value, "annotations").map(Act::Annotate),
             "patch" => value.get("deployment").and_then(|name| {
                 let kind = match value.get("type").and_then(Node::as_str) {
                     None => crate::manifest::patch::PatchType::Strategic,
@@ -231,4 +302,29 @@ pub(super) fn lower_act(item: &Node) -> Act {
         return act.unwrap_or(Act::Nothing);
     }
     Act::Nothing
+}
+
+/// A `label` or `annotate` action's object and its `field` (`labels`,
+/// `annotations`): a string value sets the key, `null` removes it.
+fn metadata(value: &Node, field: &str) -> Option<Metadata> {
+    let (target, name) = [MetaTarget::Pod, MetaTarget::Node, MetaTarget::Deployment]
+        .into_iter()
+        .find_map(|target| Some((target, value.get(target.key())?)))?;
+    let changes = value
+        .get(field)?
+        .entries()?
+        .iter()
+        .map(|entry| {
+            let value = (!entry.value.is_null())
+                .then(|| entry.value.as_str().map(str::to_string))
+                .flatten();
+            (entry.key_str().to_string(), value)
+        })
+        .collect();
+    Some(Metadata {
+        target,
+        name: name.as_str()?.to_string(),
+        span: name.span,
+        changes,
+    })
 }

@@ -18,7 +18,10 @@ mod actions;
 mod traffic;
 
 use actions::lower_act;
-pub use actions::{Act, Action, Delete, DeploymentRef, NodeRef, Patch, Scale, Undo};
+pub use actions::{
+    apply_changes, Act, Action, Delete, DeploymentRef, MapChanges, MetaTarget, Metadata, NodeRef,
+    Patch, Scale, Undo,
+};
 
 use traffic::{cpu_of, lower_serve, lower_traffic, serve_of};
 pub use traffic::{Arrivals, Cpu, CpuSpec, Interceptor, RateStep, Serve, ServeSpec, Traffic};

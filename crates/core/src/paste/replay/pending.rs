@@ -298,6 +298,7 @@ pub(super) fn replay(pod: &PodFacts, container: &ContainerFacts) -> Option<Repla
     let mut cordoned: Vec<String> = Vec::new();
     // Every taint's key is in the message (kubectl ≤ 1.34's scheduler).
     let mut taint_named = true;
+    let mut affinity_pool: Option<String> = None;
     for (i, (nodes, reasons, taint)) in groups.iter().enumerate() {
         let mut pool = Pool::fitting(&format!("pool{i}"), *nodes, &asks);
         let reason = reasons[0].as_str();
@@ -315,7 +316,8 @@ pub(super) fn replay(pod: &PodFacts, container: &ContainerFacts) -> Option<Repla
             pool.taints.push(taint.clone());
             taints.push(taint);
         } else if reason == NODE_AFFINITY {
-            // No label the pod selects.
+            // No label the pod selects (the fix labels its first node).
+            affinity_pool.get_or_insert_with(|| pool.name.clone());
         } else if reason == NODE_UNSCHEDULABLE {
             pool.labels = selectors.clone();
             cordoned.extend((0..*nodes).map(|n| format!("pool{i}-{n}")));
@@ -454,6 +456,29 @@ pub(super) fn replay(pod: &PodFacts, container: &ContainerFacts) -> Option<Repla
             text!(
                 "the fix uncordons the nodes (kubectl uncordon NODE, spec.unschedulable back to false): the same cluster, none of its nodes cordoned",
                 "修正把節點 uncordon（kubectl uncordon NODE，spec.unschedulable 改回 false）：同樣的叢集，沒有任何節點被 cordon"
+            ),
+        )
+    } else if let Some(pool) = affinity_pool.filter(|_| kind == "pending-node-affinity") {
+        // `kubectl label node`: a node that has room gets the labels the
+        // nodeSelector wants, at 0 s (as the cluster starts).
+        let pairs: Vec<String> = selectors
+            .iter()
+            .map(|(k, v)| format!("{k}: \"{v}\""))
+            .collect();
+        let node = format!("{pool}-0");
+        let label = format!(
+            "  - {{ at: 0s, label: {{ node: {node}, labels: {{ {} }} }} }}\n",
+            pairs.join(", ")
+        );
+        let actions = match cordons.as_str() {
+            "" => format!("actions:\n{label}"),
+            cordons => format!("{cordons}{label}"),
+        };
+        (
+            build(&pools, &[], &actions),
+            text!(
+                "the fix labels one node that has room for the pod with what its nodeSelector wants (kubectl label node {node} …): the same cluster, that node labelled",
+                "修正為一個有空間放這個 Pod 的節點加上 nodeSelector 要的 label（kubectl label node {node} …）：同樣的叢集，只有那個節點加了 label"
             ),
         )
     } else {

@@ -247,7 +247,9 @@ fn walk(reading: &Reading, run: &Run, known: &[Rescale], capped: bool) -> Walk {
             let pods: Vec<usize> = (0..run.pods.len())
                 .filter(|&p| {
                     let pod = &run.pods[p];
-                    pod.owner == owner && pod.exists_at(view)
+                    // A pod released by a relabel no longer matches the
+                    // target's selector (`sim/metadata.rs`).
+                    pod.owner == owner && pod.exists_at(view) && pod.owned_at(view)
                 })
                 .collect();
             let mut decisions: Vec<Rescale> = Vec::new();

@@ -147,7 +147,9 @@ impl<'a> Engine<'a> {
                 sliced_with: Vec::new(),
                 sliced_busy: Vec::new(),
             });
-            endpoint_changes(pod_run, index, publish, traffic.propagation, &mut changes);
+            let spans = super::selected_spans(service, pod_run);
+            let timing = (publish, traffic.propagation);
+            endpoint_changes(pod_run, index, timing, &spans, &mut changes);
             server_changes(pod_run, container, index, &mut changes);
         }
         crate::sort::sort_by_key(&mut changes, |(at, change)| (*at, change.order()));
@@ -726,8 +728,8 @@ fn set_member(set: &mut Vec<u32>, server: u32, member: bool) {
 fn endpoint_changes(
     pod: &PodRun,
     server: usize,
-    publish: bool,
-    propagation: Millis,
+    (publish, propagation): (bool, Millis),
+    selected: &[(Millis, Millis)],
     out: &mut Vec<(u64, Change)>,
 ) {
     let later = |at: Millis| at.saturating_add(propagation).saturating_mul(MICROS);
@@ -741,7 +743,14 @@ fn endpoint_changes(
     } else {
         pod_ready_intervals(pod)
     };
-    for &(from, to) in &ready {
+    // Only while the Service selects the pod (`selected_spans`).
+    let ready = ready.iter().flat_map(|&(from, to)| {
+        selected
+            .iter()
+            .map(move |&(a, b)| (from.max(a), to.min(b)))
+            .filter(|(from, to)| from < to)
+    });
+    for (from, to) in ready {
         // Ready and not terminating (with `publishNotReadyAddresses`,
         // terminating too: it stays ready until it leaves the slice).
         let until = if publish { to } else { to.min(deleting) };

@@ -304,7 +304,7 @@ fn targets(
 ) -> Vec<(usize, usize)> {
     let pods: Vec<usize> = match (service, &traffic.service) {
         (Some(service), _) => (0..run.pods.len())
-            .filter(|&p| service.selects(&run.pods[p].labels))
+            .filter(|&p| !selected_spans(Some(service), &run.pods[p]).is_empty())
             .collect(),
         // A Service the text does not hold: nothing answers.
         (None, Some(_)) => Vec::new(),
@@ -318,6 +318,31 @@ fn targets(
     pods.into_iter()
         .map(|p| (p, serving_container(&run.pods[p], service)))
         .collect()
+}
+
+/// When `service` selects `pod` by its labels over time, as `[from, to)`
+/// spans (a `label` action can take it out or back in,
+/// `PodRun::labels_at`; the EndpointSlice controller follows the pod's
+/// labels, `pkg/controller/endpointslice`); without a Service, always.
+pub(super) fn selected_spans(service: Option<&Service>, pod: &PodRun) -> Vec<(Millis, Millis)> {
+    let Some(service) = service else {
+        return vec![(0, Millis::MAX)];
+    };
+    let times: Vec<Millis> = std::iter::once(0)
+        .chain(pod.label_changes.iter().map(|(at, _)| *at))
+        .collect();
+    let mut spans: Vec<(Millis, Millis)> = Vec::new();
+    for (index, &from) in times.iter().enumerate() {
+        let to = times.get(index + 1).copied().unwrap_or(Millis::MAX);
+        if !service.selects(&pod.labels_at(from)) {
+            continue;
+        }
+        match spans.last_mut() {
+            Some(last) if last.1 == from => last.1 = to,
+            _ => spans.push((from, to)),
+        }
+    }
+    spans
 }
 
 /// The first workload that serves (not a Job or CronJob).
