@@ -170,3 +170,42 @@ fn an_action_that_did_nothing_is_listed_with_its_line() {
     );
     session.screenshot(&out.join("action-error-390-zh-TW.png"));
 }
+
+/// `kubectl label node` in the page's terminal (issue 33's last part): a
+/// pod Pending on its nodeSelector schedules from the label's time. At
+/// 2 m the node gets the label; the action lands in the text and at 5 m
+/// `get pods` shows the pod Running (it was Pending at 2 m).
+#[test]
+fn labelling_the_node_in_the_terminal_schedules_the_pending_pod() {
+    const PENDING: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: trainer }\nspec:\n  replicas: 1\n  selector: { matchLabels: { app: trainer } }\n  template:\n    metadata:\n      labels: { app: trainer }\n    spec:\n      nodeSelector: { accelerator: nvidia-a100 }\n      containers:\n        - name: train\n          image: registry.example.com/trainer:1.0\n---\napiVersion: podlab.dev/v1alpha1\nkind: Scenario\nmetadata: { name: labels }\nspec:\n  workload:\n    - container: train\n      startup: 10s\n  cluster:\n    nodePools:\n      - name: gpu\n        count: 1\n        cpu: \"8\"\n        memory: 32Gi\n";
+    let server = StaticServer::start(dist_dir());
+    let out = output_dir();
+    let driver = ChromeDriver::start(&out);
+    let session = driver.new_session(&out);
+    session.set_window_size(1366, 768);
+    let fragment = podlab_core::share::encode(PENDING).expect("fits a link");
+    open(&session, &server, &format!("?at=2m&lang=en#{fragment}"));
+    let pods = text_of(&session, "[data-testid=pane-get]");
+    assert!(pods.contains("Pending"), "{pods}");
+    let switch = session.wait_for_element("[data-testid=show-terminal]", PAGE_LOAD);
+    session.click(&switch);
+    terminal_line(
+        &session,
+        &format!("kubectl label node gpu-0 accelerator=nvidia-a100{ENTER}"),
+        0,
+        "node/gpu-0 labeled",
+    );
+    session.wait_for("the label in the text", RELINT, |session| {
+        let text = editor_value(session);
+        (text.contains("label:") && text.contains("node: gpu-0") && text.contains("nvidia-a100"))
+            .then_some(())
+    });
+    slide(&session, "scrubber", 300);
+    session.wait_for("the pod Running", PAGE_LOAD, |session| {
+        let pods = try_text_of(session, "[data-testid=pane-get]")?;
+        pods.lines()
+            .any(|line| line.starts_with("trainer-") && line.contains("Running"))
+            .then_some(())
+    });
+    session.screenshot(&out.join("acting-label-node-1366x768-en.png"));
+}
