@@ -204,7 +204,9 @@
   }
 
   function answer() {
-    if (!stage || !moved || answering) return;
+    // Once the live page has taken over (#facade removed), a late move is
+    // dropped: it must not write the autosave under the live page.
+    if (!stage || !moved || answering || !facade.isConnected) return;
     answering = true;
     var move = moved;
     moved = null;
