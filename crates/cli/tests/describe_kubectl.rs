@@ -1048,6 +1048,29 @@ fn the_gpu_trap_at_its_deadline_matches_kubectl() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The GPU trap unstuck by a `patch` of the strategy at 5 m (`maxSurge: 0,
+/// maxUnavailable: 1`, PL507's fix), the new image set by a recorded
+/// `set image` at 60 s: describe deployment|rs and get before the patch,
+/// just after it (the strategy changed, no new ReplicaSet) and once the
+/// rollout has completed, as kubectl prints the served objects.
+#[test]
+fn a_patched_strategy_matches_kubectl() {
+    let text = rolled_deployment(
+        2,
+        "",
+        "\n          resources: { limits: { nvidia.com/gpu: 1 } }",
+        "  cluster:\n    nodePools: [{ name: gpu, count: 1, cpu: \"16\", memory: 64Gi, gpu: { model: A100-80GB, count: 2 } }]\n",
+    );
+    let rollout = "  rollout:\n    - { at: 60s, workload: model-api, image: registry.example.com/model-api:0.3.2 }\n";
+    assert!(text.contains(rollout));
+    let text = text.replace(
+        rollout,
+        "  actions:\n    - { at: 60s, patch: { deployment: model-api, spec: { template: { spec: { containers: [{ name: api, image: registry.example.com/model-api:0.3.2 }] } } } } }\n    - { at: 5m, patch: { deployment: model-api, spec: { strategy: { rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } } } } }\n",
+    );
+    let failures = compare_deployments("the GPU trap patched", &text, &[120_000, 301_000, 700_000]);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 // ---- `podlab kubectl`'s command line -----------------------------------------------
 
 /// What the core's kubectl line (`podlab_core::kubectl::run`, what `podlab

@@ -934,3 +934,102 @@ fn rollout_undo_brings_the_previous_template_back() {
     assert_eq!(run.action_errors.len(), 1);
     assert_eq!(run.deployments[0].replica_sets.len(), 1);
 }
+
+/// Two replicas, one GPU each, on two one-GPU nodes: a new image rolls
+/// out from 2 m and sticks (25% of 2: maxSurge 1, maxUnavailable 0; the
+/// surge pod waits for a GPU no node has free).
+const TWO_GPU_REPLICAS: &str = "\
+apiVersion: apps/v1
+kind: Deployment
+metadata: { name: model-api }
+spec:
+  replicas: 2
+  selector: { matchLabels: { app: model-api } }
+  template:
+    metadata: { labels: { app: model-api } }
+    spec:
+      containers:
+        - name: api
+          image: registry.example.com/model-api:0.3.1
+          resources: { limits: { nvidia.com/gpu: 1 } }
+          readinessProbe:
+            httpGet: { path: /health, port: 8080 }
+            periodSeconds: 5
+---
+apiVersion: podlab.dev/v1alpha1
+kind: Scenario
+metadata: { name: stuck }
+spec:
+  duration: 12m
+  workload:
+    - container: api
+      startup: 20s
+  cluster:
+    nodePools:
+      - { name: gpu, count: 2, cpu: \"8\", memory: 32Gi, gpu: { model: A100-80GB, count: 1 } }
+";
+
+/// `kubectl set image` at 2 m, as the terminal records it.
+const NEW_IMAGE: &str = "    - { at: 2m, patch: { deployment: model-api, spec: { template: { spec: { containers: [{ name: api, image: registry.example.com/model-api:0.4.0 }] } } } } }\n";
+
+/// A `patch` of the strategy alone (PL507's fix: `maxSurge: 0,
+/// maxUnavailable: 1`, what `kubectl patch deployment model-api -p
+/// '{"spec":{"strategy":{"rollingUpdate":{"maxSurge":0,"maxUnavailable":1}}}}'`
+/// records) makes no new ReplicaSet but the controller reads it at its
+/// next sync (`syncDeployment` reads the object afresh): the stuck rollout
+/// takes an old pod down, the new pod gets its GPU, and the rollout
+/// completes; `describe deployment` shows each strategy at its time.
+#[test]
+fn a_patched_strategy_unsticks_a_rollout_waiting_for_a_gpu() {
+    let stuck = run_text(&with_actions(TWO_GPU_REPLICAS, NEW_IMAGE), 720_000);
+    assert_eq!(stuck.deployments[0].replica_sets.len(), 2);
+    let new_ready = |run: &Run| {
+        pods_of_rs(run, 1)
+            .iter()
+            .filter(|pod| pod.deleted.is_none() && pod.ready_at(719_000))
+            .count()
+    };
+    assert_eq!(new_ready(&stuck), 0, "stuck: the surge pod never schedules");
+    let patched = with_actions(
+        TWO_GPU_REPLICAS,
+        &format!("{NEW_IMAGE}    - {{ at: 5m, patch: {{ deployment: model-api, spec: {{ strategy: {{ rollingUpdate: {{ maxSurge: 0, maxUnavailable: 1 }} }} }} }} }}\n"),
+    );
+    let run = run_text(&patched, 720_000);
+    assert!(run.action_errors.is_empty(), "{:?}", run.action_errors);
+    assert_eq!(
+        run.deployments[0].replica_sets.len(),
+        2,
+        "a strategy patch makes no ReplicaSet"
+    );
+    assert_eq!(new_ready(&run), 2, "the rollout completes");
+    assert!(
+        pods_of_rs(&run, 0)
+            .iter()
+            .all(|pod| pod.deleted.is_some_and(|at| at >= 300_000)),
+        "the old pods go from 5 m"
+    );
+    // Before 5 m nothing moved.
+    let pods_at = |run: &Run, at: u64| {
+        run.pods
+            .iter()
+            .filter(|pod| pod.active_at(at))
+            .map(|pod| {
+                let bound = pod.node.clone().filter(|(_, when)| *when <= at);
+                (pod.name.clone(), bound, pod.ready_at(at))
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(pods_at(&run, 299_000), pods_at(&stuck, 299_000));
+    let describe =
+        |at| podlab_core::explain::deployment::describe_deployment(&run, &run.deployments[0], at);
+    assert!(
+        describe(240_000).contains("RollingUpdateStrategy:  25% max unavailable, 25% max surge"),
+        "{}",
+        describe(240_000)
+    );
+    assert!(
+        describe(360_000).contains("RollingUpdateStrategy:  1 max unavailable, 0 max surge"),
+        "{}",
+        describe(360_000)
+    );
+}

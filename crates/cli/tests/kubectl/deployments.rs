@@ -130,7 +130,7 @@ fn counts(run: &Run, deployment: &DeploymentRun, rs: &ReplicaSetRun, at: Millis)
     {
         out[0] += 1;
         out[1] += usize::from(pod.ready_at(at));
-        out[2] += usize::from(pod.available_at(at, deployment.min_ready_seconds));
+        out[2] += usize::from(pod.available_at(at, deployment.rollout_at(at).min_ready_seconds));
     }
     out
 }
@@ -149,10 +149,11 @@ fn step<T: Copy>(steps: &[(Millis, T)], at: Millis) -> Option<T> {
 /// `Recreate`).
 fn max_replicas(deployment: &DeploymentRun, at: Millis) -> usize {
     let desired = step(&deployment.replicas, at).unwrap_or(0);
-    let surge = if deployment.strategy == "RollingUpdate" {
-        match deployment.max_surge.strip_suffix('%') {
+    let rollout = deployment.rollout_at(at);
+    let surge = if rollout.strategy == "RollingUpdate" {
+        match rollout.max_surge.strip_suffix('%') {
             Some(percent) => (desired * percent.parse::<usize>().unwrap_or(0)).div_ceil(100),
-            None => deployment.max_surge.parse().unwrap_or(0),
+            None => rollout.max_surge.parse().unwrap_or(0),
         }
     } else {
         0
@@ -257,11 +258,12 @@ pub fn objects(
         .or_else(|| sets.iter().map(|rs| rs.revision_at(at)).max())
         .unwrap_or(0);
     let images = new.map_or(&[][..], |rs| rs.images.as_slice());
-    let mut strategy = json!({ "type": deployment.strategy });
-    if deployment.strategy == "RollingUpdate" {
+    let rollout = deployment.rollout_at(at);
+    let mut strategy = json!({ "type": rollout.strategy });
+    if rollout.strategy == "RollingUpdate" {
         strategy["rollingUpdate"] = json!({
-            "maxUnavailable": int_or_string(&deployment.max_unavailable),
-            "maxSurge": int_or_string(&deployment.max_surge),
+            "maxUnavailable": int_or_string(&rollout.max_unavailable),
+            "maxSurge": int_or_string(&rollout.max_surge),
         });
     }
     let created = deployment.replicas.first().map_or(0, |(from, _)| *from);
@@ -282,9 +284,9 @@ pub fn objects(
             "selector": { "matchLabels": selector },
             "template": template(source, &deployment.pod, selector.clone(), images),
             "strategy": strategy,
-            "minReadySeconds": deployment.min_ready_seconds,
+            "minReadySeconds": rollout.min_ready_seconds,
             "revisionHistoryLimit": 10,
-            "progressDeadlineSeconds": deployment.progress_deadline_seconds,
+            "progressDeadlineSeconds": rollout.progress_deadline_seconds,
         },
         "status": {
             "observedGeneration": revision,

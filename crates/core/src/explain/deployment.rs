@@ -52,7 +52,7 @@ pub fn status_at(run: &Run, deployment: &DeploymentRun, at: Millis) -> Status {
             if pod.ready_at(at) {
                 status.ready += 1;
             }
-            if pod.available_at(at, deployment.min_ready_seconds) {
+            if pod.available_at(at, deployment.rollout_at(at).min_ready_seconds) {
                 status.available += 1;
             }
         }
@@ -303,17 +303,18 @@ pub fn describe_deployment(run: &Run, deployment: &DeploymentRun, at: Millis) ->
             status.desired, status.updated, status.replicas, status.available
         ),
     );
-    text.line(0, &format!("StrategyType:\t{}", deployment.strategy));
+    let rollout = deployment.rollout_at(at);
+    text.line(0, &format!("StrategyType:\t{}", rollout.strategy));
     text.line(
         0,
-        &format!("MinReadySeconds:\t{}", deployment.min_ready_seconds),
+        &format!("MinReadySeconds:\t{}", rollout.min_ready_seconds),
     );
-    if deployment.strategy == "RollingUpdate" {
+    if rollout.strategy == "RollingUpdate" {
         text.line(
             0,
             &format!(
                 "RollingUpdateStrategy:\t{} max unavailable, {} max surge",
-                deployment.max_unavailable, deployment.max_surge
+                rollout.max_unavailable, rollout.max_surge
             ),
         );
     }
@@ -367,16 +368,16 @@ pub fn describe_deployment(run: &Run, deployment: &DeploymentRun, at: Millis) ->
 
 /// `maxSurge` resolved against `replicas` (`ResolveFenceposts`: a
 /// percentage rounds up); 0 for `Recreate` (`MaxSurge`).
-fn surge(deployment: &DeploymentRun, replicas: usize) -> usize {
-    if deployment.strategy != "RollingUpdate" {
+fn surge(rollout: &crate::sim::RolloutSpec, replicas: usize) -> usize {
+    if rollout.strategy != "RollingUpdate" {
         return 0;
     }
-    match deployment.max_surge.strip_suffix('%') {
+    match rollout.max_surge.strip_suffix('%') {
         Some(percent) => {
             let percent: usize = percent.parse().unwrap_or(0);
             (replicas.saturating_mul(percent)).div_ceil(100)
         }
-        None => deployment.max_surge.parse().unwrap_or(0),
+        None => rollout.max_surge.parse().unwrap_or(0),
     }
 }
 
@@ -428,7 +429,7 @@ pub fn describe_replica_set(
         ("deployment.kubernetes.io/desired-replicas", desired),
         (
             "deployment.kubernetes.io/max-replicas",
-            desired + surge(deployment, desired),
+            desired + surge(deployment.rollout_at(at), desired),
         ),
         ("deployment.kubernetes.io/revision", rs.revision_at(at)),
     ]
@@ -562,9 +563,7 @@ pub fn rollout_status_lines(run: &Run, name: &str, from: Millis, to: Millis) -> 
     let Some(deployment) = run.deployments.iter().find(|d| d.name == name) else {
         return Vec::new();
     };
-    let min_ready = Millis::try_from(deployment.min_ready_seconds.max(0))
-        .unwrap_or(0)
-        .saturating_mul(1000);
+    let min_ready = deployment.rollout_at(from).min_ready_ms();
     let mut times: Vec<Millis> = vec![from];
     times.extend(deployment.conditions.iter().map(|(at, _)| *at));
     times.extend(deployment.new_replica_set.iter().map(|(at, _)| *at));

@@ -26,6 +26,8 @@ pub(in crate::sim) use lifecycle::pre_stop_seconds;
 mod probes;
 #[path = "rollout.rs"]
 mod rollout;
+#[path = "rollout_spec.rs"]
+mod rollout_spec;
 #[path = "scale.rs"]
 mod scale;
 #[path = "stop.rs"]
@@ -37,6 +39,7 @@ mod volumes;
 
 use super::queue::Queue;
 use probes::{Failure, Outcome, Seen};
+pub use rollout_spec::RolloutSpec;
 use std::sync::Arc;
 
 use super::cron::next_after;

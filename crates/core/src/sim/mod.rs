@@ -31,7 +31,7 @@ mod queue;
 pub mod shm;
 pub mod traffic;
 
-pub use kubelet::{requeue, Timing};
+pub use kubelet::{requeue, RolloutSpec, Timing};
 
 use std::sync::Arc;
 
@@ -298,14 +298,9 @@ pub struct DeploymentRun {
     pub name: String,
     /// `spec.replicas` from each time on.
     pub replicas: Vec<(Millis, usize)>,
-    /// `RollingUpdate` or `Recreate`.
-    pub strategy: String,
-    /// As written or defaulted (`25%`, `1`), and resolved for `replicas`
-    /// (`ResolveFenceposts`) when the run began.
-    pub max_surge: String,
-    pub max_unavailable: String,
-    pub min_ready_seconds: i64,
-    pub progress_deadline_seconds: i64,
+    /// The strategy and timings from each time on: as written, then as a
+    /// `patch` left them (`rollout_at`, `sim/rollout.rs`).
+    pub rollout: Vec<(Millis, RolloutSpec)>,
     /// The template's labels (the selector podlab assumes).
     pub labels: Vec<(String, String)>,
     /// The template's pod spec as written (its first ReplicaSet's); each

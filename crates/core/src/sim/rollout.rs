@@ -22,7 +22,6 @@
 
 use super::templates::template_hash;
 use super::*;
-use crate::manifest::model::IntOrPercent;
 use crate::sim::{DeploymentCondition, DeploymentRun, ReplicaSetRun};
 
 /// At most this many syncs in one instant (each must change a
@@ -78,7 +77,7 @@ struct Status {
 
 impl<'a> DeploymentSim<'a> {
     fn recreate(&self) -> bool {
-        self.run.strategy == "Recreate"
+        self.run.rollout_now().strategy == "Recreate"
     }
 
     /// `MaxSurge` and `MaxUnavailable` (`util/deployment_util.go`) over
@@ -102,9 +101,7 @@ impl<'a> DeploymentSim<'a> {
     }
 
     fn min_ready_ms(&self) -> Millis {
-        Millis::try_from(self.run.min_ready_seconds.max(0))
-            .unwrap_or(0)
-            .saturating_mul(1000)
+        self.run.rollout_now().min_ready_ms()
     }
 
     fn size(&self, rs: usize) -> usize {
@@ -118,11 +115,6 @@ impl<'a> DeploymentSim<'a> {
         let (_, conditions) = self.run.conditions.last()?;
         conditions.iter().find(|c| c.kind == kind)
     }
-}
-
-/// The resolved number, as written: `25%` stays `25%`.
-fn shown(setting: IntOrPercent) -> String {
-    setting.text()
 }
 
 impl<'a> Sim<'a> {
@@ -149,11 +141,7 @@ impl<'a> Sim<'a> {
         let run = DeploymentRun {
             name: workload.name.clone(),
             replicas: vec![(now, replicas)],
-            strategy: spec.strategy.value.clone(),
-            max_surge: shown(spec.max_surge.value),
-            max_unavailable: shown(spec.max_unavailable.value),
-            min_ready_seconds: spec.min_ready_seconds.value,
-            progress_deadline_seconds: spec.progress_deadline_seconds.value,
+            rollout: vec![(now, RolloutSpec::of(spec))],
             labels: workload.pod_labels.clone(),
             pod: workload.pod.clone(),
             replica_sets: vec![ReplicaSetRun {
@@ -242,6 +230,15 @@ impl<'a> Sim<'a> {
         // it: the old ReplicaSet is no longer the updated one.
         let updated = found.map_or(0, |rs| self.live_of(d, rs).len());
         let deployment = &mut self.deployments[d];
+        // The patched object's strategy and timings, read from now on
+        // (`RolloutSpec`); the fenceposts read `workload`'s spec.
+        if let Some(spec) = &template.deployment {
+            let spec = RolloutSpec::of(spec);
+            if *deployment.run.rollout_now() != spec {
+                deployment.run.rollout.push((now, spec));
+            }
+            deployment.workload = template;
+        }
         deployment.template = template;
         deployment.new_rs = found;
         deployment.run.new_replica_set.push((now, found));
@@ -643,7 +640,10 @@ impl<'a> Sim<'a> {
             );
         }
         let before = self.deployments[d].status;
-        let deadline_s = self.deployments[d].run.progress_deadline_seconds;
+        let deadline_s = self.deployments[d]
+            .run
+            .rollout_now()
+            .progress_deadline_seconds;
         let current = self.deployments[d].condition("Progressing").cloned();
         let complete_before = status.replicas == status.updated
             && current
