@@ -981,7 +981,26 @@ const NEW_IMAGE: &str = "    - { at: 2m, patch: { deployment: model-api, spec: {
 /// completes; `describe deployment` shows each strategy at its time.
 #[test]
 fn a_patched_strategy_unsticks_a_rollout_waiting_for_a_gpu() {
-    let stuck = run_text(&with_actions(TWO_GPU_REPLICAS, NEW_IMAGE), 720_000);
+    unstick(TWO_GPU_REPLICAS, NEW_IMAGE);
+    // The same rollout written as the Scenario's `rollout`: the patch's
+    // object carries its image (the rollout is in the chain), so the patch
+    // is no rollback to the written image.
+    let rolled = format!(
+        "{TWO_GPU_REPLICAS}  rollout:\n    - {{ at: 2m, workload: model-api, image: registry.example.com/model-api:0.4.0 }}\n"
+    );
+    unstick(&rolled, "");
+}
+
+fn unstick(base: &str, image_action: &str) {
+    let patched = with_actions(
+        base,
+        &format!("{image_action}    - {{ at: 5m, patch: {{ deployment: model-api, spec: {{ strategy: {{ rollingUpdate: {{ maxSurge: 0, maxUnavailable: 1 }} }} }} }} }}\n"),
+    );
+    let stuck = if image_action.is_empty() {
+        run_text(base, 720_000)
+    } else {
+        run_text(&with_actions(base, image_action), 720_000)
+    };
     assert_eq!(stuck.deployments[0].replica_sets.len(), 2);
     let new_ready = |run: &Run| {
         pods_of_rs(run, 1)
@@ -990,10 +1009,6 @@ fn a_patched_strategy_unsticks_a_rollout_waiting_for_a_gpu() {
             .count()
     };
     assert_eq!(new_ready(&stuck), 0, "stuck: the surge pod never schedules");
-    let patched = with_actions(
-        TWO_GPU_REPLICAS,
-        &format!("{NEW_IMAGE}    - {{ at: 5m, patch: {{ deployment: model-api, spec: {{ strategy: {{ rollingUpdate: {{ maxSurge: 0, maxUnavailable: 1 }} }} }} }} }}\n"),
-    );
     let run = run_text(&patched, 720_000);
     assert!(run.action_errors.is_empty(), "{:?}", run.action_errors);
     assert_eq!(
@@ -1002,6 +1017,14 @@ fn a_patched_strategy_unsticks_a_rollout_waiting_for_a_gpu() {
         "a strategy patch makes no ReplicaSet"
     );
     assert_eq!(new_ready(&run), 2, "the rollout completes");
+    assert_eq!(
+        run.deployments[0].replica_sets[1].images,
+        vec![(
+            "api".to_string(),
+            "registry.example.com/model-api:0.4.0".to_string()
+        )],
+        "the new image stays"
+    );
     assert!(
         pods_of_rs(&run, 0)
             .iter()

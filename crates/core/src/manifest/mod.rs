@@ -15,6 +15,7 @@ pub mod patch;
 pub mod path;
 pub mod quantity;
 pub mod read;
+pub mod reference;
 pub mod reindent;
 pub mod resources;
 pub mod scenario;

@@ -299,36 +299,100 @@ enum Step {
     Merge(Node, PatchType),
     /// `kubectl rollout undo [--to-revision=N]` (`None`: the previous one).
     Undo(Option<i64>),
+    /// A Scenario `rollout`: the new image in the container whose image
+    /// has its repository, else the first (docs/rollouts.md), as `kubectl
+    /// set image` patches it.
+    Image(String, Span),
 }
 
-/// The Scenario's actions that change a template, in the order the API
-/// server gets them (time, then the order written): (action index,
-/// Deployment, the change).
-fn changes(scenario: &Scenario) -> Vec<(usize, &str, Step)> {
-    let mut order: Vec<usize> = (0..scenario.actions.len()).collect();
-    order.sort_by_key(|&i| scenario.actions[i].at);
-    order
-        .into_iter()
-        .filter_map(|i| {
-            let action = &scenario.actions[i];
-            match &action.act {
-                Act::Patch(patch) => Some((
-                    i,
-                    patch.deployment.as_str(),
-                    Step::Merge(patch.body.clone(), patch.kind),
+/// Where a change comes from: the Scenario's action or rollout `i`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Origin {
+    Action(usize),
+    Rollout(usize),
+}
+
+/// The Scenario's changes of templates, in the order the API server gets
+/// them (time, then a rollout before an action, then the order written):
+/// (where from, its time, Deployment, the change). The rollouts are in
+/// the chain so that a `patch`, `restart` or `undo` after one starts from
+/// its image, and one after them keeps what they changed.
+fn changes(scenario: &Scenario) -> Vec<(Origin, crate::manifest::duration::Millis, &str, Step)> {
+    let rollouts = scenario.rollouts.iter().enumerate().map(|(j, rollout)| {
+        (
+            (rollout.at, 0),
+            Origin::Rollout(j),
+            rollout.workload.as_str(),
+            Some(Step::Image(rollout.image.clone(), rollout.span)),
+        )
+    });
+    let actions = scenario.actions.iter().enumerate().map(|(i, action)| {
+        let (name, step) = match &action.act {
+            Act::Patch(patch) => (
+                patch.deployment.as_str(),
+                Some(Step::Merge(patch.body.clone(), patch.kind)),
+            ),
+            Act::Restart(target) => (
+                target.deployment.as_str(),
+                Some(Step::Merge(
+                    restart_patch(action.at, target.span),
+                    PatchType::Strategic,
                 )),
-                Act::Restart(target) => Some((
-                    i,
-                    target.deployment.as_str(),
-                    Step::Merge(restart_patch(action.at, target.span), PatchType::Strategic),
-                )),
-                Act::Undo(undo) => {
-                    Some((i, undo.deployment.as_str(), Step::Undo(undo.to_revision)))
-                }
-                _ => None,
-            }
-        })
+            ),
+            Act::Undo(undo) => (undo.deployment.as_str(), Some(Step::Undo(undo.to_revision))),
+            _ => ("", None),
+        };
+        ((action.at, 1), Origin::Action(i), name, step)
+    });
+    let mut all: Vec<_> = rollouts.chain(actions).collect();
+    all.sort_by_key(|(order, ..)| *order);
+    all.into_iter()
+        .filter_map(|((at, _), origin, name, step)| Some((origin, at, name, step?)))
         .collect()
+}
+
+/// The patch a Scenario rollout's `image` makes to `object`: the container
+/// whose image has the new image's repository, else the first, by name.
+fn image_patch(object: &Node, image: &str, span: Span) -> Option<Node> {
+    let containers = template_of(object)?
+        .get("spec")?
+        .get("containers")?
+        .items()?;
+    let repository = crate::manifest::reference::repository(image);
+    let named = |container: &Node| {
+        container
+            .get("name")
+            .and_then(Node::as_str)
+            .map(str::to_owned)
+    };
+    let chosen = containers
+        .iter()
+        .find(|container| {
+            container
+                .get("image")
+                .and_then(Node::as_str)
+                .is_some_and(|written| {
+                    crate::manifest::reference::repository(written) == repository
+                })
+        })
+        .or_else(|| containers.first())?;
+    let container = map(
+        vec![
+            ("name", scalar(&named(chosen)?, span)),
+            ("image", scalar(image, span)),
+        ],
+        span,
+    );
+    let list = Node {
+        kind: NodeKind::Seq(vec![container]),
+        span,
+    };
+    let spec = map(vec![("containers", list)], span);
+    let template = map(vec![("spec", spec)], span);
+    Some(map(
+        vec![("spec", map(vec![("template", template)], span))],
+        span,
+    ))
 }
 
 /// Why a `rollout undo` changes nothing: kubectl's words
@@ -437,30 +501,52 @@ impl History {
                 true
             }
             Step::Undo(to) => self.undo(*to).is_ok(),
+            Step::Image(image, span) => {
+                let Some(patch) = image_patch(&self.object, image, *span) else {
+                    return false;
+                };
+                self.object = merge(&self.object, &patch, PatchType::Strategic);
+                self.record();
+                true
+            }
         }
     }
 }
 
-/// Per Scenario action, the Deployment it changes as that change leaves
-/// it (`None` for an action that changes no template, names no Deployment
-/// of the text, or is an undo with nothing to go back to): the actions of
-/// each Deployment applied in time order (the order written among equal
-/// times), each on the object the one before left.
-pub fn templates(scenario: &Scenario, written: &[Written]) -> Vec<Option<Workload>> {
+/// The Deployment templates the Scenario's changes leave, per action and
+/// per rollout (`None` for an action that changes no template, names no
+/// Deployment of the text, or is an undo with nothing to go back to).
+#[derive(Clone, Debug, Default)]
+pub struct Templates {
+    pub actions: Vec<Option<Workload>>,
+    pub rollouts: Vec<Option<Workload>>,
+}
+
+/// Per Scenario action and rollout, the Deployment it changes as that
+/// change leaves it: the changes of each Deployment applied in time order
+/// (`changes`), each on the object the one before left.
+pub fn templates(scenario: &Scenario, written: &[Written]) -> Templates {
     let mut histories: Vec<Option<History>> = written.iter().map(|_| None).collect();
-    let mut out: Vec<Option<Workload>> = scenario.actions.iter().map(|_| None).collect();
-    for (i, name, step) in changes(scenario) {
+    let mut out = Templates {
+        actions: scenario.actions.iter().map(|_| None).collect(),
+        rollouts: scenario.rollouts.iter().map(|_| None).collect(),
+    };
+    for (origin, _, name, step) in changes(scenario) {
         let Some(d) = written.iter().position(|w| w.name == name) else {
             continue;
         };
         let history = histories[d].get_or_insert_with(|| History::new(&written[d].root));
         if history.apply(&step) {
-            out[i] = Some(model::lower_workload(
+            let lowered = Some(model::lower_workload(
                 &history.object,
                 WorkloadKind::Deployment,
                 written[d].kind_span,
                 written[d].span,
             ));
+            match origin {
+                Origin::Action(i) => out.actions[i] = lowered,
+                Origin::Rollout(j) => out.rollouts[j] = lowered,
+            }
         }
     }
     out
@@ -490,8 +576,8 @@ pub fn deployment_at(
         is_it.then_some(root)
     })?;
     let mut history = History::new(root);
-    for (i, target, step) in changes(scenario) {
-        if target == name && scenario.actions[i].at <= at {
+    for (_, when, target, step) in changes(scenario) {
+        if target == name && when <= at {
             history.apply(&step);
         }
     }

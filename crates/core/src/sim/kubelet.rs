@@ -523,15 +523,16 @@ fn engine_once(
     };
     // The templates the Scenario's `patch`, `restart` and `undo` leave
     // (`manifest::patch`): none without such an action.
-    let mut action_templates = if reading.deployments.is_empty() {
-        Vec::new()
+    let mut chained = if reading.deployments.is_empty() {
+        crate::manifest::patch::Templates::default()
     } else {
         crate::manifest::patch::templates(&reading.scenario, &reading.deployments)
     };
     let admitted: Vec<Workload>;
     let workloads: &[Workload] = if reading.scenario.extended_resource_toleration {
         admitted = reading.workloads.iter().map(admit).collect();
-        for template in action_templates.iter_mut().flatten() {
+        let templates = chained.actions.iter_mut().chain(&mut chained.rollouts);
+        for template in templates.flatten() {
             *template = admit(template);
         }
         &admitted
@@ -560,16 +561,23 @@ fn engine_once(
             });
         }
     }
+    // A rollout's template: from the chain when the Scenario also patches,
+    // restarts or undoes (so each keeps what the others changed).
     let rollout_templates: Vec<Option<Workload>> = scenario
         .rollouts
         .iter()
-        .map(|rollout| {
-            workloads
-                .iter()
-                .find(|w| w.kind == WorkloadKind::Deployment && w.name == rollout.workload)
-                .map(|w| templates::rollout_template(w, &rollout.image))
-        })
+        .enumerate()
+        .map(
+            |(j, rollout)| match chained.rollouts.get_mut(j).and_then(Option::take) {
+                Some(template) => Some(template),
+                None => workloads
+                    .iter()
+                    .find(|w| w.kind == WorkloadKind::Deployment && w.name == rollout.workload)
+                    .map(|w| templates::rollout_template(w, &rollout.image)),
+            },
+        )
         .collect();
+    let action_templates = chained.actions;
     let mut sim = Sim {
         now: 0,
         queue: Queue::new(),
