@@ -935,39 +935,16 @@ fn rollout_undo_brings_the_previous_template_back() {
     assert_eq!(run.deployments[0].replica_sets.len(), 1);
 }
 
-/// Two replicas, one GPU each, on two one-GPU nodes: a new image rolls
-/// out from 2 m and sticks (25% of 2: maxSurge 1, maxUnavailable 0; the
-/// surge pod waits for a GPU no node has free).
-const TWO_GPU_REPLICAS: &str = "\
-apiVersion: apps/v1
-kind: Deployment
-metadata: { name: model-api }
-spec:
-  replicas: 2
-  selector: { matchLabels: { app: model-api } }
-  template:
-    metadata: { labels: { app: model-api } }
-    spec:
-      containers:
-        - name: api
-          image: registry.example.com/model-api:0.3.1
-          resources: { limits: { nvidia.com/gpu: 1 } }
-          readinessProbe:
-            httpGet: { path: /health, port: 8080 }
-            periodSeconds: 5
----
-apiVersion: podlab.dev/v1alpha1
-kind: Scenario
-metadata: { name: stuck }
-spec:
-  duration: 12m
-  workload:
-    - container: api
-      startup: 20s
-  cluster:
-    nodePools:
-      - { name: gpu, count: 2, cpu: \"8\", memory: 32Gi, gpu: { model: A100-80GB, count: 1 } }
-";
+/// `TWO_REPLICAS` with one GPU each, on two one-GPU nodes: a new image
+/// rolls out from 2 m and sticks (25% of 2: maxSurge 1, maxUnavailable 0;
+/// the surge pod waits for a GPU no node has free).
+fn two_gpu_replicas() -> String {
+    let gpu = "          resources: { limits: { nvidia.com/gpu: 1 } }\n          readinessProbe:";
+    let text = TWO_REPLICAS
+        .replace("          readinessProbe:", gpu)
+        .replace("  duration: 10m\n", "  duration: 12m\n");
+    format!("{text}  cluster:\n    nodePools:\n      - {{ name: gpu, count: 2, cpu: \"8\", memory: 32Gi, gpu: {{ model: A100-80GB, count: 1 }} }}\n")
+}
 
 /// `kubectl set image` at 2 m, as the terminal records it.
 const NEW_IMAGE: &str = "    - { at: 2m, patch: { deployment: model-api, spec: { template: { spec: { containers: [{ name: api, image: registry.example.com/model-api:0.4.0 }] } } } } }\n";
@@ -981,12 +958,14 @@ const NEW_IMAGE: &str = "    - { at: 2m, patch: { deployment: model-api, spec: {
 /// completes; `describe deployment` shows each strategy at its time.
 #[test]
 fn a_patched_strategy_unsticks_a_rollout_waiting_for_a_gpu() {
-    unstick(TWO_GPU_REPLICAS, NEW_IMAGE);
+    let base = two_gpu_replicas();
+    assert!(base.contains("nvidia.com/gpu: 1") && base.contains("duration: 12m"));
+    unstick(&base, NEW_IMAGE);
     // The same rollout written as the Scenario's `rollout`: the patch's
     // object carries its image (the rollout is in the chain), so the patch
     // is no rollback to the written image.
     let rolled = format!(
-        "{TWO_GPU_REPLICAS}  rollout:\n    - {{ at: 2m, workload: model-api, image: registry.example.com/model-api:0.4.0 }}\n"
+        "{base}  rollout:\n    - {{ at: 2m, workload: model-api, image: registry.example.com/model-api:0.4.0 }}\n"
     );
     unstick(&rolled, "");
 }
