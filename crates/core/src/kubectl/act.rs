@@ -432,17 +432,12 @@ pub(super) fn patch(
 ) -> Output {
     use super::parse::Change;
     use crate::manifest::canonical::Canon;
-    use crate::manifest::patch::{deployment_at, merge, PatchType};
+    use crate::manifest::patch::{merge, PatchType};
     use crate::manifest::scenario::Patch;
     // The builder reads every name first: a missing one stops the command.
     let objects: Vec<Option<crate::manifest::yaml::Node>> = names
         .iter()
-        .map(|name| {
-            (namespace == "default")
-                .then(|| deployment_at(&context.source, &context.reading.scenario, name, at))
-                .flatten()
-                .map(|history| history.object)
-        })
+        .map(|name| deployment_object(context, namespace, name, at).map(|history| history.object))
         .collect();
     if let Some(missing) = names.iter().zip(&objects).find(|(_, o)| o.is_none()) {
         return Output::error(not_found_text("deployments.apps", missing.0));
@@ -517,6 +512,27 @@ pub(super) fn patch(
     output
 }
 
+/// Deployment `name` as the API server holds it at `at`, with its
+/// revisions (`manifest::patch::deployment_at`); `None` outside `default`
+/// or for a Deployment the text does not have (kubectl's NotFound).
+fn deployment_object(
+    context: &ExecContext,
+    namespace: &str,
+    name: &str,
+    at: Millis,
+) -> Option<crate::manifest::patch::History> {
+    (namespace == "default")
+        .then(|| {
+            crate::manifest::patch::deployment_at(
+                &context.source,
+                &context.reading.scenario,
+                name,
+                at,
+            )
+        })
+        .flatten()
+}
+
 /// `kubectl rollout undo deployment NAME… [--to-revision=N]`: the
 /// Deployment's revisions at T (`manifest::patch::History`, the recorded
 /// changes up to T), kubectl's line per name, and an `undo` action for
@@ -528,14 +544,11 @@ pub(super) fn undo(
     to_revision: i64,
     at: Millis,
 ) -> Output {
-    use crate::manifest::patch::{deployment_at, Unrolled};
+    use crate::manifest::patch::Unrolled;
     use crate::manifest::scenario::Undo;
     let mut output = Output::out(String::new());
     for name in names {
-        let history = (namespace == "default")
-            .then(|| deployment_at(&context.source, &context.reading.scenario, name, at))
-            .flatten();
-        let Some(mut history) = history else {
+        let Some(mut history) = deployment_object(context, namespace, name, at) else {
             output
                 .stderr
                 .push_str(&not_found_text("deployments.apps", name));
